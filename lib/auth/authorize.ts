@@ -1,0 +1,37 @@
+import { appError } from "../errors/app-error.ts";
+import type { Principal, UserPrincipal } from "./principal.ts";
+
+export interface AuthenticatedUser {
+  user_id: string;
+  environment_id: string;
+  principal: UserPrincipal;
+}
+
+/**
+ * The calling user, for operations of the JWT or PAT schemes. `write` operations need a JWT or
+ * a PAT carrying the `write` scope (a read-only PAT gets 403).
+ */
+export function requireUser(principal: Principal, access: "read" | "write"): AuthenticatedUser {
+  const caller = requireUserCredential(principal);
+  if (caller.user_id === null) throw appError("USR-404-001");
+  if (caller.via === "pat" && !caller.pat?.scopes.includes(access)) throw appError("USR-403-001", `This personal access token lacks the ${access} scope.`);
+  return { user_id: caller.user_id, environment_id: caller.environment_id, principal: caller };
+}
+
+/** JWT-only operations (creating the user, issuing tokens): a PAT cannot mint more credentials. */
+export function requireJwt(principal: Principal): UserPrincipal & { jwt: NonNullable<UserPrincipal["jwt"]> } {
+  const caller = requireUserCredential(principal);
+  if (caller.via !== "jwt" || !caller.jwt) throw appError("USR-403-001", "This operation needs x-platform-jwt.");
+  return caller as UserPrincipal & { jwt: NonNullable<UserPrincipal["jwt"]> };
+}
+
+function requireUserCredential(principal: Principal): UserPrincipal {
+  if (principal.kind === "anonymous") throw appError("USR-401-001", "The x-platform-jwt header is missing.");
+  if (principal.kind !== "user") throw appError("USR-403-001");
+  return principal;
+}
+
+/** Operations only our own services may call (the gateway, the adapter's webhook receivers). */
+export function requireInternal(principal: Principal, service?: string): void {
+  if (principal.kind !== "internal" || (service !== undefined && principal.service !== service)) throw appError("USR-403-001");
+}

@@ -1,0 +1,99 @@
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors as joseErrors, importJWK, importSPKI, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey, type CryptoKey, type JWSHeaderParameters } from "jose";
+import type { AuthProviderConfig } from "../config.ts";
+import { appError } from "../errors/app-error.ts";
+
+/** Asymmetric algorithms only: a provider's public key must never double as an HMAC secret. */
+const ALGORITHMS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA"];
+
+export interface VerifiedJwt {
+  provider: string;
+  issuer: string;
+  subject: string;
+  claims: JWTPayload;
+}
+
+function pinnedKey(publicKey: string | Record<string, unknown>): JWTVerifyGetKey {
+  if (typeof publicKey === "object") {
+    const jwk = publicKey as JWK;
+    // a JWK that names its algorithm is a one-key set; otherwise import it for the token's alg
+    if (jwk.alg) return createLocalJWKSet({ keys: [jwk] });
+    const cache = new Map<string, Promise<CryptoKey | Uint8Array>>();
+    return async (header: JWSHeaderParameters) => {
+      const alg = header.alg ?? "";
+      if (!cache.has(alg)) cache.set(alg, importJWK(jwk, alg));
+      return cache.get(alg)!;
+    };
+  }
+  const cache = new Map<string, Promise<CryptoKey>>();
+  return async (header: JWSHeaderParameters) => {
+    const alg = header.alg ?? "";
+    if (!cache.has(alg)) cache.set(alg, importSPKI(publicKey, alg));
+    return cache.get(alg)!;
+  };
+}
+
+interface Provider {
+  config: AuthProviderConfig;
+  key: JWTVerifyGetKey;
+}
+
+/**
+ * Verifies `x-platform-jwt` against the configured providers: the issuer is read from the
+ * unverified `iss`, then the token is verified with that provider's keys (JWKS fetched and
+ * cached by jose, refetched when a new `kid` appears, so key rotation needs no restart).
+ */
+export class JwtVerifier {
+  private readonly providers = new Map<string, Provider>();
+
+  constructor(configs: AuthProviderConfig[], localKeys?: JWTVerifyGetKey) {
+    for (const config of configs) {
+      let key: JWTVerifyGetKey;
+      if (config.jwks_uri) key = createRemoteJWKSet(new URL(config.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+      else if (config.public_key) key = pinnedKey(config.public_key);
+      else if (localKeys) key = localKeys;
+      else throw new Error(`provider ${config.name} has no key source`);
+      this.providers.set(config.issuer, { config, key });
+    }
+  }
+
+  get issuers(): string[] {
+    return [...this.providers.keys()];
+  }
+
+  async verify(token: string | undefined): Promise<VerifiedJwt> {
+    if (!token) throw appError("USR-401-001", "The x-platform-jwt header is missing.");
+    let issuer: unknown;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      throw appError("USR-401-001", "The JWT is malformed.");
+    }
+    if (typeof issuer !== "string") throw appError("USR-401-001", "The JWT has no iss claim.");
+    const provider = this.providers.get(issuer);
+    if (!provider) throw appError("USR-401-001", "The JWT issuer is not accepted here.");
+    const { config } = provider;
+    let claims: JWTPayload;
+    try {
+      ({ payload: claims } = await jwtVerify(token, provider.key, {
+        issuer: config.issuer,
+        algorithms: ALGORITHMS,
+        requiredClaims: ["sub", "exp", "iss"],
+        ...(config.audience !== undefined && { audience: config.audience }),
+      }));
+    } catch (error) {
+      throw appError("USR-401-001", describe(error), { cause: error });
+    }
+    if (config.mode === "app_id_only" && claims.linked_accounts === undefined)
+      throw appError("USR-401-001", "This environment accepts identity tokens only.");
+    return { provider: config.name, issuer, subject: claims.sub!, claims };
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return "The JWT has expired.";
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return `The JWT claim ${error.claim} is missing or invalid.`;
+  if (error instanceof joseErrors.JWKSNoMatchingKey) return "No key of the issuer matches the JWT.";
+  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JOSEError && error.code === "ERR_JWKS_INVALID")
+    return "The issuer's keys could not be fetched.";
+  return "The JWT signature is invalid.";
+}

@@ -1,0 +1,105 @@
+// One database per process: embedded PGlite by default, PostgreSQL when DATABASE_URL is set.
+// Every subgraph's PrismaClient and the migration runner share the same PGlite instance or pg.Pool.
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+
+export interface Queryable {
+  /** raw parameterised query ($1, $2...) returning rows */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** run several statements (a migration script) */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** a Prisma driver adapter factory to pass as `new PrismaClient({ adapter })`; all subgraph clients in one process share the same underlying PGlite instance or pg.Pool */
+  adapter(): SqlDriverAdapterFactory;
+  /** run `fn` on one connection inside BEGIN/COMMIT; rolled back when it throws */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; unset means embedded PGlite */
+  databaseUrl?: string;
+  /** PGlite data folder, or `memory://` for a throwaway database */
+  dataDir: string;
+}
+
+const POOL_MAX = 10;
+// Short, so /health answers 503 quickly while the server is unreachable.
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.dataDir);
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const adapter = new PrismaPGlite(client);
+  const onClient = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await c.query<T>(sql, params)).rows;
+    },
+    async exec(sql: string) {
+      await c.exec(sql);
+    },
+  });
+  return {
+    kind: "pglite",
+    ...onClient(client),
+    adapter: () => adapter,
+    // PGlite is one connection: its transaction() holds every other query until it ends.
+    transaction: (fn) => client.transaction((tx) => fn(onClient(tx))),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // An idle client dropped by the server emits 'error' on the pool; without a listener that
+  // crashes the process. The pool discards the client and the next query reports the outage.
+  pool.on("error", () => {});
+  const adapter = new PrismaPg(pool);
+  const onClient = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await c.query(sql, params)).rows as T[];
+    },
+    async exec(sql: string) {
+      // Without parameters pg uses the simple protocol, which accepts several statements.
+      await c.query(sql);
+    },
+  });
+  return {
+    kind: "postgres",
+    ...onClient(pool),
+    adapter: () => adapter,
+    async transaction(fn) {
+      const conn = await pool.connect();
+      // A checked-out client has no pool listener: a dropped connection would crash the
+      // process. The failing query reports the error to us anyway.
+      let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
+      conn.on("error", onError);
+      try {
+        await conn.query("BEGIN");
+        const result = await fn(onClient(conn));
+        await conn.query("COMMIT");
+        return result;
+      } catch (error) {
+        if (!broken) await conn.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      } finally {
+        conn.removeListener("error", onError);
+        // Passing the error makes the pool destroy the connection instead of reusing it.
+        conn.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,144 @@
+// Applies the SQL migrations in Prisma's layout (prisma/<subgraph>/migrations/<name>/migration.sql)
+// and records them in <subgraph>._prisma_migrations exactly as `prisma migrate deploy` does, so
+// either tool can take over from the other on the same database.
+import { createHash, randomUUID } from "node:crypto";
+import { readFile, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Database, Queryable } from "./database.ts";
+
+export const subgraphNames = ["users", "finance", "identity", "agents"] as const;
+export type SubgraphName = (typeof subgraphNames)[number];
+
+export const defaultMigrationsRoot = join(import.meta.dirname, "..", "..", "prisma");
+
+// The key `prisma migrate deploy` locks too, so it and we never migrate at the same time.
+const ADVISORY_LOCK_KEY = 72707369;
+
+export interface Migration {
+  name: string;
+  sql: string;
+}
+
+export interface AppliedMigration {
+  subgraph: string;
+  name: string;
+}
+
+export class MigrationError extends Error {
+  override name = "MigrationError";
+}
+
+interface MigrationRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+}
+
+/** The checksum Prisma stores: sha256 of the file, hex. */
+export function migrationChecksum(sql: string): string {
+  return createHash("sha256").update(sql).digest("hex");
+}
+
+// Like Prisma, accept a file whose only change is its line endings (a Windows checkout).
+function matchesChecksum(sql: string, checksum: string): boolean {
+  const lf = sql.replace(/\r\n/g, "\n");
+  return [sql, lf, lf.replace(/\n/g, "\r\n")].some((variant) => migrationChecksum(variant) === checksum);
+}
+
+/** The migrations of one subgraph, in the order Prisma applies them (directory name). */
+export async function readMigrations(migrationsDir: string): Promise<Migration[]> {
+  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort((a, b) => a.localeCompare(b));
+  return Promise.all(names.map(async (name) => ({ name, sql: await readFile(join(migrationsDir, name, "migration.sql"), "utf8") })));
+}
+
+/**
+ * Applies every subgraph's pending migrations, each in its own transaction, and returns those
+ * it applied. Throws MigrationError when an applied migration's file changed or one failed.
+ */
+export async function applyMigrations(
+  db: Database,
+  subgraphs: readonly string[],
+  options: { migrationsRoot?: string } = {},
+): Promise<AppliedMigration[]> {
+  const root = options.migrationsRoot ?? defaultMigrationsRoot;
+  const applied: AppliedMigration[] = [];
+  for (const subgraph of subgraphs) {
+    const migrations = await readMigrations(join(root, subgraph, "migrations"));
+    // One migration per transaction, re-reading the table under the lock each time: another
+    // process may have applied some while we waited.
+    for (;;) {
+      const name = await db.transaction((tx) => applyNext(tx, subgraph, migrations));
+      if (!name) break;
+      applied.push({ subgraph, name });
+    }
+  }
+  return applied;
+}
+
+async function applyNext(tx: Queryable, subgraph: string, migrations: Migration[]): Promise<string | undefined> {
+  await tx.query("SELECT pg_advisory_xact_lock($1)", [ADVISORY_LOCK_KEY]);
+  const table = await ensureMigrationsTable(tx, subgraph);
+  const rows = await tx.query<MigrationRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${table}`);
+  const live = rows.filter((row) => row.rolled_back_at === null);
+
+  const failed = live.find((row) => row.finished_at === null);
+  if (failed) {
+    throw new MigrationError(
+      `migration ${subgraph}/${failed.migration_name} failed earlier and is not marked rolled back; fix the database, then mark it rolled back in ${table}`,
+    );
+  }
+  const done = new Map(live.map((row) => [row.migration_name, row.checksum]));
+  for (const migration of migrations) {
+    const checksum = done.get(migration.name);
+    if (checksum !== undefined && !matchesChecksum(migration.sql, checksum)) {
+      throw new MigrationError(
+        `migration ${subgraph}/${migration.name} was edited after it was applied (checksum mismatch); restore the file and put the change in a new migration`,
+      );
+    }
+  }
+
+  const next = migrations.find((migration) => !done.has(migration.name));
+  if (!next) return undefined;
+  try {
+    await tx.exec(next.sql);
+  } catch (error) {
+    throw new MigrationError(`migration ${subgraph}/${next.name} failed: ${(error as Error).message}`, { cause: error });
+  }
+  await tx.query(
+    `INSERT INTO ${table} (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), clock_timestamp(), 1)`,
+    [randomUUID(), migrationChecksum(next.sql), next.name],
+  );
+  return next.name;
+}
+
+/** Creates the subgraph's schema and its migrations table (Prisma's definition) if missing. */
+async function ensureMigrationsTable(tx: Queryable, subgraph: string): Promise<string> {
+  const schema = quoteIdentifier(subgraph);
+  const table = `${schema}."_prisma_migrations"`;
+  await tx.exec(`
+    CREATE SCHEMA IF NOT EXISTS ${schema};
+    CREATE TABLE IF NOT EXISTS ${table} (
+      id                  VARCHAR(36) PRIMARY KEY NOT NULL,
+      checksum            VARCHAR(64) NOT NULL,
+      finished_at         TIMESTAMPTZ,
+      migration_name      VARCHAR(255) NOT NULL,
+      logs                TEXT,
+      rolled_back_at      TIMESTAMPTZ,
+      started_at          TIMESTAMPTZ NOT NULL DEFAULT now(),
+      applied_steps_count INTEGER NOT NULL DEFAULT 0
+    );
+  `);
+  return table;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

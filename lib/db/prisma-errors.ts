@@ -1,0 +1,9 @@
+/** Prisma's unique-constraint violation (P2002), the signal of a lost race on an insert. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}
+
+/** Prisma's "record to update not found" (P2025): an optimistic guard in `where` did not match. */
+export function isRecordNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2025";
+}

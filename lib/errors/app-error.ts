@@ -1,0 +1,85 @@
+import { errorDefinition, isErrorCode, type ErrorCode } from "./catalogue.ts";
+
+/** One FastAPI-style validation item (spec 2.9): `loc` starts with body, query, path or header. */
+export interface ValidationItem {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input: unknown;
+  ctx: Record<string, unknown>;
+}
+
+export interface AppErrorOptions {
+  detail?: string;
+  /** seconds, rendered as the Retry-After header */
+  retryAfter?: number;
+  /** the original failure, kept for logs and never sent */
+  cause?: unknown;
+  /** GEN-422-001 only: the items rendered as the ProblemDetail's `detail` array */
+  validation?: ValidationItem[];
+}
+
+/** A catalogue error: what domain code throws. Status and title come from the catalogue. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string;
+  readonly retryAfter?: number;
+  readonly validation?: ValidationItem[];
+
+  constructor(
+    readonly code: ErrorCode,
+    options: AppErrorOptions = {},
+  ) {
+    const definition = errorDefinition(code);
+    super(options.detail ?? definition.detail, { cause: options.cause });
+    this.name = "AppError";
+    this.status = definition.status;
+    this.title = definition.title;
+    this.detail = options.detail ?? definition.detail;
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+    if (options.validation !== undefined) this.validation = options.validation;
+  }
+
+  /** graphql-js copies an original error's `extensions` onto the GraphQL error it wraps it in */
+  get extensions(): ErrorExtensions {
+    return {
+      code: this.code,
+      error_code: this.code,
+      status: this.status,
+      title: this.title,
+      detail: this.detail,
+      ...(this.retryAfter !== undefined && { retry_after: this.retryAfter }),
+      ...(this.validation !== undefined && { validation: this.validation }),
+    };
+  }
+}
+
+export function appError(code: ErrorCode, detail?: string, options: Omit<AppErrorOptions, "detail"> = {}): AppError {
+  return new AppError(code, { ...options, detail });
+}
+
+/** What crosses GraphQL: the catalogue code plus the caller-facing detail. */
+export interface ErrorExtensions {
+  code: string;
+  error_code: ErrorCode;
+  status: number;
+  title: string;
+  detail: string;
+  retry_after?: number;
+  validation?: ValidationItem[];
+}
+
+/** Reads a catalogue error back out of GraphQL error extensions (the gateway keeps them). */
+export function fromExtensions(extensions: Record<string, unknown> | undefined): AppError | undefined {
+  if (!extensions || !isErrorCode(extensions.error_code)) return undefined;
+  const detail = typeof extensions.detail === "string" ? extensions.detail : undefined;
+  const retryAfter = typeof extensions.retry_after === "number" ? extensions.retry_after : undefined;
+  const validation = Array.isArray(extensions.validation) ? (extensions.validation as ValidationItem[]) : undefined;
+  return new AppError(extensions.error_code, { detail, ...(retryAfter !== undefined && { retryAfter }), ...(validation && { validation }) });
+}
+
+/** A domain-level validation failure, rendered exactly like the adapter's schema validation. */
+export function validationError(loc: (string | number)[], msg: string, input: unknown, type = "value_error", ctx: Record<string, unknown> = {}): AppError {
+  return new AppError("GEN-422-001", { validation: [{ type, loc, msg, input, ctx }] });
+}

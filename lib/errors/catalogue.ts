@@ -1,0 +1,84 @@
+/**
+ * Every error the platform and identity service answer with. HTTP statuses and error codes
+ * appear here and nowhere else: code throws `appError(code)`, one renderer turns it into a
+ * ProblemDetail. `{DOMAIN}-{STATUS}-{SEQUENCE}` with the status matching `status` (a test checks).
+ */
+export interface ErrorDefinition {
+  status: number;
+  title: string;
+  /** the default `detail`; callers may give a more specific one */
+  detail: string;
+  /** identity-service errors: `type` is `{docs_url}/errors/<type_name>`, plus `documentation` */
+  type_name?: string;
+}
+
+export const ERROR_CATALOGUE = {
+  // Generic, any surface
+  "GEN-400-001": { status: 400, title: "Bad Request", detail: "The request could not be read." },
+  "GEN-404-001": { status: 404, title: "Not Found", detail: "No resource exists at this path." },
+  "GEN-405-001": { status: 405, title: "Method Not Allowed", detail: "This path does not accept this method." },
+  "GEN-413-001": { status: 413, title: "Payload Too Large", detail: "The request body is larger than allowed." },
+  "GEN-415-001": { status: 415, title: "Unsupported Media Type", detail: "Send the request body as application/json." },
+  "GEN-422-001": { status: 422, title: "Validation Error", detail: "The request did not validate." },
+  "GEN-429-001": { status: 429, title: "Too Many Requests", detail: "Rate limit exceeded; retry after the seconds in Retry-After." },
+  "GEN-500-001": { status: 500, title: "Internal Server Error", detail: "An unexpected error occurred." },
+  "GEN-502-001": { status: 502, title: "Bad Gateway", detail: "An upstream service failed to answer." },
+  "GEN-503-001": { status: 503, title: "Service Unavailable", detail: "A dependency is unavailable." },
+
+  // Platform authentication (spec 5.1, 7.2)
+  "USR-401-001": { status: 401, title: "User Authentication Failed", detail: "The JWT is missing, expired or invalid." },
+  "USR-401-002": { status: 401, title: "Invalid Org ID Format", detail: "x-platform-orgid must be <org-id>:<env-id>." },
+  "USR-401-003": { status: 401, title: "Unknown Environment", detail: "The organisation environment in x-platform-orgid is not known." },
+  "USR-401-004": { status: 401, title: "Invalid Personal Access Token", detail: "The personal access token is invalid, expired or revoked." },
+  "USR-401-005": { status: 401, title: "Agent Token Not Accepted", detail: "Agent tokens (x-platform-token) are not accepted yet." },
+  "USR-403-001": { status: 403, title: "Insufficient Permissions", detail: "The credential does not allow this operation." },
+  "USR-404-001": { status: 404, title: "User Not Found", detail: "No user exists for this credential; create one with POST /v0/user/." },
+  "USR-409-001": { status: 409, title: "User Already Exists", detail: "A user already exists for this identity." },
+
+  // Sign-in with Ethereum
+  "SIW-401-001": { status: 401, title: "SIWE Verification Failed", detail: "The signed message or its signature is invalid." },
+  "SIW-401-002": { status: 401, title: "SIWE Nonce Invalid", detail: "The nonce is unknown, expired or already used." },
+  "SIW-503-001": { status: 503, title: "SIWE Not Configured", detail: "Sign-in with Ethereum is not enabled on this deployment." },
+
+  // Personal access tokens
+  "PAT-404-001": { status: 404, title: "Token Not Found", detail: "No personal access token with this id belongs to the user." },
+
+  // Wallets (spec 2.3, 7.2)
+  "WAL-400-001": { status: 400, title: "Invalid Ownership Proof", detail: "The signature does not prove control of the address." },
+  "WAL-400-002": { status: 400, title: "Unsupported Wallet Change", detail: "This wallet cannot take that change." },
+  "WAL-404-001": { status: 404, title: "Wallet Not Found", detail: "No wallet with this id belongs to the user." },
+  "WAL-409-001": { status: 409, title: "Wallet Is A Signer", detail: "The wallet carries a signer role on the user's Safe and cannot be deleted." },
+  "WAL-409-002": { status: 409, title: "Primary Wallet", detail: "A primary wallet cannot be deleted; designate another primary first." },
+  "WAL-409-003": { status: 409, title: "Wallet Already Registered", detail: "This address is already registered for the user on this chain." },
+  "WAL-409-004": { status: 409, title: "Safe Creation Not Retryable", detail: "Only a failed Safe creation can be retried." },
+
+  // Onboarding (spec 4.2)
+  "ONB-400-001": { status: 400, title: "Onboarding Mode Mismatch", detail: "The submission does not match the onboarding mode." },
+  "ONB-400-002": { status: 400, title: "Invalid Safe", detail: "The submitted Safe cannot be used." },
+  "ONB-409-001": { status: 409, title: "Onboarding Step Conflict", detail: "The onboarding step is not in a state that allows this action." },
+
+  // Chains
+  "CHN-502-001": { status: 502, title: "Chain Unavailable", detail: "The chain could not be reached; retry later." },
+
+  // KYC and phone verification (spec 3.1)
+  "KYC-409-001": { status: 409, title: "Verification Not Allowed", detail: "The verification status does not allow this action." },
+  "KYC-502-001": { status: 502, title: "Verification Provider Unavailable", detail: "The verification provider did not answer." },
+  "PHN-400-001": { status: 400, title: "Invalid Verification Code", detail: "The code is wrong." },
+  "PHN-404-001": { status: 404, title: "No Pending Verification", detail: "Request a code first." },
+  "PHN-410-001": { status: 410, title: "Verification Code Expired", detail: "The code has expired or used up its attempts; request a new one." },
+  "PHN-429-001": { status: 429, title: "Too Many Codes", detail: "Too many codes requested; retry after the seconds in Retry-After." },
+  "PHN-502-001": { status: 502, title: "SMS Provider Unavailable", detail: "The SMS could not be sent." },
+
+  // Webhooks (spec 5.3)
+  "WHK-401-001": { status: 401, title: "Invalid Webhook Signature", detail: "The webhook signature or timestamp is missing or invalid." },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_CATALOGUE, value);
+}
+
+export function errorDefinition(code: ErrorCode): ErrorDefinition {
+  return ERROR_CATALOGUE[code];
+}

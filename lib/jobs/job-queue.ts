@@ -1,0 +1,180 @@
+import type { Logger } from "../logger.ts";
+
+/** The slice of a Prisma client the queue needs; each subgraph passes its own client. */
+export interface RawSql {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+}
+
+export interface JobRow {
+  id: string;
+  kind: string;
+  key: string;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+}
+
+/** `done`: finished (successfully or for good); `later`: not yet, look again after the delay. */
+export type JobOutcome = { outcome: "done" } | { outcome: "later"; afterMs: number };
+
+export interface JobHandler {
+  run(job: JobRow): Promise<JobOutcome>;
+  /** called once when a job has failed `max_attempts` times; records the failure in the domain */
+  exhausted?(job: JobRow, error: unknown): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  db: RawSql;
+  /** the subgraph's PostgreSQL schema holding its `jobs` table */
+  schema: string;
+  handlers: Record<string, JobHandler>;
+  logger: Logger;
+  pollMs?: number;
+  batchSize?: number;
+  /** how long a claimed job stays invisible to other workers before it counts as abandoned */
+  leaseMs?: number;
+}
+
+/** Exponential backoff with full jitter, capped at five minutes. */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * A durable job queue on a table: rows are claimed with `FOR UPDATE SKIP LOCKED`, so several
+ * workers (processes) share the work without taking the same job; a crashed worker's lease
+ * expires and the job is picked up again, so handlers must be idempotent.
+ */
+export class JobQueue {
+  private readonly table: string;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private wakeRequested = false;
+  private stopped = true;
+
+  constructor(private readonly options: JobQueueOptions) {
+    if (!/^[a-z_]+$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
+    this.table = `"${options.schema}"."jobs"`;
+  }
+
+  /** Enqueue inside the caller's transaction (pass the transaction as `db`); one live job per key. */
+  static async enqueue(db: RawSql, schema: string, job: { id: string; kind: string; key: string; payload: unknown; runAt?: Date }): Promise<void> {
+    await db.$executeRawUnsafe(
+      `INSERT INTO "${schema}"."jobs" (id, kind, key, payload, run_at, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, now()) ON CONFLICT (key) DO NOTHING`,
+      job.id,
+      job.kind,
+      job.key,
+      JSON.stringify(job.payload),
+      job.runAt ?? new Date(),
+    );
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Work is waiting (just enqueued in this process): look now rather than at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.wakeRequested = true;
+    else this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Claims and runs due jobs until none is left; returns how many ran. Tests call it directly. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const ran = await this.runBatch();
+      total += ran;
+      if (ran === 0) return total;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => {
+        this.running = undefined;
+        if (this.stopped) return;
+        const again = this.wakeRequested;
+        this.wakeRequested = false;
+        this.schedule(again ? 0 : (this.options.pollMs ?? 500));
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.drain();
+    } catch (error) {
+      // a database outage must not kill the worker: log and poll again
+      this.options.logger.warn({ err: error }, "job queue poll failed");
+    }
+  }
+
+  private async runBatch(): Promise<number> {
+    const leaseMs = this.options.leaseMs ?? 60_000;
+    const jobs = await this.options.db.$queryRawUnsafe<JobRow[]>(
+      `UPDATE ${this.table} SET status = 'running', attempts = attempts + 1, locked_until = now() + ($2 || ' milliseconds')::interval, updated_at = now()
+       WHERE id IN (
+         SELECT id FROM ${this.table}
+         WHERE (status = 'queued' AND run_at <= now()) OR (status = 'running' AND locked_until < now())
+         ORDER BY run_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id, kind, key, payload, attempts, max_attempts`,
+      this.options.batchSize ?? 10,
+      String(leaseMs),
+    );
+    for (const job of jobs) await this.runOne(job);
+    return jobs.length;
+  }
+
+  private async runOne(job: JobRow): Promise<void> {
+    const handler = this.options.handlers[job.kind];
+    const log = this.options.logger.child({ job_id: job.id, job_kind: job.kind, attempt: job.attempts });
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      const result = await handler.run(job);
+      if (result.outcome === "done") {
+        await this.options.db.$executeRawUnsafe(`UPDATE ${this.table} SET status = 'succeeded', locked_until = NULL, updated_at = now() WHERE id = $1`, job.id);
+      } else {
+        // waiting on the outside world is not a failed attempt
+        await this.options.db.$executeRawUnsafe(
+          `UPDATE ${this.table} SET status = 'queued', attempts = attempts - 1, run_at = now() + ($2 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
+          job.id,
+          String(result.afterMs),
+        );
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (job.attempts >= job.max_attempts) {
+        log.error({ err: error }, "job failed for good");
+        await handler?.exhausted?.(job, error);
+        await this.options.db.$executeRawUnsafe(
+          `UPDATE ${this.table} SET status = 'failed', last_error = $2, locked_until = NULL, updated_at = now() WHERE id = $1`,
+          job.id,
+          message,
+        );
+      } else {
+        const delay = backoffMs(job.attempts);
+        log.warn({ err: error, retry_in_ms: delay }, "job failed, will retry");
+        await this.options.db.$executeRawUnsafe(
+          `UPDATE ${this.table} SET status = 'queued', last_error = $2, run_at = now() + ($3 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
+          job.id,
+          message,
+          String(delay),
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,20 @@
+// npm run migrate: applies every subgraph's pending migrations to DATABASE_URL, or to the
+// embedded PGlite database in DATA_DIR (default ./data) when DATABASE_URL is unset.
+import { openDatabase } from "../lib/db/database.ts";
+import { applyMigrations, subgraphNames } from "../lib/db/migrations.ts";
+
+async function main(): Promise<void> {
+  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR || "./data" });
+  try {
+    const applied = await applyMigrations(db, subgraphNames);
+    for (const { subgraph, name } of applied) console.log(`applied ${subgraph}/${name}`);
+    if (applied.length === 0) console.log("no pending migrations");
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`migrate failed: ${error.message.split("\n")[0]}`);
+  process.exit(1);
+});

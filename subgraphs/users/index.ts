@@ -1,0 +1,83 @@
+import type { SigningKey } from "../../lib/auth/signing-key.ts";
+import { supportedChainIds } from "../../lib/chains.ts";
+import type { Config } from "../../lib/config.ts";
+import type { Database } from "../../lib/db/database.ts";
+import { buildFederatedSchema } from "../../lib/graphql/federation.ts";
+import type { Subgraph } from "../../lib/graphql/subgraph.ts";
+import { JobQueue } from "../../lib/jobs/job-queue.ts";
+import type { Logger } from "../../lib/logger.ts";
+import { CliConfigResolver } from "./cli/cli-config.resolver.ts";
+import { createUsersDb } from "./db.ts";
+import { SandboxKycProvider } from "./kyc/sandbox-kyc-provider.ts";
+import { SandboxSmsSender } from "./phone/sandbox-sms-sender.ts";
+import { PrincipalResolver } from "./principal/principal.resolver.ts";
+import { ChainSafeDeployer } from "./safe/chain-safe-deployer.ts";
+import type { SafeDeployer } from "./safe/safe-deployer.ts";
+import { SandboxSafeDeployer } from "./safe/sandbox-safe-deployer.ts";
+import type { UsersServices } from "./services.ts";
+import { PersonalAccessTokenResolver } from "./tokens/personal-access-token.resolver.ts";
+import { resolveUserReference, UserResolver } from "./user/user.resolver.ts";
+import { safeDeploymentHandler, SAFE_DEPLOYMENT_JOB } from "./wallets/safe-deployment.ts";
+import { WalletResolver } from "./wallets/wallet.resolver.ts";
+import { Wallet } from "./types/wallet.ts";
+
+export interface UsersSubgraphDeps {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  signingKey: SigningKey;
+  /** tests swap the deployer to control timing and failures */
+  safeDeployer?: SafeDeployer;
+}
+
+function createSafeDeployer(config: Config): SafeDeployer {
+  if (config.safeDeployer === "chain") return new ChainSafeDeployer({ rpcUrls: config.chainRpcUrls, deployerKey: config.safeDeployerKey! });
+  const failures = new Set(config.safeSandboxFailures);
+  return new SandboxSafeDeployer({
+    delayMs: config.safeDeployDelayMs,
+    fail: (request) =>
+      failures.has("*") || request.owners.some((owner) => failures.has(owner.toLowerCase())) ? "sandbox: deployment configured to fail" : undefined,
+  });
+}
+
+export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subgraph & { services: UsersServices }> {
+  const { config, logger } = deps;
+  const db = createUsersDb(deps.database);
+  const deployer = deps.safeDeployer ?? createSafeDeployer(config);
+  const jobs = new JobQueue({
+    db,
+    schema: "users",
+    logger: logger.child({ subgraph: "users" }),
+    handlers: { [SAFE_DEPLOYMENT_JOB]: safeDeploymentHandler(db, deployer) },
+  });
+  const siweProvider = config.authProviders.find((p) => p.name === "siwe");
+  const services: UsersServices = {
+    db,
+    jobs,
+    logger,
+    supportedChainIds: supportedChainIds(config.chainRpcUrls),
+    chainRpcUrls: config.chainRpcUrls,
+    kyc: new SandboxKycProvider(),
+    sms: new SandboxSmsSender(logger),
+    signingKey: deps.signingKey,
+    publicBaseUrl: config.publicBaseUrl,
+    cliDebugDefault: config.cliDebugDefault,
+    ...(siweProvider && { siwe: { domain: new URL(config.publicBaseUrl).host, issuer: siweProvider.issuer } }),
+  };
+  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver] as const;
+  const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
+  const schema = await buildFederatedSchema(
+    { resolvers, orphanedTypes: [Wallet], container: { get: (someClass) => instances.get(someClass) } },
+    { User: { __resolveReference: resolveUserReference(services) } },
+  );
+  return {
+    name: "users",
+    schema,
+    services,
+    start: () => jobs.start(),
+    stop: async () => {
+      await jobs.stop();
+      await db.$disconnect();
+    },
+  };
+}

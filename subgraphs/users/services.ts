@@ -1,0 +1,22 @@
+import type { Logger } from "../../lib/logger.ts";
+import type { JobQueue } from "../../lib/jobs/job-queue.ts";
+import type { SigningKey } from "../../lib/auth/signing-key.ts";
+import type { UsersDb } from "./db.ts";
+import type { KycProvider } from "./kyc/kyc-provider.ts";
+import type { SmsSender } from "./phone/sms-sender.ts";
+
+/** What the users subgraph's resolvers need, built once at start and injected. */
+export interface UsersServices {
+  db: UsersDb;
+  jobs: JobQueue;
+  logger: Logger;
+  supportedChainIds: readonly number[];
+  chainRpcUrls: Readonly<Record<number, string>>;
+  kyc: KycProvider;
+  sms: SmsSender;
+  signingKey: SigningKey;
+  publicBaseUrl: string;
+  cliDebugDefault: boolean;
+  /** accepted SIWE domain (host of the public base URL) and the issuer of SIWE sessions, when siwe is configured */
+  siwe?: { domain: string; issuer: string };
+}

@@ -1,0 +1,60 @@
+import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { requireJwt, requireUser } from "../../../lib/auth/authorize.ts";
+import { appError } from "../../../lib/errors/app-error.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import type { UsersServices } from "../services.ts";
+import { StatusChange } from "../types/status-change.ts";
+import { User } from "../types/user.ts";
+import { Wallet } from "../types/wallet.ts";
+import { registerUser } from "./register-user.ts";
+import { findUserRecord, LISTED_WALLETS } from "./user-record.ts";
+
+@InputType()
+class CreateUserInput {
+  @Field(() => String, { description: "20-byte hex address of the user's main externally-owned wallet." })
+  primary_eoa_address!: string;
+
+  @Field(() => Int, { description: "EIP-155 chain id of the primary EOA and primary Safe." })
+  chain_id!: number;
+}
+
+@Resolver(() => User)
+export class UserResolver {
+  constructor(private readonly services: UsersServices) {}
+
+  @Query(() => User, { description: "The authenticated user (JWT or PAT)." })
+  async me(@Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    const user = await findUserRecord(this.services.db, user_id);
+    if (!user) throw appError("USR-404-001");
+    return user;
+  }
+
+  @Mutation(() => User, { description: "Registers the JWT's subject as a user (POST /v0/user/)." })
+  async create_user(@Arg("input", () => CreateUserInput) input: CreateUserInput, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const caller = requireJwt(ctx.principal);
+    const { id } = await registerUser(this.services.db, {
+      environment_id: caller.environment_id,
+      jwt: caller.jwt,
+      primary_eoa_address: input.primary_eoa_address,
+      chain_id: input.chain_id,
+      supportedChainIds: this.services.supportedChainIds,
+    });
+    this.services.jobs.wake();
+    return findUserRecord(this.services.db, id);
+  }
+
+  @FieldResolver(() => [Wallet])
+  wallets(@Root() user: User): Promise<unknown[]> {
+    return this.services.db.wallet.findMany({ where: { user_id: user.id, ...LISTED_WALLETS }, orderBy: { id: "asc" } });
+  }
+
+  @FieldResolver(() => [StatusChange])
+  status_history(@Root() user: User): Promise<unknown[]> {
+    return this.services.db.statusChange.findMany({ where: { user_id: user.id }, orderBy: [{ changed_at: "asc" }, { id: "asc" }] });
+  }
+}
+
+export function resolveUserReference(services: UsersServices) {
+  return (reference: Pick<User, "id">) => findUserRecord(services.db, reference.id);
+}

@@ -1,0 +1,97 @@
+import { createPublicClient, http, verifyMessage, type Address, type Hex } from "viem";
+import { checksummedAddress } from "../../../lib/address.ts";
+import { appError, validationError } from "../../../lib/errors/app-error.ts";
+import type { UsersDb } from "../db.ts";
+import { findOwnWallet, lockUserWallets } from "./wallet-access.ts";
+
+/** A proof older (or further in the future) than this is refused, so a captured one soon goes stale. */
+export const PROOF_MAX_AGE_MS = 10 * 60_000;
+
+export interface RegisterWalletOptions {
+  user_id: string;
+  address: string;
+  chain_id: number;
+  type: "EOA" | "Safe";
+  role: "wallet" | "signer";
+  nickname?: string | null;
+  /** epoch ms the client put in the signed message */
+  issued_at: number;
+  signature: string;
+  supportedChainIds: readonly number[];
+  chainRpcUrls: Readonly<Record<number, string>>;
+  now?: number;
+}
+
+/**
+ * The exact text the address signs (EIP-191 personal_sign) to prove control. Clients build it
+ * from the same fields they send; GET /openapi.json documents it.
+ */
+export function walletRegistrationMessage(input: { user_id: string; address: Address; chain_id: number; type: string; role: string; issued_at: number }): string {
+  return [
+    "Register wallet",
+    `User: ${input.user_id}`,
+    `Address: ${input.address}`,
+    `Chain ID: ${input.chain_id}`,
+    `Type: ${input.type}`,
+    `Role: ${input.role}`,
+    `Issued At: ${new Date(input.issued_at).toISOString()}`,
+  ].join("\n");
+}
+
+async function verifyControl(options: RegisterWalletOptions, address: Address, message: string): Promise<boolean> {
+  const signature = options.signature as Hex;
+  if (options.type === "EOA") return verifyMessage({ address, message, signature }).catch(() => false);
+  // a Safe proves control through ERC-1271 on its chain (viem also handles ERC-6492)
+  const rpc = options.chainRpcUrls[options.chain_id];
+  if (!rpc) throw appError("CHN-502-001", `No RPC is configured for chain ${options.chain_id}, so the Safe's signature cannot be checked.`);
+  const client = createPublicClient({ transport: http(rpc, { retryCount: 1, timeout: 10_000 }) });
+  try {
+    return await client.verifyMessage({ address, message, signature });
+  } catch (error) {
+    throw appError("CHN-502-001", undefined, { cause: error });
+  }
+}
+
+/**
+ * POST /v0/wallets: registers a further wallet (EOA or Safe) or a signer address of the user's
+ * primary Safe, after checking a signature by that address over `walletRegistrationMessage`.
+ */
+export async function registerWallet(db: UsersDb, options: RegisterWalletOptions) {
+  const address = checksummedAddress(options.address, ["body", "address"]);
+  if (!options.supportedChainIds.includes(options.chain_id))
+    throw validationError(["body", "chain_id"], "Value error, unsupported chain", options.chain_id, "value_error", { supported: options.supportedChainIds });
+  if (options.role === "signer" && options.type !== "EOA") throw validationError(["body", "type"], "Value error, a signer is a key-controlled (EOA) address", options.type);
+  const now = options.now ?? Date.now();
+  if (Math.abs(now - options.issued_at) > PROOF_MAX_AGE_MS)
+    throw appError("WAL-400-001", "issued_at must be within 10 minutes of the server's time.");
+
+  const message = walletRegistrationMessage({ user_id: options.user_id, address, chain_id: options.chain_id, type: options.type, role: options.role, issued_at: options.issued_at });
+  if (!(await verifyControl(options, address, message))) throw appError("WAL-400-001");
+
+  return db.$transaction(async (tx) => {
+    await lockUserWallets(tx, options.user_id);
+    const existing = await tx.wallet.findFirst({
+      where: { user_id: options.user_id, address, chain_id: options.chain_id, role: options.role, deleted_at: null },
+      select: { id: true },
+    });
+    if (existing) throw appError("WAL-409-003", `This address is already registered for the user on this chain as wallet ${existing.id}.`);
+    let signer_of_wallet_id: number | null = null;
+    if (options.role === "signer") {
+      const safe = await tx.wallet.findFirst({ where: { user_id: options.user_id, type: "Safe", is_primary: true, deleted_at: null } });
+      if (!safe) throw appError("WAL-400-002", "The user has no primary Safe to add a signer to.");
+      signer_of_wallet_id = (await findOwnWallet(tx, options.user_id, safe.id)).id;
+    }
+    return tx.wallet.create({
+      data: {
+        user_id: options.user_id,
+        type: options.type,
+        role: options.role,
+        address,
+        chain_id: options.chain_id,
+        nickname: options.nickname ?? null,
+        signer_of_wallet_id,
+        ...(options.type === "Safe" && { safe_creation_status: "completed" }),
+      },
+    });
+  });
+}

@@ -1,0 +1,112 @@
+import { hexToBigInt, keccak256, stringToHex, type Address } from "viem";
+import { JobQueue, type JobHandler, type JobRow } from "../../../lib/jobs/job-queue.ts";
+import { newId } from "../../../lib/ids.ts";
+import type { UsersDb, UsersTx } from "../db.ts";
+import type { SafeDeployer } from "../safe/safe-deployer.ts";
+import { nextSafeCreationStatus } from "./safe-creation-status.ts";
+
+export const SAFE_DEPLOYMENT_JOB = "safe_deployment";
+
+export interface SafeDeploymentPayload {
+  wallet_id: number;
+  event_id: string;
+  chain_id: number;
+  owners: Address[];
+  threshold: number;
+  /** decimal string: JSON has no uint256 */
+  salt_nonce: string;
+}
+
+/** One Safe per user and chain: the salt is derived from both, so every retry predicts the same address. */
+export function saltNonceFor(userId: string, chainId: number): bigint {
+  return hexToBigInt(keccak256(stringToHex(`${userId}:${chainId}`)));
+}
+
+async function enqueue(tx: UsersTx, payload: SafeDeploymentPayload): Promise<void> {
+  await JobQueue.enqueue(tx, "users", { id: newId("job"), kind: SAFE_DEPLOYMENT_JOB, key: payload.event_id, payload });
+}
+
+/**
+ * Creates the Safe wallet row in `processing` with a fresh `safe_creation_event_id` and enqueues
+ * its deployment, in the caller's transaction (spec 3.2: registration or primary change).
+ */
+export async function triggerSafeDeployment(tx: UsersTx, input: { user_id: string; chain_id: number; owner: Address; is_primary: boolean }) {
+  const event_id = newId("sce");
+  const wallet = await tx.wallet.create({
+    data: {
+      user_id: input.user_id,
+      type: "Safe",
+      chain_id: input.chain_id,
+      is_primary: input.is_primary,
+      safe_creation_status: nextSafeCreationStatus(null, "triggered"),
+      safe_creation_event_id: event_id,
+    },
+  });
+  await enqueue(tx, {
+    wallet_id: wallet.id,
+    event_id,
+    chain_id: input.chain_id,
+    owners: [input.owner],
+    threshold: 1,
+    salt_nonce: saltNonceFor(input.user_id, input.chain_id).toString(),
+  });
+  return wallet;
+}
+
+/** failed → processing (spec 3.2) under a new event id; the address stays the same. */
+export async function retrySafeDeployment(tx: UsersTx, wallet: { id: number; user_id: string; chain_id: number; safe_creation_status: string | null }, owner: Address) {
+  const status = nextSafeCreationStatus(wallet.safe_creation_status as "failed", "retry");
+  if (status === null) return null;
+  const event_id = newId("sce");
+  const updated = await tx.wallet.update({
+    where: { id: wallet.id, safe_creation_status: "failed" },
+    data: { safe_creation_status: status, safe_creation_event_id: event_id },
+  });
+  await enqueue(tx, {
+    wallet_id: wallet.id,
+    event_id,
+    chain_id: wallet.chain_id,
+    owners: [owner],
+    threshold: 1,
+    salt_nonce: saltNonceFor(wallet.user_id, wallet.chain_id).toString(),
+  });
+  return updated;
+}
+
+/** Runs a deployment job through the SafeDeployer. Replays find the wallet already moved on and do nothing. */
+export function safeDeploymentHandler(db: UsersDb, deployer: SafeDeployer): JobHandler {
+  async function settle(payload: SafeDeploymentPayload, outcome: { address: Address } | { failed: true }) {
+    const to = nextSafeCreationStatus("processing", "address" in outcome ? "deployed" : "deployment_failed");
+    // the guard on event id and status makes a late or repeated result a no-op
+    await db.wallet.updateMany({
+      where: { id: payload.wallet_id, safe_creation_event_id: payload.event_id, safe_creation_status: "processing" },
+      data: { safe_creation_status: to, ...("address" in outcome && { address: outcome.address }) },
+    });
+  }
+
+  return {
+    async run(job: JobRow) {
+      const payload = job.payload as SafeDeploymentPayload;
+      const wallet = await db.wallet.findUnique({ where: { id: payload.wallet_id } });
+      if (!wallet || wallet.safe_creation_event_id !== payload.event_id || wallet.safe_creation_status !== "processing") return { outcome: "done" };
+      const result = await deployer.deploy({
+        eventId: payload.event_id,
+        chainId: payload.chain_id,
+        owners: payload.owners,
+        threshold: payload.threshold,
+        saltNonce: BigInt(payload.salt_nonce),
+      });
+      if (result.status === "pending") return { outcome: "later", afterMs: result.retryAfterMs };
+      if (result.status === "completed") {
+        await settle(payload, { address: result.address });
+        return { outcome: "done" };
+      }
+      if (result.retryable) throw new Error(`Safe deployment failed: ${result.reason}`);
+      await settle(payload, { failed: true });
+      return { outcome: "done" };
+    },
+    async exhausted(job: JobRow) {
+      await settle(job.payload as SafeDeploymentPayload, { failed: true });
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import type { UsersServices } from "../services.ts";
+import { LISTED_WALLETS } from "../user/user-record.ts";
+import { Wallet } from "../types/wallet.ts";
+import { deleteWallet } from "./delete-wallet.ts";
+import { registerWallet } from "./register-wallet.ts";
+import { updateWallet } from "./update-wallet.ts";
+import { findOwnWallet } from "./wallet-access.ts";
+
+@InputType()
+class UpdateWalletInput {
+  @Field(() => String, { nullable: true, description: "New nickname; null clears it." })
+  nickname?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: "true designates this wallet the primary wallet of its type." })
+  is_primary?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: "true retries a failed Safe creation." })
+  retry_safe_creation?: boolean;
+}
+
+@InputType()
+class RegisterWalletInput {
+  @Field(() => String)
+  address!: string;
+
+  @Field(() => Int)
+  chain_id!: number;
+
+  @Field(() => String, { description: "EOA or Safe" })
+  type!: "EOA" | "Safe";
+
+  @Field(() => String, { nullable: true, description: "wallet (default) or signer" })
+  role?: "wallet" | "signer";
+
+  @Field(() => String, { nullable: true })
+  nickname?: string | null;
+
+  @Field(() => Date, { description: "The instant written in the signed message." })
+  issued_at!: Date;
+
+  @Field(() => String, { description: "Signature by the address over the registration message." })
+  signature!: string;
+}
+
+@ObjectType()
+class WalletUpdate {
+  @Field(() => Wallet)
+  wallet!: Wallet;
+
+  @Field(() => Wallet, { nullable: true, description: "The Safe whose deployment this change started, if any." })
+  triggered_safe!: Wallet | null;
+}
+
+@Resolver(() => Wallet)
+export class WalletResolver {
+  constructor(private readonly services: UsersServices) {}
+
+  @Query(() => [Wallet], { description: "The user's EOA and Safe wallets; signer-only addresses never appear." })
+  wallets(
+    @Ctx() ctx: RequestContext,
+    @Arg("chain_id", () => Int, { nullable: true }) chainId?: number | null,
+    @Arg("is_eoa", () => Boolean, { nullable: true }) isEoa?: boolean | null,
+  ): Promise<unknown[]> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return this.services.db.wallet.findMany({
+      where: {
+        user_id,
+        ...LISTED_WALLETS,
+        ...(chainId != null && { chain_id: chainId }),
+        ...(isEoa != null && { type: isEoa ? "EOA" : "Safe" }),
+      },
+      orderBy: { id: "asc" },
+    });
+  }
+
+  @Query(() => Wallet, { description: "One wallet of the user, signer rows included." })
+  wallet(@Arg("id", () => Int) id: number, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return findOwnWallet(this.services.db, user_id, id);
+  }
+
+  @Mutation(() => Wallet)
+  async register_wallet(@Arg("input", () => RegisterWalletInput) input: RegisterWalletInput, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return registerWallet(this.services.db, {
+      user_id,
+      ...input,
+      role: input.role ?? "wallet",
+      issued_at: input.issued_at.getTime(),
+      supportedChainIds: this.services.supportedChainIds,
+      chainRpcUrls: this.services.chainRpcUrls,
+    });
+  }
+
+  @Mutation(() => WalletUpdate)
+  async update_wallet(
+    @Arg("id", () => Int) id: number,
+    @Arg("input", () => UpdateWalletInput) input: UpdateWalletInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    const result = await updateWallet(this.services.db, { user_id, wallet_id: id, ...input });
+    if (result.triggered_safe) this.services.jobs.wake();
+    return result;
+  }
+
+  @Mutation(() => Wallet)
+  delete_wallet(@Arg("id", () => Int) id: number, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return deleteWallet(this.services.db, { user_id, wallet_id: id });
+  }
+}
