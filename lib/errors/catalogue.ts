@@ -55,6 +55,7 @@ export const ERROR_CATALOGUE = {
   // Onboarding (spec 4.2)
   "ONB-400-001": { status: 400, title: "Onboarding Mode Mismatch", detail: "The submission does not match the onboarding mode." },
   "ONB-400-002": { status: 400, title: "Invalid Safe", detail: "The submitted Safe cannot be used." },
+  "ONB-400-003": { status: 400, title: "Step Not Skippable", detail: "Only optional onboarding steps can be skipped." },
   "ONB-409-001": { status: 409, title: "Onboarding Step Conflict", detail: "The onboarding step is not in a state that allows this action." },
 
   // Chains
@@ -62,6 +63,7 @@ export const ERROR_CATALOGUE = {
 
   // KYC and phone verification (spec 3.1)
   "KYC-409-001": { status: 409, title: "Verification Not Allowed", detail: "The verification status does not allow this action." },
+  "KYC-409-002": { status: 409, title: "Verification Not Started", detail: "No verification applicant exists yet; request an access token (POST /v0/kyc/access-token) and submit documents in the provider SDK first." },
   "KYC-502-001": { status: 502, title: "Verification Provider Unavailable", detail: "The verification provider did not answer." },
   "PHN-400-001": { status: 400, title: "Invalid Verification Code", detail: "The code is wrong." },
   "PHN-404-001": { status: 404, title: "No Pending Verification", detail: "Request a code first." },

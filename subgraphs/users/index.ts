@@ -8,6 +8,7 @@ import { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { CliConfigResolver } from "./cli/cli-config.resolver.ts";
 import { createUsersDb } from "./db.ts";
+import { HealthResolver } from "./health/health.resolver.ts";
 import { SandboxKycProvider } from "./kyc/sandbox-kyc-provider.ts";
 import { SandboxSmsSender } from "./phone/sandbox-sms-sender.ts";
 import { PrincipalResolver } from "./principal/principal.resolver.ts";
@@ -64,7 +65,7 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
     cliDebugDefault: config.cliDebugDefault,
     ...(siweProvider && { siwe: { domain: new URL(config.publicBaseUrl).host, issuer: siweProvider.issuer } }),
   };
-  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver] as const;
+  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
   const schema = await buildFederatedSchema(
     { resolvers, orphanedTypes: [Wallet], container: { get: (someClass) => instances.get(someClass) } },

@@ -13,7 +13,9 @@ CREATE TABLE "users"."users" (
     "primary_chain_id" INTEGER NOT NULL,
     "phone_number" TEXT,
     "phone_verified_at" TIMESTAMPTZ(3),
-    "debug" BOOLEAN NOT NULL DEFAULT false,
+    "debug" BOOLEAN,
+    "onboarding_safe_mode" TEXT,
+    "onboarding_skipped_steps" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -32,6 +34,7 @@ CREATE TABLE "users"."wallets" (
     "nickname" TEXT,
     "safe_creation_status" TEXT,
     "safe_creation_event_id" TEXT,
+    "safe_deployment_tx_hash" TEXT,
     "signer_of_wallet_id" INTEGER,
     "deleted_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -130,6 +133,9 @@ CREATE UNIQUE INDEX "wallets_safe_creation_event_id_key" ON "users"."wallets"("s
 
 -- CreateIndex
 CREATE INDEX "wallets_user_id_deleted_at_idx" ON "users"."wallets"("user_id", "deleted_at");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "status_history_event_id_key" ON "users"."status_history"("event_id");
 
 -- CreateIndex
 CREATE INDEX "status_history_user_id_changed_at_idx" ON "users"."status_history"("user_id", "changed_at");

@@ -1,0 +1,151 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import FindMyWay from "find-my-way";
+import { parse, type DocumentNode } from "graphql";
+import type { ValidateFunction } from "ajv";
+import { AppError, appError, type ValidationItem } from "../lib/errors/app-error.ts";
+import { createHttpServer } from "../lib/http.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { GatewayClient } from "./gateway-client.ts";
+import { errorFromGraphQL } from "./graphql-errors.ts";
+import { asAppError, renderProblem } from "./problem.ts";
+import type { HttpMethod, Route } from "./route.ts";
+import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
+import { compileValidator, validationItems, type RequestPart } from "./validation.ts";
+
+export interface HttpAppOptions {
+  routes: Route[];
+  gateway: GatewayClient;
+  logger: Logger;
+  /** {base_url} of this listener, for `_links` and platform error `type` URIs */
+  baseUrl: string;
+  docsUrl: string;
+  /** extra plain routes (OpenAPI document, error pages) registered by the caller */
+  extra?: (app: FastifyInstance) => void;
+  bodyLimit?: number;
+}
+
+interface CompiledRoute {
+  route: Route;
+  document: DocumentNode;
+  validators: Partial<Record<RequestPart, ValidateFunction>>;
+}
+
+/** Fastify path syntax from the spec's `{name}` syntax. */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+function compile(route: Route): CompiledRoute {
+  const validators: CompiledRoute["validators"] = {};
+  if (route.params) validators.path = compileValidator(route.params, "path");
+  if (route.query) validators.query = compileValidator(route.query, "query");
+  if (route.body) validators.body = compileValidator(route.body, "body");
+  return { route, document: parse(route.operation), validators };
+}
+
+/** Validates every part and reports all failures at once, as FastAPI does. */
+function validate(compiled: CompiledRoute, parts: Record<RequestPart, unknown>): void {
+  const items: ValidationItem[] = [];
+  for (const part of ["path", "query", "body"] as const) {
+    const validator = compiled.validators[part];
+    if (!validator) continue;
+    if (part === "body" && parts.body === undefined) {
+      items.push({ type: "missing", loc: ["body"], msg: "Field required", input: null, ctx: {} });
+      continue;
+    }
+    if (!validator(parts[part])) items.push(...validationItems(validator.errors ?? [], part, parts[part]));
+  }
+  if (items.length > 0) throw new AppError("GEN-422-001", { validation: items });
+}
+
+/** Fastify's own request errors (bad JSON, wrong media type, too large) in catalogue terms. */
+function fromFastifyError(error: { code?: string; statusCode?: number; message: string }): AppError | undefined {
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new AppError("GEN-422-001", { validation: [{ type: "json_invalid", loc: ["body"], msg: "JSON decode error", input: {}, ctx: { error: error.message } }] });
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new AppError("GEN-422-001", { validation: [{ type: "missing", loc: ["body"], msg: "Field required", input: null, ctx: {} }] });
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return appError("GEN-415-001");
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return appError("GEN-413-001");
+  }
+  if (error.statusCode === 400 && /JSON/i.test(error.message))
+    return new AppError("GEN-422-001", { validation: [{ type: "json_invalid", loc: ["body"], msg: "JSON decode error", input: {}, ctx: { error: error.message } }] });
+  return undefined;
+}
+
+/**
+ * A listener of the documented HTTP interface: every route of `routes` validated, run through
+ * the gateway and shaped (status, `_links`, timestamps); every error a ProblemDetail with the
+ * trace id; unknown paths 404 and wrong methods 405, also as ProblemDetails.
+ */
+export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit });
+
+  // answers 405 (with Allow) for a path that exists under other methods
+  const known = FindMyWay();
+  const problemContext = (request: FastifyRequest) => ({
+    instance: request.url.split("?")[0]!,
+    trace_id: request.id,
+    base_url: options.baseUrl,
+    docs_url: options.docsUrl,
+  });
+
+  const sendProblem = (request: FastifyRequest, reply: FastifyReply, error: AppError) => {
+    if (error.retryAfter !== undefined) reply.header("retry-after", String(error.retryAfter));
+    return reply.code(error.status).type("application/problem+json").send(renderProblem(error, problemContext(request)));
+  };
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const appErr = error instanceof AppError ? error : (fromFastifyError(error as never) ?? asAppError(error));
+    if (appErr.status >= 500) request.log.error({ err: appErr.cause ?? error, trace_id: request.id }, "request failed");
+    return sendProblem(request, reply, appErr);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0]!;
+    const allowed = (["GET", "POST", "PATCH", "PUT", "DELETE"] as const).filter((m) => known.find(m, path) !== null);
+    if (allowed.length > 0) {
+      reply.header("allow", allowed.join(", "));
+      return sendProblem(request, reply, appError("GEN-405-001", `${request.method} is not allowed here; use ${allowed.join(", ")}.`));
+    }
+    return sendProblem(request, reply, appError("GEN-404-001", `No resource exists at ${path}.`));
+  });
+
+  for (const route of options.routes) {
+    const compiled = compile(route);
+    known.on(route.method, fastifyPath(route.path), () => {});
+    app.route({
+      method: route.method as HttpMethod,
+      url: fastifyPath(route.path),
+      handler: async (request, reply) => {
+        const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+        const query = route.prepareQuery ? route.prepareQuery({ ...rawQuery }) : { ...rawQuery };
+        const params = { ...(request.params as Record<string, unknown>) };
+        const body = request.body;
+        validate(compiled, { path: params, query, body, header: request.headers });
+        const routeRequest = { params, query, body, headers: request.headers } as never;
+        const result = await options.gateway.execute({
+          document: compiled.document,
+          variables: route.variables?.(routeRequest) ?? {},
+          headers: request.headers,
+          trace_id: request.id,
+        });
+        if (result.errors?.length) throw errorFromGraphQL(result.errors);
+        const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
+        if (status === 204) return reply.code(204).send();
+        let payload = route.result(result.data, routeRequest) as Record<string, unknown>;
+        if (route.links) payload = { ...payload, _links: route.links(payload, { ...(routeRequest as object), base_url: options.baseUrl } as never) };
+        return reply.code(status).send(applyTimestampFormat(payload, timestampFormat(request.headers["x-timestamp-format"])));
+      },
+    });
+  }
+  options.extra?.(app);
+  return app;
+}

@@ -1,0 +1,104 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { Route } from "./route.ts";
+import { COMPONENTS } from "./schemas.ts";
+
+export const SPEC_VERSION = "0.35.2";
+
+export interface OpenApiOptions {
+  title: string;
+  description: string;
+  serverUrl: string;
+  routes: Route[];
+}
+
+const CREDENTIAL_HEADERS = [
+  { name: "x-platform-orgid", description: "`<org-id>:<env-id>`; absent means the default environment. Malformed: 401 USR-401-002." },
+  { name: "x-platform-jwt", description: "JWT of an accepted issuer (PlatformJwt scheme)." },
+  { name: "x-platform-token", description: "Agent token (not accepted yet: 401 USR-401-005)." },
+  { name: "x-platform-pat", description: "Personal access token (PlatformPat scheme)." },
+];
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad request",
+  401: "Not authenticated",
+  403: "Insufficient permissions",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict",
+  410: "Gone",
+  422: "Validation error",
+  429: "Rate limited (see Retry-After)",
+  502: "Upstream failure",
+  503: "Unavailable",
+};
+
+/** JSON Schema out of TypeBox: symbols dropped, `Type.Ref("X")` pointed at the components. */
+function jsonSchema(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema), (key, value) => (key === "$ref" && typeof value === "string" && !value.startsWith("#") ? `#/components/schemas/${value}` : value));
+}
+
+function parameters(schema: TSchema | undefined, location: "path" | "query") {
+  if (!schema) return [];
+  const object = jsonSchema(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: location,
+      required: location === "path" || (object.required ?? []).includes(name),
+      ...(description !== undefined && { description }),
+      schema: rest,
+      ...(location === "query" && rest.type === "array" && { style: "form", explode: true }),
+    };
+  });
+}
+
+function operation(route: Route) {
+  const headers = [
+    { name: "X-Timestamp-Format", in: "header", required: false, description: "`iso8601` for ISO 8601 timestamps; anything else means epoch milliseconds.", schema: { type: "string" } },
+    ...(route.security.length > 0 ? CREDENTIAL_HEADERS.map((h) => ({ ...h, in: "header", required: false, schema: { type: "string" } })) : []),
+  ];
+  const responses: Record<string, unknown> = {};
+  for (const [status, doc] of Object.entries(route.responses)) {
+    responses[status] = { description: doc.description, ...(doc.schema && { content: { "application/json": { schema: jsonSchema(doc.schema) } } }) };
+  }
+  for (const status of route.errors ?? []) {
+    const schema = status === 422 ? "HTTPValidationError" : "ProblemDetail";
+    responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: { $ref: `#/components/schemas/${schema}` } } } };
+  }
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description && { description: route.description }),
+    parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query"), ...headers],
+    ...(route.body && { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } }),
+    responses,
+    security: [...route.security.map((scheme) => ({ [scheme]: [] })), ...(route.optionalSecurity || route.security.length === 0 ? [{}] : [])],
+  };
+}
+
+/** The OpenAPI 3.1 document, generated from the same route tables that serve and validate. */
+export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  const schemas: Record<string, unknown> = {};
+  for (const component of COMPONENTS) {
+    const { $id, ...schema } = jsonSchema(component);
+    schemas[$id as string] = schema;
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: options.title, version: SPEC_VERSION, description: options.description },
+    servers: [{ url: options.serverUrl }],
+    tags: [...new Set(options.routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        PlatformJwt: { type: "apiKey", in: "header", name: "x-platform-jwt", description: "JWT from provider_a, provider_b or sign-in with Ethereum" },
+        PlatformPat: { type: "apiKey", in: "header", name: "x-platform-pat", description: "Personal access token (plat_pat_…)" },
+      },
+    },
+  };
+}

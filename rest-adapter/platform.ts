@@ -1,0 +1,55 @@
+import type { FastifyInstance } from "fastify";
+import { AppError } from "../lib/errors/app-error.ts";
+import { ERROR_CATALOGUE, isErrorCode } from "../lib/errors/catalogue.ts";
+import type { Logger } from "../lib/logger.ts";
+import { buildHttpApp } from "./app.ts";
+import type { GatewayClient } from "./gateway-client.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import type { Route } from "./route.ts";
+import { cliRoutes } from "./routes/cli.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
+import { walletRoutes } from "./routes/wallets.ts";
+
+/** Every route of the platform listener ({base_url}), one module per spec tag. */
+export const platformRoutes: Route[] = [...healthRoutes, ...userRoutes, ...personalAccessTokenRoutes, ...walletRoutes, ...cliRoutes];
+
+export interface ListenerOptions {
+  gateway: GatewayClient;
+  logger: Logger;
+  baseUrl: string;
+  docsUrl: string;
+}
+
+/** `{base_url}/errors/<code>`: the page behind every platform error's `type` URI. */
+function errorPages(app: FastifyInstance) {
+  app.get("/errors/:code", async (request, reply) => {
+    const code = (request.params as { code: string }).code.toUpperCase();
+    if (!isErrorCode(code)) throw new AppError("GEN-404-001", { detail: `No error code ${code} exists.` });
+    const { status, title, detail } = ERROR_CATALOGUE[code];
+    return reply.send({ error_code: code, status, title, detail });
+  });
+}
+
+export function buildPlatformApp(options: ListenerOptions): Promise<FastifyInstance> {
+  const document = buildOpenApiDocument({
+    title: "Platform API",
+    description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
+    serverUrl: options.baseUrl,
+    routes: platformRoutes,
+  });
+  return buildHttpApp({
+    ...options,
+    routes: platformRoutes,
+    extra: (app) => {
+      app.get("/openapi.json", async () => document);
+      errorPages(app);
+    },
+  });
+}
+
+/** The identity and RPC listeners: health and ProblemDetail 404s until the identity issue lands. */
+export function buildPlaceholderApp(options: ListenerOptions & { title: string }): Promise<FastifyInstance> {
+  const document = buildOpenApiDocument({ title: options.title, description: `${options.title} (endpoints arrive with the identity issue).`, serverUrl: options.baseUrl, routes: healthRoutes });
+  return buildHttpApp({ ...options, routes: healthRoutes, extra: (app) => app.get("/openapi.json", async () => document) });
+}

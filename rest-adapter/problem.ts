@@ -1,0 +1,45 @@
+import { AppError, type ValidationItem } from "../lib/errors/app-error.ts";
+import { errorDefinition } from "../lib/errors/catalogue.ts";
+
+/** RFC 7807 problem detail of spec 2.9. `detail` is the item list on validation errors. */
+export interface ProblemDetail {
+  type: string;
+  title: string;
+  status: number;
+  detail: string | ValidationItem[];
+  instance: string;
+  error_code: string;
+  trace_id: string | null;
+  documentation?: string;
+}
+
+export interface ProblemContext {
+  instance: string;
+  trace_id: string;
+  base_url: string;
+  docs_url: string;
+}
+
+/**
+ * One renderer for every error: platform `type` is `{base_url}/errors/<code lower case>`;
+ * identity-service errors use `{docs_url}/errors/<type name>` and carry `documentation`.
+ */
+export function renderProblem(error: AppError, context: ProblemContext): ProblemDetail {
+  const definition = errorDefinition(error.code);
+  const problem: ProblemDetail = {
+    type: definition.type_name ? `${context.docs_url}/errors/${definition.type_name}` : `${context.base_url}/errors/${error.code.toLowerCase()}`,
+    title: error.title,
+    status: error.status,
+    detail: error.validation ?? error.detail,
+    instance: context.instance,
+    error_code: error.code,
+    trace_id: context.trace_id,
+  };
+  if (definition.type_name) problem.documentation = `${context.docs_url}/errors/${error.code}`;
+  return problem;
+}
+
+/** Anything that is not a catalogue error is an internal error: its details stay in the log. */
+export function asAppError(error: unknown): AppError {
+  return error instanceof AppError ? error : new AppError("GEN-500-001", { cause: error });
+}

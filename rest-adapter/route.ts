@@ -1,0 +1,63 @@
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { Links } from "./links.ts";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/** Security schemes of spec 5.1.10; an operation listing several accepts any of them. */
+export type SecurityScheme = "PlatformJwt" | "PlatformPat";
+
+export interface RouteRequest<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface LinkContext<P, Q, B> extends RouteRequest<P, Q, B> {
+  base_url: string;
+}
+
+export interface ResponseDoc {
+  description: string;
+  /** the body schema; ProblemDetail for error statuses is added by the document generator */
+  schema?: TSchema;
+}
+
+/**
+ * A REST route as data: method, path (OpenAPI style), schemas, the GraphQL operation it runs and
+ * how the result becomes the HTTP answer. Validation, the OpenAPI document and the handler all
+ * come from this one definition.
+ */
+export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema> {
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** empty: no credential needed */
+  security: SecurityScheme[];
+  /** also accepted without a credential (GET /v0/cli/config answers deployment defaults) */
+  optionalSecurity?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** normalises the raw query before validation (e.g. comma-separated lists) */
+  prepareQuery?: (query: Record<string, unknown>) => Record<string, unknown>;
+  /** the GraphQL operation, parsed once at start-up */
+  operation: string;
+  variables?: (request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => Record<string, unknown>;
+  /** picks the response body out of the operation's data */
+  result: (data: any, request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => unknown;
+  status?: number | ((data: any) => number);
+  links?: (body: any, context: LinkContext<Static<P>, Static<Q>, Static<B>>) => Links;
+  /** documented success responses by status */
+  responses: Record<number, ResponseDoc>;
+  /** documented error statuses (ProblemDetail bodies) */
+  errors?: number[];
+}
+
+/** Keeps each route's request types tied to its own schemas. */
+export function defineRoute<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(route: Route<P, Q, B>): Route {
+  return route as unknown as Route;
+}

@@ -1,0 +1,22 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { Links } from "../schemas.ts";
+
+export const cliRoutes = [
+  defineRoute({
+    operationId: "getCliConfig",
+    method: "GET",
+    path: "/v0/cli/config",
+    tag: "User",
+    summary: "CLI toggles",
+    description: "With `x-platform-pat`: toggles resolved for the owning user. Without: deployment-wide defaults (`CLI_DEBUG`). Always 200 for a valid or absent token.",
+    security: ["PlatformPat"],
+    optionalSecurity: true,
+    operation: `query CliConfig { cli_config { debug } }`,
+    result: (data) => data.cli_config,
+    links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/cli/config")) }),
+    responses: { 200: { description: "The toggles", schema: Type.Object({ debug: Type.Boolean(), _links: Links }) } },
+    errors: [401, 422],
+  }),
+];

@@ -1,0 +1,139 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { Address, ChainId, Links, withLinks } from "../schemas.ts";
+import { STATUS_CHANGE_FIELDS, USER_FIELDS, WALLET_FIELDS } from "../graphql-fields.ts";
+
+const EXPANDABLE = ["wallets", "status_history"] as const;
+
+const USER_SELECTION = `${USER_FIELDS}
+  wallets @include(if: $wallets) { ${WALLET_FIELDS} }
+  status_history @include(if: $status_history) { ${STATUS_CHANGE_FIELDS} }`;
+
+function userLinks(base: string) {
+  return {
+    self: link(href(base, "/v0/user/me")),
+    wallets: link(href(base, "/v0/wallets")),
+    onboarding_safe: link(href(base, "/v0/user/me/onboarding/safe")),
+    kyc_status: link(href(base, "/v0/kyc/status")),
+  };
+}
+
+/** `expand` may repeat and may hold comma-separated names. */
+function splitExpand(query: Record<string, unknown>) {
+  if (query.expand !== undefined) {
+    const values = Array.isArray(query.expand) ? query.expand : [query.expand];
+    query.expand = values.flatMap((v) => String(v).split(",")).map((v) => v.trim()).filter(Boolean);
+  }
+  return query;
+}
+
+export const userRoutes = [
+  defineRoute({
+    operationId: "createUser",
+    method: "POST",
+    path: "/v0/user/",
+    tag: "User",
+    summary: "Create the user for the JWT's subject",
+    description:
+      "Registers the caller (JWT only): the user starts in `pending` with its primary EOA wallet, and the primary Safe's deployment starts (`safe_creation_status: processing`). A second call for the same subject creates nothing and answers 409 `USR-409-001`.",
+    security: ["PlatformJwt"],
+    body: Type.Object({ primary_eoa_address: Address, chain_id: ChainId }),
+    operation: `mutation CreateUser($input: CreateUserInput!) { user: create_user(input: $input) { ${USER_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => data.user,
+    status: 201,
+    links: (_body, { base_url }) => userLinks(base_url),
+    responses: { 201: { description: "The user, created", schema: Type.Ref("User") } },
+    errors: [401, 403, 409, 422],
+  }),
+  defineRoute({
+    operationId: "getCurrentUser",
+    method: "GET",
+    path: "/v0/user/me",
+    tag: "User",
+    summary: "The authenticated user",
+    description: "`expand=wallets` and `expand=status_history` (repeated or comma-separated) add those keys; without them the keys are absent.",
+    security: ["PlatformJwt", "PlatformPat"],
+    query: Type.Object({
+      expand: Type.Optional(Type.Array(Type.Union(EXPANDABLE.map((e) => Type.Literal(e))), { description: "wallets, status_history" })),
+    }),
+    prepareQuery: splitExpand,
+    operation: `query CurrentUser($wallets: Boolean!, $status_history: Boolean!) { me { ${USER_SELECTION} } }`,
+    variables: ({ query }) => ({ wallets: query.expand?.includes("wallets") ?? false, status_history: query.expand?.includes("status_history") ?? false }),
+    result: (data) => data.me,
+    links: (_body, { base_url }) => userLinks(base_url),
+    responses: { 200: { description: "The user", schema: Type.Ref("User") } },
+    errors: [401, 403, 404, 422],
+  }),
+];
+
+const PersonalAccessToken = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  token_prefix: Type.String({ description: "first characters of the token" }),
+  scopes: Type.Array(Type.String()),
+  expires_at: Type.Union([Type.Integer(), Type.Null()]),
+  last_used_at: Type.Union([Type.Integer(), Type.Null()]),
+  revoked_at: Type.Union([Type.Integer(), Type.Null()]),
+  created_at: Type.Integer(),
+});
+const TOKEN_FIELDS = "id name token_prefix scopes expires_at last_used_at revoked_at created_at";
+
+export const personalAccessTokenRoutes = [
+  defineRoute({
+    operationId: "createPersonalAccessToken",
+    method: "POST",
+    path: "/v0/user/me/personal-access-tokens",
+    tag: "User",
+    summary: "Issue a personal access token (CLI)",
+    description:
+      "JWT only. The token (`plat_pat_` + 40 base62 characters + a 6-character CRC32 checksum, so secret scanners can spot it) is returned once in `token`; only its SHA-256 hash is stored. Scopes: `read` (GET operations) and `write` (changes). Send it as `x-platform-pat`.",
+    security: ["PlatformJwt"],
+    body: Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 100 }),
+      scopes: Type.Array(Type.Union([Type.Literal("read"), Type.Literal("write")]), { minItems: 1 }),
+      expires_in_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 366 }), Type.Null()])),
+    }),
+    operation: `mutation CreatePat($input: CreatePersonalAccessTokenInput!) { token: create_personal_access_token(input: $input) { ${TOKEN_FIELDS} token } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => data.token,
+    status: 201,
+    links: (body, { base_url }) => ({
+      self: link(href(base_url, "/v0/user/me/personal-access-tokens/{token_id}", { token_id: body.id })),
+      revoke: link(href(base_url, "/v0/user/me/personal-access-tokens/{token_id}", { token_id: body.id }), { method: "DELETE" }),
+      list: link(href(base_url, "/v0/user/me/personal-access-tokens")),
+    }),
+    responses: { 201: { description: "The token, with its secret shown this once", schema: withLinks(Type.Composite([PersonalAccessToken, Type.Object({ token: Type.String() })])) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "listPersonalAccessTokens",
+    method: "GET",
+    path: "/v0/user/me/personal-access-tokens",
+    tag: "User",
+    summary: "List the user's personal access tokens (never their secrets)",
+    security: ["PlatformJwt"],
+    operation: `query ListPats { tokens: personal_access_tokens { ${TOKEN_FIELDS} } }`,
+    result: (data) => ({ items: data.tokens }),
+    links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/personal-access-tokens")) }),
+    responses: { 200: { description: "The tokens", schema: Type.Object({ items: Type.Array(PersonalAccessToken), _links: Links }) } },
+    errors: [401, 403, 404],
+  }),
+  defineRoute({
+    operationId: "revokePersonalAccessToken",
+    method: "DELETE",
+    path: "/v0/user/me/personal-access-tokens/{token_id}",
+    tag: "User",
+    summary: "Revoke a personal access token",
+    description: "Takes effect on the next request. Revoking an already revoked token answers the same.",
+    security: ["PlatformJwt"],
+    params: Type.Object({ token_id: Type.String({ minLength: 1 }) }),
+    operation: `mutation RevokePat($id: ID!) { token: revoke_personal_access_token(id: $id) { ${TOKEN_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.token_id }),
+    result: (data) => data.token,
+    links: (_body, { base_url }) => ({ list: link(href(base_url, "/v0/user/me/personal-access-tokens")) }),
+    responses: { 200: { description: "The revoked token", schema: withLinks(PersonalAccessToken) } },
+    errors: [401, 403, 404, 422],
+  }),
+];

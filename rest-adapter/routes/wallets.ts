@@ -1,0 +1,138 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { Address, ChainId, Links } from "../schemas.ts";
+import { WALLET_FIELDS } from "../graphql-fields.ts";
+
+const WalletId = Type.Object({ wallet_id: Type.Integer({ minimum: 1 }) });
+
+function walletLinks(base: string, wallet: { id: number }) {
+  const self = href(base, "/v0/wallets/{wallet_id}", { wallet_id: wallet.id });
+  return {
+    self: link(self),
+    update: link(self, { method: "PATCH" }),
+    delete: link(self, { method: "DELETE" }),
+    list: link(href(base, "/v0/wallets")),
+  };
+}
+
+export const walletRoutes = [
+  defineRoute({
+    operationId: "listWallets",
+    method: "GET",
+    path: "/v0/wallets",
+    tag: "Wallets",
+    summary: "The user's EOA and Safe wallets",
+    description: "Signer-only addresses never appear here; read them by id.",
+    security: ["PlatformJwt", "PlatformPat"],
+    query: Type.Object({
+      chain_id: Type.Optional(Type.Integer({ minimum: 1 })),
+      is_eoa: Type.Optional(Type.Boolean({ description: "true = EOA, false = Safe" })),
+    }),
+    operation: `query ListWallets($chain_id: Int, $is_eoa: Boolean) { wallets(chain_id: $chain_id, is_eoa: $is_eoa) { ${WALLET_FIELDS} } }`,
+    variables: ({ query }) => ({ chain_id: query.chain_id ?? null, is_eoa: query.is_eoa ?? null }),
+    result: (data) => ({ items: data.wallets }),
+    links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/wallets")), register: link(href(base_url, "/v0/wallets"), { method: "POST" }) }),
+    responses: { 200: { description: "The wallets", schema: Type.Object({ items: Type.Array(Type.Ref("Wallet")), _links: Links }) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "registerWallet",
+    method: "POST",
+    path: "/v0/wallets",
+    tag: "Wallets",
+    summary: "Register a further wallet or a signer address",
+    description: [
+      "Proves control of `address` with an EIP-191 `personal_sign` signature (EOA and signer) or an ERC-1271 / ERC-6492 signature checked on chain (Safe) over exactly this text, lines joined by `\\n`:",
+      "",
+      "```",
+      "Register wallet",
+      "User: <user id>",
+      "Address: <checksummed address>",
+      "Chain ID: <chain_id>",
+      "Type: <EOA|Safe>",
+      "Role: <wallet|signer>",
+      "Issued At: <issued_at as ISO 8601 with milliseconds, e.g. 2026-11-21T10:00:00.000Z>",
+      "```",
+      "",
+      "`issued_at` must be within 10 minutes of the server's clock. `role: signer` adds the address to the signer set of the user's primary Safe: it is then readable by id but never listed, and cannot be deleted.",
+    ].join("\n"),
+    security: ["PlatformJwt", "PlatformPat"],
+    body: Type.Object({
+      address: Address,
+      chain_id: ChainId,
+      type: Type.Union([Type.Literal("EOA"), Type.Literal("Safe")]),
+      role: Type.Optional(Type.Union([Type.Literal("wallet"), Type.Literal("signer")], { default: "wallet" })),
+      nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+      issued_at: Type.Integer({ description: "epoch milliseconds written in the signed message" }),
+      signature: Type.String({ pattern: "^0x[0-9a-fA-F]+$" }),
+    }),
+    operation: `mutation RegisterWallet($input: RegisterWalletInput!) { wallet: register_wallet(input: $input) { ${WALLET_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => data.wallet,
+    status: 201,
+    links: (body, { base_url }) => walletLinks(base_url, body),
+    responses: { 201: { description: "The registered wallet", schema: Type.Ref("Wallet") } },
+    errors: [400, 401, 403, 404, 409, 422, 502],
+  }),
+  defineRoute({
+    operationId: "getWallet",
+    method: "GET",
+    path: "/v0/wallets/{wallet_id}",
+    tag: "Wallets",
+    summary: "One wallet of the user (signer addresses included)",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: WalletId,
+    operation: `query GetWallet($id: Int!) { wallet(id: $id) { ${WALLET_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.wallet_id }),
+    result: (data) => data.wallet,
+    links: (body, { base_url }) => walletLinks(base_url, body),
+    responses: { 200: { description: "The wallet", schema: Type.Ref("Wallet") } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "updateWallet",
+    method: "PATCH",
+    path: "/v0/wallets/{wallet_id}",
+    tag: "Wallets",
+    summary: "Rename, designate primary, or retry a failed Safe creation",
+    description:
+      "`is_primary: true` makes the wallet the primary of its type and keeps the primary EOA and primary Safe on one chain (`primary_chain_id`): a primary EOA on a chain without a Safe starts a Safe deployment and answers **202** (`_links.safe` points at the new Safe). `retry_safe_creation: true` on a `failed` Safe moves it back to `processing` (202).",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: WalletId,
+    body: Type.Object({
+      nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+      is_primary: Type.Optional(Type.Boolean()),
+      retry_safe_creation: Type.Optional(Type.Boolean()),
+    }),
+    operation: `mutation UpdateWallet($id: Int!, $input: UpdateWalletInput!) { update: update_wallet(id: $id, input: $input) { wallet { ${WALLET_FIELDS} } triggered_safe { id } } }`,
+    variables: ({ params, body }) => ({ id: params.wallet_id, input: body }),
+    result: (data) => ({ ...data.update.wallet, ...(data.update.triggered_safe && { triggered_safe_wallet_id: data.update.triggered_safe.id }) }),
+    status: (data) => (data.update.triggered_safe ? 202 : 200),
+    links: (body, { base_url }) => ({
+      ...walletLinks(base_url, body),
+      ...(body.triggered_safe_wallet_id && { safe: link(href(base_url, "/v0/wallets/{wallet_id}", { wallet_id: body.triggered_safe_wallet_id })) }),
+    }),
+    responses: {
+      200: { description: "The updated wallet", schema: Type.Ref("Wallet") },
+      202: { description: "Updated; a Safe deployment started (follow `_links.safe`)", schema: Type.Ref("Wallet") },
+    },
+    errors: [400, 401, 403, 404, 409, 422],
+  }),
+  defineRoute({
+    operationId: "deleteWallet",
+    method: "DELETE",
+    path: "/v0/wallets/{wallet_id}",
+    tag: "Wallets",
+    summary: "Soft-delete a wallet",
+    description: "Refused with 409 while the wallet carries a signer role (`WAL-409-001`) and for a primary wallet (`WAL-409-002`).",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: WalletId,
+    operation: `mutation DeleteWallet($id: Int!) { wallet: delete_wallet(id: $id) { id } }`,
+    variables: ({ params }) => ({ id: params.wallet_id }),
+    result: () => undefined,
+    status: 204,
+    responses: { 204: { description: "Deleted" } },
+    errors: [401, 403, 404, 409, 422],
+  }),
+];

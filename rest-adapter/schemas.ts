@@ -1,0 +1,113 @@
+import { Type, type TSchema } from "@sinclair/typebox";
+
+/** Schema parts shared by route modules and the OpenAPI document. */
+
+export const Address = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "20-byte hex address", examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] });
+export const EpochMs = Type.Integer({ description: "Epoch milliseconds, or an ISO 8601 string with X-Timestamp-Format: iso8601" });
+export const ChainId = Type.Integer({ minimum: 1, description: "EIP-155 chain id", examples: [8453] });
+
+export const Link = Type.Object(
+  {
+    href: Type.String(),
+    method: Type.Optional(Type.String({ default: "GET" })),
+    templated: Type.Optional(Type.Boolean()),
+    description: Type.Optional(Type.String()),
+  },
+  { $id: "Link" },
+);
+export const Links = Type.Record(Type.String(), Type.Ref("Link"), { description: "HAL links" });
+
+export const ValidationItem = Type.Object(
+  {
+    loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+    msg: Type.String(),
+    type: Type.String(),
+    input: Type.Unknown(),
+    ctx: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { $id: "ValidationItem" },
+);
+
+export const ProblemDetail = Type.Object(
+  {
+    type: Type.String({ format: "uri" }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    instance: Type.String(),
+    error_code: Type.String({ examples: ["WAL-404-001"] }),
+    trace_id: Type.Union([Type.String(), Type.Null()]),
+    documentation: Type.Optional(Type.String({ format: "uri", description: "identity-service errors only" })),
+  },
+  { $id: "ProblemDetail", description: "RFC 7807 problem detail" },
+);
+
+export const HTTPValidationError = Type.Object(
+  {
+    type: Type.String({ format: "uri" }),
+    title: Type.String(),
+    status: Type.Literal(422),
+    detail: Type.Array(Type.Ref("ValidationItem")),
+    instance: Type.String(),
+    error_code: Type.Literal("GEN-422-001"),
+    trace_id: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: "HTTPValidationError" },
+);
+
+export const Wallet = Type.Object(
+  {
+    id: Type.Integer({ description: "wallet id ({wallet_id} in paths)" }),
+    type: Type.Union([Type.Literal("EOA"), Type.Literal("Safe")]),
+    role: Type.Union([Type.Literal("wallet"), Type.Literal("signer")], { description: "signer: an address in the signer set of the user's Safe" }),
+    address: Type.Union([Type.String(), Type.Null()], { description: "checksummed; null while a Safe is being deployed" }),
+    chain_id: Type.Integer(),
+    is_primary: Type.Boolean(),
+    nickname: Type.Union([Type.String(), Type.Null()]),
+    safe_creation_status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed"), Type.Null()]),
+    safe_creation_event_id: Type.Union([Type.String(), Type.Null()]),
+    signer_of_wallet_id: Type.Union([Type.Integer(), Type.Null()]),
+    created_at: EpochMs,
+    updated_at: EpochMs,
+  },
+  { $id: "Wallet" },
+);
+
+export const StatusChange = Type.Object(
+  {
+    from: Type.Union([Type.String(), Type.Null()]),
+    to: Type.String(),
+    cause: Type.String(),
+    event_id: Type.Union([Type.String(), Type.Null()]),
+    ignored: Type.Boolean(),
+    changed_at: EpochMs,
+  },
+  { $id: "StatusChange" },
+);
+
+export const User = Type.Object(
+  {
+    id: Type.String({ examples: ["usr_01j9z3k4m5n6p7q8r9s0t1v2w3"] }),
+    auth_provider: Type.String({ examples: ["provider_a"] }),
+    auth_provider_id: Type.String(),
+    status: Type.Union(["pending", "in_progress", "retry", "approved", "rejected"].map((s) => Type.Literal(s))),
+    primary_eoa_address: Type.String(),
+    primary_chain_id: Type.Integer(),
+    safe_creation_status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed"), Type.Null()]),
+    phone_number: Type.Union([Type.String(), Type.Null()]),
+    created_at: EpochMs,
+    updated_at: EpochMs,
+    wallets: Type.Optional(Type.Array(Type.Ref("Wallet"), { description: "only with expand=wallets" })),
+    status_history: Type.Optional(Type.Array(Type.Ref("StatusChange"), { description: "only with expand=status_history" })),
+    _links: Type.Optional(Links),
+  },
+  { $id: "User" },
+);
+
+/** Components every document carries, referenced by `$ref: "#/components/schemas/<id>"`. */
+export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User];
+
+/** `{ ...schema, _links }` for a response body. */
+export function withLinks(schema: TSchema): TSchema {
+  return Type.Composite([schema as never, Type.Object({ _links: Links })]);
+}

@@ -1,0 +1,45 @@
+/**
+ * Spec 2.1: fields ending in `_at`, plus `timestamp`, `period_start` and `period_end`, are epoch
+ * milliseconds by default and `YYYY-MM-DDTHH:MM:SSZ` with `X-Timestamp-Format: iso8601`, in
+ * objects and arrays at any depth. Any other header value means milliseconds.
+ */
+export type TimestampFormat = "epoch_ms" | "iso8601";
+
+export function timestampFormat(header: string | string[] | undefined): TimestampFormat {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.trim().toLowerCase() === "iso8601" ? "iso8601" : "epoch_ms";
+}
+
+export function isTimestampField(name: string): boolean {
+  return name.endsWith("_at") || name === "timestamp" || name === "period_start" || name === "period_end";
+}
+
+export function formatIso8601(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function convert(value: unknown, format: TimestampFormat): unknown {
+  if (format === "iso8601") {
+    if (typeof value === "number" && Number.isFinite(value)) return formatIso8601(value);
+    if (value instanceof Date) return formatIso8601(value.getTime());
+    return value;
+  }
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "string") {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? value : ms;
+  }
+  return value;
+}
+
+/** Returns `body` with every timestamp field in `format`; other fields are untouched. */
+export function applyTimestampFormat(body: unknown, format: TimestampFormat): unknown {
+  if (Array.isArray(body)) return body.map((item) => applyTimestampFormat(item, format));
+  if (typeof body !== "object" || body === null || body instanceof Date) return body;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    out[key] =
+      key === "_links" ? value : isTimestampField(key) && (typeof value !== "object" || value instanceof Date) ? convert(value, format) : applyTimestampFormat(value, format);
+  }
+  return out;
+}

@@ -1,0 +1,21 @@
+import { SigningKey } from "../lib/auth/signing-key.ts";
+import { loadConfig } from "../lib/config.ts";
+import { openDatabase } from "../lib/db/database.ts";
+import { SUBGRAPH_NAMES } from "../lib/graphql/subgraph.ts";
+import { createLogger } from "../lib/logger.ts";
+import { composeSupergraph, SUPERGRAPH_HEADER } from "../gateway/compose.ts";
+import { createSubgraph } from "./subgraphs.ts";
+
+/** The supergraph the current code composes to, as `gateway/supergraph.graphql` should hold it. */
+export async function composeCurrentSupergraph(): Promise<string> {
+  // schemas need no data: an empty in-memory database satisfies the constructors
+  const database = await openDatabase({ dataDir: "memory://" });
+  try {
+    const deps = { config: loadConfig({ DATA_DIR: "memory://" }), database, logger: createLogger("silent"), signingKey: await SigningKey.load(undefined, "memory://") };
+    const subgraphs = [];
+    for (const name of SUBGRAPH_NAMES) subgraphs.push(await createSubgraph(name, deps));
+    return SUPERGRAPH_HEADER + composeSupergraph(subgraphs);
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { Authenticator } from "../gateway/authenticate.ts";
+import { DefaultEnvironmentResolver } from "../gateway/environments.ts";
+import { Gateway } from "../gateway/gateway.ts";
+import { buildGraphqlApp } from "../gateway/http.ts";
+import { LocalSubgraphClient } from "../gateway/subgraph-client.ts";
+import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
+import { SigningKey } from "../lib/auth/signing-key.ts";
+import type { Config } from "../lib/config.ts";
+import { openDatabase, type Database } from "../lib/db/database.ts";
+import { applyMigrations } from "../lib/db/migrations.ts";
+import { SUBGRAPH_NAMES, type Subgraph } from "../lib/graphql/subgraph.ts";
+import { createLogger, type Logger } from "../lib/logger.ts";
+import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
+import { buildPlaceholderApp, buildPlatformApp } from "../rest-adapter/platform.ts";
+import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
+import { createSubgraph } from "./subgraphs.ts";
+import { readSupergraph } from "./supergraph.ts";
+
+export interface StartOptions {
+  logger?: Logger;
+  /** tests control Safe deployment timing and failures */
+  safeDeployer?: SafeDeployer;
+  /** false: build everything but do not listen (tests use app.inject) */
+  listen?: boolean;
+}
+
+export interface RunningPlatform {
+  config: Config;
+  database: Database;
+  subgraphs: Record<string, Subgraph>;
+  gateway: Gateway;
+  gatewayClient: InProcessGatewayClient;
+  apps: { platform: FastifyInstance; graphql: FastifyInstance; identity: FastifyInstance; rpc: FastifyInstance };
+  urls: { platform: string; graphql: string; identity: string; rpc: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything in one process (the default `npm start`): subgraphs, gateway (in-memory data
+ * sources), the REST adapter and the four listeners, on one database.
+ */
+export async function startSingleProcess(config: Config, options: StartOptions = {}): Promise<RunningPlatform> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await applyMigrations(database, SUBGRAPH_NAMES);
+    const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
+    const deps = { config, database, logger, signingKey, ...(options.safeDeployer && { safeDeployer: options.safeDeployer }) };
+    const subgraphs: Record<string, Subgraph> = {};
+    for (const name of SUBGRAPH_NAMES) subgraphs[name] = await createSubgraph(name, deps);
+
+    const internalSecret = config.internalSecret ?? randomBytes(32).toString("hex");
+    const gateway = await Gateway.start({
+      supergraphSdl: readSupergraph(),
+      subgraphs: Object.fromEntries(Object.values(subgraphs).map((s) => [s.name, { schema: s.schema }])),
+      internalSecret,
+      logger,
+    });
+    const authenticator = new Authenticator(
+      new DefaultEnvironmentResolver(new JwtVerifier(config.authProviders, signingKey.verificationKeys())),
+      new LocalSubgraphClient(subgraphs.users!.schema),
+    );
+    const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
+    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl };
+    const apps = {
+      platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl }),
+      graphql: await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) }),
+      identity: await buildPlaceholderApp({ ...listener, baseUrl: config.publicIdentityUrl, docsUrl: config.docsUrl, title: "Identity service" }),
+      rpc: await buildPlaceholderApp({ ...listener, baseUrl: config.publicRpcUrl, docsUrl: config.docsUrl, title: "RPC host" }),
+    };
+    const urls = { platform: "", graphql: "", identity: "", rpc: "" };
+    if (options.listen !== false) {
+      const ports = { platform: config.port, graphql: config.graphqlPort, identity: config.identityPort, rpc: config.rpcPort };
+      for (const key of ["platform", "graphql", "identity", "rpc"] as const) {
+        await apps[key].listen({ port: ports[key], host: config.host });
+        const address = apps[key].server.address();
+        const port = typeof address === "object" && address ? address.port : ports[key];
+        urls[key] = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}${key === "graphql" ? "/graphql" : ""}`;
+        logger.info({ listener: key, url: urls[key] }, `${key} listening on ${urls[key]}`);
+      }
+    }
+    for (const subgraph of Object.values(subgraphs)) subgraph.start();
+    return {
+      config,
+      database,
+      subgraphs,
+      gateway,
+      gatewayClient,
+      apps,
+      urls,
+      async stop() {
+        for (const app of Object.values(apps)) await app.close();
+        await gateway.stop();
+        for (const subgraph of Object.values(subgraphs)) await subgraph.stop();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+import type { SigningKey } from "../lib/auth/signing-key.ts";
+import type { Config } from "../lib/config.ts";
+import type { Database } from "../lib/db/database.ts";
+import type { Subgraph, SubgraphName } from "../lib/graphql/subgraph.ts";
+import type { Logger } from "../lib/logger.ts";
+import { createAgentsSubgraph } from "../subgraphs/agents/index.ts";
+import { createFinanceSubgraph } from "../subgraphs/finance/index.ts";
+import { createIdentitySubgraph } from "../subgraphs/identity/index.ts";
+import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
+import { createUsersSubgraph } from "../subgraphs/users/index.ts";
+
+export interface SubgraphDeps {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  signingKey: SigningKey;
+  safeDeployer?: SafeDeployer;
+}
+
+/** Builds one subgraph by name: the single place that knows every subgraph's constructor. */
+export function createSubgraph(name: SubgraphName, deps: SubgraphDeps): Promise<Subgraph> {
+  switch (name) {
+    case "users":
+      return createUsersSubgraph(deps);
+    case "finance":
+      return createFinanceSubgraph(deps);
+    case "identity":
+      return createIdentitySubgraph(deps);
+    case "agents":
+      return createAgentsSubgraph(deps);
+  }
+}

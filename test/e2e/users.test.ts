@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(() => platform?.stop());
+
+describe("POST /v0/user/", () => {
+  it("creates a pending user with a checksummed primary EOA and a Safe in processing", async () => {
+    const jwt = await platform.issuer.sign({ sub: "alice" });
+    const address = "0x52908400098527886e0f7030069857d2e4169ee7";
+    const response = await platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: address, chain_id: 8453 } });
+    expect(response.status).toBe(201);
+    const body = await response.json();
+    expect(body.id).toMatch(/^usr_[0-9a-z]{26}$/);
+    expect(body).toMatchObject({
+      auth_provider: "provider_a",
+      auth_provider_id: "alice",
+      status: "pending",
+      primary_eoa_address: "0x52908400098527886E0F7030069857D2E4169EE7",
+      safe_creation_status: "processing",
+    });
+    expect(body._links.self.href).toBe(`${platform.config.publicBaseUrl}/v0/user/me`);
+    expect(body).not.toHaveProperty("wallets");
+  });
+
+  it("answers 409 USR-409-001 to a second registration of the same subject and creates nothing", async () => {
+    const { jwt } = await platform.createUser({ sub: "bob" });
+    const response = await platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: randomAddress(), chain_id: 8453 } });
+    expect(response.status).toBe(409);
+    expect(response.headers.get("content-type")).toContain("application/problem+json");
+    expect(await response.json()).toMatchObject({ status: 409, error_code: "USR-409-001", instance: "/v0/user/" });
+    const wallets = await (await platform.api("/v0/wallets", { jwt })).json();
+    expect(wallets.items.filter((w: { type: string }) => w.type === "EOA")).toHaveLength(1);
+  });
+
+  it("creates exactly one user when one subject registers concurrently", async () => {
+    const jwt = await platform.issuer.sign({ sub: "carol" });
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: randomAddress(), chain_id: 8453 } })),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(7);
+    const me = await (await platform.api("/v0/user/me?expand=wallets", { jwt })).json();
+    expect(me.wallets.filter((w: { type: string }) => w.type === "EOA")).toHaveLength(1);
+  });
+
+  it("validates the body: 422 with FastAPI-style items", async () => {
+    const jwt = await platform.issuer.sign();
+    const response = await platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: "0x123", chain_id: "base" } });
+    expect(response.status).toBe(422);
+    const problem = await response.json();
+    expect(problem.error_code).toBe("GEN-422-001");
+    expect(problem.detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ loc: ["body", "primary_eoa_address"], type: "string_pattern_mismatch", input: "0x123" }),
+        expect.objectContaining({ loc: ["body", "chain_id"], type: "int_type", input: "base" }),
+      ]),
+    );
+    const missing = await (await platform.api("/v0/user/", { method: "POST", jwt, json: {} })).json();
+    expect(missing.detail).toEqual(
+      expect.arrayContaining([{ type: "missing", loc: ["body", "chain_id"], msg: "Field required", input: {}, ctx: {} }]),
+    );
+  });
+
+  it("refuses an unsupported chain and a mixed-case address with a wrong checksum", async () => {
+    const jwt = await platform.issuer.sign();
+    const chain = await platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: randomAddress(), chain_id: 999999 } });
+    expect(chain.status).toBe(422);
+    expect((await chain.json()).detail[0].loc).toEqual(["body", "chain_id"]);
+    const checksum = await platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: "0x52908400098527886E0F7030069857D2E4169Ee7", chain_id: 8453 } });
+    expect(checksum.status).toBe(422);
+    expect((await checksum.json()).detail[0].loc).toEqual(["body", "primary_eoa_address"]);
+  });
+
+  it("needs a credential: none is 401 USR-401-001", async () => {
+    const none = await platform.api("/v0/user/", { method: "POST", json: { primary_eoa_address: randomAddress(), chain_id: 8453 } });
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ error_code: "USR-401-001", title: "User Authentication Failed" });
+  });
+});
+
+describe("GET /v0/user/me", () => {
+  it("answers 404 USR-404-001 for a valid JWT without a user", async () => {
+    const jwt = await platform.issuer.sign({ sub: "nobody" });
+    const response = await platform.api("/v0/user/me", { jwt });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error_code: "USR-404-001", type: `${platform.config.publicBaseUrl}/errors/usr-404-001` });
+  });
+
+  it("adds wallets and status_history only when expanded, comma-separated or repeated", async () => {
+    const { jwt } = await platform.createUser();
+    const plain = await (await platform.api("/v0/user/me", { jwt })).json();
+    expect(plain).not.toHaveProperty("wallets");
+    expect(plain).not.toHaveProperty("status_history");
+    const both = await (await platform.api("/v0/user/me?expand=wallets,status_history", { jwt })).json();
+    expect(both.wallets.map((w: { type: string }) => w.type).sort()).toEqual(["EOA", "Safe"]);
+    expect(both.status_history).toEqual([expect.objectContaining({ from: null, to: "pending", cause: "registration" })]);
+    const repeated = await (await platform.api("/v0/user/me?expand=wallets&expand=status_history", { jwt })).json();
+    expect(repeated).toHaveProperty("wallets");
+    expect(repeated).toHaveProperty("status_history");
+    const bad = await platform.api("/v0/user/me?expand=cards", { jwt });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).detail[0].loc[0]).toBe("query");
+  });
+
+  it("serialises timestamps as epoch ms by default and as ISO 8601 on request, recursively", async () => {
+    const { jwt } = await platform.createUser();
+    const ms = await (await platform.api("/v0/user/me?expand=status_history", { jwt })).json();
+    expect(Number.isInteger(ms.created_at)).toBe(true);
+    expect(Number.isInteger(ms.status_history[0].changed_at)).toBe(true);
+    const iso = await (await platform.api("/v0/user/me?expand=status_history", { jwt, headers: { "X-Timestamp-Format": "iso8601" } })).json();
+    expect(iso.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(iso.status_history[0].changed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const unknown = await (await platform.api("/v0/user/me", { jwt, headers: { "X-Timestamp-Format": "rfc2822" } })).json();
+    expect(Number.isInteger(unknown.created_at)).toBe(true);
+  });
+});
+
+describe("Safe deployment", () => {
+  it("completes in the background: the user's safe_creation_status becomes completed with the Safe address stored", async () => {
+    const { jwt } = await platform.createUser();
+    let me: any;
+    for (let i = 0; i < 50; i++) {
+      me = await (await platform.api("/v0/user/me?expand=wallets", { jwt })).json();
+      if (me.safe_creation_status === "completed") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(me.safe_creation_status).toBe("completed");
+    const safe = me.wallets.find((w: { type: string }) => w.type === "Safe");
+    expect(safe.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(safe.safe_creation_event_id).toMatch(/^sce_/);
+  });
+});

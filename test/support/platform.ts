@@ -1,0 +1,74 @@
+import { createServer } from "node:net";
+import { loadConfig } from "../../lib/config.ts";
+import { createLogger } from "../../lib/logger.ts";
+import { startSingleProcess, type RunningPlatform, type StartOptions } from "../../server/single-process.ts";
+import { TestIssuer } from "./jwt-issuer.ts";
+import { freshDatabaseUrl } from "./test-database.ts";
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface TestPlatform extends RunningPlatform {
+  issuer: TestIssuer;
+  /** fetch against the platform listener */
+  api(path: string, init?: RequestInit & { jwt?: string; pat?: string; json?: unknown }): Promise<Response>;
+  /** registers a user for a fresh subject and returns its JWT and id */
+  createUser(options?: { sub?: string; address?: string; chain_id?: number }): Promise<{ jwt: string; id: string; address: string; body: any }>;
+}
+
+export function randomAddress(): string {
+  return `0x${Array.from({ length: 40 }, () => "0123456789abcdef"[Math.floor(Math.random() * 16)]).join("")}`;
+}
+
+/**
+ * The whole platform on real listeners (loopback, free ports), on PGlite in memory or, in the
+ * e2e-postgres project, on a fresh PostgreSQL database; with a real JWT issuer configured as
+ * provider_a. `env` overrides configuration variables.
+ */
+export async function startTestPlatform(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestPlatform> {
+  const issuer = await TestIssuer.start();
+  const databaseUrl = await freshDatabaseUrl();
+  const [port, graphqlPort, identityPort, rpcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const config = loadConfig({
+    DATA_DIR: "memory://",
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    PORT: String(port),
+    GRAPHQL_PORT: String(graphqlPort),
+    IDENTITY_PORT: String(identityPort),
+    RPC_PORT: String(rpcPort),
+    SAFE_DEPLOY_DELAY_MS: "0",
+    AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
+    LOG_LEVEL: "silent",
+    ...env,
+  });
+  const running = await startSingleProcess(config, { logger: createLogger(config.logLevel), ...options });
+  const api: TestPlatform["api"] = (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.jwt) headers.set("x-platform-jwt", init.jwt);
+    if (init.pat) headers.set("x-platform-pat", init.pat);
+    if (init.json !== undefined) headers.set("content-type", "application/json");
+    return fetch(running.urls.platform + path, { ...init, headers, ...(init.json !== undefined && { body: JSON.stringify(init.json) }) });
+  };
+  return {
+    ...running,
+    issuer,
+    api,
+    async createUser(opts = {}) {
+      const jwt = await issuer.sign({ sub: opts.sub ?? `sub-${Math.random().toString(36).slice(2)}` });
+      const address = opts.address ?? randomAddress();
+      const response = await api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: address, chain_id: opts.chain_id ?? 8453 } });
+      const body = await response.json();
+      if (response.status !== 201) throw new Error(`createUser: ${response.status} ${JSON.stringify(body)}`);
+      return { jwt, id: body.id, address, body };
+    },
+    async stop() {
+      await running.stop();
+      await issuer.stop();
+    },
+  };
+}
