@@ -9,7 +9,12 @@ import type { Logger } from "../../lib/logger.ts";
 import { CliConfigResolver } from "./cli/cli-config.resolver.ts";
 import { createUsersDb } from "./db.ts";
 import { HealthResolver } from "./health/health.resolver.ts";
+import { KycResolver } from "./kyc/kyc.resolver.ts";
 import { SandboxKycProvider } from "./kyc/sandbox-kyc-provider.ts";
+import { OnboardingResolver } from "./onboarding/onboarding.resolver.ts";
+import { RpcSafeInspector } from "./onboarding/safe-inspector.ts";
+import { derivePhoneCodeKey } from "./phone/phone-code-key.ts";
+import { PhoneResolver } from "./phone/phone.resolver.ts";
 import { SandboxSmsSender } from "./phone/sandbox-sms-sender.ts";
 import { PrincipalResolver } from "./principal/principal.resolver.ts";
 import { ChainSafeDeployer } from "./safe/chain-safe-deployer.ts";
@@ -60,12 +65,14 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
     chainRpcUrls: config.chainRpcUrls,
     kyc: new SandboxKycProvider(),
     sms: new SandboxSmsSender(logger),
+    phoneCodeKey: derivePhoneCodeKey({ signingKeyJwk: config.signingKey, internalSecret: config.internalSecret }),
+    safeInspector: new RpcSafeInspector(config.chainRpcUrls),
     signingKey: deps.signingKey,
     publicBaseUrl: config.publicBaseUrl,
     cliDebugDefault: config.cliDebugDefault,
     ...(siweProvider && { siwe: { domain: new URL(config.publicBaseUrl).host, issuer: siweProvider.issuer } }),
   };
-  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver] as const;
+  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver, KycResolver, PhoneResolver, OnboardingResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
   const schema = await buildFederatedSchema(
     { resolvers, orphanedTypes: [Wallet], container: { get: (someClass) => instances.get(someClass) } },

@@ -3,6 +3,7 @@ import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import type { UsersDb } from "./db.ts";
 import type { KycProvider } from "./kyc/kyc-provider.ts";
+import type { SafeInspector } from "./onboarding/safe-inspector.ts";
 import type { SmsSender } from "./phone/sms-sender.ts";
 
 /** What the users subgraph's resolvers need, built once at start and injected. */
@@ -14,6 +15,10 @@ export interface UsersServices {
   chainRpcUrls: Readonly<Record<number, string>>;
   kyc: KycProvider;
   sms: SmsSender;
+  /** HMAC key for SMS verification codes: per deployment, never stored (phone/phone-code-key.ts) */
+  phoneCodeKey: Uint8Array;
+  /** reads existing Safes on chain (onboarding byo) */
+  safeInspector: SafeInspector;
   signingKey: SigningKey;
   publicBaseUrl: string;
   cliDebugDefault: boolean;

@@ -7,7 +7,6 @@ import {
   createPublicClient,
   http,
   parseAbi,
-  PositionOutOfBoundsError,
   type Address,
 } from "viem";
 import { AppError, appError } from "../../../lib/errors/app-error.ts";
@@ -42,7 +41,7 @@ function isNotASafe(error: BaseError): boolean {
         e instanceof ContractFunctionZeroDataError ||
         e instanceof AbiDecodingZeroDataError ||
         e instanceof AbiDecodingDataSizeTooSmallError ||
-        e instanceof PositionOutOfBoundsError,
+        (e instanceof BaseError && e.name === "PositionOutOfBoundsError"),
     ),
   );
 }

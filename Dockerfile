@@ -1,0 +1,12 @@
+# One image for every service; docker-compose.yml picks the service with the command.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+COPY scripts ./scripts
+COPY prisma ./prisma
+RUN npm ci --include=dev
+COPY . .
+USER node
+EXPOSE 8080 8081 8082 4000 4001 4002 4003 4004
+CMD ["npm", "start"]

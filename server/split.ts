@@ -1,0 +1,119 @@
+import type { FastifyInstance } from "fastify";
+import { Authenticator } from "../gateway/authenticate.ts";
+import { DEFAULT_SUBGRAPH_URLS } from "../gateway/compose.ts";
+import { DefaultEnvironmentResolver } from "../gateway/environments.ts";
+import { Gateway } from "../gateway/gateway.ts";
+import { buildGraphqlApp } from "../gateway/http.ts";
+import { RemoteSubgraphClient } from "../gateway/subgraph-client.ts";
+import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
+import { SigningKey } from "../lib/auth/signing-key.ts";
+import { ConfigError, type Config } from "../lib/config.ts";
+import { openDatabase } from "../lib/db/database.ts";
+import { applyMigrations } from "../lib/db/migrations.ts";
+import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph.ts";
+import { createLogger } from "../lib/logger.ts";
+import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
+import { buildPlaceholderApp, buildPlatformApp } from "../rest-adapter/platform.ts";
+import { buildSubgraphApp } from "../subgraphs/http.ts";
+import { createSubgraph } from "./subgraphs.ts";
+import { readSupergraph } from "./supergraph.ts";
+
+export const SERVICE_NAMES = [...SUBGRAPH_NAMES, "gateway", "adapter"] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** Default listening port of each subgraph service (matches the supergraph's URLs). */
+export const SUBGRAPH_PORTS: Record<SubgraphName, number> = { users: 4001, finance: 4002, identity: 4003, agents: 4004 };
+
+export interface RunningService {
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+function requireInternalSecret(config: Config): string {
+  if (!config.internalSecret) throw new ConfigError("INTERNAL_SECRET", "is required in split mode (the same value for every service)");
+  return config.internalSecret;
+}
+
+async function listen(app: FastifyInstance, port: number, host: string, name: string, path = ""): Promise<string> {
+  await app.listen({ port, host });
+  const address = app.server.address();
+  const url = `http://${host}:${typeof address === "object" && address ? address.port : port}${path}`;
+  app.log.info({ listener: name, url }, `${name} listening on ${url}`);
+  return url;
+}
+
+function subgraphUrl(config: Config, name: SubgraphName): string {
+  return config.subgraphUrls[name] ?? DEFAULT_SUBGRAPH_URLS[name]!;
+}
+
+/**
+ * One service of the split topology (docker-compose.yml): a subgraph with its own migrations and
+ * job workers, the gateway over HTTP data sources, or the REST adapter calling the gateway.
+ */
+export async function startService(name: ServiceName, config: Config, env: Record<string, string | undefined> = process.env): Promise<RunningService> {
+  const logger = createLogger(config.logLevel, { component: name });
+  const internalSecret = requireInternalSecret(config);
+
+  if ((SUBGRAPH_NAMES as readonly string[]).includes(name)) {
+    const subgraphName = name as SubgraphName;
+    const port = env.SUBGRAPH_PORT !== undefined ? Number(env.SUBGRAPH_PORT) : SUBGRAPH_PORTS[subgraphName];
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError("SUBGRAPH_PORT", "expected a TCP port");
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await applyMigrations(database, [subgraphName]);
+    const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
+    const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey });
+    const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger });
+    const url = await listen(app, port, config.host, subgraphName, "/graphql");
+    subgraph.start();
+    return {
+      urls: [url],
+      async stop() {
+        await app.close();
+        await server.stop();
+        await subgraph.stop();
+        await database.close();
+      },
+    };
+  }
+
+  if (name === "gateway") {
+    if (config.authProviders.some((p) => p.name === "siwe" && !p.jwks_uri && !p.public_key) && !config.signingKey)
+      throw new ConfigError("SIGNING_KEY", "is required in split mode when siwe is configured (the gateway verifies what the users service signs)");
+    const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
+    const gateway = await Gateway.start({
+      supergraphSdl: readSupergraph(),
+      subgraphs: Object.fromEntries(SUBGRAPH_NAMES.map((s) => [s, { url: subgraphUrl(config, s) }])),
+      internalSecret,
+      logger,
+    });
+    const authenticator = new Authenticator(
+      new DefaultEnvironmentResolver(new JwtVerifier(config.authProviders, signingKey.verificationKeys())),
+      new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret),
+    );
+    const app = await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) });
+    const url = await listen(app, config.graphqlPort, config.host, "graphql", "/graphql");
+    return {
+      urls: [url],
+      async stop() {
+        await app.close();
+        await gateway.stop();
+      },
+    };
+  }
+
+  const gatewayClient = new HttpGatewayClient(config.gatewayUrl ?? "http://gateway:4000/graphql");
+  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl };
+  const apps: [FastifyInstance, number, string][] = [
+    [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl }), config.port, "platform"],
+    [await buildPlaceholderApp({ ...listener, baseUrl: config.publicIdentityUrl, title: "Identity service" }), config.identityPort, "identity"],
+    [await buildPlaceholderApp({ ...listener, baseUrl: config.publicRpcUrl, title: "RPC host" }), config.rpcPort, "rpc"],
+  ];
+  const urls: string[] = [];
+  for (const [app, port, listenerName] of apps) urls.push(await listen(app, port, config.host, listenerName));
+  return {
+    urls,
+    async stop() {
+      for (const [app] of apps) await app.close();
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { createUnionType, Field, InputType, Int, ObjectType } from "type-graphql";
+import { Wallet } from "../types/wallet.ts";
+import type { OnboardingSafeConfig as OnboardingSafeConfigValue } from "./onboarding-safe.ts";
+
+const STEP_STATUS_DESCRIPTION =
+  "not_started (nothing happened yet; the user starts it), awaiting_user (prepared, waiting for the user's action), " +
+  "processing (the platform or a provider is working; poll), completed, failed (the last attempt failed; act again, or terminal for a rejected KYC), " +
+  "skipped (an optional step the user skipped).";
+
+@ObjectType({ description: "The transaction the user signs and sends for user_signed_deploy: SafeProxyFactory.createProxyWithNonce." })
+export class SafeDeployTransaction {
+  @Field(() => Int)
+  chain_id!: number;
+
+  @Field(() => String, { description: "The SafeProxyFactory (v1.4.1)." })
+  to!: string;
+
+  @Field(() => String, { description: "Calldata, hex." })
+  data!: string;
+
+  @Field(() => String, { description: "Wei, decimal string: always 0." })
+  value!: string;
+}
+
+@ObjectType({ description: "config for agent_create2: the platform's agent signer workflow deploys the Safe by CREATE2." })
+export class AgentCreate2ConfigData {
+  @Field(() => String, { description: "agent_create2" })
+  mode!: string;
+
+  @Field(() => String, { nullable: true, description: "The Safe's address: predicted until deployed (CREATE2), then the deployed one." })
+  safe_address!: string | null;
+
+  @Field(() => [String], { description: "The Safe's owners (the user's primary EOA)." })
+  owners!: string[];
+
+  @Field(() => Int, { nullable: true })
+  threshold!: number | null;
+
+  @Field(() => String, { nullable: true, description: "CREATE2 salt nonce, uint256 as a decimal string." })
+  salt_nonce!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The safe_creation_event_id of the deployment; null until one is triggered." })
+  event_id!: string | null;
+}
+
+@ObjectType({ description: "config for user_signed_deploy: the user signs and sends the deployment of the planned Safe, then submits its transaction hash." })
+export class UserSignedDeployData {
+  @Field(() => String, { description: "user_signed_deploy" })
+  mode!: string;
+
+  @Field(() => String, { nullable: true, description: "The address the deployment creates (CREATE2-predicted)." })
+  safe_address!: string | null;
+
+  @Field(() => [String])
+  owners!: string[];
+
+  @Field(() => Int, { nullable: true })
+  threshold!: number | null;
+
+  @Field(() => String)
+  factory_address!: string;
+
+  @Field(() => String, { description: "SafeL2 v1.4.1 (plain Safe on Ethereum mainnet)." })
+  singleton_address!: string;
+
+  @Field(() => String, { nullable: true, description: "Safe.setup calldata, hex." })
+  initializer!: string | null;
+
+  @Field(() => String, { nullable: true, description: "uint256 as a decimal string." })
+  salt_nonce!: string | null;
+
+  @Field(() => SafeDeployTransaction, { nullable: true, description: "What the user signs and sends." })
+  deploy_transaction!: SafeDeployTransaction | null;
+
+  @Field(() => String, { nullable: true, description: "The submitted transaction hash; null until submitted." })
+  transaction_hash!: string | null;
+}
+
+@ObjectType({ description: "config for byo: the user brings an existing Safe on the primary chain." })
+export class BYOConfigData {
+  @Field(() => String, { description: "byo" })
+  mode!: string;
+
+  @Field(() => String, { nullable: true, description: "The submitted Safe; null until submitted." })
+  safe_address!: string | null;
+
+  @Field(() => [String], { description: "Safe versions (VERSION()) accepted." })
+  accepted_versions!: string[];
+
+  @Field(() => String, { description: "The address that must be among the Safe's owners: the user's primary EOA." })
+  required_owner!: string;
+}
+
+const CONFIG_TYPES = { agent_create2: "AgentCreate2ConfigData", user_signed_deploy: "UserSignedDeployData", byo: "BYOConfigData" } as const;
+
+export const OnboardingSafeConfig = createUnionType({
+  name: "OnboardingSafeConfig",
+  description: "One of three variants, discriminated by `mode` (equal to the top-level mode).",
+  types: () => [UserSignedDeployData, BYOConfigData, AgentCreate2ConfigData] as const,
+  resolveType: (value) => CONFIG_TYPES[(value as OnboardingSafeConfigValue).mode],
+});
+
+@ObjectType({ description: "The Safe-onboarding state (OnboardingSafeResponse of spec 2.4, without _links)." })
+export class OnboardingSafe {
+  @Field(() => String, { description: "user_signed_deploy, byo or agent_create2 (the default: registration triggers it)." })
+  mode!: string;
+
+  @Field(() => OnboardingSafeConfig)
+  config!: typeof OnboardingSafeConfig;
+
+  @Field(() => Wallet, { nullable: true, description: "The primary Safe wallet of this mode, once its row exists; null otherwise." })
+  wallet!: Wallet | null;
+
+  @Field(() => Int, { nullable: true, description: "The chain the Safe must reside on: the primary chain." })
+  chain_id!: number | null;
+
+  @Field(() => Boolean, { description: "True until the step is completed (or skipped)." })
+  required!: boolean;
+
+  @Field(() => String, { description: STEP_STATUS_DESCRIPTION })
+  step_status!: string;
+}
+
+@ObjectType({ description: "One onboarding step." })
+export class OnboardingStep {
+  @Field(() => String, { description: "safe, phone or kyc." })
+  name!: string;
+
+  @Field(() => String, { description: STEP_STATUS_DESCRIPTION })
+  step_status!: string;
+
+  @Field(() => Boolean, { description: "True until the step is completed or skipped." })
+  required!: boolean;
+
+  @Field(() => Boolean, { description: "Whether action skip is allowed (phone only)." })
+  skippable!: boolean;
+}
+
+@ObjectType({ description: "The onboarding checklist." })
+export class OnboardingChecklist {
+  @Field(() => [OnboardingStep], { description: "safe, phone, kyc, in this order." })
+  steps!: OnboardingStep[];
+}
+
+@InputType({ description: "POST /v0/user/me/onboarding/safe." })
+export class SubmitOnboardingSafeInput {
+  @Field(() => String, { description: "user_signed_deploy, byo or agent_create2." })
+  mode!: string;
+
+  @Field(() => String, { nullable: true, description: "byo only: the existing Safe on the primary chain. Omitted: only records the choice of byo." })
+  safe_address?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "user_signed_deploy only: hash of the deployment transaction the user sent (config.deploy_transaction). Omitted: only records the choice.",
+  })
+  transaction_hash?: string | null;
+}
+
+@InputType({ description: "POST /v0/user/me/onboarding/steps: one action on one named step." })
+export class SubmitOnboardingStepInput {
+  @Field(() => String, { description: "safe, phone or kyc." })
+  name!: string;
+
+  @Field(() => String, {
+    description:
+      "complete (kyc: documents submitted in the provider SDK, as submit_kyc; phone and safe: accepted once their own flow completed them) or skip (optional steps only: phone).",
+  })
+  action!: string;
+}
