@@ -58,12 +58,11 @@ async function withEngine<T>(schemaPath: string, schema: string, fn: (engine: Sc
     databases.push(db);
     return db;
   };
-  const main = new PrismaPGlite(await memoryDatabase());
-  // Our own shadow factory: the adapter's would leave its shadow database open.
+  // Our own factory rather than PrismaPGlite's, whose shadow database is never closed.
   const factory = {
-    provider: main.provider,
-    adapterName: main.adapterName,
-    connect: () => main.connect(),
+    provider: "postgres" as const,
+    adapterName: "pglite",
+    connect: async () => new PrismaPGlite(await memoryDatabase()).connect(),
     connectToShadowDb: async () => new PrismaPGlite(await memoryDatabase()).connect(),
   };
   const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
