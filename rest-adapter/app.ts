@@ -84,8 +84,8 @@ function fromFastifyError(error: { code?: string; statusCode?: number; message: 
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit });
 
-  // answers 405 (with Allow) for a path that exists under other methods
-  const known = FindMyWay();
+  // answers 405 (with Allow) for a path that exists under other methods; same trailing-slash rule as the router
+  const known = FindMyWay({ ignoreTrailingSlash: true });
   const problemContext = (request: FastifyRequest) => ({
     instance: request.url.split("?")[0]!,
     trace_id: request.id,

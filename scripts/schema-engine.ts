@@ -12,6 +12,10 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 
 export const prismaRoot = join(import.meta.dirname, "..", "prisma");
 
+// The global exists in Node, but our TypeScript libs (ES2023 + node) do not declare it.
+const wasmApi = (globalThis as unknown as { WebAssembly: { instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: unknown } }> } })
+  .WebAssembly;
+
 let loaded: Promise<void> | undefined;
 
 /** Node cannot import .wasm modules: instantiate it by hand and hand it to the JS glue, once. */
@@ -19,8 +23,8 @@ function loadWasm(): Promise<void> {
   loaded ??= (async () => {
     const gluePath = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg");
     const bytes = await readFile(gluePath.replace(/\.js$/, ".wasm"));
-    const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg });
-    const exports = instance.exports as unknown as Parameters<typeof bg.__wbg_set_wasm>[0] & { __wbindgen_start(): void };
+    const { instance } = await wasmApi.instantiate(bytes, { "./schema_engine_bg.js": bg });
+    const exports = instance.exports as Parameters<typeof bg.__wbg_set_wasm>[0] & { __wbindgen_start(): void };
     bg.__wbg_set_wasm(exports);
     exports.__wbindgen_start();
   })();

@@ -344,6 +344,10 @@ describe("ProblemDetail envelope and correlation ids (spec 2.9, 7.1)", () => {
     const del = await platform.api("/v0/user/me/", { method: "DELETE", jwt });
     expect(del.headers.get("allow")).toBe("GET");
     await expectProblem(del, 405, "GEN-405-001");
+    // and POST /v0/user/ is reachable as /v0/user, so GET /v0/user is a wrong method, not an unknown path
+    const get = await platform.api("/v0/user", { jwt });
+    expect(get.headers.get("allow")).toBe("POST");
+    await expectProblem(get, 405, "GEN-405-001");
   });
 });
 

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../lib/db/database.ts";
+import { applyMigrations } from "../../lib/db/migrations.ts";
+import { backoffMs, JobQueue, type JobHandler, type JobRow } from "../../lib/jobs/job-queue.ts";
+import { createLogger } from "../../lib/logger.ts";
+import { createUsersDb, type UsersDb } from "../../subgraphs/users/db.ts";
+
+let database: Database;
+let db: UsersDb;
+const logger = createLogger("silent");
+
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+  await applyMigrations(database, ["users"]);
+  db = createUsersDb(database);
+});
+afterAll(async () => {
+  await db.$disconnect();
+  await database.close();
+});
+beforeEach(async () => {
+  await db.job.deleteMany();
+});
+
+function queue(handler: JobHandler, options: { leaseMs?: number } = {}) {
+  return new JobQueue({ db, schema: "users", logger, handlers: { test: handler }, ...options });
+}
+
+describe("JobQueue", () => {
+  it("runs a due job once and marks it succeeded", async () => {
+    const seen: unknown[] = [];
+    await JobQueue.enqueue(db, "users", { id: "job_1", kind: "test", key: "k1", payload: { n: 1 } });
+    expect(await queue({ run: async (job) => (seen.push(job.payload), { outcome: "done" }) }).drain()).toBe(1);
+    expect(seen).toEqual([{ n: 1 }]);
+    expect((await db.job.findUnique({ where: { id: "job_1" } }))!.status).toBe("succeeded");
+  });
+
+  it("keeps one live job per key: enqueueing the same key twice is a no-op", async () => {
+    await JobQueue.enqueue(db, "users", { id: "job_a", kind: "test", key: "same", payload: {} });
+    await JobQueue.enqueue(db, "users", { id: "job_b", kind: "test", key: "same", payload: {} });
+    expect(await db.job.count()).toBe(1);
+  });
+
+  it("retries a failing job later with backoff, then marks it failed and calls exhausted", async () => {
+    await db.job.create({ data: { id: "job_f", kind: "test", key: "kf", payload: {}, max_attempts: 2 } });
+    const exhausted: string[] = [];
+    const q = queue({ run: async () => Promise.reject(new Error("boom")), exhausted: async (job) => void exhausted.push(job.id) });
+    await q.drain();
+    let row = (await db.job.findUnique({ where: { id: "job_f" } }))!;
+    expect(row).toMatchObject({ status: "queued", attempts: 1, last_error: "boom" });
+    expect(row.run_at.getTime()).toBeGreaterThan(Date.now());
+    await db.job.update({ where: { id: "job_f" }, data: { run_at: new Date(Date.now() - 1) } });
+    await q.drain();
+    row = (await db.job.findUnique({ where: { id: "job_f" } }))!;
+    expect(row.status).toBe("failed");
+    expect(exhausted).toEqual(["job_f"]);
+  });
+
+  it("reschedules a job that waits on the outside world without counting an attempt", async () => {
+    await JobQueue.enqueue(db, "users", { id: "job_w", kind: "test", key: "kw", payload: {} });
+    await queue({ run: async () => ({ outcome: "later", afterMs: 60_000 }) }).drain();
+    const row = (await db.job.findUnique({ where: { id: "job_w" } }))!;
+    expect(row).toMatchObject({ status: "queued", attempts: 0 });
+    expect(row.run_at.getTime()).toBeGreaterThan(Date.now() + 50_000);
+  });
+
+  it("picks up a job whose worker died (lease expired) and never one still leased", async () => {
+    await db.job.create({ data: { id: "job_l", kind: "test", key: "kl", payload: {}, status: "running", attempts: 1, locked_until: new Date(Date.now() + 60_000) } });
+    const ran: JobRow[] = [];
+    const q = queue({ run: async (job) => (ran.push(job), { outcome: "done" }) });
+    expect(await q.drain()).toBe(0);
+    await db.job.update({ where: { id: "job_l" }, data: { locked_until: new Date(Date.now() - 1) } });
+    expect(await q.drain()).toBe(1);
+    expect(ran[0]!.attempts).toBe(2);
+  });
+
+  it("grows the backoff with attempts, within its cap", () => {
+    const fixed = () => 1;
+    expect(backoffMs(1, fixed)).toBe(1000);
+    expect(backoffMs(4, fixed)).toBe(8000);
+    expect(backoffMs(30, fixed)).toBe(300_000);
+    expect(backoffMs(3, () => 0)).toBe(2000);
+  });
+});
