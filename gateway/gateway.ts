@@ -1,7 +1,8 @@
 import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
-import type { DocumentNode, ExecutionResult, GraphQLFormattedError, GraphQLSchema } from "graphql";
+import { createHash } from "node:crypto";
+import { execute, getOperationAST, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { PRINCIPAL_HEADER, signPrincipal } from "../lib/auth/internal-principal.ts";
 import { isErrorCode } from "../lib/errors/catalogue.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
@@ -35,6 +36,39 @@ class PrincipalDataSource extends RemoteGraphQLDataSource<RequestContext> {
   }
 }
 
+/** Parsed and validated subgraph documents by query text: the gateway sends each plan's fetches as text. */
+const DOCUMENT_CACHE_SIZE = 1000;
+
+/**
+ * An in-process subgraph that parses and validates each fetch once: the gateway sends the same
+ * few query texts over and over, and graphql() would parse and validate them on every request.
+ */
+export class CachedLocalDataSource extends LocalGraphQLDataSource<RequestContext> {
+  private readonly documents = new Map<string, DocumentNode | readonly Error[]>();
+
+  override async process({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): Promise<ExecutionResult> {
+    const source = request.query!;
+    let document = this.documents.get(source);
+    if (document === undefined) {
+      const parsed = parse(source);
+      const errors = validate(this.schema, parsed);
+      document = errors.length > 0 ? errors : parsed;
+      if (this.documents.size >= DOCUMENT_CACHE_SIZE) this.documents.delete(this.documents.keys().next().value!);
+      this.documents.set(source, document);
+    }
+    if (Array.isArray(document)) return { errors: document as never };
+    return execute({ schema: this.schema, document: document as DocumentNode, variableValues: request.variables, operationName: request.operationName, contextValue: context });
+  }
+}
+
+/** An operation parsed, validated and hashed once (at start-up), run many times. */
+export interface PreparedOperation {
+  source: string;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  queryHash: string;
+}
+
 /**
  * Unexpected failures keep their details in the log, never in the response: only catalogue
  * errors (and GraphQL's own request errors) reach clients as they are.
@@ -50,10 +84,17 @@ export function maskError(logger: Logger) {
 }
 
 export class Gateway {
+  private apiSchema!: GraphQLSchema;
+
   private constructor(
     readonly server: ApolloServer<RequestContext>,
     private readonly gateway: ApolloGateway,
-  ) {}
+    private readonly logger: Logger,
+  ) {
+    gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+      this.apiSchema = apiSchema;
+    });
+  }
 
   static async start(options: GatewayOptions): Promise<Gateway> {
     const gateway = new ApolloGateway({
@@ -61,7 +102,7 @@ export class Gateway {
       buildService: ({ name }): GraphQLDataSource<RequestContext> => {
         const target = options.subgraphs[name];
         if (!target) throw new Error(`no subgraph configured for ${name}`);
-        return "schema" in target ? new LocalGraphQLDataSource(target.schema) : new PrincipalDataSource(target.url, options.internalSecret);
+        return "schema" in target ? new CachedLocalDataSource(target.schema) : new PrincipalDataSource(target.url, options.internalSecret);
       },
       logger: options.logger,
     });
@@ -73,15 +114,39 @@ export class Gateway {
       introspection: true,
       logger: options.logger,
     });
+    const instance = new Gateway(server, gateway, options.logger);
     await server.start();
-    return new Gateway(server, gateway);
+    return instance;
   }
 
-  /** In-process execution (the adapter's path): the document is parsed once by the caller. */
-  async execute(document: DocumentNode, variables: Record<string, unknown>, context: RequestContext): Promise<ExecutionResult> {
-    const response = await this.server.executeOperation({ query: document, variables }, { contextValue: context });
-    if (response.body.kind !== "single") throw new Error("incremental delivery is not used");
-    return response.body.singleResult as ExecutionResult;
+  /** Parses, validates and hashes an operation against the public API; fails at start-up, not per request. */
+  prepare(source: string): PreparedOperation {
+    const document = parse(source);
+    const errors = validate(this.apiSchema, document);
+    if (errors.length > 0) throw new Error(`invalid operation: ${errors.map((e) => e.message).join("; ")}\n${source}`);
+    const operation = getOperationAST(document);
+    if (!operation) throw new Error(`expected exactly one operation:\n${source}`);
+    return { source, document, operation, queryHash: createHash("sha256").update(source).digest("hex") };
+  }
+
+  /**
+   * In-process execution of a prepared operation (the adapter's path): straight to the gateway's
+   * executor, which plans once per operation and reuses the plan; Apollo Server's per-request
+   * parse, validate and plugin pipeline is for HTTP clients and is skipped here.
+   */
+  async run(prepared: PreparedOperation, variables: Record<string, unknown>, context: RequestContext): Promise<ExecutionResult> {
+    const requestContext = {
+      request: { query: prepared.source, variables, operationName: prepared.operation.name?.value },
+      document: prepared.document,
+      operation: prepared.operation,
+      operationName: prepared.operation.name?.value ?? null,
+      queryHash: prepared.queryHash,
+      context,
+      logger: this.logger,
+      metrics: {},
+      schema: this.apiSchema,
+    };
+    return (await this.gateway.executor!(requestContext as never)) as ExecutionResult;
   }
 
   async stop(): Promise<void> {

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import FindMyWay from "find-my-way";
-import { parse, type DocumentNode } from "graphql";
 import type { ValidateFunction } from "ajv";
 import { AppError, appError, type ValidationItem } from "../lib/errors/app-error.ts";
 import { createHttpServer } from "../lib/http.ts";
 import type { Logger } from "../lib/logger.ts";
-import type { GatewayClient } from "./gateway-client.ts";
+import type { GatewayClient, OperationHandle } from "./gateway-client.ts";
 import { errorFromGraphQL } from "./graphql-errors.ts";
 import { asAppError, renderProblem } from "./problem.ts";
 import type { HttpMethod, Route } from "./route.ts";
@@ -26,7 +25,7 @@ export interface HttpAppOptions {
 
 interface CompiledRoute {
   route: Route;
-  document: DocumentNode;
+  operation: OperationHandle;
   validators: Partial<Record<RequestPart, ValidateFunction>>;
 }
 
@@ -35,12 +34,12 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
-function compile(route: Route): CompiledRoute {
+function compile(route: Route, gateway: GatewayClient): CompiledRoute {
   const validators: CompiledRoute["validators"] = {};
   if (route.params) validators.path = compileValidator(route.params, "path");
   if (route.query) validators.query = compileValidator(route.query, "query");
   if (route.body) validators.body = compileValidator(route.body, "body");
-  return { route, document: parse(route.operation), validators };
+  return { route, operation: gateway.prepare(route.operation), validators };
 }
 
 /** Validates every part and reports all failures at once, as FastAPI does. */
@@ -119,7 +118,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   for (const route of options.routes) {
-    const compiled = compile(route);
+    const compiled = compile(route, options.gateway);
     known.on(route.method, fastifyPath(route.path), () => {});
     app.route({
       method: route.method as HttpMethod,
@@ -132,7 +131,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         validate(compiled, { path: params, query, body, header: request.headers });
         const routeRequest = { params, query, body, headers: request.headers } as never;
         const result = await options.gateway.execute({
-          document: compiled.document,
+          operation: compiled.operation,
           variables: route.variables?.(routeRequest) ?? {},
           headers: request.headers,
           trace_id: request.id,

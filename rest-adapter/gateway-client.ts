@@ -1,10 +1,13 @@
-import { print, type DocumentNode, type ExecutionResult } from "graphql";
+import type { ExecutionResult } from "graphql";
 import type { Authenticator, CredentialHeaders } from "../gateway/authenticate.ts";
-import type { Gateway } from "../gateway/gateway.ts";
+import type { Gateway, PreparedOperation } from "../gateway/gateway.ts";
 import { appError } from "../lib/errors/app-error.ts";
 
+/** An operation as the client keeps it between requests (parsed and validated where that is possible). */
+export type OperationHandle = PreparedOperation | { source: string };
+
 export interface GatewayRequest {
-  document: DocumentNode;
+  operation: OperationHandle;
   variables: Record<string, unknown>;
   headers: CredentialHeaders;
   trace_id: string;
@@ -12,6 +15,8 @@ export interface GatewayRequest {
 
 /** How the adapter reaches the gateway: in memory in one process, over HTTP in split mode. */
 export interface GatewayClient {
+  /** called once per route at start-up */
+  prepare(source: string): OperationHandle;
   execute(request: GatewayRequest): Promise<ExecutionResult>;
 }
 
@@ -24,20 +29,25 @@ export class InProcessGatewayClient implements GatewayClient {
     private readonly authenticator: Authenticator,
   ) {}
 
+  prepare(source: string): PreparedOperation {
+    return this.gateway.prepare(source);
+  }
+
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
     const principal = await this.authenticator.authenticate(request.headers, request.trace_id);
-    return this.gateway.execute(request.document, request.variables, { principal, trace_id: request.trace_id });
+    return this.gateway.run(request.operation as PreparedOperation, request.variables, { principal, trace_id: request.trace_id });
   }
 }
 
 export class HttpGatewayClient implements GatewayClient {
-  private readonly sources = new WeakMap<DocumentNode, string>();
-
   constructor(private readonly url: string) {}
 
+  prepare(source: string): OperationHandle {
+    return { source };
+  }
+
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
-    let query = this.sources.get(request.document);
-    if (query === undefined) this.sources.set(request.document, (query = print(request.document)));
+    const query = request.operation.source;
     const headers: Record<string, string> = { "content-type": "application/json", "x-request-id": request.trace_id };
     for (const name of CREDENTIAL_HEADERS) {
       const value = request.headers[name];

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { JSONWebKeySet } from "jose";
 import { AppError } from "../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, isErrorCode } from "../lib/errors/catalogue.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -8,11 +9,12 @@ import { buildOpenApiDocument } from "./openapi.ts";
 import type { Route } from "./route.ts";
 import { cliRoutes } from "./routes/cli.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
-export const platformRoutes: Route[] = [...healthRoutes, ...userRoutes, ...personalAccessTokenRoutes, ...walletRoutes, ...cliRoutes];
+export const platformRoutes: Route[] = [...healthRoutes, ...userRoutes, ...personalAccessTokenRoutes, ...walletRoutes, ...cliRoutes, ...siweRoutes];
 
 export interface ListenerOptions {
   gateway: GatewayClient;
@@ -31,7 +33,8 @@ function errorPages(app: FastifyInstance) {
   });
 }
 
-export function buildPlatformApp(options: ListenerOptions): Promise<FastifyInstance> {
+/** `jwks`: the public keys of the platform signing key, served at `/.well-known/jwks.json` (they verify SIWE session tokens). */
+export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet }): Promise<FastifyInstance> {
   const document = buildOpenApiDocument({
     title: "Platform API",
     description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
@@ -44,6 +47,8 @@ export function buildPlatformApp(options: ListenerOptions): Promise<FastifyInsta
     extra: (app) => {
       app.get("/openapi.json", async () => document);
       errorPages(app);
+      const { jwks } = options;
+      if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));
     },
   });
 }

@@ -22,6 +22,10 @@ function convert(value: unknown, format: TimestampFormat): unknown {
   if (format === "iso8601") {
     if (typeof value === "number" && Number.isFinite(value)) return formatIso8601(value);
     if (value instanceof Date) return formatIso8601(value.getTime());
+    if (typeof value === "string") {
+      const ms = Date.parse(value);
+      return Number.isNaN(ms) ? value : formatIso8601(ms);
+    }
     return value;
   }
   if (value instanceof Date) return value.getTime();

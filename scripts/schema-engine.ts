@@ -5,7 +5,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import { DriverAdapterError, bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -57,17 +57,34 @@ export async function readMigrationList(migrationsDir: string): Promise<Migratio
 async function withEngine<T>(schemaPath: string, schema: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   await loadWasm();
   const databases: PGlite[] = [];
-  const memoryDatabase = async () => {
+  const connectToMemoryDatabase = async () => {
     const db = await PGlite.create("memory://");
     databases.push(db);
-    return db;
+    const adapter = await new PrismaPGlite(db).connect();
+    // PrismaPGlite's executeScript does not wait for the script: a failing migration would
+    // count as applied (an empty diff) and its error would crash the process later.
+    adapter.executeScript = async (script) => {
+      await db.exec(script).catch((error: Error & { code?: string; severity?: string; detail?: string; hint?: string }) => {
+        // Wrapped, or the engine reports only "external connector error".
+        throw new DriverAdapterError({
+          kind: "postgres",
+          code: error.code ?? "N/A",
+          severity: error.severity ?? "N/A",
+          message: error.message,
+          detail: error.detail,
+          column: undefined,
+          hint: error.hint,
+        });
+      });
+    };
+    return adapter;
   };
   // Our own factory rather than PrismaPGlite's, whose shadow database is never closed.
   const factory = {
     provider: "postgres" as const,
     adapterName: "pglite",
-    connect: async () => new PrismaPGlite(await memoryDatabase()).connect(),
-    connectToShadowDb: async () => new PrismaPGlite(await memoryDatabase()).connect(),
+    connect: connectToMemoryDatabase,
+    connectToShadowDb: connectToMemoryDatabase,
   };
   const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
   try {

@@ -65,7 +65,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl };
     const apps = {
-      platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl }),
+      platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks() }),
       graphql: await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) }),
       identity: await buildPlaceholderApp({ ...listener, baseUrl: config.publicIdentityUrl, docsUrl: config.docsUrl, title: "Identity service" }),
       rpc: await buildPlaceholderApp({ ...listener, baseUrl: config.publicRpcUrl, docsUrl: config.docsUrl, title: "RPC host" }),

@@ -20,6 +20,7 @@ import { PrincipalResolver } from "./principal/principal.resolver.ts";
 import { ChainSafeDeployer } from "./safe/chain-safe-deployer.ts";
 import type { SafeDeployer } from "./safe/safe-deployer.ts";
 import { SandboxSafeDeployer } from "./safe/sandbox-safe-deployer.ts";
+import { SiweResolver } from "./siwe/siwe.resolver.ts";
 import type { UsersServices } from "./services.ts";
 import { PersonalAccessTokenResolver } from "./tokens/personal-access-token.resolver.ts";
 import { resolveUserReference, UserResolver } from "./user/user.resolver.ts";
@@ -72,8 +73,9 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
     cliDebugDefault: config.cliDebugDefault,
     ...(siweProvider && { siwe: { domain: new URL(config.publicBaseUrl).host, issuer: siweProvider.issuer } }),
   };
-  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver, KycResolver, PhoneResolver, OnboardingResolver] as const;
+  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver, KycResolver, PhoneResolver, OnboardingResolver, SiweResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
+  instances.set(SiweResolver, new SiweResolver(services, siweProvider));
   const schema = await buildFederatedSchema(
     { resolvers, orphanedTypes: [Wallet], container: { get: (someClass) => instances.get(someClass) } },
     { User: { __resolveReference: resolveUserReference(services) } },

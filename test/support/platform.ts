@@ -1,17 +1,11 @@
-import { createServer } from "node:net";
 import { loadConfig } from "../../lib/config.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { startSingleProcess, type RunningPlatform, type StartOptions } from "../../server/single-process.ts";
 import { TestIssuer } from "./jwt-issuer.ts";
-import { freshDatabaseUrl } from "./test-database.ts";
+import { freePort, randomAddress } from "./net.ts";
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort, randomAddress };
+import { freshDatabaseUrl } from "./test-database.ts";
 
 export interface TestPlatform extends RunningPlatform {
   issuer: TestIssuer;
@@ -19,10 +13,6 @@ export interface TestPlatform extends RunningPlatform {
   api(path: string, init?: RequestInit & { jwt?: string; pat?: string; json?: unknown }): Promise<Response>;
   /** registers a user for a fresh subject and returns its JWT and id */
   createUser(options?: { sub?: string; address?: string; chain_id?: number }): Promise<{ jwt: string; id: string; address: string; body: any }>;
-}
-
-export function randomAddress(): string {
-  return `0x${Array.from({ length: 40 }, () => "0123456789abcdef"[Math.floor(Math.random() * 16)]).join("")}`;
 }
 
 /**

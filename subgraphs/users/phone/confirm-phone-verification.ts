@@ -28,15 +28,17 @@ export async function confirmPhoneVerification(db: UsersDb, options: ConfirmPhon
 
   const outcome = await db.$transaction(async (tx): Promise<Outcome> => {
     const row = await latestPhoneVerification(tx, user_id);
-    if (!row) return { kind: "none" };
-    const state = phoneVerificationState(row, now);
-    if (state === "verified") return { kind: "none" };
-    if (state !== "pending") return { kind: state };
+    if (!row || row.verified_at) return { kind: "none" };
+    // the attempt counts before the code is compared, and only while the code is alive: this one
+    // guarded update is what enforces expiry and the attempt limit, for parallel guesses too
     const counted = await tx.phoneVerification.updateMany({
-      where: { id: row.id, verified_at: null, attempts: { lt: PHONE_CODE_MAX_ATTEMPTS } },
+      where: { id: row.id, verified_at: null, expires_at: { gt: now }, attempts: { lt: PHONE_CODE_MAX_ATTEMPTS } },
       data: { attempts: { increment: 1 } },
     });
-    if (counted.count === 0) return { kind: "exhausted" };
+    if (counted.count === 0) {
+      const state = phoneVerificationState(row, now);
+      return { kind: state === "expired" ? "expired" : "exhausted" };
+    }
     if (!phoneCodeMatches(options.key, row.id, code, row.code_hash)) {
       const { attempts } = await tx.phoneVerification.findUniqueOrThrow({ where: { id: row.id }, select: { attempts: true } });
       return { kind: "wrong", remaining: attemptsRemaining(attempts) };

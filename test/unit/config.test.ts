@@ -1,0 +1,192 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../lib/config.ts";
+
+const PROVIDER = { name: "provider_a", issuer: "https://a.test", jwks_uri: "https://a.test/.well-known/jwks.json" };
+
+/** The ConfigError `env` causes; fails the test when it loads. */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig defaults", () => {
+  it("starts with nothing set", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      dataDir: "./data",
+      host: "127.0.0.1",
+      port: 8080,
+      identityPort: 8081,
+      rpcPort: 8082,
+      graphqlPort: 4000,
+      authProviders: [],
+      dashboardAuth: [],
+      publicBaseUrl: "http://localhost:8080",
+      publicIdentityUrl: "http://localhost:8081",
+      publicRpcUrl: "http://localhost:8082",
+      docsUrl: "http://localhost:8080/docs",
+      walletClaimWebhookSecrets: [],
+      chainRpcUrls: {},
+      logLevel: "info",
+      subgraphUrls: {},
+      safeDeployer: "sandbox",
+      safeDeployDelayMs: 2000,
+      safeSandboxFailures: [],
+      cliDebugDefault: false,
+    });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.signingKey).toBeUndefined();
+    expect(config.identityBootstrap).toBeUndefined();
+    expect(config.gatewayUrl).toBeUndefined();
+    expect(config.safeDeployerKey).toBeUndefined();
+  });
+
+  it("treats blank values as unset and follows PORT into the public base URL", () => {
+    expect(loadConfig({ PORT: "  ", LOG_LEVEL: "" }).port).toBe(8080);
+    const config = loadConfig({ PORT: "9000" });
+    expect(config.publicBaseUrl).toBe("http://localhost:9000");
+    expect(config.docsUrl).toBe("http://localhost:9000/docs");
+    expect(loadConfig({ PUBLIC_BASE_URL: "https://api.example.com/" }).publicBaseUrl).toBe("https://api.example.com");
+  });
+
+  it("reads valid values", () => {
+    const config = loadConfig({
+      AUTH_PROVIDERS: JSON.stringify([PROVIDER, { name: "provider_b", issuer: "https://b.test", public_key: { kty: "EC" }, audience: ["app"], mode: "app_id_only" }, { name: "siwe", issuer: "https://siwe.test" }]),
+      CHAIN_RPC_URLS: JSON.stringify({ 8453: "https://base.test", 1: "wss://eth.test" }),
+      WALLET_CLAIM_WEBHOOK_SECRETS: "whsec_c2VjcmV0, whsec_b3RoZXI=",
+      LOG_LEVEL: "debug",
+      DATABASE_URL: "postgresql://u@h/db",
+      SAFE_DEPLOYER: "chain",
+      SAFE_DEPLOYER_KEY: `0x${"ab".repeat(32)}`,
+      CLI_DEBUG: "yes",
+      SIGNING_KEY: JSON.stringify({ kty: "EC", d: "x", crv: "P-256" }),
+    });
+    expect(config.authProviders).toEqual([
+      PROVIDER,
+      { name: "provider_b", issuer: "https://b.test", public_key: { kty: "EC" }, audience: ["app"], mode: "app_id_only" },
+      { name: "siwe", issuer: "https://siwe.test" },
+    ]);
+    expect(config.chainRpcUrls).toEqual({ 8453: "https://base.test", 1: "wss://eth.test" });
+    expect(config.walletClaimWebhookSecrets).toEqual(["whsec_c2VjcmV0", "whsec_b3RoZXI="]);
+    expect(config).toMatchObject({ logLevel: "debug", databaseUrl: "postgresql://u@h/db", safeDeployer: "chain", cliDebugDefault: true });
+  });
+});
+
+describe("loadConfig refuses bad values with a ConfigError naming the variable", () => {
+  it.each([
+    ["PORT", { PORT: "http" }],
+    ["PORT", { PORT: "70000" }],
+    ["PORT", { PORT: "-1" }],
+    ["PORT", { PORT: "80.5" }],
+    ["GRAPHQL_PORT", { GRAPHQL_PORT: "x" }],
+    ["PUBLIC_BASE_URL", { PUBLIC_BASE_URL: "ftp://x.test" }],
+    ["CLI_DEBUG", { CLI_DEBUG: "maybe" }],
+    ["SAFE_DEPLOY_DELAY_MS", { SAFE_DEPLOY_DELAY_MS: "-5" }],
+    ["INTERNAL_SECRET", { INTERNAL_SECRET: "short" }],
+  ])("%s (%j)", (variable, env) => {
+    const error = configError(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message.startsWith(`${variable}:`)).toBe(true);
+  });
+
+  it.each([
+    ["bad JSON", "[{", "AUTH_PROVIDERS", /valid JSON/],
+    ["not an array", JSON.stringify(PROVIDER), "AUTH_PROVIDERS", /array/],
+    ["not an object", JSON.stringify(["provider_a"]), "AUTH_PROVIDERS[0]", /object/],
+    ["an unknown provider name", JSON.stringify([{ ...PROVIDER, name: "provider_c" }]), "AUTH_PROVIDERS[0].name", /provider_a, provider_b, siwe/],
+    ["a missing issuer", JSON.stringify([{ name: "provider_a", jwks_uri: PROVIDER.jwks_uri }]), "AUTH_PROVIDERS[0].issuer", /non-empty/],
+    ["an empty issuer", JSON.stringify([{ ...PROVIDER, issuer: "" }]), "AUTH_PROVIDERS[0].issuer", /non-empty/],
+    ["no key source", JSON.stringify([PROVIDER, { name: "provider_b", issuer: "https://b.test" }]), "AUTH_PROVIDERS[1]", /jwks_uri or public_key/],
+    ["a non-http jwks_uri", JSON.stringify([{ ...PROVIDER, jwks_uri: "file:///etc/passwd" }]), "AUTH_PROVIDERS[0].jwks_uri", /http/],
+    ["a numeric public_key", JSON.stringify([{ name: "provider_b", issuer: "https://b.test", public_key: 5 }]), "AUTH_PROVIDERS[0].public_key", /PEM|JWK/],
+    ["a bad audience", JSON.stringify([{ ...PROVIDER, audience: 5 }]), "AUTH_PROVIDERS[0].audience", /string/],
+    ["a bad mode", JSON.stringify([{ ...PROVIDER, mode: "everything" }]), "AUTH_PROVIDERS[0].mode", /app_id_only/],
+  ])("AUTH_PROVIDERS with %s", (_, value, variable, problem) => {
+    const error = configError({ AUTH_PROVIDERS: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain("AUTH_PROVIDERS");
+    expect(error.message).toMatch(problem);
+  });
+
+  it.each([
+    ["bad JSON", "{", "CHAIN_RPC_URLS"],
+    ["an array", "[]", "CHAIN_RPC_URLS"],
+    ["a non-numeric chain id", JSON.stringify({ base: "https://x.test" }), "CHAIN_RPC_URLS"],
+    ["chain id 0", JSON.stringify({ 0: "https://x.test" }), "CHAIN_RPC_URLS"],
+    ["a non-URL", JSON.stringify({ 8453: "localhost:8545" }), "CHAIN_RPC_URLS.8453"],
+  ])("CHAIN_RPC_URLS with %s", (_, value, variable) => {
+    const error = configError({ CHAIN_RPC_URLS: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain("CHAIN_RPC_URLS");
+  });
+
+  it.each(["secret", "whsec_", "whsec_not base64!", "whsec_c2VjcmV0,plain"])("WALLET_CLAIM_WEBHOOK_SECRETS=%j", (value) => {
+    expect(configError({ WALLET_CLAIM_WEBHOOK_SECRETS: value }).variable).toBe("WALLET_CLAIM_WEBHOOK_SECRETS");
+  });
+
+  it.each(["{", JSON.stringify({ kty: "EC" }), JSON.stringify({ d: "x" }), JSON.stringify(["kty"])])("SIGNING_KEY=%s (not a private JWK)", (value) => {
+    expect(configError({ SIGNING_KEY: value }).variable).toBe("SIGNING_KEY");
+  });
+
+  it.each(["verbose", "INFO", "warning"])("LOG_LEVEL=%s", (value) => {
+    const error = configError({ LOG_LEVEL: value });
+    expect(error.variable).toBe("LOG_LEVEL");
+    expect(error.message).toContain("fatal, error, warn, info, debug, trace, silent");
+  });
+
+  it.each(["mysql://u@h/db", "file:./data.db", "localhost:5432"])("DATABASE_URL=%s", (value) => {
+    expect(configError({ DATABASE_URL: value }).variable).toBe("DATABASE_URL");
+  });
+
+  it("SAFE_DEPLOYER=chain without SAFE_DEPLOYER_KEY, a malformed key, and an unknown deployer", () => {
+    expect(configError({ SAFE_DEPLOYER: "chain" })).toMatchObject({ variable: "SAFE_DEPLOYER_KEY", message: expect.stringContaining("SAFE_DEPLOYER=chain") });
+    expect(configError({ SAFE_DEPLOYER: "chain", SAFE_DEPLOYER_KEY: "0x1234" }).variable).toBe("SAFE_DEPLOYER_KEY");
+    expect(configError({ SAFE_DEPLOYER: "hardhat" }).variable).toBe("SAFE_DEPLOYER");
+  });
+
+  it("is a ConfigError whose name and message let start-up print it as is", () => {
+    const error = configError({ PORT: "nope" });
+    expect(error.name).toBe("ConfigError");
+    expect(error.message).toBe('PORT: expected a TCP port (0-65535), got "nope"');
+  });
+});
+
+describe("@file form of JSON variables", () => {
+  const dir = mkdtempSync(join(tmpdir(), "config-test-"));
+
+  it("reads AUTH_PROVIDERS, CHAIN_RPC_URLS and SIGNING_KEY from a file", () => {
+    const providers = join(dir, "providers.json");
+    writeFileSync(providers, JSON.stringify([PROVIDER]));
+    const chains = join(dir, "chains.json");
+    writeFileSync(chains, JSON.stringify({ 8453: "https://base.test" }));
+    const key = join(dir, "key.json");
+    writeFileSync(key, JSON.stringify({ kty: "EC", d: "x" }));
+    const config = loadConfig({ AUTH_PROVIDERS: `@${providers}`, CHAIN_RPC_URLS: `@${chains}`, SIGNING_KEY: `@${key}` });
+    expect(config.authProviders).toEqual([PROVIDER]);
+    expect(config.chainRpcUrls).toEqual({ 8453: "https://base.test" });
+    expect(config.signingKey).toEqual({ kty: "EC", d: "x" });
+  });
+
+  it("names the variable when the file is missing or not JSON", () => {
+    const missing = configError({ AUTH_PROVIDERS: `@${join(dir, "nope.json")}` });
+    expect(missing.variable).toBe("AUTH_PROVIDERS");
+    expect(missing.message).toContain("cannot read file");
+    const broken = join(dir, "broken.json");
+    writeFileSync(broken, "not json");
+    expect(configError({ CHAIN_RPC_URLS: `@${broken}` }).message).toBe("CHAIN_RPC_URLS: is not valid JSON");
+  });
+
+  it("applies the same checks to file contents", () => {
+    const bad = join(dir, "bad-providers.json");
+    writeFileSync(bad, JSON.stringify([{ name: "provider_a", issuer: "https://a.test" }]));
+    expect(configError({ AUTH_PROVIDERS: `@${bad}` }).variable).toBe("AUTH_PROVIDERS[0]");
+  });
+});
