@@ -9,12 +9,15 @@ export interface AuthenticatedUser {
 
 /**
  * The calling user, for operations of the JWT or PAT schemes. `write` operations need a JWT or
- * a PAT carrying the `write` scope (a read-only PAT gets 403).
+ * a PAT carrying the `write` scope (a read-only PAT gets 403); `write` includes `read`.
  */
 export function requireUser(principal: Principal, access: "read" | "write"): AuthenticatedUser {
   const caller = requireUserCredential(principal);
   if (caller.user_id === null) throw appError("USR-404-001");
-  if (caller.via === "pat" && !caller.pat?.scopes.includes(access)) throw appError("USR-403-001", `This personal access token lacks the ${access} scope.`);
+  // `write` implies `read`, as with most providers' token scopes
+  const granted = caller.pat?.scopes ?? [];
+  if (caller.via === "pat" && !(granted.includes(access) || (access === "read" && granted.includes("write"))))
+    throw appError("USR-403-001", `This personal access token lacks the ${access} scope.`);
   return { user_id: caller.user_id, environment_id: caller.environment_id, principal: caller };
 }
 
