@@ -14,7 +14,7 @@ type Outcome = { kind: "none" | "expired" | "exhausted" } | { kind: "wrong"; rem
 
 /**
  * Step two: checks the code against the newest verification. The attempt is counted first, in
- * one guarded update (attempts < max), so parallel guesses cannot exceed the limit; the comparison
+ * one guarded update (not expired, attempts < max), so parallel guesses cannot exceed the limit; the comparison
  * is constant-time. On success the user's phone_number and phone_verified_at are set in the same
  * transaction. A wrong guess is committed (it counts) and then reported as PHN-400-001 with the
  * attempts left; expired or used-up codes are PHN-410-001; no code, or one already used,
