@@ -134,6 +134,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           operation: compiled.operation,
           variables: route.variables?.(routeRequest) ?? {},
           headers: request.headers,
+          credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
           trace_id: request.id,
         });
         if (result.errors?.length) throw errorFromGraphQL(result.errors);

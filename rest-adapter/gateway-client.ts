@@ -1,7 +1,8 @@
 import type { ExecutionResult } from "graphql";
 import type { Authenticator, CredentialHeaders } from "../gateway/authenticate.ts";
 import type { Gateway, PreparedOperation } from "../gateway/gateway.ts";
-import { appError } from "../lib/errors/app-error.ts";
+import { ANONYMOUS, type Principal } from "../lib/auth/principal.ts";
+import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
 
 /** An operation as the client keeps it between requests (parsed and validated where that is possible). */
 export type OperationHandle = PreparedOperation | { source: string };
@@ -10,6 +11,12 @@ export interface GatewayRequest {
   operation: OperationHandle;
   variables: Record<string, unknown>;
   headers: CredentialHeaders;
+  /**
+   * "none": the operation takes no credential, so none is read (GET /health answers whatever
+   * headers come with it); "optional": a credential that fails to verify counts as absent
+   * (GET /v0/cli/config always answers 200); "required": failures are the caller's 401.
+   */
+  credentials: "none" | "optional" | "required";
   trace_id: string;
 }
 
@@ -34,8 +41,18 @@ export class InProcessGatewayClient implements GatewayClient {
   }
 
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
-    const principal = await this.authenticator.authenticate(request.headers, request.trace_id);
+    const principal = await this.principal(request);
     return this.gateway.run(request.operation as PreparedOperation, request.variables, { principal, trace_id: request.trace_id });
+  }
+
+  private async principal(request: GatewayRequest): Promise<Principal> {
+    if (request.credentials === "none") return ANONYMOUS;
+    try {
+      return await this.authenticator.authenticate(request.headers, request.trace_id);
+    } catch (error) {
+      if (request.credentials === "optional" && error instanceof AppError && error.status === 401) return ANONYMOUS;
+      throw error;
+    }
   }
 }
 
@@ -49,13 +66,25 @@ export class HttpGatewayClient implements GatewayClient {
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
     const query = request.operation.source;
     const headers: Record<string, string> = { "content-type": "application/json", "x-request-id": request.trace_id };
-    for (const name of CREDENTIAL_HEADERS) {
-      const value = request.headers[name];
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value[0]! : value;
+    if (request.credentials !== "none") {
+      for (const name of CREDENTIAL_HEADERS) {
+        const value = request.headers[name];
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value[0]! : value;
+      }
     }
+    const result = await this.post(query, request.variables, headers);
+    // the gateway refuses bad credentials before running anything; optional ones then count as absent
+    if (request.credentials === "optional" && result.errors?.some((e) => fromExtensions(e.extensions)?.status === 401)) {
+      for (const name of CREDENTIAL_HEADERS) delete headers[name];
+      return this.post(query, request.variables, headers);
+    }
+    return result;
+  }
+
+  private async post(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<ExecutionResult> {
     let response: Response;
     try {
-      response = await fetch(this.url, { method: "POST", headers, body: JSON.stringify({ query, variables: request.variables }), signal: AbortSignal.timeout(30_000) });
+      response = await fetch(this.url, { method: "POST", headers, body: JSON.stringify({ query, variables }), signal: AbortSignal.timeout(30_000) });
     } catch (error) {
       throw appError("GEN-502-001", "The GraphQL gateway could not be reached.", { cause: error });
     }

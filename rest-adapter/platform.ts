@@ -9,12 +9,25 @@ import { buildOpenApiDocument } from "./openapi.ts";
 import type { Route } from "./route.ts";
 import { cliRoutes } from "./routes/cli.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { kycRoutes } from "./routes/kyc.ts";
+import { onboardingRoutes } from "./routes/onboarding.ts";
+import { phoneRoutes } from "./routes/phone.ts";
 import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
-export const platformRoutes: Route[] = [...healthRoutes, ...userRoutes, ...personalAccessTokenRoutes, ...walletRoutes, ...cliRoutes, ...siweRoutes];
+export const platformRoutes: Route[] = [
+  ...healthRoutes,
+  ...userRoutes,
+  ...personalAccessTokenRoutes,
+  ...phoneRoutes,
+  ...onboardingRoutes,
+  ...kycRoutes,
+  ...walletRoutes,
+  ...cliRoutes,
+  ...siweRoutes,
+];
 
 export interface ListenerOptions {
   gateway: GatewayClient;

@@ -484,9 +484,15 @@ describe("GET /v0/cli/config (spec 4.4)", () => {
     expect((await (await platform.api("/v0/cli/config")).json()).debug).toBe(false);
   });
 
-  it("answers 401 for an invalid token", async () => {
-    await expectProblem(await platform.api("/v0/cli/config", { pat: generatePersonalAccessToken() }), 401, "USR-401-004");
-    await expectProblem(await platform.api("/v0/cli/config", { pat: "plat_pat_nonsense" }), 401, "USR-401-004");
+  it("always answers 200: a token that does not verify, or a JWT without a user, gets the defaults", async () => {
+    for (const pat of [generatePersonalAccessToken(), "plat_pat_nonsense"]) {
+      const response = await platform.api("/v0/cli/config", { pat });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ debug: false, _links: { self: { href: `${base}/v0/cli/config` } } });
+    }
+    const stranger = await platform.api("/v0/cli/config", { jwt: await issuerA.sign({ sub: "no-user-yet" }) });
+    expect(stranger.status).toBe(200);
+    expect((await stranger.json()).debug).toBe(false);
   });
 });
 

@@ -19,6 +19,13 @@ describe("GET /health", () => {
     }
   });
 
+  it("takes no credential: whatever credential headers come along are not read", async () => {
+    const platform = await startTestPlatform();
+    stops.push(() => platform.stop());
+    const response = await fetch(`${platform.urls.platform}/health`, { headers: { "x-platform-jwt": "expired.or.garbage", "x-platform-orgid": "malformed", "x-platform-token": "agent" } });
+    expect(response.status).toBe(200);
+  });
+
   // only a server database can go away; PGlite lives in the process
   it.skipIf(!onPostgres)("answers 503 with a ProblemDetail while PostgreSQL is down and recovers without a restart", async () => {
     const cluster: PostgresCluster = await startPostgresCluster();

@@ -1,0 +1,74 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { EpochMs, Links } from "../schemas.ts";
+
+const KYC_STATUS_FIELDS = "status applicant_id provider updated_at can_submit";
+
+const KycStatus = Type.Object({
+  status: Type.Union(["pending", "in_progress", "retry", "approved", "rejected"].map((s) => Type.Literal(s))),
+  applicant_id: Type.Union([Type.String(), Type.Null()]),
+  provider: Type.Union([Type.String(), Type.Null()]),
+  updated_at: EpochMs,
+  can_submit: Type.Boolean({ description: "true in pending and retry: documents may be submitted" }),
+  _links: Links,
+});
+
+function kycLinks(base: string) {
+  return {
+    self: link(href(base, "/v0/kyc/status")),
+    access_token: link(href(base, "/v0/kyc/access-token"), { method: "POST" }),
+    submit: link(href(base, "/v0/kyc/submissions"), { method: "POST" }),
+  };
+}
+
+export const kycRoutes = [
+  defineRoute({
+    operationId: "createKycAccessToken",
+    method: "POST",
+    path: "/v0/kyc/access-token",
+    tag: "KYC",
+    summary: "A short-lived token for the verification provider's web SDK",
+    description: "Creates the user's applicant at the provider on first call (externalUserId = the user id). 409 `KYC-409-001` once the user is rejected (terminal).",
+    security: ["PlatformJwt", "PlatformPat"],
+    operation: `mutation KycAccessToken { token: kyc_access_token { token expires_at applicant_id provider } }`,
+    result: (data) => data.token,
+    links: (_body, { base_url }) => kycLinks(base_url),
+    responses: {
+      200: {
+        description: "The token",
+        schema: Type.Object({ token: Type.String(), expires_at: EpochMs, applicant_id: Type.String(), provider: Type.String(), _links: Links }),
+      },
+    },
+    errors: [401, 403, 404, 409, 502],
+  }),
+  defineRoute({
+    operationId: "getKycStatus",
+    method: "GET",
+    path: "/v0/kyc/status",
+    tag: "KYC",
+    summary: "Verification status",
+    security: ["PlatformJwt", "PlatformPat"],
+    operation: `query KycStatus { kyc: kyc_status { ${KYC_STATUS_FIELDS} } }`,
+    result: (data) => data.kyc,
+    links: (_body, { base_url }) => kycLinks(base_url),
+    responses: { 200: { description: "The status", schema: KycStatus } },
+    errors: [401, 403, 404],
+  }),
+  defineRoute({
+    operationId: "submitKyc",
+    method: "POST",
+    path: "/v0/kyc/submissions",
+    tag: "KYC",
+    summary: "Documents submitted in the provider SDK: start or resubmit verification",
+    description:
+      "Moves `pending` → `in_progress` (cause `kyc_started`) and `retry` → `in_progress` (cause `kyc_resubmitted`), spec 3.1. Needs the applicant created by `POST /v0/kyc/access-token` (409 `KYC-409-002`); any other status answers 409 `KYC-409-001` (`rejected` is terminal). The provider's decision then arrives by webhook.",
+    security: ["PlatformJwt", "PlatformPat"],
+    operation: `mutation SubmitKyc { kyc: submit_kyc { ${KYC_STATUS_FIELDS} } }`,
+    result: (data) => data.kyc,
+    status: 202,
+    links: (_body, { base_url }) => kycLinks(base_url),
+    responses: { 202: { description: "Under review", schema: KycStatus } },
+    errors: [401, 403, 404, 409],
+  }),
+];

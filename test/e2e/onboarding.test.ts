@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SandboxSmsSender } from "../../subgraphs/users/phone/sandbox-sms-sender.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+// KYC, phone verification and onboarding through the REST adapter (the domain rules have their
+// own integration tests; these check the documented HTTP contract).
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(() => platform?.stop());
+
+const sms = () => (platform.subgraphs.users as unknown as { services: { sms: SandboxSmsSender } }).services.sms;
+
+async function waitForStep(jwt: string, status: string) {
+  for (let i = 0; i < 100; i++) {
+    const body = await (await platform.api("/v0/user/me/onboarding/safe", { jwt })).json();
+    if (body.step_status === status) return body;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`onboarding never reached ${status}`);
+}
+
+describe("KYC", () => {
+  it("access token → submission moves pending → in_progress once; rejected is terminal", async () => {
+    const { jwt, id } = await platform.createUser();
+    const status = await platform.api("/v0/kyc/status", { jwt });
+    expect(status.status).toBe(200);
+    expect(await status.json()).toMatchObject({ status: "pending", applicant_id: null, can_submit: true, _links: { self: { href: expect.stringContaining("/v0/kyc/status") } } });
+
+    const early = await platform.api("/v0/kyc/submissions", { method: "POST", jwt });
+    expect(early.status).toBe(409);
+    expect((await early.json()).error_code).toBe("KYC-409-002");
+
+    const token = await platform.api("/v0/kyc/access-token", { method: "POST", jwt });
+    expect(token.status).toBe(200);
+    const tokenBody = await token.json();
+    expect(tokenBody).toMatchObject({ token: expect.any(String), applicant_id: expect.any(String), provider: "sandbox" });
+    expect(tokenBody.expires_at).toBeGreaterThan(Date.now());
+
+    const submitted = await platform.api("/v0/kyc/submissions", { method: "POST", jwt });
+    expect(submitted.status).toBe(202);
+    expect(await submitted.json()).toMatchObject({ status: "in_progress", can_submit: false });
+    const again = await platform.api("/v0/kyc/submissions", { method: "POST", jwt });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error_code).toBe("KYC-409-001");
+
+    const me = await (await platform.api("/v0/user/me?expand=status_history", { jwt })).json();
+    expect(me.status).toBe("in_progress");
+    expect(me.status_history.map((c: { from: string | null; to: string; cause: string }) => `${c.from}->${c.to}:${c.cause}`)).toEqual([
+      "null->pending:registration",
+      "pending->in_progress:kyc_started",
+    ]);
+    expect(id).toBe(me.id);
+  });
+});
+
+describe("phone verification", () => {
+  it("sends a code, refuses a wrong one, and verifies with the right one", async () => {
+    const { jwt } = await platform.createUser();
+    const start = await platform.api("/v0/user/me/phone/verification", { method: "POST", jwt, json: { phone_number: "+44 7700 900123" } });
+    expect(start.status).toBe(202);
+    expect(await start.json()).toMatchObject({ phone_number: "+447700900123", attempts_remaining: 5 });
+    const code = /\b(\d{6})\b/.exec(sms().outbox.get("+447700900123")!)![1]!;
+
+    const wrong = await platform.api("/v0/user/me/phone/verification/confirm", { method: "POST", jwt, json: { code: code === "000000" ? "111111" : "000000" } });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).error_code).toBe("PHN-400-001");
+
+    const right = await platform.api("/v0/user/me/phone/verification/confirm", { method: "POST", jwt, json: { code } });
+    expect(right.status).toBe(200);
+    expect(await right.json()).toMatchObject({ phone_number: "+447700900123", verified: true, pending: null });
+    expect((await (await platform.api("/v0/user/me", { jwt })).json()).phone_number).toBe("+447700900123");
+
+    const invalid = await platform.api("/v0/user/me/phone/verification", { method: "POST", jwt, json: { phone_number: "call me" } });
+    expect(invalid.status).toBe(422);
+    expect((await invalid.json()).detail[0].loc).toEqual(["body", "phone_number"]);
+    const none = await platform.api("/v0/user/me/phone/verification/confirm", { method: "POST", jwt, json: { code: "123456" } });
+    expect(none.status).toBe(404);
+  });
+});
+
+describe("onboarding", () => {
+  it("GET /v0/user/me/onboarding/safe follows the agent_create2 deployment to completed", async () => {
+    const { jwt } = await platform.createUser();
+    const first = await platform.api("/v0/user/me/onboarding/safe", { jwt });
+    expect(first.status).toBe(200);
+    const body = await first.json();
+    expect(body.mode).toBe("agent_create2");
+    expect(body.config.mode).toBe(body.mode);
+    expect(body._links.self.href).toMatch(/\/v0\/user\/me\/onboarding\/safe$/);
+    expect(["processing", "completed"]).toContain(body.step_status);
+    const done = await waitForStep(jwt, "completed");
+    expect(done).toMatchObject({ required: false, chain_id: 8453, wallet: { type: "Safe", safe_creation_status: "completed" } });
+    expect(done.config.safe_address).toBe(done.wallet.address);
+
+    const conflict = await platform.api("/v0/user/me/onboarding/safe", { method: "POST", jwt, json: { mode: "byo", safe_address: done.wallet.address } });
+    expect(conflict.status).toBe(409);
+    expect((await conflict.json()).error_code).toBe("ONB-409-001");
+    const invalid = await platform.api("/v0/user/me/onboarding/safe", { method: "POST", jwt, json: { mode: "magic" } });
+    expect(invalid.status).toBe(422);
+  });
+
+  it("POST /v0/user/me/onboarding/steps skips the phone step, refuses to skip kyc, and completes kyc", async () => {
+    const { jwt } = await platform.createUser();
+    const skipped = await platform.api("/v0/user/me/onboarding/steps", { method: "POST", jwt, json: { name: "phone", action: "skip" } });
+    expect(skipped.status).toBe(200);
+    const checklist = await skipped.json();
+    expect(checklist.steps.map((s: { name: string }) => s.name)).toEqual(["safe", "phone", "kyc"]);
+    expect(checklist.steps.find((s: { name: string }) => s.name === "phone")).toMatchObject({ step_status: "skipped", required: false });
+
+    const refused = await platform.api("/v0/user/me/onboarding/steps", { method: "POST", jwt, json: { name: "kyc", action: "skip" } });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error_code).toBe("ONB-400-003");
+
+    await platform.api("/v0/kyc/access-token", { method: "POST", jwt });
+    const kyc = await platform.api("/v0/user/me/onboarding/steps", { method: "POST", jwt, json: { name: "kyc", action: "complete" } });
+    expect(kyc.status).toBe(200);
+    expect((await kyc.json()).steps.find((s: { name: string }) => s.name === "kyc").step_status).toBe("processing");
+    expect((await (await platform.api("/v0/kyc/status", { jwt })).json()).status).toBe("in_progress");
+  });
+});
