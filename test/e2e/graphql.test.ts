@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+// The gateway's /graphql for dashboards: same credential headers as REST, verified once.
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(() => platform?.stop());
+
+function graphql(query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) {
+  return fetch(platform.urls.graphql, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ query, variables }) });
+}
+
+describe("/graphql", () => {
+  it("answers a cross-subgraph query for the JWT's user", async () => {
+    const { jwt, id } = await platform.createUser();
+    const response = await graphql("{ me { id status wallets { type } cards { id } agent_tasks { id } } }", { "x-platform-jwt": jwt });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.errors).toBeUndefined();
+    expect(body.data.me).toMatchObject({ id, status: "pending", cards: [], agent_tasks: [] });
+  });
+
+  it("refuses bad credentials before running anything, with the catalogue code", async () => {
+    const response = await graphql("{ me { id } }", { "x-platform-jwt": "not-a-jwt" });
+    expect(response.status).toBe(401);
+    expect((await response.json()).errors[0].extensions).toMatchObject({ error_code: "USR-401-001", status: 401 });
+    const orgid = await graphql("{ me { id } }", { "x-platform-orgid": "nocolon" });
+    expect(orgid.status).toBe(401);
+    expect((await orgid.json()).errors[0].extensions.error_code).toBe("USR-401-002");
+  });
+
+  it("keeps the internal principal fields out of the public schema", async () => {
+    const response = await graphql("{ __schema { queryType { fields { name } } } }");
+    const names = (await response.json()).data.__schema.queryType.fields.map((f: { name: string }) => f.name);
+    expect(names).toContain("me");
+    expect(names).not.toContain("_principal_for_jwt");
+    expect(names).not.toContain("_principal_for_pat");
+    const direct = await graphql('{ _principal_for_pat(token: "x") { user_id } }');
+    expect((await direct.json()).errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+  });
+
+  it("reports domain errors with their catalogue extensions", async () => {
+    const { jwt } = await platform.createUser();
+    const body = await (await graphql("query ($id: Int!) { wallet(id: $id) { id } }", { "x-platform-jwt": jwt }, { id: 999999 })).json();
+    expect(body.errors[0].extensions).toMatchObject({ error_code: "WAL-404-001", status: 404, title: "Wallet Not Found" });
+  });
+});
