@@ -1,12 +1,13 @@
 // Prisma's schema engine as WebAssembly, so migrations can be diffed without the native engine
-// binary (which `prisma migrate` would download). All work runs on throwaway in-memory PGlite
-// databases: the engine never sees a real database.
+// binary (which `prisma migrate` would download). Shadow databases are always throwaway
+// in-memory PGlite: @prisma/adapter-pg's shadow work ran against the main database.
 import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { DriverAdapterError, bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
-import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import type { DiagnoseMigrationHistoryOutput, MigrationList, SchemaContainer, SchemaEngine } from "@prisma/schema-engine-wasm";
 import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 
@@ -53,10 +54,23 @@ export async function readMigrationList(migrationsDir: string): Promise<Migratio
   return { baseDir: migrationsDir, lockfile, shadowDbInitScript: "", migrationDirectories };
 }
 
-/** Runs `fn` with an engine bound to in-memory PGlite databases, closed afterwards. */
-async function withEngine<T>(schemaPath: string, schema: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` with an engine loaded with a subgraph's schema and migrations. Its shadow databases
+ * (and its main one, unless `main` is given) are in-memory PGlite, closed afterwards.
+ */
+async function withEngine<T>(
+  subgraph: string,
+  root: string,
+  fn: (engine: SchemaEngine, schema: SchemaContainer, migrations: MigrationList) => Promise<T>,
+  main?: SqlDriverAdapterFactory,
+): Promise<T> {
+  const path = join(root, subgraph, "schema.prisma");
+  const schema = { path, content: await readFile(path, "utf8") };
+  const migrations = await readMigrationList(join(root, subgraph, "migrations"));
   await loadWasm();
   const databases: PGlite[] = [];
+  // The engine reports a failing script only as "external connector error": keep the cause.
+  let scriptError: Error | undefined;
   const connectToMemoryDatabase = async () => {
     const db = await PGlite.create("memory://");
     databases.push(db);
@@ -64,17 +78,9 @@ async function withEngine<T>(schemaPath: string, schema: string, fn: (engine: Sc
     // PrismaPGlite's executeScript does not wait for the script: a failing migration would
     // count as applied (an empty diff) and its error would crash the process later.
     adapter.executeScript = async (script) => {
-      await db.exec(script).catch((error: Error & { code?: string; severity?: string; detail?: string; hint?: string }) => {
-        // Wrapped, or the engine reports only "external connector error".
-        throw new DriverAdapterError({
-          kind: "postgres",
-          code: error.code ?? "N/A",
-          severity: error.severity ?? "N/A",
-          message: error.message,
-          detail: error.detail,
-          column: undefined,
-          hint: error.hint,
-        });
+      await db.exec(script).catch((error: Error) => {
+        scriptError = error;
+        throw error;
       });
     };
     return adapter;
@@ -83,37 +89,57 @@ async function withEngine<T>(schemaPath: string, schema: string, fn: (engine: Sc
   const factory = {
     provider: "postgres" as const,
     adapterName: "pglite",
-    connect: connectToMemoryDatabase,
+    connect: main ? () => main.connect() : connectToMemoryDatabase,
     connectToShadowDb: connectToMemoryDatabase,
   };
-  const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
+  const engine = await bg.SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
   try {
-    return await fn(engine);
+    return await fn(engine, schema, migrations);
+  } catch (error) {
+    const message = (error as Error).message.split("\n")[0].trim();
+    throw scriptError ? new Error(`${message} ${scriptError.message}`, { cause: scriptError }) : error;
   } finally {
     engine.free();
     await Promise.all(databases.map((db) => db.close()));
   }
 }
 
+const noFilters = { externalTables: [], externalEnums: [] };
+
 /**
  * The SQL that takes a database built from `prisma/<subgraph>/migrations` to
  * `prisma/<subgraph>/schema.prisma`; "-- This is an empty migration." when they agree.
  */
 export async function diffMigrationsToSchema(subgraph: string, root = prismaRoot): Promise<string> {
-  const schemaPath = join(root, subgraph, "schema.prisma");
-  const schema = await readFile(schemaPath, "utf8");
-  const migrations = await readMigrationList(join(root, subgraph, "migrations"));
-  return withEngine(schemaPath, schema, async (engine) => {
+  return withEngine(subgraph, root, async (engine, schema, migrations) => {
     const result = await engine.diff({
       // With no migrations yet the engine cannot read the provider from migration_lock.toml.
       from: migrations.migrationDirectories.length ? { tag: "migrations", ...migrations } : { tag: "empty" },
-      to: { tag: "schemaDatamodel", files: [{ path: schemaPath, content: schema }] },
+      to: { tag: "schemaDatamodel", files: [schema] },
       script: true,
       exitCode: null,
-      filters: { externalTables: [], externalEnums: [] },
+      filters: noFilters,
     });
     return result.stdout ?? "";
   });
+}
+
+/**
+ * What Prisma's own engine makes of a subgraph's migration history in the database behind
+ * `main`: proof that our runner's `_prisma_migrations` rows are those `prisma migrate deploy`
+ * writes. The engine finds the table through the connection's search_path.
+ */
+export async function diagnoseMigrationHistory(
+  subgraph: string,
+  main: SqlDriverAdapterFactory,
+  root = prismaRoot,
+): Promise<DiagnoseMigrationHistoryOutput> {
+  return withEngine(
+    subgraph,
+    root,
+    (engine, _schema, migrationsList) => engine.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: noFilters }),
+    main,
+  );
 }
 
 export function isEmptyMigration(sql: string): boolean {
