@@ -14,7 +14,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: Error) => {
-  console.error(`migrate failed: ${error.message.split("\n")[0]}`);
+main().catch((error: Error & { code?: string }) => {
+  // An AggregateError (every address of a host refused) has an empty message but a code.
+  console.error(`migrate failed: ${error.message.split("\n")[0] || error.code || error.name}`);
   process.exit(1);
 });

@@ -17,6 +17,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createSiweMessage, parseSiweMessage, type CreateSiweMessageParameters } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { UsersTx } from "../../subgraphs/users/db.ts";
+import { consumeSiweNonce } from "../../subgraphs/users/siwe/siwe-nonces.ts";
 import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 const ISSUER = "https://siwe.platform.test";
@@ -24,6 +26,7 @@ const AUDIENCE = "platform-api";
 const DEVNET = 900; // tevm's in-process chain, served over loopback JSON-RPC
 const DEAD_CHAIN = 901; // an RPC URL where nothing listens
 const WRONG_CHAIN = 902; // an RPC URL that serves chain 900
+const FAILING_CHAIN = 903; // an RPC that answers eth_chainId, then HTTP 503 to everything else
 
 /** A minimal smart account (ERC-1271: valid when its owner signed the hash) and a CREATE2 factory for it (ERC-6492). */
 const CONTRACTS = `// SPDX-License-Identifier: MIT
@@ -104,22 +107,43 @@ async function startDevnet() {
   };
 }
 
+/** Answers eth_chainId with FAILING_CHAIN and HTTP 503 to every other request. */
+async function startFailingRpc() {
+  const server = createServer(async (req, res) => {
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    const call = JSON.parse(raw);
+    if (call.method === "eth_chainId") {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result: toHex(FAILING_CHAIN) }));
+      return;
+    }
+    res.statusCode = 503;
+    res.end("unavailable");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
 let devnet: Awaited<ReturnType<typeof startDevnet>>;
+let failingRpc: Awaited<ReturnType<typeof startFailingRpc>>;
 let platform: TestPlatform;
 let domain: string;
 
 beforeAll(async () => {
   devnet = await startDevnet();
+  failingRpc = await startFailingRpc();
   const dead = `http://127.0.0.1:${await freePort()}`;
   platform = await startTestPlatform({
     AUTH_PROVIDERS: JSON.stringify([{ name: "siwe", issuer: ISSUER, audience: AUDIENCE }]),
-    CHAIN_RPC_URLS: JSON.stringify({ [DEVNET]: devnet.url, [DEAD_CHAIN]: dead, [WRONG_CHAIN]: devnet.url }),
+    CHAIN_RPC_URLS: JSON.stringify({ [DEVNET]: devnet.url, [DEAD_CHAIN]: dead, [WRONG_CHAIN]: devnet.url, [FAILING_CHAIN]: failingRpc.url }),
   });
   domain = new URL(platform.config.publicBaseUrl).host;
 });
 afterAll(async () => {
   await platform?.stop();
   await devnet?.stop();
+  await failingRpc?.stop();
 });
 
 async function nonce(): Promise<string> {
@@ -298,6 +322,19 @@ describe("POST /v0/auth/siwe/verify with an EOA", () => {
     for (const response of responses.filter((r) => r.status === 401)) expect((await response.json()).error_code).toBe("SIW-401-002");
   });
 
+  it("consumes a nonce in one conditional UPDATE: of concurrent consumers exactly one wins", async () => {
+    const db = (platform.subgraphs.users as unknown as { services: { db: UsersTx } }).services.db;
+    for (let round = 0; round < 5; round++) {
+      const value = await nonce();
+      const results = await Promise.all(Array.from({ length: 8 }, () => consumeSiweNonce(db, value, new Date())));
+      expect(results.filter(Boolean)).toHaveLength(1);
+    }
+    const expired = await nonce();
+    await platform.database.query(`UPDATE users.siwe_nonces SET expires_at = now() - interval '1 second' WHERE nonce = $1`, [expired]);
+    expect(await consumeSiweNonce(db, expired, new Date())).toBe(false);
+    expect(await consumeSiweNonce(db, "neverissued00000", new Date())).toBe(false);
+  });
+
   it("validates the body: 422", async () => {
     const missing = await expectProblem(await verify({ message: "x" } as never), 422, "GEN-422-001");
     expect(missing.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ["body", "signature"], type: "missing" })]));
@@ -362,6 +399,17 @@ describe("POST /v0/auth/siwe/verify with a smart account (chain 900, in-process 
     await expectProblem(await verify({ message: again, signature: wrap(await stranger.signMessage({ message: again })) }), 401, "SIW-401-001");
   });
 
+  it("of concurrent verifies of one smart-account message (each checked on chain), exactly one succeeds", async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const account = await devnet.deployAccount(owner.address);
+    const text = await message({ address: account, chainId: DEVNET });
+    const signature = await owner.signMessage({ message: text });
+    const responses = await Promise.all(Array.from({ length: 6 }, () => verify({ message: text, signature })));
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(bodies.filter((b) => b.error_code === "SIW-401-002")).toHaveLength(5);
+  });
+
   it("refuses a smart-account signature on a chain without an RPC: 401 SIW-401-001 that says so", async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
     const account = await devnet.deployAccount(owner.address);
@@ -370,10 +418,10 @@ describe("POST /v0/auth/siwe/verify with a smart account (chain 900, in-process 
     expect(problem.detail).toMatch(/no RPC is configured for chain 8453/);
   });
 
-  it("answers 502 CHN-502-001 when the chain's RPC does not answer or serves another chain, and keeps the nonce", async () => {
+  it("answers 502 CHN-502-001 when the chain's RPC does not answer, serves another chain or fails the eth_call, and keeps the nonce", async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
     const account = await devnet.deployAccount(owner.address);
-    for (const chainId of [DEAD_CHAIN, WRONG_CHAIN]) {
+    for (const chainId of [DEAD_CHAIN, WRONG_CHAIN, FAILING_CHAIN]) {
       const value = await nonce();
       const text = await message({ address: account, chainId, nonce: value });
       const problem = await expectProblem(await verify({ message: text, signature: await owner.signMessage({ message: text }) }), 502, "CHN-502-001");

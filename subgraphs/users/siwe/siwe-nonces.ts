@@ -21,7 +21,7 @@ export async function issueSiweNonce(db: UsersTx, options: IssueNonceOptions = {
   const expires_at = new Date(now.getTime() + (options.ttlMs ?? SIWE_NONCE_TTL_MS));
   const nonce = generateSiweNonce();
   await db.siweNonce.create({ data: { nonce, expires_at, created_at: now } });
-  if (now.getTime() - lastPurge >= PURGE_INTERVAL_MS) {
+  if (Math.abs(now.getTime() - lastPurge) >= PURGE_INTERVAL_MS) {
     lastPurge = now.getTime();
     await db.siweNonce.deleteMany({ where: { expires_at: { lt: now } } });
   }

@@ -23,6 +23,16 @@ export function generateSiweNonce(): string {
   return randomBytes(16).toString("hex");
 }
 
+/** Longer signatures are refused unread (an ERC-6492 wrapper carries factory calldata, still far below this). */
+export const SIWE_SIGNATURE_MAX_LENGTH = 32768;
+
+/** 0x-prefixed hex of whole bytes: what viem can verify. Throws SIW-401-001 otherwise. */
+export function checkSignatureFormat(signature: string): `0x${string}` {
+  if (signature.length > SIWE_SIGNATURE_MAX_LENGTH || !/^0x([0-9a-fA-F]{2})+$/.test(signature))
+    throw appError("SIW-401-001", "The signature must be 0x-prefixed hex of whole bytes.");
+  return signature as `0x${string}`;
+}
+
 /** EIP-4361's `nonce = 8*( ALPHA / DIGIT )`. */
 export function isWellFormedNonce(nonce: string): boolean {
   return /^[A-Za-z0-9]{8,}$/.test(nonce);

@@ -1,10 +1,9 @@
 import { decodeJwt } from "jose";
-import type { Hex } from "viem";
 import type { SigningKey } from "../../../lib/auth/signing-key.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { UsersTx } from "../db.ts";
 import { consumeSiweNonce, issueSiweNonce, siweNonceProblem } from "./siwe-nonces.ts";
-import { checkSiweMessage, nonceError, sessionLifetimeSeconds, SIWE_NONCE_TTL_MS, SIWE_SESSION_TTL_SECONDS } from "./siwe-rules.ts";
+import { checkSignatureFormat, checkSiweMessage, nonceError, sessionLifetimeSeconds, SIWE_NONCE_TTL_MS, SIWE_SESSION_TTL_SECONDS } from "./siwe-rules.ts";
 import { verifySiweSignature, type SignatureCheck } from "./siwe-signature.ts";
 
 /**
@@ -107,13 +106,14 @@ export async function completeSiweSignIn(db: UsersTx, options: CompleteSiweOptio
   const clock = options.clock ?? systemClock;
   const now = clock();
   const message = checkSiweMessage(options.message, { domain: siwe.domain, scheme: schemeOf(siwe.baseUrl), supportedChainIds: options.supportedChainIds, now });
+  const signature = checkSignatureFormat(options.signature);
 
   const problem = await siweNonceProblem(db, message.nonce, now);
   if (problem) throw nonceError(problem);
 
   await (options.verifySignature ?? verifySiweSignature)({
     message: options.message,
-    signature: options.signature as Hex,
+    signature,
     address: message.address,
     chainId: message.chainId,
     now,

@@ -50,11 +50,14 @@ class NoRpcConfigured extends Error {}
 
 /** A client whose every RPC request fails: the ECDSA path of viem needs none. */
 const OFFLINE_CLIENT: PublicClient = createPublicClient({
-  transport: custom({
-    request: async () => {
-      throw new NoRpcConfigured("no RPC");
+  transport: custom(
+    {
+      request: async () => {
+        throw new NoRpcConfigured("no RPC");
+      },
     },
-  }),
+    { retryCount: 0 },
+  ),
 });
 
 const UNREACHABLE = [
@@ -133,8 +136,9 @@ export async function verifySiweSignature(check: SignatureCheck): Promise<void> 
   try {
     valid = await verifySiweMessage(client, parameters);
   } catch (error) {
-    // viem rethrows what is not a verification failure: the chain did not answer usefully
-    throw chainUnavailable(check.chainId, error);
+    // viem rethrows what is not a plain verification failure: an RPC that did not answer, or input it cannot use
+    if (failures.length > 0 || isRpcUnavailable(error)) throw chainUnavailable(check.chainId, error);
+    throw appError("SIW-401-001", `The signature could not be checked as an ERC-1271 / ERC-6492 signature of ${check.address} on chain ${check.chainId}.`, { cause: error });
   }
   if (valid) return;
   // viem reports a failed eth_call as an invalid signature; tell an unreachable RPC apart
