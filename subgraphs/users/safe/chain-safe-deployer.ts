@@ -15,9 +15,9 @@ import {
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { InvalidSafeConfigError, encodeSafeInitializer, predictSafeAddress } from "./safe-address.ts";
+import { encodeSafeInitializer } from "./safe-address.ts";
 import { SAFE_PROXY_FACTORY, SAFE_PROXY_FACTORY_ABI, safeSingletonFor } from "./safe-contracts.ts";
-import type { SafeDeployer, SafeDeploymentRequest, SafeDeploymentResult } from "./safe-deployer.ts";
+import { predictOrRefuse, type SafeDeployer, type SafeDeploymentRequest, type SafeDeploymentResult } from "./safe-deployer.ts";
 
 export interface ChainSafeDeployerOptions {
   /** JSON-RPC endpoint per chain id; a chain without one cannot be deployed to. */
@@ -69,13 +69,9 @@ export class ChainSafeDeployer implements SafeDeployer {
   private async attempt(request: SafeDeploymentRequest): Promise<SafeDeploymentResult> {
     const clients = this.clientsFor(request.chainId);
     if (!clients) return { status: "failed", reason: `no RPC URL for chain ${request.chainId}`, retryable: false };
-    let address: Address;
-    try {
-      address = predictSafeAddress(request);
-    } catch (error) {
-      if (error instanceof InvalidSafeConfigError) return { status: "failed", reason: error.message, retryable: false };
-      throw error;
-    }
+    const predicted = predictOrRefuse(request);
+    if ("failure" in predicted) return predicted.failure;
+    const { address } = predicted;
     try {
       return await this.deployAt(clients, request, address);
     } catch (error) {

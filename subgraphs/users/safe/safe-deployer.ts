@@ -1,4 +1,5 @@
 import type { Address, Hex } from "viem";
+import { InvalidSafeConfigError, predictSafeAddress } from "./safe-address.ts";
 
 /** One Safe to deploy, keyed by the event that asked for it (the caller's job row). */
 export interface SafeDeploymentRequest {
@@ -26,4 +27,14 @@ export type SafeDeploymentResult =
 export interface SafeDeployer {
   readonly name: string;
   deploy(request: SafeDeploymentRequest): Promise<SafeDeploymentResult>;
+}
+
+/** The Safe's address, or the permanent failure for a configuration `Safe.setup` would revert on. */
+export function predictOrRefuse(request: SafeDeploymentRequest): { address: Address } | { failure: SafeDeploymentResult } {
+  try {
+    return { address: predictSafeAddress(request) };
+  } catch (error) {
+    if (error instanceof InvalidSafeConfigError) return { failure: { status: "failed", reason: error.message, retryable: false } };
+    throw error;
+  }
 }

@@ -1,6 +1,5 @@
 import { keccak256, stringToHex, type Address, type Hex } from "viem";
-import { InvalidSafeConfigError, predictSafeAddress } from "./safe-address.ts";
-import type { SafeDeployer, SafeDeploymentRequest, SafeDeploymentResult } from "./safe-deployer.ts";
+import { predictOrRefuse, type SafeDeployer, type SafeDeploymentRequest, type SafeDeploymentResult } from "./safe-deployer.ts";
 
 export interface SandboxSafeDeployerOptions {
   /** How long a deployment stays `pending` after the first call for its event. */
@@ -26,13 +25,9 @@ export class SandboxSafeDeployer implements SafeDeployer {
   async deploy(request: SafeDeploymentRequest): Promise<SafeDeploymentResult> {
     const reason = this.options.fail?.(request);
     if (reason !== undefined) return { status: "failed", reason, retryable: false };
-    let address: Address;
-    try {
-      address = predictSafeAddress(request);
-    } catch (error) {
-      if (error instanceof InvalidSafeConfigError) return { status: "failed", reason: error.message, retryable: false };
-      throw error;
-    }
+    const predicted = predictOrRefuse(request);
+    if ("failure" in predicted) return predicted.failure;
+    const { address } = predicted;
 
     const deployer = this.deployedBy.get(address);
     if (deployer !== undefined && deployer !== request.eventId) return { status: "completed", address };
