@@ -104,7 +104,8 @@ export class Gateway {
         if (!target) throw new Error(`no subgraph configured for ${name}`);
         return "schema" in target ? new CachedLocalDataSource(target.schema) : new PrincipalDataSource(target.url, options.internalSecret);
       },
-      logger: options.logger,
+      // its info lines (schema loaded, mode) say nothing an operator needs at start-up
+      logger: options.logger.child({ component: "apollo-gateway" }, { level: "warn" }),
     });
     const server = new ApolloServer<RequestContext>({
       gateway,

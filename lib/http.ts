@@ -24,3 +24,22 @@ export function createHttpServer(logger: Logger, options: { bodyLimit?: number }
     routerOptions: { ignoreTrailingSlash: true },
   });
 }
+
+/**
+ * Starts a listener and announces it in one log line naming the listener and its URL (Fastify's
+ * own "Server listening" line is what carries it). Returns the URL, with the port actually bound.
+ */
+export async function listen(app: FastifyInstance, options: { name: string; port: number; host: string; path?: string }): Promise<string> {
+  const path = options.path ?? "";
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  await app.listen({
+    port: options.port,
+    host: options.host,
+    listenTextResolver: (address) => {
+      const port = new URL(address).port;
+      return `${options.name} listening on http://${host}:${port}${path}`;
+    },
+  });
+  const bound = app.server.address();
+  return `http://${host}:${typeof bound === "object" && bound ? bound.port : options.port}${path}`;
+}

@@ -11,6 +11,7 @@ import type { Config } from "../lib/config.ts";
 import { openDatabase, type Database } from "../lib/db/database.ts";
 import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type Subgraph } from "../lib/graphql/subgraph.ts";
+import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildPlaceholderApp, buildPlatformApp } from "../rest-adapter/platform.ts";
@@ -74,11 +75,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     if (options.listen !== false) {
       const ports = { platform: config.port, graphql: config.graphqlPort, identity: config.identityPort, rpc: config.rpcPort };
       for (const key of ["platform", "graphql", "identity", "rpc"] as const) {
-        await apps[key].listen({ port: ports[key], host: config.host });
-        const address = apps[key].server.address();
-        const port = typeof address === "object" && address ? address.port : ports[key];
-        urls[key] = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}${key === "graphql" ? "/graphql" : ""}`;
-        logger.info({ listener: key, url: urls[key] }, `${key} listening on ${urls[key]}`);
+        urls[key] = await listen(apps[key], { name: key, port: ports[key], host: config.host, ...(key === "graphql" && { path: "/graphql" }) });
       }
     }
     for (const subgraph of Object.values(subgraphs)) subgraph.start();

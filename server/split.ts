@@ -11,6 +11,7 @@ import { ConfigError, type Config } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
 import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph.ts";
+import { listen } from "../lib/http.ts";
 import { createLogger } from "../lib/logger.ts";
 import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildPlaceholderApp, buildPlatformApp } from "../rest-adapter/platform.ts";
@@ -34,14 +35,6 @@ function requireInternalSecret(config: Config): string {
   return config.internalSecret;
 }
 
-async function listen(app: FastifyInstance, port: number, host: string, name: string, path = ""): Promise<string> {
-  await app.listen({ port, host });
-  const address = app.server.address();
-  const url = `http://${host}:${typeof address === "object" && address ? address.port : port}${path}`;
-  app.log.info({ listener: name, url }, `${name} listening on ${url}`);
-  return url;
-}
-
 function subgraphUrl(config: Config, name: SubgraphName): string {
   return config.subgraphUrls[name] ?? DEFAULT_SUBGRAPH_URLS[name]!;
 }
@@ -63,7 +56,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey });
     const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger });
-    const url = await listen(app, port, config.host, subgraphName, "/graphql");
+    const url = await listen(app, { name: subgraphName, port, host: config.host, path: "/graphql" });
     subgraph.start();
     return {
       urls: [url],
@@ -91,7 +84,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret),
     );
     const app = await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) });
-    const url = await listen(app, config.graphqlPort, config.host, "graphql", "/graphql");
+    const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     return {
       urls: [url],
       async stop() {
@@ -109,7 +102,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     [await buildPlaceholderApp({ ...listener, baseUrl: config.publicRpcUrl, title: "RPC host" }), config.rpcPort, "rpc"],
   ];
   const urls: string[] = [];
-  for (const [app, port, listenerName] of apps) urls.push(await listen(app, port, config.host, listenerName));
+  for (const [app, port, listenerName] of apps) urls.push(await listen(app, { name: listenerName, port, host: config.host }));
   return {
     urls,
     async stop() {

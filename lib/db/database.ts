@@ -1,6 +1,7 @@
 // One database per process: embedded PGlite by default, PostgreSQL when DATABASE_URL is set.
 // Every subgraph's PrismaClient and the migration runner share the same PGlite instance or pg.Pool.
 import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
@@ -39,8 +40,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPGlite(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  // the cluster gets its own folder: DATA_DIR also holds the generated signing key
+  const location = dataDir.startsWith("memory://") ? dataDir : join(dataDir, "pglite");
+  if (location !== dataDir) await mkdir(location, { recursive: true });
+  const client = await PGlite.create(location);
   const adapter = new PrismaPGlite(client);
   const onClient = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {

@@ -1,56 +1,17 @@
-import { execute, parse, type ExecutionResult } from "graphql";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SigningKey } from "../../lib/auth/signing-key.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { UserPrincipal } from "../../lib/auth/principal.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { createUsersSubgraph } from "../../subgraphs/users/index.ts";
 import { changeAccountStatus } from "../../subgraphs/users/kyc/account-transition.ts";
 import { applyKycProviderEvent } from "../../subgraphs/users/kyc/kyc-provider-event.ts";
 import type { KycProvider } from "../../subgraphs/users/kyc/kyc-provider.ts";
 import { SandboxKycProvider } from "../../subgraphs/users/kyc/sandbox-kyc-provider.ts";
+import { useUsersSubgraph, type UsersSubgraph } from "../support/users-subgraph.ts";
 
-type Users = Awaited<ReturnType<typeof createUsersSubgraph>>;
-
-let database: Database;
-let users: Users;
-let subjects = 0;
-
-beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["users"]);
-  users = await createUsersSubgraph({
-    config: loadConfig({ DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0" }),
-    database,
-    logger: createLogger("silent"),
-    signingKey: await SigningKey.load(undefined, "memory://"),
-  });
+const harness = useUsersSubgraph({ subjectPrefix: "kyc" });
+const { gql, errorOf, newUser } = harness;
+let users: UsersSubgraph;
+beforeAll(() => {
+  users = harness.users;
 });
-
-afterAll(async () => {
-  await users.stop();
-  await database.close();
-});
-
-function gql(principal: UserPrincipal, query: string, variables?: Record<string, unknown>): Promise<ExecutionResult<any>> {
-  return Promise.resolve(execute({ schema: users.schema, document: parse(query), variableValues: variables, contextValue: { principal, trace_id: "t" } }));
-}
-
-function errorOf(result: ExecutionResult) {
-  expect(result.errors, "expected an error").toBeDefined();
-  return result.errors![0]!.extensions as { error_code: string; status: number; detail: string };
-}
-
-async function newUser() {
-  const jwt = { provider: "provider_a", issuer: "https://issuer.test", subject: `kyc-${++subjects}` };
-  const anonymous: UserPrincipal = { kind: "user", via: "jwt", environment_id: "default", user_id: null, jwt };
-  const created = await gql(anonymous, `mutation { create_user(input: { primary_eoa_address: "0x${String(subjects).padStart(40, "a")}", chain_id: 84532 }) { id } }`);
-  expect(created.errors).toBeUndefined();
-  const user_id = created.data.create_user.id as string;
-  return { user_id, principal: { ...anonymous, user_id } satisfies UserPrincipal };
-}
 
 const TOKEN = `mutation { kyc_access_token { token expires_at applicant_id provider } }`;
 const STATUS = `{ kyc_status { status applicant_id provider updated_at can_submit } }`;

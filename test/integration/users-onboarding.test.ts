@@ -1,70 +1,36 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { execute, parse, type ExecutionResult } from "graphql";
+import type { ExecutionResult } from "graphql";
 import { decodeFunctionData, encodeAbiParameters, getAddress, parseAbi, toFunctionSelector, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SigningKey } from "../../lib/auth/signing-key.ts";
-import type { UserPrincipal } from "../../lib/auth/principal.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { createUsersSubgraph } from "../../subgraphs/users/index.ts";
 import { RpcSafeInspector, type SafeInspector } from "../../subgraphs/users/onboarding/safe-inspector.ts";
 import { submitOnboardingSafe, USER_SIGNED_DEPLOY_GRACE_MS } from "../../subgraphs/users/onboarding/submit-onboarding-safe.ts";
 import { encodeSafeInitializer, predictSafeAddress } from "../../subgraphs/users/safe/safe-address.ts";
 import { SAFE_PROXY_FACTORY, SAFE_PROXY_FACTORY_ABI, SAFE_L2_SINGLETON } from "../../subgraphs/users/safe/safe-contracts.ts";
 import { SandboxSafeDeployer } from "../../subgraphs/users/safe/sandbox-safe-deployer.ts";
 import { saltNonceFor } from "../../subgraphs/users/wallets/safe-deployment.ts";
-
-type Users = Awaited<ReturnType<typeof createUsersSubgraph>>;
+import { useUsersSubgraph, type UsersSubgraph } from "../support/users-subgraph.ts";
 
 const CHAIN = 84532;
-let database: Database;
-let users: Users;
-let subjects = 0;
 /** owners (lower case) whose sandbox deployment fails; tests add and remove */
 const failingOwners = new Set<string>();
 
-beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["users"]);
-  users = await createUsersSubgraph({
-    config: loadConfig({ DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0" }),
-    database,
-    logger: createLogger("silent"),
-    signingKey: await SigningKey.load(undefined, "memory://"),
-    safeDeployer: new SandboxSafeDeployer({ delayMs: 0, fail: (r) => (failingOwners.has(r.owners[0]!.toLowerCase()) ? "sandbox: told to fail" : undefined) }),
-  });
+const harness = useUsersSubgraph({
+  subjectPrefix: "onb",
+  safeDeployer: new SandboxSafeDeployer({ delayMs: 0, fail: (r) => (failingOwners.has(r.owners[0]!.toLowerCase()) ? "sandbox: told to fail" : undefined) }),
+});
+const { gql, errorOf, dataOf } = harness;
+let users: UsersSubgraph;
+beforeAll(() => {
+  users = harness.users;
 });
 
-afterAll(async () => {
-  await users.stop();
-  await database.close();
-});
-
-function gql(principal: UserPrincipal, query: string, variables?: Record<string, unknown>): Promise<ExecutionResult<any>> {
-  return Promise.resolve(execute({ schema: users.schema, document: parse(query), variableValues: variables, contextValue: { principal, trace_id: "t" } }));
-}
-
-function errorOf(result: ExecutionResult) {
-  expect(result.errors, "expected an error").toBeDefined();
-  return result.errors![0]!.extensions as { error_code: string; status: number; detail: string; validation?: { loc: string[] }[] };
-}
-
-function dataOf(result: ExecutionResult<any>) {
-  expect(result.errors).toBeUndefined();
-  return result.data;
-}
-
+let eoas = 0;
 async function newUser(options: { failDeployment?: boolean } = {}) {
-  const eoa = getAddress(`0x${String(++subjects).padStart(40, "c")}`);
+  const eoa = getAddress(`0x${String(++eoas).padStart(40, "c")}`);
   if (options.failDeployment) failingOwners.add(eoa.toLowerCase());
-  const jwt = { provider: "provider_a", issuer: "https://issuer.test", subject: `onb-${subjects}` };
-  const anonymous: UserPrincipal = { kind: "user", via: "jwt", environment_id: "default", user_id: null, jwt };
-  const created = await gql(anonymous, `mutation($a: String!) { create_user(input: { primary_eoa_address: $a, chain_id: ${CHAIN} }) { id } }`, { a: eoa });
-  const user_id = dataOf(created).create_user.id as string;
-  return { user_id, eoa, principal: { ...anonymous, user_id } satisfies UserPrincipal };
+  const { user_id, principal } = await harness.newUser({ address: eoa, chainId: CHAIN });
+  return { user_id, eoa, principal };
 }
 
 /** a user whose registration deployment has failed */

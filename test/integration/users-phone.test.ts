@@ -1,58 +1,18 @@
 import { createHmac } from "node:crypto";
-import { execute, parse, type ExecutionResult } from "graphql";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SigningKey } from "../../lib/auth/signing-key.ts";
-import type { UserPrincipal } from "../../lib/auth/principal.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors/app-error.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { createUsersSubgraph } from "../../subgraphs/users/index.ts";
 import { confirmPhoneVerification } from "../../subgraphs/users/phone/confirm-phone-verification.ts";
 import { PHONE_CODE_TTL_MS } from "../../subgraphs/users/phone/phone-code.ts";
 import type { SandboxSmsSender } from "../../subgraphs/users/phone/sandbox-sms-sender.ts";
 import { startPhoneVerification } from "../../subgraphs/users/phone/start-phone-verification.ts";
+import { useUsersSubgraph, type UsersSubgraph } from "../support/users-subgraph.ts";
 
-type Users = Awaited<ReturnType<typeof createUsersSubgraph>>;
-
-let database: Database;
-let users: Users;
-let subjects = 0;
-
-beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["users"]);
-  users = await createUsersSubgraph({
-    config: loadConfig({ DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0" }),
-    database,
-    logger: createLogger("silent"),
-    signingKey: await SigningKey.load(undefined, "memory://"),
-  });
+const harness = useUsersSubgraph({ subjectPrefix: "phone" });
+const { gql, errorOf, newUser } = harness;
+let users: UsersSubgraph;
+beforeAll(() => {
+  users = harness.users;
 });
-
-afterAll(async () => {
-  await users.stop();
-  await database.close();
-});
-
-function gql(principal: UserPrincipal, query: string, variables?: Record<string, unknown>): Promise<ExecutionResult<any>> {
-  return Promise.resolve(execute({ schema: users.schema, document: parse(query), variableValues: variables, contextValue: { principal, trace_id: "t" } }));
-}
-
-function errorOf(result: ExecutionResult) {
-  expect(result.errors, "expected an error").toBeDefined();
-  return result.errors![0]!.extensions as { error_code: string; status: number; detail: string; retry_after?: number; validation?: { loc: string[] }[] };
-}
-
-async function newUser() {
-  const jwt = { provider: "provider_a", issuer: "https://issuer.test", subject: `phone-${++subjects}` };
-  const anonymous: UserPrincipal = { kind: "user", via: "jwt", environment_id: "default", user_id: null, jwt };
-  const created = await gql(anonymous, `mutation { create_user(input: { primary_eoa_address: "0x${String(subjects).padStart(40, "b")}", chain_id: 84532 }) { id } }`);
-  expect(created.errors).toBeUndefined();
-  const user_id = created.data.create_user.id as string;
-  return { user_id, principal: { ...anonymous, user_id } satisfies UserPrincipal };
-}
 
 const START = `mutation($n: String!) { start_phone_verification(phone_number: $n) { phone_number expires_at attempts_remaining } }`;
 const CONFIRM = `mutation($c: String!) { confirm_phone_verification(code: $c) { phone_number verified verified_at pending { phone_number } } }`;
