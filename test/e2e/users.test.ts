@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAddress } from "viem";
+import { predictSafeAddress } from "../../subgraphs/users/safe/safe-address.ts";
+import { saltNonceFor } from "../../subgraphs/users/wallets/safe-deployment.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 let platform: TestPlatform;
@@ -131,7 +134,30 @@ describe("Safe deployment", () => {
     }
     expect(me.safe_creation_status).toBe("completed");
     const safe = me.wallets.find((w: { type: string }) => w.type === "Safe");
-    expect(safe.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // the sandbox deploys at the counterfactual address Safe's proxy factory would use
+    expect(safe.address).toBe(predictSafeAddress({ owners: [getAddress(me.primary_eoa_address)], threshold: 1, saltNonce: saltNonceFor(me.id, 8453), chainId: 8453 }));
     expect(safe.safe_creation_event_id).toMatch(/^sce_/);
+  });
+
+  it("fails the deployment of owners listed in SAFE_SANDBOX_FAILURES: safe_creation_status failed", async () => {
+    const address = randomAddress();
+    const failing = await startTestPlatform({ SAFE_SANDBOX_FAILURES: address.toUpperCase().replace("0X", "0x") });
+    try {
+      const { jwt } = await failing.createUser({ address });
+      let status = "processing";
+      for (let i = 0; i < 50 && status === "processing"; i++) {
+        status = (await (await failing.api("/v0/user/me", { jwt })).json()).safe_creation_status;
+        if (status === "processing") await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe("failed");
+      const other = await failing.createUser();
+      for (let i = 0; i < 50 && status !== "completed"; i++) {
+        status = (await (await failing.api("/v0/user/me", { jwt: other.jwt })).json()).safe_creation_status;
+        if (status !== "completed") await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe("completed");
+    } finally {
+      await failing.stop();
+    }
   });
 });

@@ -140,6 +140,29 @@ describe("wallets", () => {
     expect(primaries.map((w: { type: string; chain_id: number }) => `${w.type}@${w.chain_id}`).sort()).toEqual(["EOA@10", "Safe@10"]);
   });
 
+  it("designates a deployed Safe on another chain primary: the primary EOA follows it to that chain (200)", async () => {
+    const { jwt, id } = await platform.createUser({ chain_id: 8453 });
+    const baseSafe = (await (await platform.api("/v0/wallets?is_eoa=false", { jwt })).json()).items[0];
+    await waitForSafe(jwt, baseSafe.id, "completed");
+    const account = privateKeyToAccount(generatePrivateKey());
+    const opEoa = await (await register(jwt, id, { signer: account, chain_id: 10 })).json();
+    const moved = await platform.api(`/v0/wallets/${opEoa.id}`, { method: "PATCH", jwt, json: { is_primary: true } });
+    expect(moved.status).toBe(202);
+    await waitForSafe(jwt, (await moved.json())._links.safe.href.split("/").pop(), "completed");
+
+    const back = await platform.api(`/v0/wallets/${baseSafe.id}`, { method: "PATCH", jwt, json: { is_primary: true } });
+    expect(back.status).toBe(200);
+    const me = await (await platform.api("/v0/user/me?expand=wallets", { jwt })).json();
+    expect(me.primary_chain_id).toBe(8453);
+    const primaries = me.wallets.filter((w: { is_primary: boolean }) => w.is_primary);
+    expect(primaries.map((w: { type: string; chain_id: number }) => `${w.type}@${w.chain_id}`).sort()).toEqual(["EOA@8453", "Safe@8453"]);
+    expect(primaries.find((w: { type: string }) => w.type === "EOA").address.toLowerCase()).toBe(account.address.toLowerCase());
+
+    const unset = await platform.api(`/v0/wallets/${primaries[0].id}`, { method: "PATCH", jwt, json: { is_primary: false } });
+    expect(unset.status).toBe(400);
+    expect((await unset.json()).error_code).toBe("WAL-400-002");
+  });
+
   it("runs a failed Safe creation again on PATCH retry: failed → processing → completed", async () => {
     const address = randomAddress();
     failingOwners.add(address.toLowerCase());

@@ -1,0 +1,73 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { freePort } from "../support/net.ts";
+import { freshDatabaseUrl } from "../support/test-database.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+function run(env: Record<string, string>, until: (out: string) => boolean, timeoutMs = 60_000) {
+  const child = spawn(process.execPath, ["--import", "tsx", "bin/start.ts"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  return new Promise<{ stdout: string; stderr: string; code: number | null; output: () => string; stop: () => Promise<void> }>((resolve, reject) => {
+    const output = () => stdout;
+    const timer = setTimeout(() => reject(new Error(`timed out:\n${stdout}\n${stderr}`)), timeoutMs);
+    const stop = () => new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM"))));
+    const check = () => {
+      if (until(stdout)) {
+        clearTimeout(timer);
+        resolve({ stdout, stderr, code: child.exitCode, output, stop });
+      }
+    };
+    child.stdout.on("data", (chunk) => ((stdout += chunk), check()));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code, output, stop });
+    });
+  });
+}
+
+describe("npm start (bin/start.ts)", () => {
+  it("starts the four listeners (on PGlite, or PostgreSQL with DATABASE_URL) and logs one line per listener with its URL", async () => {
+    const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
+    const databaseUrl = await freshDatabaseUrl();
+    const started = await run({ DATA_DIR: "memory://", ...(databaseUrl && { DATABASE_URL: databaseUrl }), ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) }, (out) => out.split("\n").filter((l) => l.includes("listening on")).length === 4);
+    try {
+      const lines = started.stdout.split("\n").filter((l) => l.includes("listening on")).map((l) => JSON.parse(l).msg);
+      expect(lines).toEqual([
+        `platform listening on http://127.0.0.1:${ports.PORT}`,
+        `graphql listening on http://127.0.0.1:${ports.GRAPHQL_PORT}/graphql`,
+        `identity listening on http://127.0.0.1:${ports.IDENTITY_PORT}`,
+        `rpc listening on http://127.0.0.1:${ports.RPC_PORT}`,
+      ]);
+      expect((await fetch(`http://127.0.0.1:${ports.PORT}/health`)).status).toBe(200);
+      const identity404 = await fetch(`http://127.0.0.1:${ports.IDENTITY_PORT}/v0/users/abc`);
+      expect(identity404.status).toBe(404);
+      expect(await identity404.json()).toMatchObject({ error_code: "GEN-404-001" });
+
+      // one JSON line per request, with the trace id, status and duration
+      await fetch(`http://127.0.0.1:${ports.PORT}/v0/user/me`, { headers: { "x-request-id": "trace-for-the-log" } });
+      await new Promise((r) => setTimeout(r, 200));
+      const request = started
+        .output()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .find((l) => l.trace_id === "trace-for-the-log");
+      expect(request).toMatchObject({ msg: "request", method: "GET", path: "/v0/user/me", status: 401, duration_ms: expect.any(Number) });
+    } finally {
+      await started.stop();
+    }
+  });
+
+  it("stops on bad configuration with one line naming the variable", async () => {
+    const result = await run({ DATA_DIR: "memory://", PORT: "eighty" }, () => false);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n").filter((l) => !l.includes("npm warn"))).toEqual(['configuration error: PORT: expected a TCP port (0-65535), got "eighty"']);
+    const providers = await run({ DATA_DIR: "memory://", AUTH_PROVIDERS: "[{" }, () => false);
+    expect(providers.code).toBe(1);
+    expect(providers.stderr).toContain("configuration error: AUTH_PROVIDERS: is not valid JSON");
+  });
+});
