@@ -71,11 +71,17 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
     signingKey: deps.signingKey,
     publicBaseUrl: config.publicBaseUrl,
     cliDebugDefault: config.cliDebugDefault,
-    ...(siweProvider && { siwe: { domain: new URL(config.publicBaseUrl).host, issuer: siweProvider.issuer } }),
+    ...(siweProvider && {
+      siwe: {
+        domain: new URL(config.publicBaseUrl).host,
+        issuer: siweProvider.issuer,
+        baseUrl: config.publicBaseUrl,
+        ...(siweProvider.audience !== undefined && { audience: siweProvider.audience }),
+      },
+    }),
   };
   const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver, KycResolver, PhoneResolver, OnboardingResolver, SiweResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
-  instances.set(SiweResolver, new SiweResolver(services, siweProvider));
   const schema = await buildFederatedSchema(
     { resolvers, orphanedTypes: [Wallet], container: { get: (someClass) => instances.get(someClass) } },
     { User: { __resolveReference: resolveUserReference(services) } },

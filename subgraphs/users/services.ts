@@ -5,6 +5,7 @@ import type { UsersDb } from "./db.ts";
 import type { KycProvider } from "./kyc/kyc-provider.ts";
 import type { SafeInspector } from "./onboarding/safe-inspector.ts";
 import type { SmsSender } from "./phone/sms-sender.ts";
+import type { SiweSettings } from "./siwe/siwe-sign-in.ts";
 
 /** What the users subgraph's resolvers need, built once at start and injected. */
 export interface UsersServices {
@@ -22,6 +23,6 @@ export interface UsersServices {
   signingKey: SigningKey;
   publicBaseUrl: string;
   cliDebugDefault: boolean;
-  /** accepted SIWE domain (host of the public base URL) and the issuer of SIWE sessions, when siwe is configured */
-  siwe?: { domain: string; issuer: string };
+  /** sign-in with Ethereum, when AUTH_PROVIDERS has a siwe entry */
+  siwe?: SiweSettings;
 }

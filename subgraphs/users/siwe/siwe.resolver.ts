@@ -1,7 +1,6 @@
 import { Arg, Field, InputType, Int, Mutation, ObjectType, Resolver } from "type-graphql";
-import type { AuthProviderConfig } from "../../../lib/config.ts";
 import type { UsersServices } from "../services.ts";
-import { completeSiweSignIn, startSiweSignIn, type SiweSettings } from "./siwe-sign-in.ts";
+import { completeSiweSignIn, startSiweSignIn } from "./siwe-sign-in.ts";
 
 @ObjectType({ description: "A sign-in with Ethereum (EIP-4361) challenge: the nonce and the values the message must carry." })
 export class SiweChallenge {
@@ -63,31 +62,17 @@ class SiweVerifyInput {
 /** Sign-in with Ethereum; needs no credential. Thin over `siwe-sign-in.ts`. */
 @Resolver()
 export class SiweResolver {
-  private readonly settings: SiweSettings | undefined;
-
-  /** `provider`: the `siwe` entry of AUTH_PROVIDERS, for its audience */
-  constructor(
-    private readonly services: UsersServices,
-    provider?: Pick<AuthProviderConfig, "audience">,
-  ) {
-    const siwe = services.siwe;
-    this.settings = siwe && {
-      domain: siwe.domain,
-      issuer: siwe.issuer,
-      baseUrl: services.publicBaseUrl,
-      ...(provider?.audience !== undefined && { audience: provider.audience }),
-    };
-  }
+  constructor(private readonly services: UsersServices) {}
 
   @Mutation(() => SiweChallenge, { description: "Issues a SIWE nonce (POST /v0/auth/siwe/nonce)." })
   siwe_nonce(): Promise<SiweChallenge> {
-    return startSiweSignIn(this.services.db, { siwe: this.settings, supportedChainIds: this.services.supportedChainIds });
+    return startSiweSignIn(this.services.db, { siwe: this.services.siwe, supportedChainIds: this.services.supportedChainIds });
   }
 
   @Mutation(() => SiweSession, { description: "Verifies a signed SIWE message and issues a session JWT (POST /v0/auth/siwe/verify)." })
   siwe_verify(@Arg("input", () => SiweVerifyInput) input: SiweVerifyInput): Promise<SiweSession> {
     return completeSiweSignIn(this.services.db, {
-      siwe: this.settings,
+      siwe: this.services.siwe,
       message: input.message,
       signature: input.signature,
       supportedChainIds: this.services.supportedChainIds,
