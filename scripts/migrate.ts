@@ -1,12 +1,13 @@
-// npm run migrate: applies every subgraph's pending migrations to DATABASE_URL, or to the
-// embedded PGlite database in DATA_DIR (default ./data) when DATABASE_URL is unset.
+// npm run migrate: applies the pending migrations of every migration set (each subgraph's, and
+// ratelimit's) to DATABASE_URL, or to the embedded PGlite database in DATA_DIR (default ./data)
+// when DATABASE_URL is unset.
 import { openDatabase } from "../lib/db/database.ts";
-import { applyMigrations, subgraphNames } from "../lib/db/migrations.ts";
+import { applyMigrations, migrationSets } from "../lib/db/migrations.ts";
 
 async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR || "./data" });
   try {
-    const applied = await applyMigrations(db, subgraphNames);
+    const applied = await applyMigrations(db, migrationSets);
     for (const { subgraph, name } of applied) console.log(`applied ${subgraph}/${name}`);
     if (applied.length === 0) console.log("no pending migrations");
   } finally {

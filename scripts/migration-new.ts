@@ -3,7 +3,7 @@
 // a database built from the existing migrations up to prisma/<subgraph>/schema.prisma.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { subgraphNames } from "../lib/db/migrations.ts";
+import { migrationSets } from "../lib/db/migrations.ts";
 import { diffMigrationsToSchema, isEmptyMigration, prismaRoot } from "./schema-engine.ts";
 
 // What `prisma migrate dev` writes next to the migrations.
@@ -13,7 +13,7 @@ provider = "postgresql"
 `;
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run migration:new -- <${subgraphNames.join("|")}> <name>`);
+  console.error(`${message}\nusage: npm run migration:new -- <${migrationSets.join("|")}> <name>`);
   process.exit(1);
 }
 
@@ -25,7 +25,7 @@ function timestamp(date: Date): string {
 async function main(): Promise<void> {
   const [subgraph, rawName] = process.argv.slice(2);
   if (!subgraph || !rawName) usage("missing arguments");
-  if (!(subgraphNames as readonly string[]).includes(subgraph)) usage(`unknown subgraph "${subgraph}"`);
+  if (!(migrationSets as readonly string[]).includes(subgraph)) usage(`unknown subgraph "${subgraph}"`);
   const name = rawName.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
   if (!name) usage(`"${rawName}" is not a usable migration name`);
 

@@ -9,6 +9,14 @@ import type { Database, Queryable } from "./database.ts";
 export const subgraphNames = ["users", "finance", "identity", "agents"] as const;
 export type SubgraphName = (typeof subgraphNames)[number];
 
+/**
+ * Every migration set under prisma/: the subgraphs plus shared infrastructure that owns its own
+ * PostgreSQL schema (`ratelimit`, the shared rate limiter's counters, lib/rate-limit). `npm run
+ * migrate`, `npm run migration:new` and the drift check cover all of them.
+ */
+export const migrationSets = [...subgraphNames, "ratelimit"] as const;
+export type MigrationSetName = (typeof migrationSets)[number];
+
 export const defaultMigrationsRoot = join(import.meta.dirname, "..", "..", "prisma");
 
 // The key `prisma migrate deploy` locks too, so it and we never migrate at the same time.

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../lib/db/database.ts";
-import { applyMigrations, subgraphNames } from "../../lib/db/migrations.ts";
+import { applyMigrations, migrationSets } from "../../lib/db/migrations.ts";
 import { diagnoseMigrationHistory, diffMigrationsToSchema, isEmptyMigration, prismaRoot } from "../../scripts/schema-engine.ts";
 
 // The wasm engine starts an in-memory PostgreSQL per database it touches: seconds each.
@@ -25,7 +25,7 @@ async function tempCopyOfPrismaRoot(): Promise<string> {
 }
 
 describe("migrations agree with schema.prisma (drift check)", () => {
-  it.each(subgraphNames)(
+  it.each(migrationSets)(
     "%s",
     async (subgraph) => {
       const sql = await diffMigrationsToSchema(subgraph);
@@ -65,11 +65,11 @@ describe("applyMigrations on PGlite", () => {
   it(
     "applies every migration once and records it as prisma migrate deploy does",
     async () => {
-      const expected = (await Promise.all(subgraphNames.map(async (subgraph) => ({ subgraph, files: await migrationFiles(prismaRoot, subgraph) }))));
+      const expected = (await Promise.all(migrationSets.map(async (subgraph) => ({ subgraph, files: await migrationFiles(prismaRoot, subgraph) }))));
 
-      const applied = await applyMigrations(db, subgraphNames);
+      const applied = await applyMigrations(db, migrationSets);
       expect(applied).toEqual(expected.flatMap(({ subgraph, files }) => files.map(({ name }) => ({ subgraph, name }))));
-      expect(await applyMigrations(db, subgraphNames)).toEqual([]);
+      expect(await applyMigrations(db, migrationSets)).toEqual([]);
 
       for (const { subgraph, files } of expected) {
         const rows = await db.query(
@@ -90,7 +90,7 @@ describe("applyMigrations on PGlite", () => {
   );
 
   it("applies each migration once when two runs race", async () => {
-    const [first, second] = await Promise.all([applyMigrations(db, subgraphNames), applyMigrations(db, subgraphNames)]);
+    const [first, second] = await Promise.all([applyMigrations(db, migrationSets), applyMigrations(db, migrationSets)]);
     const all = [...first, ...second].map(({ subgraph, name }) => `${subgraph}/${name}`);
     expect(new Set(all).size).toBe(all.length);
     const [{ count }] = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM users._prisma_migrations`);

@@ -1,0 +1,111 @@
+// Rate-limit configuration from the environment, and the limiter it selects.
+//
+//   RATE_LIMITS       JSON object overriding the named rules, each field optional:
+//                     {"api_key": {"limit": 600, "window_seconds": 60}, "ip": {"limit": 100}}
+//                     names: api_key, user, ip, pint_exchange, rpc; limit an integer 1…2^31-1,
+//                     window_seconds a positive integer. Unset: the defaults below.
+//   RATE_LIMIT_STORE  memory | postgres. Unset: postgres when DATABASE_URL is set (instances
+//                     share their budgets), memory otherwise (embedded mode, one process).
+import { ConfigError } from "../config.ts";
+import type { Queryable } from "../db/database.ts";
+import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
+import { PostgresRateLimiter } from "./postgres-rate-limiter.ts";
+import { MAX_RATE_LIMIT, type RateLimitRule, type RateLimiter } from "./rate-limiter.ts";
+
+export const RATE_LIMIT_RULE_NAMES = ["api_key", "user", "ip", "pint_exchange", "rpc"] as const;
+export type RateLimitRuleName = (typeof RATE_LIMIT_RULE_NAMES)[number];
+export type RateLimitRules = Record<RateLimitRuleName, RateLimitRule>;
+
+export const RATE_LIMIT_STORES = ["memory", "postgres"] as const;
+export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
+
+/** Per minute unless configured otherwise. */
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimitRules> = Object.freeze({
+  // requests authenticated by an organisation's API key
+  api_key: { limit: 600, windowMs: 60_000 },
+  // requests authenticated as a user (JWT or personal access token)
+  user: { limit: 300, windowMs: 60_000 },
+  // every request by client address, including unauthenticated ones
+  ip: { limit: 300, windowMs: 60_000 },
+  // PINT token exchanges: each mints a credential, so far fewer
+  pint_exchange: { limit: 30, windowMs: 60_000 },
+  // RPC host calls (wallet and dapp traffic is chatty)
+  rpc: { limit: 1200, windowMs: 60_000 },
+});
+
+export interface RateLimitConfig {
+  store: RateLimitStore;
+  rules: RateLimitRules;
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === "" ? undefined : value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function parseRules(raw: string | undefined): RateLimitRules {
+  const rules = Object.fromEntries(RATE_LIMIT_RULE_NAMES.map((name) => [name, { ...DEFAULT_RATE_LIMITS[name] }])) as RateLimitRules;
+  if (raw === undefined) return rules;
+  const fail = (problem: string): never => {
+    throw new ConfigError("RATE_LIMITS", problem);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    fail(`expected JSON, ${(error as Error).message}`);
+  }
+  if (!isObject(parsed)) return fail(`expected a JSON object keyed by ${RATE_LIMIT_RULE_NAMES.join(", ")}`);
+  for (const [name, value] of Object.entries(parsed)) {
+    if (!(RATE_LIMIT_RULE_NAMES as readonly string[]).includes(name)) fail(`unknown rule "${name}" (expected ${RATE_LIMIT_RULE_NAMES.join(", ")})`);
+    if (!isObject(value)) return fail(`${name}: expected an object like {"limit": 600, "window_seconds": 60}`);
+    const rule = rules[name as RateLimitRuleName];
+    for (const [field, fieldValue] of Object.entries(value)) {
+      if (field === "limit") {
+        if (typeof fieldValue !== "number" || !Number.isInteger(fieldValue) || fieldValue < 1 || fieldValue > MAX_RATE_LIMIT)
+          fail(`${name}.limit: expected an integer from 1 to ${MAX_RATE_LIMIT}, got ${JSON.stringify(fieldValue)}`);
+        rule.limit = fieldValue as number;
+      } else if (field === "window_seconds") {
+        if (typeof fieldValue !== "number" || !Number.isInteger(fieldValue) || fieldValue < 1 || !Number.isSafeInteger(fieldValue * 1000))
+          fail(`${name}.window_seconds: expected a positive integer, got ${JSON.stringify(fieldValue)}`);
+        rule.windowMs = (fieldValue as number) * 1000;
+      } else {
+        fail(`${name}: unknown field "${field}" (expected limit, window_seconds)`);
+      }
+    }
+  }
+  return rules;
+}
+
+function parseStore(env: Env): RateLimitStore {
+  const raw = text(env, "RATE_LIMIT_STORE")?.toLowerCase();
+  if (raw === undefined) return text(env, "DATABASE_URL") !== undefined ? "postgres" : "memory";
+  if (!(RATE_LIMIT_STORES as readonly string[]).includes(raw)) throw new ConfigError("RATE_LIMIT_STORE", `expected memory or postgres, got "${raw}"`);
+  return raw as RateLimitStore;
+}
+
+/** Reads RATE_LIMITS and RATE_LIMIT_STORE; throws ConfigError naming the variable on bad input. */
+export function loadRateLimitConfig(env: Env = process.env): RateLimitConfig {
+  return { store: parseStore(env), rules: parseRules(text(env, "RATE_LIMITS")) };
+}
+
+export interface CreateRateLimiterOptions {
+  store: RateLimitStore;
+  /** the process's Database; required for the postgres store (migrated with the `ratelimit` set) */
+  database?: Queryable;
+  /** milliseconds since the epoch, for tests; postgres otherwise uses the database's clock */
+  clock?: () => number;
+}
+
+/** One limiter per process, shared by every surface (keys prefixed with the rule name). */
+export function createRateLimiter(options: CreateRateLimiterOptions): RateLimiter {
+  if (options.store === "memory") return new MemoryRateLimiter({ ...(options.clock && { clock: options.clock }) });
+  if (!options.database) throw new Error("createRateLimiter: the postgres store needs the database");
+  return new PostgresRateLimiter({ database: options.database, ...(options.clock && { clock: options.clock }) });
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../lib/db/database.ts";
+import { applyMigrations } from "../../lib/db/migrations.ts";
+import { createRateLimiter } from "../../lib/rate-limit/config.ts";
+import { PostgresRateLimiter } from "../../lib/rate-limit/postgres-rate-limiter.ts";
+import type { RateLimitRule } from "../../lib/rate-limit/rate-limiter.ts";
+
+const START = Date.UTC(2026, 0, 1, 12, 0, 0);
+const perMinute = (limit: number): RateLimitRule => ({ limit, windowMs: 60_000 });
+
+let db: Database;
+let now: number;
+let limiter: PostgresRateLimiter;
+
+beforeAll(async () => {
+  db = await openDatabase({ dataDir: "memory://" });
+  await applyMigrations(db, ["ratelimit"]);
+});
+afterAll(async () => {
+  await db.close();
+});
+beforeEach(async () => {
+  await db.exec(`DELETE FROM ratelimit.buckets`);
+  now = START;
+  limiter = new PostgresRateLimiter({ database: db, clock: () => now });
+});
+
+async function rows(): Promise<{ key: string; count: number }[]> {
+  return db.query(`SELECT key, count FROM ratelimit.buckets ORDER BY key`);
+}
+
+describe("PostgresRateLimiter on PGlite", () => {
+  it("admits exactly `limit` per window, counting remaining down", async () => {
+    const decisions = [];
+    for (let i = 0; i < 7; i++) decisions.push(await limiter.consume("user:1", perMinute(5)));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false]);
+    expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
+    for (const d of decisions) expect(d.resetAt).toEqual(new Date(START + 60_000));
+    expect(await rows()).toEqual([{ key: "user:1", count: 5 }]);
+  });
+
+  it("admits exactly `limit` of 50 concurrent consumes", async () => {
+    const decisions = await Promise.all(Array.from({ length: 50 }, () => limiter.consume("api_key:k1", perMinute(12))));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(12);
+    expect(decisions.filter((d) => !d.allowed).every((d) => d.retryAfterSeconds === 60 && d.remaining === 0)).toBe(true);
+    expect(await rows()).toEqual([{ key: "api_key:k1", count: 12 }]);
+  });
+
+  it("keeps keys apart", async () => {
+    expect((await limiter.consume("user:1", perMinute(1))).allowed).toBe(true);
+    expect((await limiter.consume("user:1", perMinute(1))).allowed).toBe(false);
+    expect((await limiter.consume("user:2", perMinute(1))).allowed).toBe(true);
+  });
+
+  it("starts a new window when the old one ends, not before; refusals do not extend it", async () => {
+    const rule = perMinute(2);
+    await limiter.consume("k", rule);
+    now += 30_000;
+    await limiter.consume("k", rule);
+    now += 29_999;
+    expect(await limiter.consume("k", rule)).toMatchObject({ allowed: false, retryAfterSeconds: 1, resetAt: new Date(START + 60_000) });
+    now += 1;
+    expect(await limiter.consume("k", rule)).toEqual({ allowed: true, remaining: 1, retryAfterSeconds: 0, resetAt: new Date(START + 120_000) });
+  });
+
+  it("answers retryAfterSeconds as whole seconds to the window's end, rounded up, at least 1", async () => {
+    const rule = perMinute(1);
+    expect((await limiter.consume("k", rule)).retryAfterSeconds).toBe(0);
+    now += 10_500;
+    expect((await limiter.consume("k", rule)).retryAfterSeconds).toBe(50);
+    now += 49_499;
+    expect((await limiter.consume("k", rule)).retryAfterSeconds).toBe(1);
+  });
+
+  it("charges a cost > 1 only when it fits, and never admits a cost above the limit", async () => {
+    const rule = perMinute(10);
+    expect(await limiter.consume("k", rule, 4)).toMatchObject({ allowed: true, remaining: 6 });
+    expect(await limiter.consume("k", rule, 4)).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await limiter.consume("k", rule, 4)).toMatchObject({ allowed: false, remaining: 2, retryAfterSeconds: 60 });
+    expect(await limiter.consume("k", rule, 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.consume("other", rule, 11)).toMatchObject({ allowed: false, remaining: 10, retryAfterSeconds: 60 });
+    expect(await limiter.consume("other", rule, 10)).toMatchObject({ allowed: true, remaining: 0 });
+    // counts beyond the int range are compared, never overflowed
+    const big = { limit: 2_147_483_647, windowMs: 60_000 };
+    expect(await limiter.consume("big", big, 2_147_483_647)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.consume("big", big, 2_147_483_647)).toMatchObject({ allowed: false, remaining: 0 });
+  });
+
+  it("uses the database's clock when given none", async () => {
+    const real = createRateLimiter({ store: "postgres", database: db });
+    const before = Date.now();
+    const first = await real.consume("db-clock", { limit: 1, windowMs: 5_000 });
+    const second = await real.consume("db-clock", { limit: 1, windowMs: 5_000 });
+    expect(first.allowed).toBe(true);
+    expect(second).toMatchObject({ allowed: false, retryAfterSeconds: 5 });
+    expect(Math.abs(first.resetAt.getTime() - (before + 5_000))).toBeLessThan(2_000);
+  });
+
+  it("deletes rows of ended windows now and then, in batches", async () => {
+    const cleaning = new PostgresRateLimiter({ database: db, clock: () => now, cleanupIntervalMs: 10_000, cleanupBatchSize: 2 });
+    for (const key of ["a", "b", "c"]) await cleaning.consume(key, { limit: 1, windowMs: 1_000 });
+    await cleaning.consume("live", perMinute(1));
+    now += 5_000;
+    await cleaning.consume("live", perMinute(1));
+    expect(await rows()).toHaveLength(4); // ended, but the cleanup is not due yet
+    now += 5_000;
+    await cleaning.consume("live", perMinute(1)); // due: one batch of 2
+    expect(await rows()).toHaveLength(2);
+    await cleaning.consume("live", perMinute(1)); // a full batch: the next consume continues
+    expect(await rows()).toEqual([{ key: "live", count: 1 }]);
+    now += 60_000;
+    expect(await cleaning.cleanup()).toBe(1);
+    expect(await rows()).toEqual([]);
+  });
+});
