@@ -1,7 +1,9 @@
 import { parse } from "graphql";
 import { parseOrgId } from "../lib/auth/orgid.ts";
-import { ANONYMOUS, type Principal } from "../lib/auth/principal.ts";
-import { appError, fromExtensions } from "../lib/errors/app-error.ts";
+import { looksLikeApiKey } from "../lib/auth/api-key.ts";
+import type { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
+import { ANONYMOUS, type ApiKeyPrincipal, type Principal } from "../lib/auth/principal.ts";
+import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import type { EnvironmentResolver } from "./environments.ts";
 import type { SubgraphClient } from "./subgraph-client.ts";
@@ -13,6 +15,10 @@ const JWT_PRINCIPAL = parse(`query ($environment_id: String!, $issuer: String!, 
 }`);
 const PAT_PRINCIPAL = parse(`query ($token: String!) {
   principal: _principal_for_pat(token: $token) { user_id environment_id token_id scopes }
+}`);
+
+const API_KEY_PRINCIPAL = parse(`query ($key: String!) {
+  principal: _principal_for_api_key(key: $key) { key_id org_id env_id partition scopes }
 }`);
 
 const GATEWAY_CONTEXT: Omit<RequestContext, "trace_id"> = { principal: { kind: "internal", service: "gateway" } };
@@ -36,22 +42,56 @@ class UserIdCache {
 }
 
 /**
- * Verifies a request's credentials once, for the whole query plan (spec 5.1): `x-platform-orgid`
- * picks the environment, `x-platform-jwt` is verified against its providers, `x-platform-pat` is
- * looked up, `x-platform-token` is refused until agent tokens exist. `Authorization` is not a
- * platform credential and is ignored here.
+ * Verifies a request's credentials once, for the whole query plan. Platform host (spec 5.1):
+ * `x-platform-orgid` picks the environment, `x-platform-jwt` is verified against its providers,
+ * `x-platform-pat` is looked up, `x-platform-token` is refused until agent tokens exist. Identity
+ * host (spec 5.2): `Authorization: Bearer` carries an API key (looked up by hash on every request,
+ * so revocation is immediate) or a dashboard session token (DASHBOARD_AUTH). The adapter passes
+ * each listener only its own credential headers, so `Authorization` never counts on the platform host.
  */
+export interface AuthenticatorOptions {
+  environments: EnvironmentResolver;
+  /** issuers of dashboard session tokens (DASHBOARD_AUTH) */
+  dashboard: JwtVerifier;
+  users: SubgraphClient;
+  identity: SubgraphClient;
+}
+
+const PLATFORM_HEADERS = ["x-platform-jwt", "x-platform-pat", "x-platform-token", "x-platform-orgid"];
+
 export class Authenticator {
   private readonly userIds = new UserIdCache();
 
-  constructor(
-    private readonly environments: EnvironmentResolver,
-    private readonly users: SubgraphClient,
-  ) {}
+  constructor(private readonly options: AuthenticatorOptions) {}
 
   async authenticate(headers: CredentialHeaders, traceId: string): Promise<Principal> {
+    if (PLATFORM_HEADERS.some((name) => header(headers, name) !== undefined)) return this.platform(headers, traceId);
+    const authorization = header(headers, "authorization");
+    if (authorization !== undefined) return this.identityHost(authorization, traceId);
+    return ANONYMOUS;
+  }
+
+  /** The identity host's Bearer credential: an API key (by its prefix) or a dashboard session JWT. */
+  private async identityHost(authorization: string, traceId: string): Promise<Principal> {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+    if (!match) throw appError("IDS-401-001", "Send the credential as Authorization: Bearer <token>.");
+    const token = match[1]!;
+    if (looksLikeApiKey(token)) {
+      const { principal } = await this.lookup(this.options.identity, API_KEY_PRINCIPAL, { key: token }, traceId);
+      if (!principal) throw appError("IDS-401-001");
+      return { kind: "api_key", ...(principal as Omit<ApiKeyPrincipal, "kind">) };
+    }
+    try {
+      const verified = await this.options.dashboard.verify(token);
+      return { kind: "dashboard", issuer: verified.issuer, subject: verified.subject };
+    } catch (error) {
+      throw appError("IDS-401-002", error instanceof AppError ? error.detail.replace("JWT", "session token") : undefined, { cause: error });
+    }
+  }
+
+  private async platform(headers: CredentialHeaders, traceId: string): Promise<Principal> {
     const orgEnv = parseOrgId(header(headers, "x-platform-orgid"));
-    const environment = await this.environments.resolve(orgEnv);
+    const environment = await this.options.environments.resolve(orgEnv);
     if (!environment) throw appError("USR-401-003");
     if (header(headers, "x-platform-token") !== undefined) throw appError("USR-401-005");
 
@@ -62,7 +102,7 @@ export class Authenticator {
       const key = `${identity.environment_id}\n${identity.issuer}\n${identity.subject}`;
       let userId = this.userIds.get(key) ?? null;
       if (userId === null) {
-        const { principal } = await this.lookup(JWT_PRINCIPAL, identity, traceId);
+        const { principal } = await this.lookup(this.options.users, JWT_PRINCIPAL, identity, traceId);
         userId = (principal as { user_id: string | null }).user_id;
         if (userId !== null) this.userIds.set(key, userId);
       }
@@ -77,7 +117,7 @@ export class Authenticator {
 
     const pat = header(headers, "x-platform-pat");
     if (pat !== undefined) {
-      const { principal } = await this.lookup(PAT_PRINCIPAL, { token: pat }, traceId);
+      const { principal } = await this.lookup(this.options.users, PAT_PRINCIPAL, { token: pat }, traceId);
       const found = principal as { user_id: string; environment_id: string; token_id: string; scopes: string[] } | null;
       // the token names its user's environment; an explicit x-platform-orgid must agree with it
       if (!found || (orgEnv !== null && found.environment_id !== environment.environment_id)) throw appError("USR-401-004");
@@ -86,11 +126,11 @@ export class Authenticator {
     return ANONYMOUS;
   }
 
-  private async lookup(document: ReturnType<typeof parse>, variables: Record<string, unknown>, traceId: string): Promise<Record<string, unknown>> {
-    const result = await this.users.execute(document, variables, { ...GATEWAY_CONTEXT, trace_id: traceId });
+  private async lookup(subgraph: SubgraphClient, document: ReturnType<typeof parse>, variables: Record<string, unknown>, traceId: string): Promise<Record<string, unknown>> {
+    const result = await subgraph.execute(document, variables, { ...GATEWAY_CONTEXT, trace_id: traceId });
     if (result.errors?.length) {
       const error = result.errors[0]!;
-      throw fromExtensions(error.extensions) ?? appError("GEN-503-001", "The users service could not resolve the credential.", { cause: error });
+      throw fromExtensions(error.extensions) ?? appError("GEN-503-001", "The credential could not be resolved.", { cause: error });
     }
     return result.data as Record<string, unknown>;
   }

@@ -18,6 +18,12 @@ export interface HttpAppOptions {
   /** {base_url} of this listener, for `_links` and platform error `type` URIs */
   baseUrl: string;
   docsUrl: string;
+  /** {rpc_url}, for links from the identity host to the RPC host */
+  rpcUrl?: string;
+  /** how generic errors look: platform (`{base_url}/errors/<code>`) or identity (`{docs_url}/errors/<type name>`) */
+  errorStyle?: "platform" | "identity";
+  /** credential headers this listener passes to the gateway; others are not credentials here */
+  credentialHeaders: readonly string[];
   /** extra plain routes (OpenAPI document, error pages) registered by the caller */
   extra?: (app: FastifyInstance) => void;
   bodyLimit?: number;
@@ -27,6 +33,12 @@ interface CompiledRoute {
   route: Route;
   operation: OperationHandle;
   validators: Partial<Record<RequestPart, ValidateFunction>>;
+}
+
+function pick(headers: Record<string, string | string[] | undefined>, names: readonly string[]): Record<string, string | string[] | undefined> {
+  const out: Record<string, string | string[] | undefined> = {};
+  for (const name of names) if (headers[name] !== undefined) out[name] = headers[name];
+  return out;
 }
 
 /** Fastify path syntax from the spec's `{name}` syntax. */
@@ -90,6 +102,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     trace_id: request.id,
     base_url: options.baseUrl,
     docs_url: options.docsUrl,
+    style: options.errorStyle ?? "platform",
   });
 
   const sendProblem = (request: FastifyRequest, reply: FastifyReply, error: AppError) => {
@@ -133,7 +146,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const result = await options.gateway.execute({
           operation: compiled.operation,
           variables: route.variables?.(routeRequest) ?? {},
-          headers: request.headers,
+          headers: pick(request.headers, options.credentialHeaders),
           credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
           trace_id: request.id,
         });
@@ -141,7 +154,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
         if (status === 204) return reply.code(204).send();
         let payload = route.result(result.data, routeRequest) as Record<string, unknown>;
-        if (route.links) payload = { ...payload, _links: route.links(payload, { ...(routeRequest as object), base_url: options.baseUrl } as never) };
+        if (route.links) payload = { ...payload, _links: route.links(payload, { ...(routeRequest as object), base_url: options.baseUrl, rpc_url: options.rpcUrl ?? "", docs_url: options.docsUrl } as never) };
         return reply.code(status).send(applyTimestampFormat(payload, timestampFormat(request.headers["x-timestamp-format"])));
       },
     });

@@ -10,6 +10,7 @@ export type OperationHandle = PreparedOperation | { source: string };
 export interface GatewayRequest {
   operation: OperationHandle;
   variables: Record<string, unknown>;
+  /** the listener's credential headers of the request (the adapter drops every other header) */
   headers: CredentialHeaders;
   /**
    * "none": the operation takes no credential, so none is read (GET /health answers whatever
@@ -27,8 +28,11 @@ export interface GatewayClient {
   execute(request: GatewayRequest): Promise<ExecutionResult>;
 }
 
-/** The credential headers of spec 5.1 that travel from the adapter to the gateway. */
-export const CREDENTIAL_HEADERS = ["x-platform-jwt", "x-platform-pat", "x-platform-token", "x-platform-orgid", "x-platform-pint-token", "authorization"] as const;
+/** Credentials of the platform host (spec 5.1): `Authorization` is not one of them. */
+export const PLATFORM_CREDENTIAL_HEADERS = ["x-platform-jwt", "x-platform-pat", "x-platform-token", "x-platform-orgid"] as const;
+/** Credentials of the identity host (spec 5.2): API keys and dashboard sessions as Bearer, PINT JWTs. */
+export const IDENTITY_CREDENTIAL_HEADERS = ["authorization", "x-platform-pint-token"] as const;
+
 
 export class InProcessGatewayClient implements GatewayClient {
   constructor(
@@ -65,19 +69,14 @@ export class HttpGatewayClient implements GatewayClient {
 
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
     const query = request.operation.source;
-    const headers: Record<string, string> = { "content-type": "application/json", "x-request-id": request.trace_id };
+    const base = { "content-type": "application/json", "x-request-id": request.trace_id };
+    const credentials: Record<string, string> = {};
     if (request.credentials !== "none") {
-      for (const name of CREDENTIAL_HEADERS) {
-        const value = request.headers[name];
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value[0]! : value;
-      }
+      for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) credentials[name] = Array.isArray(value) ? value[0]! : value;
     }
-    const result = await this.post(query, request.variables, headers);
+    const result = await this.post(query, request.variables, { ...base, ...credentials });
     // the gateway refuses bad credentials before running anything; optional ones then count as absent
-    if (request.credentials === "optional" && result.errors?.some((e) => fromExtensions(e.extensions)?.status === 401)) {
-      for (const name of CREDENTIAL_HEADERS) delete headers[name];
-      return this.post(query, request.variables, headers);
-    }
+    if (request.credentials === "optional" && result.errors?.some((e) => fromExtensions(e.extensions)?.status === 401)) return this.post(query, request.variables, base);
     return result;
   }
 

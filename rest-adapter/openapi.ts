@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import type { Route } from "./route.ts";
+import type { Route, SecurityScheme } from "./route.ts";
 import { COMPONENTS } from "./schemas.ts";
 
 export const SPEC_VERSION = "0.35.2";
@@ -56,7 +56,7 @@ function parameters(schema: TSchema | undefined, location: "path" | "query") {
 function operation(route: Route) {
   const headers = [
     { name: "X-Timestamp-Format", in: "header", required: false, description: "`iso8601` for ISO 8601 timestamps; anything else means epoch milliseconds.", schema: { type: "string" } },
-    ...(route.security.length > 0 ? CREDENTIAL_HEADERS.map((h) => ({ ...h, in: "header", required: false, schema: { type: "string" } })) : []),
+    ...(route.security.some((scheme) => scheme.startsWith("Platform")) ? CREDENTIAL_HEADERS.map((h) => ({ ...h, in: "header", required: false, schema: { type: "string" } })) : []),
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, doc] of Object.entries(route.responses)) {
@@ -78,10 +78,20 @@ function operation(route: Route) {
   };
 }
 
+/** Every security scheme; a document declares those its operations use. */
+const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
+  PlatformJwt: { type: "apiKey", in: "header", name: "x-platform-jwt", description: "JWT from provider_a, provider_b or sign-in with Ethereum" },
+  PlatformPat: { type: "apiKey", in: "header", name: "x-platform-pat", description: "Personal access token (plat_pat_…)" },
+  DashboardSession: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Dashboard session token from a DASHBOARD_AUTH issuer; its sub must be a member of the organisation in the path" },
+  ApiKey: { type: "http", scheme: "bearer", description: "Identity-service API key (idsvc_sk_… server partition, idsvc_pk_… public partition)" },
+  PintToken: { type: "apiKey", in: "header", name: "x-platform-pint-token", description: "PINT JWT issued by POST /v0/idsvc/token/pint" },
+};
+
 /** The OpenAPI 3.1 document, generated from the same route tables that serve and validate. */
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  const used = new Set(options.routes.flatMap((r) => r.security));
   const schemas: Record<string, unknown> = {};
   for (const component of COMPONENTS) {
     const { $id, ...schema } = jsonSchema(component);
@@ -95,10 +105,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     paths,
     components: {
       schemas,
-      securitySchemes: {
-        PlatformJwt: { type: "apiKey", in: "header", name: "x-platform-jwt", description: "JWT from provider_a, provider_b or sign-in with Ethereum" },
-        PlatformPat: { type: "apiKey", in: "header", name: "x-platform-pat", description: "Personal access token (plat_pat_…)" },
-      },
+      securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name as SecurityScheme))),
     },
   };
 }

@@ -4,7 +4,7 @@ import { AppError } from "../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, isErrorCode } from "../lib/errors/catalogue.ts";
 import type { Logger } from "../lib/logger.ts";
 import { buildHttpApp } from "./app.ts";
-import type { GatewayClient } from "./gateway-client.ts";
+import { PLATFORM_CREDENTIAL_HEADERS, type GatewayClient } from "./gateway-client.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { Route } from "./route.ts";
 import { cliRoutes } from "./routes/cli.ts";
@@ -57,6 +57,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
   return buildHttpApp({
     ...options,
     routes: platformRoutes,
+    credentialHeaders: PLATFORM_CREDENTIAL_HEADERS,
     extra: (app) => {
       app.get("/openapi.json", async () => document);
       errorPages(app);
@@ -66,8 +67,8 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
   });
 }
 
-/** The identity and RPC listeners: health and ProblemDetail 404s until the identity issue lands. */
+/** The RPC listener: health and ProblemDetail 404s until the RPC host lands. */
 export function buildPlaceholderApp(options: ListenerOptions & { title: string }): Promise<FastifyInstance> {
-  const document = buildOpenApiDocument({ title: options.title, description: `${options.title} (endpoints arrive with the identity issue).`, serverUrl: options.baseUrl, routes: healthRoutes });
-  return buildHttpApp({ ...options, routes: healthRoutes, extra: (app) => app.get("/openapi.json", async () => document) });
+  const document = buildOpenApiDocument({ title: options.title, description: `${options.title} (its endpoints are not built yet).`, serverUrl: options.baseUrl, routes: healthRoutes });
+  return buildHttpApp({ ...options, routes: healthRoutes, credentialHeaders: [], extra: (app) => app.get("/openapi.json", async () => document) });
 }

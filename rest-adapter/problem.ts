@@ -18,16 +18,25 @@ export interface ProblemContext {
   trace_id: string;
   base_url: string;
   docs_url: string;
+  /** the listener's error style: generic errors on the identity host look like its own errors */
+  style: "platform" | "identity";
+}
+
+/** `not_found` from "Not Found": the type name of a generic error on the identity host. */
+function typeNameOf(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
 }
 
 /**
  * One renderer for every error: platform `type` is `{base_url}/errors/<code lower case>`;
- * identity-service errors use `{docs_url}/errors/<type name>` and carry `documentation`.
+ * identity-service errors, and every error on the identity host, use
+ * `{docs_url}/errors/<type name>` and carry `documentation` (spec 7.1).
  */
 export function renderProblem(error: AppError, context: ProblemContext): ProblemDetail {
   const definition = errorDefinition(error.code);
+  const typeName = definition.type_name ?? (context.style === "identity" ? typeNameOf(definition.title) : undefined);
   const problem: ProblemDetail = {
-    type: definition.type_name ? `${context.docs_url}/errors/${definition.type_name}` : `${context.base_url}/errors/${error.code.toLowerCase()}`,
+    type: typeName ? `${context.docs_url}/errors/${typeName}` : `${context.base_url}/errors/${error.code.toLowerCase()}`,
     title: error.title,
     status: error.status,
     detail: error.validation ?? error.detail,
@@ -35,7 +44,7 @@ export function renderProblem(error: AppError, context: ProblemContext): Problem
     error_code: error.code,
     trace_id: context.trace_id,
   };
-  if (definition.type_name) problem.documentation = `${context.docs_url}/errors/${error.code}`;
+  if (typeName) problem.documentation = `${context.docs_url}/errors/${error.code}`;
   return problem;
 }
 

@@ -3,8 +3,12 @@ import type { Links } from "./links.ts";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
-/** Security schemes of spec 5.1.10; an operation listing several accepts any of them. */
-export type SecurityScheme = "PlatformJwt" | "PlatformPat";
+/**
+ * Security schemes: the platform's JWT and personal access token (spec 5.1.10), the identity
+ * host's dashboard session and API key (Bearer, spec 5.2) and PINT JWT. An operation listing
+ * several accepts any of them.
+ */
+export type SecurityScheme = "PlatformJwt" | "PlatformPat" | "DashboardSession" | "ApiKey" | "PintToken";
 
 export interface RouteRequest<P, Q, B> {
   params: P;
@@ -15,6 +19,9 @@ export interface RouteRequest<P, Q, B> {
 
 export interface LinkContext<P, Q, B> extends RouteRequest<P, Q, B> {
   base_url: string;
+  /** the other public URLs links may point at ({rpc_url}, {docs_url}) */
+  rpc_url: string;
+  docs_url: string;
 }
 
 export interface ResponseDoc {

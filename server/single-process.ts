@@ -14,6 +14,7 @@ import { SUBGRAPH_NAMES, type Subgraph } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
+import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlaceholderApp, buildPlatformApp } from "../rest-adapter/platform.ts";
 import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
 import { createSubgraph } from "./subgraphs.ts";
@@ -59,16 +60,18 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       internalSecret,
       logger,
     });
-    const authenticator = new Authenticator(
-      new DefaultEnvironmentResolver(new JwtVerifier(config.authProviders, signingKey.verificationKeys())),
-      new LocalSubgraphClient(subgraphs.users!.schema),
-    );
+    const authenticator = new Authenticator({
+      environments: new DefaultEnvironmentResolver(new JwtVerifier(config.authProviders, signingKey.verificationKeys())),
+      dashboard: new JwtVerifier(config.dashboardAuth),
+      users: new LocalSubgraphClient(subgraphs.users!.schema),
+      identity: new LocalSubgraphClient(subgraphs.identity!.schema),
+    });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl };
     const apps = {
       platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks() }),
       graphql: await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) }),
-      identity: await buildPlaceholderApp({ ...listener, baseUrl: config.publicIdentityUrl, docsUrl: config.docsUrl, title: "Identity service" }),
+      identity: await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }),
       rpc: await buildPlaceholderApp({ ...listener, baseUrl: config.publicRpcUrl, docsUrl: config.docsUrl, title: "RPC host" }),
     };
     const urls = { platform: "", graphql: "", identity: "", rpc: "" };

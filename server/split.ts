@@ -14,6 +14,7 @@ import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger } from "../lib/logger.ts";
 import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
+import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlaceholderApp, buildPlatformApp } from "../rest-adapter/platform.ts";
 import { buildSubgraphApp } from "../subgraphs/http.ts";
 import { createSubgraph } from "./subgraphs.ts";
@@ -79,10 +80,12 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       internalSecret,
       logger,
     });
-    const authenticator = new Authenticator(
-      new DefaultEnvironmentResolver(new JwtVerifier(config.authProviders, signingKey.verificationKeys())),
-      new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret),
-    );
+    const authenticator = new Authenticator({
+      environments: new DefaultEnvironmentResolver(new JwtVerifier(config.authProviders, signingKey.verificationKeys())),
+      dashboard: new JwtVerifier(config.dashboardAuth),
+      users: new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret),
+      identity: new RemoteSubgraphClient(subgraphUrl(config, "identity"), internalSecret),
+    });
     const app = await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     return {
@@ -98,7 +101,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
   const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl };
   const apps: [FastifyInstance, number, string][] = [
     [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl }), config.port, "platform"],
-    [await buildPlaceholderApp({ ...listener, baseUrl: config.publicIdentityUrl, title: "Identity service" }), config.identityPort, "identity"],
+    [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }), config.identityPort, "identity"],
     [await buildPlaceholderApp({ ...listener, baseUrl: config.publicRpcUrl, title: "RPC host" }), config.rpcPort, "rpc"],
   ];
   const urls: string[] = [];

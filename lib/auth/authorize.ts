@@ -1,5 +1,5 @@
 import { appError } from "../errors/app-error.ts";
-import type { Principal, UserPrincipal } from "./principal.ts";
+import type { DashboardPrincipal, Principal, UserPrincipal } from "./principal.ts";
 
 export interface AuthenticatedUser {
   user_id: string;
@@ -37,4 +37,11 @@ function requireUserCredential(principal: Principal): UserPrincipal {
 /** Operations only our own services may call (the gateway, the adapter's webhook receivers). */
 export function requireInternal(principal: Principal, service?: string): void {
   if (principal.kind !== "internal" || (service !== undefined && principal.service !== service)) throw appError("USR-403-001");
+}
+
+/** Organisation operations: a dashboard session (membership is the subgraph's check). */
+export function requireDashboard(principal: Principal): DashboardPrincipal {
+  if (principal.kind === "dashboard") return principal;
+  if (principal.kind === "api_key") throw appError("IDS-403-002", "Organisation operations need a dashboard session token, not an API key.");
+  throw appError("IDS-401-002");
 }

@@ -2,7 +2,7 @@
  * Who is calling, as the gateway established it once per request. Subgraphs authorise on this
  * and never look at credential headers themselves.
  */
-export type Principal = AnonymousPrincipal | UserPrincipal | InternalPrincipal;
+export type Principal = AnonymousPrincipal | UserPrincipal | DashboardPrincipal | ApiKeyPrincipal | InternalPrincipal;
 
 export interface AnonymousPrincipal {
   kind: "anonymous";
@@ -19,6 +19,23 @@ export interface UserPrincipal {
   jwt?: { provider: string; issuer: string; subject: string };
   /** for PAT callers: the token id and its scopes */
   pat?: { token_id: string; scopes: string[] };
+}
+
+/** A dashboard user (Bearer session token from DASHBOARD_AUTH); organisation membership is checked per request. */
+export interface DashboardPrincipal {
+  kind: "dashboard";
+  issuer: string;
+  subject: string;
+}
+
+/** An identity-service API key (Bearer): its organisation, environment, partition and scopes. */
+export interface ApiKeyPrincipal {
+  kind: "api_key";
+  key_id: string;
+  org_id: string;
+  env_id: string;
+  partition: "server" | "public";
+  scopes: string[];
 }
 
 /** Another service of ours (the gateway resolving principals, the adapter's webhook receivers). */

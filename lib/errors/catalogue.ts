@@ -71,6 +71,18 @@ export const ERROR_CATALOGUE = {
   "PHN-429-001": { status: 429, title: "Too Many Codes", detail: "Too many codes requested; retry after the seconds in Retry-After." },
   "PHN-502-001": { status: 502, title: "SMS Provider Unavailable", detail: "The SMS could not be sent." },
 
+  // Identity service (spec 5.2, 7.1, 7.3): `type` is {docs_url}/errors/<type_name>
+  "IDS-401-001": { status: 401, title: "Invalid API Key", detail: "The API key is missing, invalid or revoked.", type_name: "invalid_api_key" },
+  "IDS-401-002": { status: 401, title: "Invalid Session", detail: "The dashboard session token is missing, expired or invalid.", type_name: "invalid_session" },
+  "IDS-403-001": { status: 403, title: "Insufficient Scope", detail: "The API key does not carry the scope this operation needs.", type_name: "insufficient_scope" },
+  "IDS-403-002": { status: 403, title: "Wrong Credential", detail: "This operation does not accept this kind of credential.", type_name: "wrong_credential" },
+  "IDS-403-003": { status: 403, title: "Insufficient Role", detail: "Only owners and admins of the organisation may do this.", type_name: "insufficient_role" },
+  "IDS-404-001": { status: 404, title: "Not Found", detail: "The resource does not exist or is not visible to this credential.", type_name: "not_found" },
+  "IDS-409-001": { status: 409, title: "Conflict", detail: "The resource already exists.", type_name: "conflict" },
+  "IDS-409-002": { status: 409, title: "Last Owner", detail: "An organisation keeps at least one owner.", type_name: "last_owner" },
+  "IDS-422-006": { status: 422, title: "Invalid Scopes", detail: "scopes must be non-empty, known and from one partition.", type_name: "invalid_scopes" },
+  "IDS-422-007": { status: 422, title: "Invalid Environment", detail: "env_id is not an active environment of this organisation.", type_name: "invalid_environment" },
+
   // Webhooks (spec 5.3)
   "WHK-401-001": { status: 401, title: "Invalid Webhook Signature", detail: "The webhook signature or timestamp is missing or invalid." },
 } as const satisfies Record<string, ErrorDefinition>;

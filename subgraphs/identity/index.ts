@@ -1,13 +1,38 @@
+import type { Config } from "../../lib/config.ts";
 import type { Database } from "../../lib/db/database.ts";
 import { buildFederatedSchema } from "../../lib/graphql/federation.ts";
 import type { Subgraph } from "../../lib/graphql/subgraph.ts";
+import type { Logger } from "../../lib/logger.ts";
 import { createIdentityDb } from "./db.ts";
-import { OrganisationResolver } from "./organisation.resolver.ts";
+import { EnvironmentResolver } from "./environments/environment.resolver.ts";
+import { ApiKeyResolver } from "./keys/api-key.resolver.ts";
+import { MemberResolver } from "./members/member.resolver.ts";
+import { applyBootstrap } from "./organisations/bootstrap.ts";
+import { OrganisationResolver } from "./organisations/organisation.resolver.ts";
+import type { IdentityServices } from "./services.ts";
 import { IdentityUser } from "./types/user.ts";
 
-export async function createIdentitySubgraph(deps: { database: Database }): Promise<Subgraph> {
+export async function createIdentitySubgraph(deps: { config: Config; database: Database; logger: Logger }): Promise<Subgraph & { services: IdentityServices }> {
+  const { config } = deps;
   const db = createIdentityDb(deps.database);
-  const resolver = new OrganisationResolver(db);
-  const schema = await buildFederatedSchema({ resolvers: [OrganisationResolver], orphanedTypes: [IdentityUser], container: { get: () => resolver } });
-  return { name: "identity", schema, start: () => {}, stop: () => db.$disconnect() };
+  const services: IdentityServices = {
+    db,
+    logger: deps.logger,
+    publicIdentityUrl: config.publicIdentityUrl,
+    publicRpcUrl: config.publicRpcUrl,
+    docsUrl: config.docsUrl,
+    ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
+  };
+  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver] as const;
+  const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
+  const schema = await buildFederatedSchema({ resolvers, orphanedTypes: [IdentityUser], container: { get: (someClass) => instances.get(someClass) } });
+  // a fresh install has an organisation to administer before anything is served
+  if (services.bootstrap) await applyBootstrap(db, services.bootstrap);
+  return {
+    name: "identity",
+    schema,
+    services,
+    start: () => {},
+    stop: () => db.$disconnect(),
+  };
 }

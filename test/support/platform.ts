@@ -9,6 +9,10 @@ import { freshDatabaseUrl } from "./test-database.ts";
 
 export interface TestPlatform extends RunningPlatform {
   issuer: TestIssuer;
+  /** the DASHBOARD_AUTH issuer of dashboard session tokens */
+  dashboard: TestIssuer;
+  /** fetch against the identity listener; `bearer` becomes `Authorization: Bearer …` */
+  identity(path: string, init?: RequestInit & { bearer?: string; json?: unknown }): Promise<Response>;
   /** fetch against the platform listener */
   api(path: string, init?: RequestInit & { jwt?: string; pat?: string; json?: unknown }): Promise<Response>;
   /** registers a user for a fresh subject and returns its JWT and id */
@@ -22,6 +26,7 @@ export interface TestPlatform extends RunningPlatform {
  */
 export async function startTestPlatform(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestPlatform> {
   const issuer = await TestIssuer.start();
+  const dashboard = await TestIssuer.start();
   const databaseUrl = await freshDatabaseUrl();
   const [port, graphqlPort, identityPort, rpcPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const config = loadConfig({
@@ -33,6 +38,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     RPC_PORT: String(rpcPort),
     SAFE_DEPLOY_DELAY_MS: "0",
     AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
+    DASHBOARD_AUTH: JSON.stringify([{ name: "dashboard", issuer: dashboard.issuer, jwks_uri: dashboard.jwksUri }]),
     LOG_LEVEL: "silent",
     ...env,
   });
@@ -44,10 +50,18 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     if (init.json !== undefined) headers.set("content-type", "application/json");
     return fetch(running.urls.platform + path, { ...init, headers, ...(init.json !== undefined && { body: JSON.stringify(init.json) }) });
   };
+  const identity: TestPlatform["identity"] = (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.bearer) headers.set("authorization", `Bearer ${init.bearer}`);
+    if (init.json !== undefined) headers.set("content-type", "application/json");
+    return fetch(running.urls.identity + path, { ...init, headers, ...(init.json !== undefined && { body: JSON.stringify(init.json) }) });
+  };
   return {
     ...running,
     issuer,
+    dashboard,
     api,
+    identity,
     async createUser(opts = {}) {
       const jwt = await issuer.sign({ sub: opts.sub ?? `sub-${Math.random().toString(36).slice(2)}` });
       const address = opts.address ?? randomAddress();
@@ -59,6 +73,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     async stop() {
       await running.stop();
       await issuer.stop();
+      await dashboard.stop();
     },
   };
 }

@@ -3,7 +3,7 @@ import { AppError, appError, fromExtensions, validationError, type ValidationIte
 import { ERROR_CATALOGUE, errorDefinition, isErrorCode, type ErrorCode, type ErrorDefinition } from "../../lib/errors/catalogue.ts";
 import { asAppError, renderProblem } from "../../rest-adapter/problem.ts";
 
-const CONTEXT = { instance: "/v0/wallets/7", trace_id: "4bf92f3577b34da6a3ce929d0e0e4736", base_url: "https://api.platform.test", docs_url: "https://docs.platform.test" };
+const CONTEXT = { instance: "/v0/wallets/7", trace_id: "4bf92f3577b34da6a3ce929d0e0e4736", base_url: "https://api.platform.test", docs_url: "https://docs.platform.test", style: "platform" as const };
 const entries = Object.entries(ERROR_CATALOGUE) as [ErrorCode, ErrorDefinition][];
 
 describe("error catalogue (spec 7.1)", () => {
@@ -53,6 +53,13 @@ describe("renderProblem (spec 2.9, 7.1)", () => {
 
   it("uses a caller's specific detail over the catalogue default", () => {
     expect(renderProblem(appError("USR-401-001", "The JWT has expired."), CONTEXT).detail).toBe("The JWT has expired.");
+  });
+
+  it("renders generic errors on the identity host in its style: type name from the title, plus documentation", () => {
+    const problem = renderProblem(appError("GEN-404-001"), { ...CONTEXT, style: "identity" });
+    expect(problem.type).toBe("https://docs.platform.test/errors/not_found");
+    expect(problem.documentation).toBe("https://docs.platform.test/errors/GEN-404-001");
+    expect(renderProblem(appError("GEN-404-001"), CONTEXT)).not.toHaveProperty("documentation");
   });
 
   it("renders validation errors with the items as detail", () => {

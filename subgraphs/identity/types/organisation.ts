@@ -1,4 +1,6 @@
 import { Field, ID, ObjectType } from "type-graphql";
+import { Environment } from "./environment.ts";
+import { Member } from "./member.ts";
 
 @ObjectType({ description: "An organisation of the identity service (spec 2.5)." })
 export class Organisation {
@@ -8,7 +10,7 @@ export class Organisation {
   @Field(() => String)
   name!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "active or suspended" })
   status!: string;
 
   @Field(() => String, { nullable: true })
@@ -19,4 +21,10 @@ export class Organisation {
 
   @Field(() => Date)
   created_at!: Date;
+
+  @Field(() => [Member])
+  members!: Member[];
+
+  @Field(() => [Environment])
+  environments!: Environment[];
 }

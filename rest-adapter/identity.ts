@@ -1,0 +1,31 @@
+import type { FastifyInstance } from "fastify";
+import { buildHttpApp } from "./app.ts";
+import { IDENTITY_CREDENTIAL_HEADERS } from "./gateway-client.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import type { ListenerOptions } from "./platform.ts";
+import type { Route } from "./route.ts";
+import { environmentRoutes } from "./routes/environments.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { keyRoutes } from "./routes/keys.ts";
+import { memberRoutes } from "./routes/members.ts";
+import { organisationRoutes } from "./routes/organisations.ts";
+
+/** Every route of the identity listener ({sis_url}). */
+export const identityRoutes: Route[] = [...healthRoutes, ...organisationRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes];
+
+/** The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`). */
+export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string }): Promise<FastifyInstance> {
+  const document = buildOpenApiDocument({
+    title: "Identity service",
+    description: "Organisations, environments, members and API keys (spec 2.5, 2.6, 4.6, 4.7, 5.2).",
+    serverUrl: options.baseUrl,
+    routes: identityRoutes,
+  });
+  return buildHttpApp({
+    ...options,
+    routes: identityRoutes,
+    errorStyle: "identity",
+    credentialHeaders: IDENTITY_CREDENTIAL_HEADERS,
+    extra: (app) => app.get("/openapi.json", async () => document),
+  });
+}

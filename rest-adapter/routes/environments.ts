@@ -1,0 +1,90 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { Links } from "../schemas.ts";
+import { Environment, ENVIRONMENT_FIELDS } from "./organisations.ts";
+
+const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
+const EnvPath = Type.Object({ org_id: Type.String({ minLength: 1 }), env_id: Type.String({ minLength: 1 }) });
+
+function environmentLinks(base: string, orgId: string, envId: string) {
+  const self = href(base, "/v0/organisation/{org_id}/environments/{env_id}", { org_id: orgId, env_id: envId });
+  return {
+    self: link(self),
+    delete: link(self, { method: "DELETE" }),
+    organisation: link(href(base, "/v0/organisation/{org_id}", { org_id: orgId })),
+    keys: link(href(base, "/v0/organisation/{org_id}/keys", { org_id: orgId })),
+  };
+}
+
+export const environmentRoutes = [
+  defineRoute({
+    operationId: "listEnvironments",
+    method: "GET",
+    path: "/v0/organisation/{org_id}/environments",
+    tag: "Environments",
+    summary: "List the organisation's environments",
+    security: ["DashboardSession"],
+    params: OrgId,
+    operation: `query Environments($org_id: ID!) { environments(org_id: $org_id) { ${ENVIRONMENT_FIELDS} } }`,
+    variables: ({ params }) => ({ org_id: params.org_id }),
+    result: (data) => ({ items: data.environments }),
+    links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/organisation/{org_id}/environments", { org_id: params.org_id })) }),
+    responses: { 200: { description: "The environments", schema: Type.Object({ items: Type.Array(Environment), _links: Links }) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "createEnvironment",
+    method: "POST",
+    path: "/v0/organisation/{org_id}/environments",
+    tag: "Environments",
+    summary: "Create an environment",
+    description: "Owners and admins only. `kind: live` environments mint `idsvc_sk_live_`/`idsvc_pk_live_` keys, `test` ones (the default) `…_test_` keys.",
+    security: ["DashboardSession"],
+    params: OrgId,
+    body: Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 100 }),
+      label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+      kind: Type.Optional(Type.Union([Type.Literal("live"), Type.Literal("test")])),
+    }),
+    operation: `mutation CreateEnvironment($org_id: ID!, $input: CreateEnvironmentInput!) { environment: create_environment(org_id: $org_id, input: $input) { ${ENVIRONMENT_FIELDS} } }`,
+    variables: ({ params, body }) => ({ org_id: params.org_id, input: body }),
+    result: (data) => data.environment,
+    status: 201,
+    links: (body, { base_url, params }) => environmentLinks(base_url, params.org_id, body.id),
+    responses: { 201: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "getEnvironment",
+    method: "GET",
+    path: "/v0/organisation/{org_id}/environments/{env_id}",
+    tag: "Environments",
+    summary: "Read an environment",
+    security: ["DashboardSession"],
+    params: EnvPath,
+    operation: `query Environment($org_id: ID!, $env_id: ID!) { environment(org_id: $org_id, env_id: $env_id) { ${ENVIRONMENT_FIELDS} } }`,
+    variables: ({ params }) => ({ org_id: params.org_id, env_id: params.env_id }),
+    result: (data) => data.environment,
+    links: (_body, { base_url, params }) => environmentLinks(base_url, params.org_id, params.env_id),
+    responses: { 200: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "deleteEnvironment",
+    method: "DELETE",
+    path: "/v0/organisation/{org_id}/environments/{env_id}",
+    tag: "Environments",
+    summary: "Delete an environment",
+    description:
+      "Owners and admins only. Answers **204**. The environment is soft-deleted and every API key of it is revoked in the same transaction: none authenticates from the next request on. 404 `IDS-404-001` for an unknown or already deleted environment.",
+    security: ["DashboardSession"],
+    params: EnvPath,
+    operation: `mutation DeleteEnvironment($org_id: ID!, $env_id: ID!) { deleted: delete_environment(org_id: $org_id, env_id: $env_id) }`,
+    variables: ({ params }) => ({ org_id: params.org_id, env_id: params.env_id }),
+    result: () => undefined,
+    status: 204,
+    responses: { 204: { description: "Deleted; its keys are revoked" } },
+    errors: [401, 403, 404, 422],
+  }),
+];

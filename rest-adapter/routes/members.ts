@@ -1,0 +1,68 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { Links } from "../schemas.ts";
+import { Member, MEMBER_FIELDS } from "./organisations.ts";
+
+const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
+const membersHref = (base: string, orgId: string) => href(base, "/v0/organisation/{org_id}/members", { org_id: orgId });
+
+export const memberRoutes = [
+  defineRoute({
+    operationId: "listMembers",
+    method: "GET",
+    path: "/v0/organisation/{org_id}/members",
+    tag: "Members",
+    summary: "List the organisation's members",
+    security: ["DashboardSession"],
+    params: OrgId,
+    operation: `query Members($org_id: ID!) { members(org_id: $org_id) { ${MEMBER_FIELDS} } }`,
+    variables: ({ params }) => ({ org_id: params.org_id }),
+    result: (data) => ({ items: data.members }),
+    links: (_body, { base_url, params }) => ({ self: link(membersHref(base_url, params.org_id)), add: link(membersHref(base_url, params.org_id), { method: "POST" }) }),
+    responses: { 200: { description: "The members", schema: Type.Object({ items: Type.Array(Member), _links: Links }) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "addMember",
+    method: "POST",
+    path: "/v0/organisation/{org_id}/members",
+    tag: "Members",
+    summary: "Add a dashboard user to the organisation",
+    description: "By the subject (`sub`) of their dashboard session token. Owners and admins only. 409 `IDS-409-001` when already a member.",
+    security: ["DashboardSession"],
+    params: OrgId,
+    body: Type.Object({
+      sub: Type.String({ minLength: 1 }),
+      email: Type.Optional(Type.Union([Type.String({ format: "email" }), Type.Null()])),
+      name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      role: Type.Optional(Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")])),
+    }),
+    operation: `mutation AddMember($org_id: ID!, $input: AddMemberInput!) { member: add_member(org_id: $org_id, input: $input) { ${MEMBER_FIELDS} } }`,
+    variables: ({ params, body }) => ({ org_id: params.org_id, input: body }),
+    result: (data) => data.member,
+    status: 201,
+    links: (body, { base_url, params }) => ({
+      list: link(membersHref(base_url, params.org_id)),
+      remove: link(href(base_url, "/v0/organisation/{org_id}/members/{member_id}", { org_id: params.org_id, member_id: body.id }), { method: "DELETE" }),
+    }),
+    responses: { 201: { description: "The member", schema: Type.Composite([Member, Type.Object({ _links: Links })]) } },
+    errors: [401, 403, 404, 409, 422],
+  }),
+  defineRoute({
+    operationId: "removeMember",
+    method: "DELETE",
+    path: "/v0/organisation/{org_id}/members/{member_id}",
+    tag: "Members",
+    summary: "Remove a member",
+    description: "Owners and admins only; the last owner cannot be removed (409 `IDS-409-002`).",
+    security: ["DashboardSession"],
+    params: Type.Object({ org_id: Type.String({ minLength: 1 }), member_id: Type.String({ minLength: 1 }) }),
+    operation: `mutation RemoveMember($org_id: ID!, $member_id: ID!) { member: remove_member(org_id: $org_id, member_id: $member_id) { id } }`,
+    variables: ({ params }) => ({ org_id: params.org_id, member_id: params.member_id }),
+    result: () => undefined,
+    status: 204,
+    responses: { 204: { description: "Removed" } },
+    errors: [401, 403, 404, 409, 422],
+  }),
+];

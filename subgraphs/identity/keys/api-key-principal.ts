@@ -1,0 +1,22 @@
+import { isWellFormedApiKey } from "../../../lib/auth/api-key.ts";
+import { hashToken } from "../../../lib/auth/secret-token.ts";
+import type { IdentityDb } from "../db.ts";
+
+/** How often a key's last_used_at is written: useful to operators, cheap on the hot path. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The key behind a Bearer token, or null when it is malformed, unknown, revoked, or its
+ * environment or organisation is gone. Looked up on every request, so revocation is immediate.
+ */
+export async function resolveApiKey(db: IdentityDb, key: string, now = new Date()) {
+  if (!isWellFormedApiKey(key)) return null;
+  const row = await db.apiKey.findUnique({ where: { key_hash: hashToken(key) } });
+  if (!row || row.revoked_at) return null;
+  const environment = await db.environment.findUnique({ where: { id: row.environment_id }, select: { deleted_at: true } });
+  if (!environment || environment.deleted_at) return null;
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.apiKey.update({ where: { id: row.id }, data: { last_used_at: now } });
+  }
+  return { key_id: row.id, org_id: row.organisation_id, env_id: row.environment_id, partition: row.partition as "server" | "public", scopes: row.scopes };
+}

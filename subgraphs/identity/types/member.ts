@@ -1,0 +1,25 @@
+import { Field, ID, ObjectType } from "type-graphql";
+
+@ObjectType({ description: "A member of an organisation (spec 2.5): a dashboard user, by the session token's subject." })
+export class Member {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  name!: string | null;
+
+  @Field(() => String, { nullable: true })
+  email!: string | null;
+
+  @Field(() => String, { description: "active or removed" })
+  status!: string;
+
+  @Field(() => String, { description: "owner, admin or member" })
+  role!: string;
+
+  @Field(() => String, { description: "the dashboard session token's sub" })
+  sub!: string;
+
+  @Field(() => Date)
+  created_at!: Date;
+}

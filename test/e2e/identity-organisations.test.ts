@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken } from "../../lib/auth/secret-token.ts";
+import { identityRoutes } from "../../rest-adapter/identity.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+// Organisations, members, environments and API keys on the identity host (spec 2.5, 2.6, 4.6, 4.7, 5.2).
+let platform: TestPlatform;
+let owner: string;
+const ORG = "org_boot";
+const ENV = "env_boot";
+
+beforeAll(async () => {
+  platform = await startTestPlatform({
+    IDENTITY_BOOTSTRAP: JSON.stringify({
+      organisation: { id: ORG, name: "Bootstrap Ltd", contact_email: "ops@boot.test" },
+      environment: { id: ENV, name: "Development" },
+      members: [{ sub: "dash-owner", email: "owner@boot.test", name: "Owner" }],
+    }),
+  });
+  owner = await platform.dashboard.sign({ sub: "dash-owner" });
+});
+afterAll(() => platform?.stop());
+
+async function expectIdentityProblem(response: Response, status: number, code: string, typeName: string) {
+  expect(response.status).toBe(status);
+  const problem = await response.json();
+  expect(problem).toMatchObject({
+    status,
+    error_code: code,
+    type: `${platform.config.docsUrl}/errors/${typeName}`,
+    documentation: `${platform.config.docsUrl}/errors/${code}`,
+    trace_id: response.headers.get("x-request-id"),
+  });
+  return problem;
+}
+
+async function mint(body: unknown, bearer = owner) {
+  return platform.identity(`/v0/organisation/${ORG}/keys`, { method: "POST", bearer, json: body });
+}
+
+describe("organisations", () => {
+  it("serves the bootstrapped organisation to its member, with the wrapper links of spec 2.5", async () => {
+    const response = await platform.identity(`/v0/organisation/${ORG}`, { bearer: owner });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.organisation).toMatchObject({ id: ORG, name: "Bootstrap Ltd", status: "active", contact_email: "ops@boot.test" });
+    expect(body.organisation.members).toEqual([expect.objectContaining({ sub: "dash-owner", role: "owner", status: "active", email: "owner@boot.test" })]);
+    expect(body.organisation.environments).toEqual([expect.objectContaining({ id: ENV, name: "Development", kind: "test" })]);
+    expect(Number.isInteger(body.organisation.created_at)).toBe(true);
+    expect(Object.keys(body._links).sort()).toEqual(["environments", "events", "keys", "members", "self"]);
+    expect(body._links.self.href).toBe(`${platform.config.publicIdentityUrl}/v0/organisation/${ORG}`);
+  });
+
+  it("answers 404 to non-members (ids cannot be probed) and 401 without a session", async () => {
+    const stranger = await platform.dashboard.sign({ sub: "someone-else" });
+    await expectIdentityProblem(await platform.identity(`/v0/organisation/${ORG}`, { bearer: stranger }), 404, "IDS-404-001", "not_found");
+    await expectIdentityProblem(await platform.identity("/v0/organisation/org_missing", { bearer: stranger }), 404, "IDS-404-001", "not_found");
+    await expectIdentityProblem(await platform.identity(`/v0/organisation/${ORG}`), 401, "IDS-401-002", "invalid_session");
+    const expired = await platform.dashboard.sign({ sub: "dash-owner", exp: Math.floor(Date.now() / 1000) - 10 });
+    await expectIdentityProblem(await platform.identity(`/v0/organisation/${ORG}`, { bearer: expired }), 401, "IDS-401-002", "invalid_session");
+    // a platform JWT is not a dashboard session
+    await expectIdentityProblem(await platform.identity(`/v0/organisation/${ORG}`, { bearer: await platform.issuer.sign({ sub: "dash-owner" }) }), 401, "IDS-401-002", "invalid_session");
+  });
+
+  it("renames the organisation and validates contact_email", async () => {
+    const response = await platform.identity(`/v0/organisation/${ORG}`, { method: "PATCH", bearer: owner, json: { name: "Renamed Ltd", contact_email: "new@boot.test" } });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.organisation).toMatchObject({ name: "Renamed Ltd", contact_email: "new@boot.test" });
+    expect(Object.keys(body._links).sort()).toEqual(["environments", "events", "keys", "members", "self"]);
+    const invalid = await platform.identity(`/v0/organisation/${ORG}`, { method: "PATCH", bearer: owner, json: { contact_email: "not-an-email" } });
+    expect(invalid.status).toBe(422);
+    const problem = await invalid.json();
+    expect(problem.detail[0]).toMatchObject({ loc: ["body", "contact_email"] });
+    expect(problem.type).toBe(`${platform.config.docsUrl}/errors/validation_error`);
+  });
+
+  it("creates an organisation whose creator is the owner; members manage access by role", async () => {
+    const founder = await platform.dashboard.sign({ sub: "founder" });
+    const created = await platform.identity("/v0/organisations", { method: "POST", bearer: founder, json: { name: "New Co" } });
+    expect(created.status).toBe(201);
+    const orgId = (await created.json()).organisation.id;
+    const added = await platform.identity(`/v0/organisation/${orgId}/members`, { method: "POST", bearer: founder, json: { sub: "teammate", role: "member" } });
+    expect(added.status).toBe(201);
+    const teammate = await platform.dashboard.sign({ sub: "teammate" });
+    expect((await platform.identity(`/v0/organisation/${orgId}`, { bearer: teammate })).status).toBe(200);
+    await expectIdentityProblem(await platform.identity(`/v0/organisation/${orgId}`, { method: "PATCH", bearer: teammate, json: { name: "x" } }), 403, "IDS-403-003", "insufficient_role");
+    await expectIdentityProblem(
+      await platform.identity(`/v0/organisation/${orgId}/members`, { method: "POST", bearer: founder, json: { sub: "teammate" } }),
+      409,
+      "IDS-409-001",
+      "conflict",
+    );
+    const members = await (await platform.identity(`/v0/organisation/${orgId}/members`, { bearer: founder })).json();
+    const founderId = members.items.find((m: { sub: string }) => m.sub === "founder").id;
+    await expectIdentityProblem(await platform.identity(`/v0/organisation/${orgId}/members/${founderId}`, { method: "DELETE", bearer: founder }), 409, "IDS-409-002", "last_owner");
+  });
+});
+
+describe("API keys", () => {
+  it("mints a server key once: partition from the scopes, prefix shows partition and environment kind, only the hash stored", async () => {
+    const response = await mint({ name: "backend", env_id: ENV, scopes: ["idsvc.lookup", "idsvc.get_kyc"] });
+    expect(response.status).toBe(201);
+    const body = await response.json();
+    expect(body).toMatchObject({ name: "backend", partition: "server", scopes: ["idsvc.lookup", "idsvc.get_kyc"], meta: { org_id: ORG, env_id: ENV } });
+    expect(body.key).toMatch(/^idsvc_sk_test_[0-9A-Za-z]{46}$/);
+    expect(Object.keys(body._links).sort()).toEqual(["environment", "list", "organisation", "revoke", "self"]);
+    expect(body._links.revoke.method).toBe("DELETE");
+    const row = await (platform.subgraphs.identity as any).services.db.apiKey.findUnique({ where: { id: body.id } });
+    expect(row.key_hash).toBe(hashToken(body.key));
+    expect(JSON.stringify(row)).not.toContain(body.key);
+
+    const listed = await (await platform.identity(`/v0/organisation/${ORG}/keys`, { bearer: owner })).json();
+    expect(listed.items.find((k: { id: string }) => k.id === body.id)).not.toHaveProperty("key");
+    const one = await (await platform.identity(`/v0/organisation/${ORG}/keys/${body.id}`, { bearer: owner })).json();
+    expect(one).not.toHaveProperty("key");
+    expect(one.key_last_four).toBe(body.key.slice(-4));
+  });
+
+  it("mints a public key with rpc_endpoint and rpc_docs links", async () => {
+    const body = await (await mint({ name: "browser", env_id: ENV, scopes: ["rpc.invoke"] })).json();
+    expect(body.partition).toBe("public");
+    expect(body.key).toMatch(/^idsvc_pk_test_/);
+    expect(body._links.rpc_endpoint.href).toBe(platform.config.publicRpcUrl);
+    expect(body._links.rpc_docs.href).toContain(platform.config.publicRpcUrl);
+  });
+
+  it("refuses empty, unknown and mixed scopes with 422 IDS-422-006, and missing fields with the framework 422", async () => {
+    for (const scopes of [[], ["idsvc.nope"], ["idsvc.lookup", "rpc.invoke"]]) {
+      const problem = await expectIdentityProblem(await mint({ name: "x", env_id: ENV, scopes }), 422, "IDS-422-006", "invalid_scopes");
+      expect(problem.title).toBe("Invalid Scopes");
+    }
+    for (const body of [{ name: "x", env_id: ENV }, { name: "x", scopes: ["idsvc.lookup"] }]) {
+      const response = await mint(body);
+      expect(response.status).toBe(422);
+      const problem = await response.json();
+      expect(problem.detail[0]).toMatchObject({ type: "missing", msg: "Field required" });
+    }
+    await expectIdentityProblem(await mint({ name: "x", env_id: "env_elsewhere", scopes: ["idsvc.lookup"] }), 422, "IDS-422-007", "invalid_environment");
+  });
+
+  it("authenticates with the key until it is revoked: revocation takes effect on the next request", async () => {
+    const { id, key } = await (await mint({ name: "temporary", env_id: ENV, scopes: ["idsvc.lookup"] })).json();
+    const me = await platform.identity("/v0/idsvc/key", { bearer: key });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ id, partition: "server", scopes: ["idsvc.lookup"] });
+    expect((await platform.identity(`/v0/organisation/${ORG}/keys/${id}`, { method: "DELETE", bearer: owner })).status).toBe(200);
+    await expectIdentityProblem(await platform.identity("/v0/idsvc/key", { bearer: key }), 401, "IDS-401-001", "invalid_api_key");
+    await expectIdentityProblem(await platform.identity("/v0/idsvc/key", { bearer: `${key.slice(0, -1)}x` }), 401, "IDS-401-001", "invalid_api_key");
+    await expectIdentityProblem(await platform.identity("/v0/idsvc/key"), 401, "IDS-401-001", "invalid_api_key");
+    // an API key is not a dashboard session
+    const other = (await (await mint({ name: "other", env_id: ENV, scopes: ["idsvc.lookup"] })).json()).key;
+    await expectIdentityProblem(await platform.identity(`/v0/organisation/${ORG}`, { bearer: other }), 403, "IDS-403-002", "wrong_credential");
+    // and never a platform credential
+    expect((await platform.api("/v0/user/me", { headers: { authorization: `Bearer ${other}` } })).status).toBe(401);
+  });
+});
+
+describe("environments", () => {
+  it("creates, reads and deletes an environment (204); its keys stop authenticating", async () => {
+    const created = await platform.identity(`/v0/organisation/${ORG}/environments`, { method: "POST", bearer: owner, json: { name: "Production", kind: "live" } });
+    expect(created.status).toBe(201);
+    const environment = await created.json();
+    expect(environment).toMatchObject({ name: "Production", kind: "live", auth: { is_active: true, credentials: { environment_id: environment.id, api_key: null } } });
+    const read = await platform.identity(`/v0/organisation/${ORG}/environments/${environment.id}`, { bearer: owner });
+    expect(read.status).toBe(200);
+    const { key } = await (await mint({ name: "prod", env_id: environment.id, scopes: ["idsvc.lookup"] })).json();
+    expect(key).toMatch(/^idsvc_sk_live_/);
+    expect((await platform.identity("/v0/idsvc/key", { bearer: key })).status).toBe(200);
+
+    const deleted = await platform.identity(`/v0/organisation/${ORG}/environments/${environment.id}`, { method: "DELETE", bearer: owner });
+    expect(deleted.status).toBe(204);
+    await expectIdentityProblem(await platform.identity("/v0/idsvc/key", { bearer: key }), 401, "IDS-401-001", "invalid_api_key");
+    await expectIdentityProblem(await platform.identity(`/v0/organisation/${ORG}/environments/${environment.id}`, { bearer: owner }), 404, "IDS-404-001", "not_found");
+    await expectIdentityProblem(await mint({ name: "late", env_id: environment.id, scopes: ["idsvc.lookup"] }), 422, "IDS-422-007", "invalid_environment");
+  });
+
+  it("documents every identity route and its Bearer schemes in the identity host's /openapi.json", async () => {
+    const document = await (await platform.identity("/openapi.json")).json();
+    expect(document.openapi).toMatch(/^3\.1\./);
+    for (const route of identityRoutes) expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, route.operationId).toBe(route.operationId);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["ApiKey", "DashboardSession"]);
+    expect(document.paths["/v0/organisation/{org_id}/keys"].post.description).toContain("IDS-422-006");
+  });
+
+  it("answers unknown paths on the identity host in its own error style", async () => {
+    await expectIdentityProblem(await platform.identity("/v0/nothing-here"), 404, "GEN-404-001", "not_found");
+  });
+});
