@@ -9,9 +9,10 @@ import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { organisationRoutes } from "./routes/organisations.ts";
+import { userLookupRoutes } from "./routes/user-lookup.ts";
 
 /** Every route of the identity listener ({sis_url}). */
-export const identityRoutes: Route[] = [...healthRoutes, ...organisationRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes];
+export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes];
 
 /** The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`). */
 export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string }): Promise<FastifyInstance> {

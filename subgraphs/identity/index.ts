@@ -6,6 +6,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
 import { ApiKeyResolver } from "./keys/api-key.resolver.ts";
+import { UserLookupResolver } from "./lookup/user-lookup.resolver.ts";
 import { MemberResolver } from "./members/member.resolver.ts";
 import { applyBootstrap } from "./organisations/bootstrap.ts";
 import { OrganisationResolver } from "./organisations/organisation.resolver.ts";
@@ -23,7 +24,7 @@ export async function createIdentitySubgraph(deps: { config: Config; database: D
     docsUrl: config.docsUrl,
     ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
   };
-  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver] as const;
+  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
   const schema = await buildFederatedSchema({ resolvers, orphanedTypes: [IdentityUser], container: { get: (someClass) => instances.get(someClass) } });
   // a fresh install has an organisation to administer before anything is served

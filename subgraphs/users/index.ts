@@ -8,6 +8,7 @@ import { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { CliConfigResolver } from "./cli/cli-config.resolver.ts";
 import { createUsersDb } from "./db.ts";
+import { apiKeyFieldGuard } from "./user/api-key-field-guard.ts";
 import { HealthResolver } from "./health/health.resolver.ts";
 import { KycResolver } from "./kyc/kyc.resolver.ts";
 import { SandboxKycProvider } from "./kyc/sandbox-kyc-provider.ts";
@@ -71,6 +72,7 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
     signingKey: deps.signingKey,
     publicBaseUrl: config.publicBaseUrl,
     cliDebugDefault: config.cliDebugDefault,
+    ...(config.identityBootstrap && { defaultOrganisationId: config.identityBootstrap.organisation.id }),
     ...(siweProvider && {
       siwe: {
         domain: new URL(config.publicBaseUrl).host,
@@ -83,7 +85,7 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
   const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver, KycResolver, PhoneResolver, OnboardingResolver, SiweResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
   const schema = await buildFederatedSchema(
-    { resolvers, orphanedTypes: [Wallet], container: { get: (someClass) => instances.get(someClass) } },
+    { resolvers, orphanedTypes: [Wallet], globalMiddlewares: [apiKeyFieldGuard], container: { get: (someClass) => instances.get(someClass) } },
     { User: { __resolveReference: resolveUserReference(services) } },
   );
   return {

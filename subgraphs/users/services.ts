@@ -23,6 +23,8 @@ export interface UsersServices {
   signingKey: SigningKey;
   publicBaseUrl: string;
   cliDebugDefault: boolean;
+  /** the organisation IDENTITY_BOOTSTRAP provisions: its keys see the default environment's users */
+  defaultOrganisationId?: string;
   /** sign-in with Ethereum, when AUTH_PROVIDERS has a siwe entry */
   siwe?: SiweSettings;
 }

@@ -6,6 +6,8 @@ import type { UsersServices } from "../services.ts";
 import { StatusChange } from "../types/status-change.ts";
 import { User } from "../types/user.ts";
 import { Wallet } from "../types/wallet.ts";
+import { UserIdentityRecord, UserKyc } from "../types/user-lookup.ts";
+import { grantsLookupScope, visibleToKey } from "./lookup-access.ts";
 import { registerUser } from "./register-user.ts";
 import { findUserRecord, LISTED_WALLETS } from "./user-record.ts";
 
@@ -49,12 +51,32 @@ export class UserResolver {
     return this.services.db.wallet.findMany({ where: { user_id: user.id, ...LISTED_WALLETS }, orderBy: { id: "asc" } });
   }
 
+  @FieldResolver(() => UserIdentityRecord, { nullable: true, description: "With idsvc.get_details (identity lookup), or for the user themselves; null otherwise." })
+  identity_record(@Root() user: User & { environment_id: string; phone_verified_at: Date | null }, @Ctx() ctx: RequestContext): UserIdentityRecord | null {
+    return grantsLookupScope(ctx.principal, "idsvc.get_details") ? user : null;
+  }
+
+  @FieldResolver(() => UserKyc, { nullable: true, description: "With idsvc.get_kyc (identity lookup), or for the user themselves; null otherwise." })
+  async kyc(@Root() user: User, @Ctx() ctx: RequestContext): Promise<UserKyc | null> {
+    if (!grantsLookupScope(ctx.principal, "idsvc.get_kyc")) return null;
+    const last = await this.services.db.statusChange.findFirst({ where: { user_id: user.id, ignored: false }, orderBy: [{ changed_at: "desc" }, { id: "desc" }] });
+    return { status: user.status, verified: user.status === "approved", updated_at: last?.changed_at ?? user.created_at };
+  }
+
   @FieldResolver(() => [StatusChange])
   status_history(@Root() user: User): Promise<unknown[]> {
     return this.services.db.statusChange.findMany({ where: { user_id: user.id }, orderBy: [{ changed_at: "asc" }, { id: "asc" }] });
   }
 }
 
+/**
+ * Entity references from other subgraphs. Identity-service keys (user lookup) only resolve users
+ * of their own organisation; anyone else's answer is null, exactly like an unknown id.
+ */
 export function resolveUserReference(services: UsersServices) {
-  return (reference: Pick<User, "id">) => findUserRecord(services.db, reference.id);
+  return async (reference: Pick<User, "id">, ctx: RequestContext) => {
+    const user = await findUserRecord(services.db, reference.id);
+    if (user && ctx.principal.kind === "api_key" && !visibleToKey(user.environment_id, ctx.principal, services.defaultOrganisationId)) return null;
+    return user;
+  };
 }

@@ -1,0 +1,55 @@
+import { Type } from "@sinclair/typebox";
+import { appError } from "../../lib/errors/app-error.ts";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { EpochMs, Links } from "../schemas.ts";
+
+const IdentityRecord = Type.Object({
+  auth_provider: Type.String(),
+  auth_provider_id: Type.String(),
+  primary_eoa_address: Type.String(),
+  primary_chain_id: Type.Integer(),
+  phone_number: Type.Union([Type.String(), Type.Null()]),
+  phone_verified_at: Type.Union([EpochMs, Type.Null()]),
+  environment_id: Type.String(),
+});
+const Kyc = Type.Object({ status: Type.String(), verified: Type.Boolean(), updated_at: EpochMs });
+
+/** Groups a key's scopes do not grant come back null and are left out of the answer. */
+function withoutNulls<T extends Record<string, unknown>>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)) as Partial<T>;
+}
+
+export const userLookupRoutes = [
+  defineRoute({
+    operationId: "lookupUser",
+    method: "GET",
+    path: "/v0/users/{sri}",
+    tag: "User Lookup",
+    summary: "Look up a user by resource identifier",
+    description: [
+      "Server API key with `idsvc.lookup` (`Authorization: Bearer idsvc_sk_…`). The SRI is the platform user id (`usr_…`); other forms answer 400 `IDS-400-001`.",
+      "The fields grow with the key's scopes: `user.id` and `user.created_at` with `idsvc.lookup`; `user.identity_record` with `idsvc.get_details`; `user.kyc` with `idsvc.get_kyc`. A key only sees users of its own organisation's environments (the bootstrap organisation also sees the default environment); any other user answers 404 `IDS-404-001`, exactly like an unknown id.",
+    ].join("\n\n"),
+    security: ["ApiKey"],
+    params: Type.Object({ sri: Type.String({ minLength: 1, maxLength: 200 }) }),
+    operation: `query LookupUser($sri: String!) { lookup: user_lookup(sri: $sri) { sri user { id created_at identity_record { auth_provider auth_provider_id primary_eoa_address primary_chain_id phone_number phone_verified_at environment_id } kyc { status verified updated_at } } } }`,
+    variables: ({ params }) => ({ sri: params.sri }),
+    result: (data) => {
+      if (!data.lookup.user) throw appError("IDS-404-001", "No user with this identifier is visible to this key.");
+      return { sri: data.lookup.sri, user: withoutNulls(data.lookup.user) };
+    },
+    links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/users/{sri}", { sri: params.sri })) }),
+    responses: {
+      200: {
+        description: "The user, with the fields the key's scopes grant",
+        schema: Type.Object({
+          sri: Type.String(),
+          user: Type.Object({ id: Type.String(), created_at: EpochMs, identity_record: Type.Optional(IdentityRecord), kyc: Type.Optional(Kyc) }),
+          _links: Links,
+        }),
+      },
+    },
+    errors: [400, 401, 403, 404, 422],
+  }),
+];
