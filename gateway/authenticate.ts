@@ -2,7 +2,7 @@ import { parse } from "graphql";
 import { parseOrgId } from "../lib/auth/orgid.ts";
 import { looksLikeApiKey } from "../lib/auth/api-key.ts";
 import type { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
-import { ANONYMOUS, type ApiKeyPrincipal, type Principal } from "../lib/auth/principal.ts";
+import { ANONYMOUS, type ApiKeyPrincipal, type PintPrincipal, type Principal } from "../lib/auth/principal.ts";
 import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import type { EnvironmentResolver } from "./environments.ts";
@@ -19,6 +19,10 @@ const PAT_PRINCIPAL = parse(`query ($token: String!) {
 
 const API_KEY_PRINCIPAL = parse(`query ($key: String!) {
   principal: _principal_for_api_key(key: $key) { key_id org_id env_id partition scopes }
+}`);
+
+const PINT_PRINCIPAL = parse(`query ($token: String!) {
+  principal: _principal_for_pint(token: $token) { mandate_id user_id scopes audience org_id }
 }`);
 
 const GATEWAY_CONTEXT: Omit<RequestContext, "trace_id"> = { principal: { kind: "internal", service: "gateway" } };
@@ -46,7 +50,9 @@ class UserIdCache {
  * `x-platform-orgid` picks the environment, `x-platform-jwt` is verified against its providers,
  * `x-platform-pat` is looked up, `x-platform-token` is refused until agent tokens exist. Identity
  * host (spec 5.2): `Authorization: Bearer` carries an API key (looked up by hash on every request,
- * so revocation is immediate) or a dashboard session token (DASHBOARD_AUTH). The adapter passes
+ * so revocation is immediate) or a dashboard session token (DASHBOARD_AUTH); `x-platform-pint-token`
+ * carries a PINT JWT, checked against its mandate on every request (it wins over `Authorization`
+ * when both are sent). The adapter passes
  * each listener only its own credential headers, so `Authorization` never counts on the platform host.
  */
 export interface AuthenticatorOptions {
@@ -66,9 +72,17 @@ export class Authenticator {
 
   async authenticate(headers: CredentialHeaders, traceId: string): Promise<Principal> {
     if (PLATFORM_HEADERS.some((name) => header(headers, name) !== undefined)) return this.platform(headers, traceId);
+    // a PINT JWT (spec 5.2.6) is the credential on its own: the identity subgraph verifies it and reads its mandate (revocation is immediate)
+    const pint = header(headers, "x-platform-pint-token");
+    if (pint !== undefined) return this.pint(pint, traceId);
     const authorization = header(headers, "authorization");
     if (authorization !== undefined) return this.identityHost(authorization, traceId);
     return ANONYMOUS;
+  }
+
+  private async pint(token: string, traceId: string): Promise<Principal> {
+    const { principal } = await this.lookup(this.options.identity, PINT_PRINCIPAL, { token: token.trim() }, traceId);
+    return { kind: "pint", ...(principal as Omit<PintPrincipal, "kind">) };
   }
 
   /** The identity host's Bearer credential: an API key (by its prefix) or a dashboard session JWT. */
@@ -91,7 +105,7 @@ export class Authenticator {
 
   private async platform(headers: CredentialHeaders, traceId: string): Promise<Principal> {
     const orgEnv = parseOrgId(header(headers, "x-platform-orgid"));
-    const environment = await this.options.environments.resolve(orgEnv);
+    const environment = await this.options.environments.resolve(orgEnv, traceId);
     if (!environment) throw appError("USR-401-003");
     if (header(headers, "x-platform-token") !== undefined) throw appError("USR-401-005");
 
@@ -121,9 +135,19 @@ export class Authenticator {
       const found = principal as { user_id: string; environment_id: string; token_id: string; scopes: string[] } | null;
       // the token names its user's environment; an explicit x-platform-orgid must agree with it
       if (!found || (orgEnv !== null && found.environment_id !== environment.environment_id)) throw appError("USR-401-004");
+      // without the header, a token of a named environment's user counts only while that environment is live and active
+      if (orgEnv === null && found.environment_id !== environment.environment_id && !(await this.environmentOf(found.environment_id, traceId)))
+        throw appError("USR-401-003");
       return { kind: "user", via: "pat", environment_id: found.environment_id, user_id: found.user_id, pat: { token_id: found.token_id, scopes: found.scopes } };
     }
     return ANONYMOUS;
+  }
+
+  /** A user's environment by its id (`<org-id>:<env-id>`), or null when it is gone or inactive. */
+  private async environmentOf(environmentId: string, traceId: string) {
+    const separator = environmentId.indexOf(":");
+    if (separator <= 0) return null;
+    return this.options.environments.resolve({ org_id: environmentId.slice(0, separator), env_id: environmentId.slice(separator + 1) }, traceId);
   }
 
   private async lookup(subgraph: SubgraphClient, document: ReturnType<typeof parse>, variables: Record<string, unknown>, traceId: string): Promise<Record<string, unknown>> {

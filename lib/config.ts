@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 export class ConfigError extends Error {
   constructor(
     readonly variable: string,
-    problem: string,
+    readonly problem: string,
   ) {
     super(`${variable}: ${problem}`);
     this.name = "ConfigError";
@@ -67,6 +67,8 @@ export interface Config {
   safeDeployerKey?: `0x${string}`;
   /** the CLI's deployment-wide default for `debug` (GET /v0/cli/config without a token) */
   cliDebugDefault: boolean;
+  /** how long the gateway keeps an identity environment's providers (x-platform-orgid) before asking again */
+  environmentCacheTtlMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -139,6 +141,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function providers(env: Env, name: string, names: readonly string[] | undefined): AuthProviderConfig[] {
   const value = json(env, name);
   if (value === undefined) return [];
+  return parseAuthProviders(value, name, names);
+}
+
+/**
+ * AUTH_PROVIDERS-shaped entries (`[{name, issuer, jwks_uri | public_key, audience?, mode?}]`),
+ * validated and normalised (unknown fields dropped). `name` labels the value in errors: a
+ * ConfigError names the failing entry and field (`<name>[0].issuer`). `names` restricts the
+ * provider names (AUTH_PROVIDER_NAMES; undefined: any string); a `siwe` entry may leave out its keys. Also used for an
+ * identity environment's `auth_providers` (subgraphs/identity/environments).
+ */
+export function parseAuthProviders(value: unknown, name: string, names: readonly string[] | undefined): AuthProviderConfig[] {
   if (!Array.isArray(value)) throw new ConfigError(name, "expected a JSON array of providers");
   return value.map((entry, index): AuthProviderConfig => {
     const at = `${name}[${index}]`;
@@ -284,5 +297,6 @@ export function loadConfig(env: Env = process.env): Config {
     safeSandboxFailures: (text(env, "SAFE_SANDBOX_FAILURES") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ...(safeDeployerKey !== undefined && { safeDeployerKey: safeDeployerKey as `0x${string}` }),
     cliDebugDefault: bool(env, "CLI_DEBUG", false),
+    environmentCacheTtlMs: nonNegativeInt(env, "ENVIRONMENT_CACHE_TTL_MS", 30_000),
   };
 }

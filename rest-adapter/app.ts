@@ -50,7 +50,7 @@ function compile(route: Route, gateway: GatewayClient): CompiledRoute {
   const validators: CompiledRoute["validators"] = {};
   if (route.params) validators.path = compileValidator(route.params, "path");
   if (route.query) validators.query = compileValidator(route.query, "query");
-  if (route.body) validators.body = compileValidator(route.body, "body");
+  if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
   return { route, operation: gateway.prepare(route.operation), validators };
 }
 

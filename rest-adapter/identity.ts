@@ -9,16 +9,17 @@ import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { organisationRoutes } from "./routes/organisations.ts";
+import { pintRoutes } from "./routes/pints.ts";
 import { userLookupRoutes } from "./routes/user-lookup.ts";
 
 /** Every route of the identity listener ({sis_url}). */
-export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes];
+export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes, ...pintRoutes];
 
 /** The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`). */
 export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string }): Promise<FastifyInstance> {
   const document = buildOpenApiDocument({
     title: "Identity service",
-    description: "Organisations, environments, members and API keys (spec 2.5, 2.6, 4.6, 4.7, 5.2).",
+    description: "Organisations, environments, members, API keys, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3).",
     serverUrl: options.baseUrl,
     routes: identityRoutes,
   });

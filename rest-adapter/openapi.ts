@@ -27,6 +27,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: "Conflict",
   410: "Gone",
   422: "Validation error",
+  424: "Failed dependency (an on-chain call failed; retry with backoff)",
   429: "Rate limited (see Retry-After)",
   502: "Upstream failure",
   503: "Unavailable",

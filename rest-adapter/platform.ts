@@ -14,6 +14,7 @@ import { onboardingRoutes } from "./routes/onboarding.ts";
 import { phoneRoutes } from "./routes/phone.ts";
 import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
+import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
@@ -21,6 +22,7 @@ export const platformRoutes: Route[] = [
   ...healthRoutes,
   ...userRoutes,
   ...personalAccessTokenRoutes,
+  ...userPintRoutes,
   ...phoneRoutes,
   ...onboardingRoutes,
   ...kycRoutes,
@@ -65,10 +67,4 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
       if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));
     },
   });
-}
-
-/** The RPC listener: health and ProblemDetail 404s until the RPC host lands. */
-export function buildPlaceholderApp(options: ListenerOptions & { title: string }): Promise<FastifyInstance> {
-  const document = buildOpenApiDocument({ title: options.title, description: `${options.title} (its endpoints are not built yet).`, serverUrl: options.baseUrl, routes: healthRoutes });
-  return buildHttpApp({ ...options, routes: healthRoutes, credentialHeaders: [], extra: (app) => app.get("/openapi.json", async () => document) });
 }

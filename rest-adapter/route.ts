@@ -49,6 +49,11 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * false: `body` documents the request only and the operation validates it itself, with its own
+   * error codes (the PINT exchange answers PINT-400-001, not 422); the raw JSON body is passed on.
+   */
+  validateBody?: boolean;
   /** normalises the raw query before validation (e.g. comma-separated lists) */
   prepareQuery?: (query: Record<string, unknown>) => Record<string, unknown>;
   /** the GraphQL operation, parsed once at start-up */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { Authenticator } from "../gateway/authenticate.ts";
-import { DefaultEnvironmentResolver } from "../gateway/environments.ts";
+import { IdentityEnvironmentResolver } from "../gateway/environments.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp } from "../gateway/http.ts";
 import { LocalSubgraphClient } from "../gateway/subgraph-client.ts";
@@ -13,9 +13,12 @@ import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type Subgraph } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
+import { loadRateLimitConfig, type RateLimitConfig } from "../lib/rate-limit/config.ts";
 import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
-import { buildPlaceholderApp, buildPlatformApp } from "../rest-adapter/platform.ts";
+import { buildPlatformApp } from "../rest-adapter/platform.ts";
+import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
+import { connectIdentityToUsers } from "../subgraphs/identity/index.ts";
 import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
 import { createSubgraph } from "./subgraphs.ts";
 import { readSupergraph } from "./supergraph.ts";
@@ -26,6 +29,8 @@ export interface StartOptions {
   safeDeployer?: SafeDeployer;
   /** false: build everything but do not listen (tests use app.inject) */
   listen?: boolean;
+  /** RATE_LIMITS as loaded (tests); default: loadRateLimitConfig(process.env) */
+  rateLimits?: RateLimitConfig;
 }
 
 export interface RunningPlatform {
@@ -45,6 +50,7 @@ export interface RunningPlatform {
  */
 export async function startSingleProcess(config: Config, options: StartOptions = {}): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  const rateLimits = options.rateLimits ?? loadRateLimitConfig(process.env);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await applyMigrations(database, SUBGRAPH_NAMES);
@@ -52,6 +58,8 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     const deps = { config, database, logger, signingKey, ...(options.safeDeployer && { safeDeployer: options.safeDeployer }) };
     const subgraphs: Record<string, Subgraph> = {};
     for (const name of SUBGRAPH_NAMES) subgraphs[name] = await createSubgraph(name, deps);
+    // PINT exchange and revocation ask the users subgraph who owns a wallet
+    connectIdentityToUsers(subgraphs.identity!, new LocalSubgraphClient(subgraphs.users!.schema));
 
     const internalSecret = config.internalSecret ?? randomBytes(32).toString("hex");
     const gateway = await Gateway.start({
@@ -60,11 +68,18 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       internalSecret,
       logger,
     });
+    const identityClient = new LocalSubgraphClient(subgraphs.identity!.schema);
     const authenticator = new Authenticator({
-      environments: new DefaultEnvironmentResolver(new JwtVerifier(config.authProviders, signingKey.verificationKeys())),
+      // x-platform-orgid: absent → AUTH_PROVIDERS; <org>:<env> → that identity environment's providers
+      environments: new IdentityEnvironmentResolver({
+        identity: identityClient,
+        defaultVerifier: new JwtVerifier(config.authProviders, signingKey.verificationKeys()),
+        localKeys: signingKey.verificationKeys(),
+        ttlMs: config.environmentCacheTtlMs,
+      }),
       dashboard: new JwtVerifier(config.dashboardAuth),
       users: new LocalSubgraphClient(subgraphs.users!.schema),
-      identity: new LocalSubgraphClient(subgraphs.identity!.schema),
+      identity: identityClient,
     });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl };
@@ -72,7 +87,13 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks() }),
       graphql: await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) }),
       identity: await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }),
-      rpc: await buildPlaceholderApp({ ...listener, baseUrl: config.publicRpcUrl, docsUrl: config.docsUrl, title: "RPC host" }),
+      rpc: await buildRpcApp({
+        ...listener,
+        baseUrl: config.publicRpcUrl,
+        authenticate: (h, t) => authenticator.authenticate(h, t),
+        chainRpcUrls: config.chainRpcUrls,
+        rateLimit: rateLimits.rules.rpc,
+      }),
     };
     const urls = { platform: "", graphql: "", identity: "", rpc: "" };
     if (options.listen !== false) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { Authenticator } from "../gateway/authenticate.ts";
 import { DEFAULT_SUBGRAPH_URLS } from "../gateway/compose.ts";
-import { DefaultEnvironmentResolver } from "../gateway/environments.ts";
+import { IdentityEnvironmentResolver } from "../gateway/environments.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp } from "../gateway/http.ts";
 import { RemoteSubgraphClient } from "../gateway/subgraph-client.ts";
@@ -13,10 +13,14 @@ import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger } from "../lib/logger.ts";
+import { loadRateLimitConfig } from "../lib/rate-limit/config.ts";
 import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
-import { buildPlaceholderApp, buildPlatformApp } from "../rest-adapter/platform.ts";
+import { buildPlatformApp } from "../rest-adapter/platform.ts";
+import { gatewayKeyAuthenticator } from "../rest-adapter/rpc/auth.ts";
+import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
 import { buildSubgraphApp } from "../subgraphs/http.ts";
+import { connectIdentityToUsers } from "../subgraphs/identity/index.ts";
 import { createSubgraph } from "./subgraphs.ts";
 import { readSupergraph } from "./supergraph.ts";
 
@@ -56,6 +60,8 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     await applyMigrations(database, [subgraphName]);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey });
+    // PINT exchange and revocation ask the users subgraph who owns a wallet (signed internal principal)
+    if (subgraphName === "identity") connectIdentityToUsers(subgraph, new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret));
     const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger });
     const url = await listen(app, { name: subgraphName, port, host: config.host, path: "/graphql" });
     subgraph.start();
@@ -80,11 +86,18 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       internalSecret,
       logger,
     });
+    const identityClient = new RemoteSubgraphClient(subgraphUrl(config, "identity"), internalSecret);
     const authenticator = new Authenticator({
-      environments: new DefaultEnvironmentResolver(new JwtVerifier(config.authProviders, signingKey.verificationKeys())),
+      // x-platform-orgid: absent → AUTH_PROVIDERS; <org>:<env> → that identity environment's providers
+      environments: new IdentityEnvironmentResolver({
+        identity: identityClient,
+        defaultVerifier: new JwtVerifier(config.authProviders, signingKey.verificationKeys()),
+        localKeys: signingKey.verificationKeys(),
+        ttlMs: config.environmentCacheTtlMs,
+      }),
       dashboard: new JwtVerifier(config.dashboardAuth),
       users: new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret),
-      identity: new RemoteSubgraphClient(subgraphUrl(config, "identity"), internalSecret),
+      identity: identityClient,
     });
     const app = await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
@@ -102,7 +115,18 @@ export async function startService(name: ServiceName, config: Config, env: Recor
   const apps: [FastifyInstance, number, string][] = [
     [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl }), config.port, "platform"],
     [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }), config.identityPort, "identity"],
-    [await buildPlaceholderApp({ ...listener, baseUrl: config.publicRpcUrl, title: "RPC host" }), config.rpcPort, "rpc"],
+    [
+      await buildRpcApp({
+        ...listener,
+        baseUrl: config.publicRpcUrl,
+        // no Authenticator in this process: the gateway verifies the key (current_api_key over /graphql)
+        authenticate: gatewayKeyAuthenticator(gatewayClient),
+        chainRpcUrls: config.chainRpcUrls,
+        rateLimit: loadRateLimitConfig(env).rules.rpc,
+      }),
+      config.rpcPort,
+      "rpc",
+    ],
   ];
   const urls: string[] = [];
   for (const [app, port, listenerName] of apps) urls.push(await listen(app, { name: listenerName, port, host: config.host }));

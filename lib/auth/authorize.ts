@@ -34,9 +34,13 @@ function requireUserCredential(principal: Principal): UserPrincipal {
   return principal;
 }
 
-/** Operations only our own services may call (the gateway, the adapter's webhook receivers). */
-export function requireInternal(principal: Principal, service?: string): void {
-  if (principal.kind !== "internal" || (service !== undefined && principal.service !== service)) throw appError("USR-403-001");
+/**
+ * Operations only our own services may call (the gateway, the adapter's webhook receivers, the
+ * identity service resolving wallet owners); `service` names the one (or ones) allowed.
+ */
+export function requireInternal(principal: Principal, service?: string | readonly string[]): void {
+  const allowed = service === undefined ? undefined : typeof service === "string" ? [service] : service;
+  if (principal.kind !== "internal" || (allowed !== undefined && !allowed.includes(principal.service))) throw appError("USR-403-001");
 }
 
 /** Organisation operations: a dashboard session (membership is the subgraph's check). */

@@ -2,7 +2,7 @@
  * Who is calling, as the gateway established it once per request. Subgraphs authorise on this
  * and never look at credential headers themselves.
  */
-export type Principal = AnonymousPrincipal | UserPrincipal | DashboardPrincipal | ApiKeyPrincipal | InternalPrincipal;
+export type Principal = AnonymousPrincipal | UserPrincipal | DashboardPrincipal | ApiKeyPrincipal | PintPrincipal | InternalPrincipal;
 
 export interface AnonymousPrincipal {
   kind: "anonymous";
@@ -36,6 +36,23 @@ export interface ApiKeyPrincipal {
   env_id: string;
   partition: "server" | "public";
   scopes: string[];
+}
+
+/**
+ * A PINT JWT (`x-platform-pint-token` on the identity host): the user who signed the mandate,
+ * the scopes it grants and the third party (audience) it was granted to. Checked against the
+ * mandate's row on every request, so revocation is immediate.
+ */
+export interface PintPrincipal {
+  kind: "pint";
+  /** the mandate's id (`pint_…`), the JWT's `jti` */
+  mandate_id: string;
+  user_id: string;
+  /** from the PINT scope catalogue (lib/auth/pint-scopes.ts) */
+  scopes: string[];
+  audience: string;
+  /** the organisation whose API key exchanged the mandate (the audience's owner) */
+  org_id: string;
 }
 
 /** Another service of ours (the gateway resolving principals, the adapter's webhook receivers). */

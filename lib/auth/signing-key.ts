@@ -53,13 +53,18 @@ export class SigningKey {
     return createLocalJWKSet(this.jwks());
   }
 
-  sign(payload: JWTPayload, options: { issuer: string; subject: string; audience?: string | string[]; expiresInSeconds: number }): Promise<string> {
+  /** `expiresInSeconds` after now, or an absolute `expiresAt` (Unix seconds) with `issuedAt` (default now). */
+  sign(
+    payload: JWTPayload,
+    options: { issuer: string; subject: string; audience?: string | string[] } & ({ expiresInSeconds: number } | { expiresAt: number; issuedAt?: number }),
+  ): Promise<string> {
+    const issuedAt = "issuedAt" in options && options.issuedAt !== undefined ? options.issuedAt : Math.floor(Date.now() / 1000);
     const jwt = new SignJWT(payload)
       .setProtectedHeader({ alg: this.alg, kid: this.kid, typ: "JWT" })
       .setIssuer(options.issuer)
       .setSubject(options.subject)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + options.expiresInSeconds);
+      .setIssuedAt(issuedAt)
+      .setExpirationTime("expiresAt" in options ? options.expiresAt : issuedAt + options.expiresInSeconds);
     if (options.audience !== undefined) jwt.setAudience(options.audience);
     return jwt.sign(this.privateKey);
   }

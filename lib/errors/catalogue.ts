@@ -84,6 +84,23 @@ export const ERROR_CATALOGUE = {
   "IDS-422-006": { status: 422, title: "Invalid Scopes", detail: "scopes must be non-empty, known and from one partition.", type_name: "invalid_scopes" },
   "IDS-422-007": { status: 422, title: "Invalid Environment", detail: "env_id is not an active environment of this organisation.", type_name: "invalid_environment" },
 
+  // PINT exchange and PINT JWTs (spec 4.6, 5.2.6, 7.3, 7.4): `type` is {docs_url}/errors/<type_name>
+  "PINT-400-001": { status: 400, title: "Invalid PINT Payload", detail: "The mandate is malformed or misses fields.", type_name: "invalid_pint_payload" },
+  "PINT-400-002": { status: 400, title: "Invalid Audience", detail: "The audience is not a third-party identifier registered by this organisation.", type_name: "invalid_audience" },
+  "PINT-401-001": { status: 401, title: "Invalid Signature", detail: "EIP-712 (ECDSA) verification of the mandate failed.", type_name: "invalid_signature" },
+  "PINT-401-002": { status: 401, title: "Invalid EIP-1271 Signature", detail: "The Safe contract did not accept the mandate's signature (EIP-1271).", type_name: "invalid_signature_eip1271" },
+  "PINT-401-003": { status: 401, title: "Invalid PINT Token", detail: "The PINT token is malformed, was not issued here, or its signature is invalid.", type_name: "invalid_pint_token" },
+  "PINT-401-004": { status: 401, title: "PINT Token Expired", detail: "The PINT token has expired; exchange a new mandate.", type_name: "pint_token_expired" },
+  "PINT-401-006": { status: 401, title: "PINT Token Revoked", detail: "The mandate behind this PINT token was revoked.", type_name: "pint_token_revoked" },
+  "PINT-403-001": { status: 403, title: "Scope Not Permitted", detail: "The scopes are not authorised for this wallet or signer.", type_name: "scope_not_permitted" },
+  "PINT-403-002": { status: 403, title: "KYC Not Verified", detail: "The wallet's user has not completed KYC.", type_name: "kyc_not_verified" },
+  "PINT-404-001": { status: 404, title: "PINT Not Found", detail: "No mandate with this id is visible to this credential.", type_name: "pint_not_found" },
+  "PINT-409-001": { status: 409, title: "Nonce Already Used", detail: "This nonce was already used for this wallet; increment it and sign again.", type_name: "nonce_already_used" },
+  "PINT-409-002": { status: 409, title: "PINT Revoked", detail: "The mandate was revoked; it yields no new tokens.", type_name: "pint_revoked" },
+  "PINT-410-001": { status: 410, title: "PINT Expired", detail: "The mandate's expiresAt has passed; sign a new one with a future expiresAt.", type_name: "pint_expired" },
+  "PINT-424-001": { status: 424, title: "EIP-1271 Unavailable", detail: "The on-chain call to the Safe contract failed; retry with exponential backoff.", type_name: "eip1271_unavailable" },
+  "PINT-429-001": { status: 429, title: "Rate Limited", detail: "Too many token exchanges; retry after the seconds in Retry-After.", type_name: "rate_limited" },
+
   // Webhooks (spec 5.3)
   "WHK-401-001": { status: 401, title: "Invalid Webhook Signature", detail: "The webhook signature or timestamp is missing or invalid." },
 } as const satisfies Record<string, ErrorDefinition>;

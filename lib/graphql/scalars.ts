@@ -35,3 +35,11 @@ export const JSONObjectScalar = new GraphQLScalarType<Record<string, unknown>, R
     return value as Record<string, unknown>;
   },
 });
+
+/** Any JSON value: inputs a domain function validates itself (the PINT exchange body answers PINT-400-001, not 422). */
+export const JSONScalar = new GraphQLScalarType<unknown, unknown>({
+  name: "JSON",
+  description: "Any JSON value.",
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});

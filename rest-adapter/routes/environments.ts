@@ -2,15 +2,41 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { Links } from "../schemas.ts";
+import { AUTH_PROVIDER_NAMES } from "../../lib/config.ts";
 import { Environment, ENVIRONMENT_FIELDS } from "./organisations.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const EnvPath = Type.Object({ org_id: Type.String({ minLength: 1 }), env_id: Type.String({ minLength: 1 }) });
 
+/**
+ * The shape of one `auth_providers` entry, for the document and a first type check; the rules
+ * themselves (key source, URL, unique issuer) are AUTH_PROVIDERS's, applied by the identity subgraph.
+ */
+const AuthProvider = Type.Object(
+  {
+    name: Type.Union(AUTH_PROVIDER_NAMES.map((name) => Type.Literal(name))),
+    issuer: Type.String({ minLength: 1, description: "the `iss` of the provider's tokens; picks the provider" }),
+    jwks_uri: Type.Optional(Type.String({ description: "http(s) URL of the provider's JWKS" })),
+    public_key: Type.Optional(Type.Union([Type.String({ description: "PEM (SPKI)" }), Type.Record(Type.String(), Type.Unknown(), { description: "a JWK" })])),
+    audience: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: "for provider_b the application id" })),
+    mode: Type.Optional(Type.Literal("app_id_only", { description: "only identity tokens (with linked_accounts) verify" })),
+  },
+  { description: "Shaped like an AUTH_PROVIDERS entry: jwks_uri or public_key, except that a siwe entry without keys uses the platform signing key." },
+);
+
+const AUTH_FIELDS = {
+  auth_providers: Type.Optional(Type.Array(AuthProvider, { maxItems: 20, description: "the identity providers the environment's users sign in with (spec 5.1.2)" })),
+  auth_is_active: Type.Optional(Type.Boolean({ description: "false: no JWT is accepted with x-platform-orgid <org_id>:<env_id>" })),
+};
+
+const AUTH_DESCRIPTION =
+  " `auth_providers` (shaped like AUTH_PROVIDERS, same rules) are the issuers a JWT sent with `x-platform-orgid: <org_id>:<env_id>` may come from; users register and are found per environment. The gateway caches an environment's providers for up to 30 s (`ENVIRONMENT_CACHE_TTL_MS`), so a change takes effect within that time.";
+
 function environmentLinks(base: string, orgId: string, envId: string) {
   const self = href(base, "/v0/organisation/{org_id}/environments/{env_id}", { org_id: orgId, env_id: envId });
   return {
     self: link(self),
+    update: link(self, { method: "PATCH" }),
     delete: link(self, { method: "DELETE" }),
     organisation: link(href(base, "/v0/organisation/{org_id}", { org_id: orgId })),
     keys: link(href(base, "/v0/organisation/{org_id}/keys", { org_id: orgId })),
@@ -39,13 +65,17 @@ export const environmentRoutes = [
     path: "/v0/organisation/{org_id}/environments",
     tag: "Environments",
     summary: "Create an environment",
-    description: "Owners and admins only. `kind: live` environments mint `idsvc_sk_live_`/`idsvc_pk_live_` keys, `test` ones (the default) `…_test_` keys.",
+    description:
+      "Owners and admins only. `kind: live` environments mint `idsvc_sk_live_`/`idsvc_pk_live_` keys, `test` ones (the default) `…_test_` keys." +
+      AUTH_DESCRIPTION +
+      " Without `auth_providers` no JWT is accepted until they are set.",
     security: ["DashboardSession"],
     params: OrgId,
     body: Type.Object({
       name: Type.String({ minLength: 1, maxLength: 100 }),
       label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
       kind: Type.Optional(Type.Union([Type.Literal("live"), Type.Literal("test")])),
+      ...AUTH_FIELDS,
     }),
     operation: `mutation CreateEnvironment($org_id: ID!, $input: CreateEnvironmentInput!) { environment: create_environment(org_id: $org_id, input: $input) { ${ENVIRONMENT_FIELDS} } }`,
     variables: ({ params, body }) => ({ org_id: params.org_id, input: body }),
@@ -65,6 +95,27 @@ export const environmentRoutes = [
     params: EnvPath,
     operation: `query Environment($org_id: ID!, $env_id: ID!) { environment(org_id: $org_id, env_id: $env_id) { ${ENVIRONMENT_FIELDS} } }`,
     variables: ({ params }) => ({ org_id: params.org_id, env_id: params.env_id }),
+    result: (data) => data.environment,
+    links: (_body, { base_url, params }) => environmentLinks(base_url, params.org_id, params.env_id),
+    responses: { 200: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "updateEnvironment",
+    method: "PATCH",
+    path: "/v0/organisation/{org_id}/environments/{env_id}",
+    tag: "Environments",
+    summary: "Rename an environment or set its identity providers",
+    description: "Owners and admins only (403 `IDS-403-003`). Fields left out stay; `auth_providers` replaces the whole list." + AUTH_DESCRIPTION,
+    security: ["DashboardSession"],
+    params: EnvPath,
+    body: Type.Object({
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+      ...AUTH_FIELDS,
+    }),
+    operation: `mutation UpdateEnvironment($org_id: ID!, $env_id: ID!, $input: UpdateEnvironmentInput!) { environment: update_environment(org_id: $org_id, env_id: $env_id, input: $input) { ${ENVIRONMENT_FIELDS} } }`,
+    variables: ({ params, body }) => ({ org_id: params.org_id, env_id: params.env_id, input: body }),
     result: (data) => data.environment,
     links: (_body, { base_url, params }) => environmentLinks(base_url, params.org_id, params.env_id),
     responses: { 200: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },

@@ -4,7 +4,7 @@ import { href, link } from "../links.ts";
 import { EpochMs, Links } from "../schemas.ts";
 
 export const MEMBER_FIELDS = "id name email status role sub created_at";
-export const ENVIRONMENT_FIELDS = "id name label kind created_at updated_at auth { provider providers is_active created_at updated_at credentials { environment_id api_key } } features { name enabled config created_at updated_at }";
+export const ENVIRONMENT_FIELDS = "id name label kind created_at updated_at auth { provider providers provider_configs is_active created_at updated_at credentials { environment_id api_key } } features { name enabled config created_at updated_at }";
 const ORGANISATION_FIELDS = `id name status created_at contact_email dashboard_org_id members { ${MEMBER_FIELDS} } environments { ${ENVIRONMENT_FIELDS} }`;
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
@@ -29,6 +29,7 @@ export const Environment = Type.Object({
   auth: Type.Object({
     provider: Type.Union([Type.String(), Type.Null()]),
     providers: Type.Array(Type.String()),
+    provider_configs: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "the providers as set with `auth_providers`" }),
     is_active: Type.Boolean(),
     created_at: EpochMs,
     updated_at: EpochMs,

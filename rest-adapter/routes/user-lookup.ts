@@ -30,8 +30,9 @@ export const userLookupRoutes = [
     description: [
       "Server API key with `idsvc.lookup` (`Authorization: Bearer idsvc_sk_…`). The SRI is the platform user id (`usr_…`); other forms answer 400 `IDS-400-001`.",
       "The fields grow with the key's scopes: `user.id` and `user.created_at` with `idsvc.lookup`; `user.identity_record` with `idsvc.get_details`; `user.kyc` with `idsvc.get_kyc`. A key only sees users of its own organisation's environments (the bootstrap organisation also sees the default environment); any other user answers 404 `IDS-404-001`, exactly like an unknown id.",
+      "Or with a PINT JWT in `x-platform-pint-token` (from `POST /v0/idsvc/token/pint`; no API key needed, and it wins over `Authorization`): only the mandate's own user is found (any other SRI answers 404 `IDS-404-001`); the mandate needs `profile.read` (else 403 `IDS-403-001`) and opens `user.identity_record` with `identity.read`, `user.kyc` with `kyc.read`. A revoked mandate's token fails at once with 401 `PINT-401-006`; an invalid one 401 `PINT-401-003`, an expired one 401 `PINT-401-004`.",
     ].join("\n\n"),
-    security: ["ApiKey"],
+    security: ["ApiKey", "PintToken"],
     params: Type.Object({ sri: Type.String({ minLength: 1, maxLength: 200 }) }),
     operation: `query LookupUser($sri: String!) { lookup: user_lookup(sri: $sri) { sri user { id created_at identity_record { auth_provider auth_provider_id primary_eoa_address primary_chain_id phone_number phone_verified_at environment_id } kyc { status verified updated_at } } } }`,
     variables: ({ params }) => ({ sri: params.sri }),

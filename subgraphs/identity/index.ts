@@ -1,8 +1,13 @@
+import type { SubgraphClient } from "../../gateway/subgraph-client.ts";
+import type { SigningKey } from "../../lib/auth/signing-key.ts";
+import { supportedChainIds } from "../../lib/chains.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Database } from "../../lib/db/database.ts";
 import { buildFederatedSchema } from "../../lib/graphql/federation.ts";
 import type { Subgraph } from "../../lib/graphql/subgraph.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { loadRateLimitConfig } from "../../lib/rate-limit/config.ts";
+import { MemoryRateLimiter } from "../../lib/rate-limit/memory-rate-limiter.ts";
 import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
 import { ApiKeyResolver } from "./keys/api-key.resolver.ts";
@@ -10,10 +15,20 @@ import { UserLookupResolver } from "./lookup/user-lookup.resolver.ts";
 import { MemberResolver } from "./members/member.resolver.ts";
 import { applyBootstrap } from "./organisations/bootstrap.ts";
 import { OrganisationResolver } from "./organisations/organisation.resolver.ts";
+import { PintAudienceResolver } from "./pints/audience.resolver.ts";
+import { PintResolver } from "./pints/pint.resolver.ts";
+import { Eip1271Verifier } from "./pints/signature.ts";
 import type { IdentityServices } from "./services.ts";
 import { IdentityUser } from "./types/user.ts";
 
-export async function createIdentitySubgraph(deps: { config: Config; database: Database; logger: Logger }): Promise<Subgraph & { services: IdentityServices }> {
+export type IdentitySubgraph = Subgraph & { services: IdentityServices };
+
+/** Wiring: the identity service asks the users subgraph who owns a wallet (PINT exchange, revocation). */
+export function connectIdentityToUsers(identity: Subgraph, users: SubgraphClient): void {
+  (identity as IdentitySubgraph).services.users = users;
+}
+
+export async function createIdentitySubgraph(deps: { config: Config; database: Database; logger: Logger; signingKey: SigningKey }): Promise<IdentitySubgraph> {
   const { config } = deps;
   const db = createIdentityDb(deps.database);
   const services: IdentityServices = {
@@ -23,8 +38,14 @@ export async function createIdentitySubgraph(deps: { config: Config; database: D
     publicRpcUrl: config.publicRpcUrl,
     docsUrl: config.docsUrl,
     ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
+    signingKey: deps.signingKey,
+    supportedChainIds: supportedChainIds(config.chainRpcUrls),
+    eip1271: new Eip1271Verifier(config.chainRpcUrls),
+    // per process for now; RATE_LIMITS overrides the pint_exchange rule
+    rateLimiter: new MemoryRateLimiter(),
+    pintExchangeRule: loadRateLimitConfig().rules.pint_exchange,
   };
-  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver] as const;
+  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, PintResolver, PintAudienceResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
   const schema = await buildFederatedSchema({ resolvers, orphanedTypes: [IdentityUser], container: { get: (someClass) => instances.get(someClass) } });
   // a fresh install has an organisation to administer before anything is served

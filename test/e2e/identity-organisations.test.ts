@@ -179,7 +179,7 @@ describe("environments", () => {
     const document = await (await platform.identity("/openapi.json")).json();
     expect(document.openapi).toMatch(/^3\.1\./);
     for (const route of identityRoutes) expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, route.operationId).toBe(route.operationId);
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["ApiKey", "DashboardSession"]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["ApiKey", "DashboardSession", "PintToken"]);
     expect(document.paths["/v0/organisation/{org_id}/keys"].post.description).toContain("IDS-422-006");
   });
 

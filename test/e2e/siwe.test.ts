@@ -1,24 +1,12 @@
 import "reflect-metadata";
-import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
-import { createMemoryClient } from "@tevm/memory-client";
 import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
-import {
-  encodeDeployData,
-  encodeFunctionData,
-  getContractAddress,
-  keccak256,
-  serializeErc6492Signature,
-  toHex,
-  type Abi,
-  type Address,
-  type Hex,
-} from "viem";
+import { encodeDeployData, encodeFunctionData, getContractAddress, keccak256, serializeErc6492Signature, toHex, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createSiweMessage, parseSiweMessage, type CreateSiweMessageParameters } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UsersTx } from "../../subgraphs/users/db.ts";
 import { consumeSiweNonce } from "../../subgraphs/users/siwe/siwe-nonces.ts";
+import { compileSolidity, startDevnet as startChain, startFailingRpc, type Compiled } from "../support/devnet.ts";
 import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 const ISSUER = "https://siwe.platform.test";
@@ -45,84 +33,17 @@ contract AccountFactory {
   function deploy(address o, bytes32 salt) external returns (address) { return address(new OwnedAccount{salt: salt}(o)); }
 }`;
 
-interface Compiled {
-  abi: Abi;
-  bytecode: Hex;
-}
-
-/** Compiled in-process with the solc-js that @tevm/memory-client brings along (no download). */
-function compileContracts(): Record<"OwnedAccount" | "AccountFactory", Compiled> {
-  const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string };
-  const input = { language: "Solidity", sources: { "accounts.sol": { content: CONTRACTS } }, settings: { outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } } };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
-  if (errors.length) throw new Error(JSON.stringify(errors));
-  const pick = (name: string): Compiled => {
-    const contract = output.contracts["accounts.sol"][name];
-    return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
-  };
-  return { OwnedAccount: pick("OwnedAccount"), AccountFactory: pick("AccountFactory") };
-}
-
-/** The in-process chain behind a loopback JSON-RPC endpoint (what CHAIN_RPC_URLS points at). */
+/** The in-process chain with the contracts above compiled and ready to deploy. */
 async function startDevnet() {
-  const chain = createMemoryClient();
-  await chain.tevmReady();
-  const server: Server = createServer(async (req, res) => {
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
-    const answer = async (call: { id: unknown; method: string; params?: unknown[] }) => {
-      try {
-        return { jsonrpc: "2.0", id: call.id, result: await chain.request({ method: call.method, params: call.params } as never) };
-      } catch (error) {
-        const e = error as { code?: number; message?: string; data?: unknown };
-        return { jsonrpc: "2.0", id: call.id, error: { code: e.code ?? -32603, message: e.message ?? "error", ...(e.data !== undefined && { data: e.data }) } };
-      }
-    };
-    const body = JSON.parse(raw);
-    const result = Array.isArray(body) ? await Promise.all(body.map(answer)) : await answer(body);
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify(result));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-
-  const contracts = compileContracts();
-  const deployer: Address = "0x1000000000000000000000000000000000000001";
-  await chain.tevmSetAccount({ address: deployer, balance: 10n ** 20n });
-  const deploy = async (contract: Compiled, args: unknown[]): Promise<Address> => {
-    const result = await chain.tevmDeploy({ from: deployer, abi: contract.abi, bytecode: contract.bytecode, args, createTransaction: true } as never);
-    if (result.errors?.length || !result.createdAddress) throw new Error(`deploy failed: ${JSON.stringify(result.errors)}`);
-    await chain.tevmMine();
-    return result.createdAddress;
-  };
+  const chain = await startChain();
+  const contracts = compileSolidity(CONTRACTS, "accounts.sol") as Record<"OwnedAccount" | "AccountFactory", Compiled>;
   return {
-    url,
+    ...chain,
     contracts,
     /** a deployed OwnedAccount of `owner` */
-    deployAccount: (owner: Address) => deploy(contracts.OwnedAccount, [owner]),
-    deployFactory: () => deploy(contracts.AccountFactory, []),
-    code: (address: Address) => chain.getCode({ address }),
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    deployAccount: (owner: Address) => chain.deploy(contracts.OwnedAccount, [owner]),
+    deployFactory: () => chain.deploy(contracts.AccountFactory, []),
   };
-}
-
-/** Answers eth_chainId with FAILING_CHAIN and HTTP 503 to every other request. */
-async function startFailingRpc() {
-  const server = createServer(async (req, res) => {
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
-    const call = JSON.parse(raw);
-    if (call.method === "eth_chainId") {
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result: toHex(FAILING_CHAIN) }));
-      return;
-    }
-    res.statusCode = 503;
-    res.end("unavailable");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 let devnet: Awaited<ReturnType<typeof startDevnet>>;
@@ -132,7 +53,7 @@ let domain: string;
 
 beforeAll(async () => {
   devnet = await startDevnet();
-  failingRpc = await startFailingRpc();
+  failingRpc = await startFailingRpc(FAILING_CHAIN);
   const dead = `http://127.0.0.1:${await freePort()}`;
   platform = await startTestPlatform({
     AUTH_PROVIDERS: JSON.stringify([{ name: "siwe", issuer: ISSUER, audience: AUDIENCE }]),

@@ -14,6 +14,7 @@ let issuer: TestIssuer;
 let adapterUrl: string;
 let gatewayUrl: string;
 let usersUrl: string;
+let identityUrl: string;
 const internalSecret = randomBytes(32).toString("hex");
 
 function startService(name: string, env: Record<string, string>): void {
@@ -52,6 +53,7 @@ beforeAll(async () => {
     startService(name, { SUBGRAPH_PORT: String(subgraphPorts[name]), DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0", ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
   }
   usersUrl = `http://127.0.0.1:${subgraphPorts.users}/graphql`;
+  identityUrl = `http://127.0.0.1:${subgraphPorts.identity}/graphql`;
   const graphqlPort = await freePort();
   gatewayUrl = `http://127.0.0.1:${graphqlPort}/graphql`;
   startService("gateway", {
@@ -101,6 +103,33 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     const body = await response.json();
     expect(body.errors).toBeUndefined();
     expect(body.data.me).toMatchObject({ cards: [], agent_tasks: [] });
+  });
+
+  it("resolves x-platform-orgid <org>:<env> through the identity service over HTTP", async () => {
+    // set up as a dashboard user would, on the identity subgraph directly (the adapter has no DASHBOARD_AUTH here)
+    const dashboard = signPrincipal({ kind: "dashboard", issuer: "https://dashboard.test", subject: "split-owner" }, internalSecret);
+    const identity = async (query: string, variables: Record<string, unknown>) => {
+      const response = await fetch(identityUrl, { method: "POST", headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: dashboard }, body: JSON.stringify({ query, variables }) });
+      const body = await response.json();
+      expect(body.errors).toBeUndefined();
+      return body.data;
+    };
+    const { organisation } = await identity(`mutation ($input: CreateOrganisationInput!) { organisation: create_organisation(input: $input) { id } }`, { input: { name: "Split Ltd" } });
+    const { environment } = await identity(`mutation ($org_id: ID!, $input: CreateEnvironmentInput!) { environment: create_environment(org_id: $org_id, input: $input) { id } }`, {
+      org_id: organisation.id,
+      input: { name: "Production", auth_providers: [{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }] },
+    });
+    const orgid = `${organisation.id}:${environment.id}`;
+    const jwt = await issuer.sign({ sub: "split-env-user" });
+    const headers = { "content-type": "application/json", "x-platform-jwt": jwt, "x-platform-orgid": orgid };
+    const created = await fetch(`${adapterUrl}/v0/user/`, { method: "POST", headers, body: JSON.stringify({ primary_eoa_address: randomAddress(), chain_id: 8453 }) });
+    expect(created.status).toBe(201);
+    const me = await fetch(`${adapterUrl}/v0/user/me`, { headers });
+    expect((await me.json()).id).toBe((await created.json()).id);
+    // the user belongs to the environment, not to the default one; unknown environments are 401 USR-401-003
+    expect((await (await fetch(`${adapterUrl}/v0/user/me`, { headers: { "x-platform-jwt": jwt } })).json()).error_code).toBe("USR-404-001");
+    const unknown = await fetch(`${adapterUrl}/v0/user/me`, { headers: { ...headers, "x-platform-orgid": `${organisation.id}:env_missing` } });
+    expect((await unknown.json()).error_code).toBe("USR-401-003");
   });
 
   it("a subgraph reached directly refuses requests without a valid signed principal", async () => {

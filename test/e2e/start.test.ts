@@ -43,7 +43,7 @@ describe("npm start (bin/start.ts)", () => {
         `rpc listening on http://127.0.0.1:${ports.RPC_PORT}`,
       ]);
       expect((await fetch(`http://127.0.0.1:${ports.PORT}/health`)).status).toBe(200);
-      const identity404 = await fetch(`http://127.0.0.1:${ports.IDENTITY_PORT}/v0/users/abc`);
+      const identity404 = await fetch(`http://127.0.0.1:${ports.IDENTITY_PORT}/v0/nothing-here`);
       expect(identity404.status).toBe(404);
       expect(await identity404.json()).toMatchObject({ error_code: "GEN-404-001" });
 

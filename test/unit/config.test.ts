@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../lib/config.ts";
+import { AUTH_PROVIDER_NAMES, ConfigError, loadConfig, parseAuthProviders } from "../../lib/config.ts";
 
 const PROVIDER = { name: "provider_a", issuer: "https://a.test", jwks_uri: "https://a.test/.well-known/jwks.json" };
 
@@ -188,5 +188,20 @@ describe("@file form of JSON variables", () => {
     const bad = join(dir, "bad-providers.json");
     writeFileSync(bad, JSON.stringify([{ name: "provider_a", issuer: "https://a.test" }]));
     expect(configError({ AUTH_PROVIDERS: `@${bad}` }).variable).toBe("AUTH_PROVIDERS[0]");
+  });
+});
+
+describe("ENVIRONMENT_CACHE_TTL_MS and the exported provider parser", () => {
+  it("keeps identity environments 30 s by default", () => {
+    expect(loadConfig({}).environmentCacheTtlMs).toBe(30_000);
+    expect(loadConfig({ ENVIRONMENT_CACHE_TTL_MS: "500" }).environmentCacheTtlMs).toBe(500);
+    expect(configError({ ENVIRONMENT_CACHE_TTL_MS: "soon" }).variable).toBe("ENVIRONMENT_CACHE_TTL_MS");
+  });
+
+  it("restricts names for AUTH_PROVIDERS only: DASHBOARD_AUTH names are free", () => {
+    const dashboard = { name: "dashboard", issuer: "https://dash.test", jwks_uri: "https://dash.test/jwks.json" };
+    expect(loadConfig({ DASHBOARD_AUTH: JSON.stringify([dashboard]) }).dashboardAuth).toEqual([dashboard]);
+    expect(() => parseAuthProviders([dashboard], "auth_providers", AUTH_PROVIDER_NAMES)).toThrow(/auth_providers\[0\]\.name: expected one of provider_a, provider_b, siwe/);
+    expect(parseAuthProviders([{ ...PROVIDER, extra: true }], "auth_providers", AUTH_PROVIDER_NAMES)).toEqual([PROVIDER]);
   });
 });

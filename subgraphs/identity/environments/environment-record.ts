@@ -11,7 +11,7 @@ export function environmentRecord(row: {
   created_at: Date;
   updated_at: Date;
 }) {
-  const providers = (Array.isArray(row.auth_providers) ? row.auth_providers : []) as { name: string }[];
+  const providers = (Array.isArray(row.auth_providers) ? row.auth_providers : []) as ({ name: string } & Record<string, unknown>)[];
   const features = (Array.isArray(row.features) ? row.features : []) as { name: string; enabled: boolean; config?: Record<string, unknown>; created_at?: string; updated_at?: string }[];
   return {
     id: row.id,
@@ -23,6 +23,7 @@ export function environmentRecord(row: {
     auth: {
       provider: providers[0]?.name ?? null,
       providers: providers.map((p) => p.name),
+      provider_configs: providers,
       is_active: row.auth_is_active,
       created_at: row.created_at,
       updated_at: row.auth_updated_at,

@@ -3,6 +3,9 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { IdentityDb } from "../db.ts";
 import { requireMembership } from "../organisations/membership.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { storedAuthProviders, validateAuthProviders } from "./auth-providers.ts";
 import { environmentRecord } from "./environment-record.ts";
 
 async function liveEnvironment(db: IdentityDb, orgId: string, envId: string) {
@@ -11,10 +14,77 @@ async function liveEnvironment(db: IdentityDb, orgId: string, envId: string) {
   return row;
 }
 
-export async function createEnvironment(db: IdentityDb, principal: DashboardPrincipal, orgId: string, input: { name: string; label?: string | null; kind?: string | null }) {
+export interface EnvironmentAuthInput {
+  /** AUTH_PROVIDERS-shaped entries; validated like AUTH_PROVIDERS (auth-providers.ts) */
+  auth_providers?: unknown[] | null;
+  auth_is_active?: boolean | null;
+}
+
+/** POST /v0/organisation/{org_id}/environments: owners and admins; `auth_providers` default to none. */
+export async function createEnvironment(
+  db: IdentityDb,
+  principal: DashboardPrincipal,
+  orgId: string,
+  input: { name: string; label?: string | null; kind?: string | null } & EnvironmentAuthInput,
+) {
   await requireMembership(db, principal, orgId, "admin");
-  const row = await db.environment.create({ data: { id: newId("env"), organisation_id: orgId, name: input.name, label: input.label ?? null, kind: input.kind ?? "test" } });
+  const providers = input.auth_providers != null ? validateAuthProviders(input.auth_providers) : [];
+  const row = await db.environment.create({
+    data: {
+      id: newId("env"),
+      organisation_id: orgId,
+      name: input.name,
+      label: input.label ?? null,
+      kind: input.kind ?? "test",
+      auth_providers: providers as unknown as Prisma.InputJsonValue,
+      ...(input.auth_is_active != null && { auth_is_active: input.auth_is_active }),
+    },
+  });
   return environmentRecord(row);
+}
+
+/**
+ * PATCH /v0/organisation/{org_id}/environments/{env_id}: owners and admins. `auth_providers`
+ * replaces the whole list; a change to it or to `auth_is_active` moves `auth.updated_at` and
+ * reaches the gateway within its environment cache TTL (ENVIRONMENT_CACHE_TTL_MS, 30 s).
+ */
+export async function updateEnvironment(
+  db: IdentityDb,
+  principal: DashboardPrincipal,
+  orgId: string,
+  envId: string,
+  input: { name?: string | null; label?: string | null } & EnvironmentAuthInput,
+) {
+  await requireMembership(db, principal, orgId, "admin");
+  await liveEnvironment(db, orgId, envId);
+  const providers = input.auth_providers != null ? validateAuthProviders(input.auth_providers) : undefined;
+  const authChanged = providers !== undefined || input.auth_is_active != null;
+  const data: Prisma.EnvironmentUpdateInput = {
+    ...(input.name != null && { name: input.name }),
+    ...(input.label !== undefined && { label: input.label }),
+    ...(providers !== undefined && { auth_providers: providers as unknown as Prisma.InputJsonValue }),
+    ...(input.auth_is_active != null && { auth_is_active: input.auth_is_active }),
+    ...(authChanged && { auth_updated_at: new Date() }),
+  };
+  if (Object.keys(data).length === 0) return environmentRecord(await liveEnvironment(db, orgId, envId));
+  return environmentRecord(await db.environment.update({ where: { id: envId }, data }));
+}
+
+/**
+ * What `x-platform-orgid: <org_id>:<env_id>` resolves to at the gateway: the environment's
+ * providers, or null when the organisation is unknown or not active, the environment is unknown
+ * or deleted, or its auth is switched off. Users of the environment are scoped by
+ * `environment_id` = `<org_id>:<env_id>`.
+ */
+export async function environmentAuth(db: IdentityDb, orgId: string, envId: string, logger?: Logger) {
+  const environment = await db.environment.findFirst({ where: { id: envId, organisation_id: orgId, deleted_at: null } });
+  if (!environment || !environment.auth_is_active) return null;
+  const organisation = await db.organisation.findUnique({ where: { id: orgId }, select: { status: true } });
+  if (!organisation || organisation.status !== "active") return null;
+  const providers = storedAuthProviders(environment.auth_providers, (index, problem) =>
+    logger?.warn({ org_id: orgId, env_id: envId, index, problem }, "stored auth provider is invalid; left out"),
+  );
+  return { environment_id: `${orgId}:${envId}`, providers };
 }
 
 export async function getEnvironment(db: IdentityDb, principal: DashboardPrincipal, orgId: string, envId: string) {

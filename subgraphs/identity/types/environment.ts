@@ -18,6 +18,9 @@ export class EnvironmentAuth {
   @Field(() => [String], { description: "every active provider's name" })
   providers!: string[];
 
+  @Field(() => [JSONObjectScalar], { description: "the providers as set: AUTH_PROVIDERS-shaped {name, issuer, jwks_uri | public_key, audience, mode}" })
+  provider_configs!: Record<string, unknown>[];
+
   @Field(() => Boolean)
   is_active!: boolean;
 

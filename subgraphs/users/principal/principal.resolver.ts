@@ -1,8 +1,9 @@
-import { Arg, Ctx, Directive, Field, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Directive, Field, Int, ObjectType, Query, Resolver } from "type-graphql";
 import { requireInternal } from "../../../lib/auth/authorize.ts";
 import { hashToken, isWellFormedPersonalAccessToken } from "../../../lib/auth/personal-access-token.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { UsersServices } from "../services.ts";
+import { findWalletOwners } from "../wallets/wallet-owners.ts";
 
 @Directive("@inaccessible")
 @ObjectType({ description: "Internal: who a verified credential belongs to." })
@@ -18,6 +19,38 @@ export class ResolvedPrincipal {
 
   @Field(() => [String], { nullable: true })
   scopes!: string[] | null;
+}
+
+@Directive("@inaccessible")
+@ObjectType({ description: "Internal: an address that may sign for a wallet." })
+export class WalletOwnerSigner {
+  @Field(() => String)
+  address!: string;
+
+  @Field(() => String, { description: "owner or agent" })
+  role!: string;
+}
+
+@Directive("@inaccessible")
+@ObjectType({ description: "Internal: a user owning a wallet, for the identity service's PINT exchange." })
+export class WalletOwner {
+  @Field(() => String)
+  user_id!: string;
+
+  @Field(() => String)
+  environment_id!: string;
+
+  @Field(() => String, { description: "account status; approved once KYC passed" })
+  status!: string;
+
+  @Field(() => Int)
+  wallet_id!: number;
+
+  @Field(() => String, { description: "EOA or Safe" })
+  wallet_type!: string;
+
+  @Field(() => [WalletOwnerSigner])
+  signers!: WalletOwnerSigner[];
 }
 
 /** How often a PAT's last_used_at is written: often enough to be useful, rarely enough to stay cheap. */
@@ -62,5 +95,22 @@ export class PrincipalResolver {
       await this.services.db.personalAccessToken.update({ where: { id: row.id }, data: { last_used_at: now } });
     }
     return { user_id: row.user_id, environment_id: row.user.environment_id, token_id: row.id, scopes: row.scopes };
+  }
+
+  @Directive("@inaccessible")
+  @Query(() => [WalletOwner], { description: "Internal (identity service): the users owning a wallet, with who may sign for it; with org_id only users that organisation's keys see." })
+  _wallet_owners(
+    @Arg("address", () => String) address: string,
+    @Arg("chain_id", () => Int) chain_id: number,
+    @Arg("org_id", () => String, { nullable: true }) org_id: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WalletOwner[]> {
+    requireInternal(ctx.principal, "identity");
+    return findWalletOwners(this.services.db, {
+      address,
+      chain_id,
+      org_id,
+      ...(this.services.defaultOrganisationId !== undefined && { defaultOrganisationId: this.services.defaultOrganisationId }),
+    });
   }
 }

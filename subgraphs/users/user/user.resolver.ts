@@ -71,12 +71,15 @@ export class UserResolver {
 
 /**
  * Entity references from other subgraphs. Identity-service keys (user lookup) only resolve users
- * of their own organisation; anyone else's answer is null, exactly like an unknown id.
+ * of their own organisation, PINT tokens only their mandate's user; anyone else's answer is null,
+ * exactly like an unknown id.
  */
 export function resolveUserReference(services: UsersServices) {
   return async (reference: Pick<User, "id">, ctx: RequestContext) => {
     const user = await findUserRecord(services.db, reference.id);
     if (user && ctx.principal.kind === "api_key" && !visibleToKey(user.environment_id, ctx.principal, services.defaultOrganisationId)) return null;
+    // a PINT token reads only the user who signed its mandate
+    if (user && ctx.principal.kind === "pint" && user.id !== ctx.principal.user_id) return null;
     return user;
   };
 }

@@ -1,0 +1,73 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { Links } from "../schemas.ts";
+import { PINT_FIELDS, PintRecord } from "./pints.ts";
+
+/**
+ * The user's PINT mandates on the platform host: list them and revoke one. The mandates live in
+ * the identity subgraph; its resolvers authorise the user principal (the mandate's user, or the
+ * wallet's owner as the users subgraph reports it).
+ */
+
+const PintPath = Type.Object({ pint_id: Type.String({ minLength: 1 }) });
+
+function pintLinks(base: string, pintId: string) {
+  const self = href(base, "/v0/user/me/pints/{pint_id}", { pint_id: pintId });
+  return { self: link(self), revoke: link(self, { method: "DELETE" }), list: link(href(base, "/v0/user/me/pints")) };
+}
+
+export const userPintRoutes = [
+  defineRoute({
+    operationId: "listMyPints",
+    method: "GET",
+    path: "/v0/user/me/pints",
+    tag: "User",
+    summary: "The PINT mandates the user's wallets signed",
+    description:
+      "Every mandate a third party exchanged for a PINT JWT on the identity host (`POST {sis_url}/v0/idsvc/token/pint`), newest first, with its audience, scopes, expiry and status (`active`, `expired`, `revoked`).",
+    security: ["PlatformJwt", "PlatformPat"],
+    query: Type.Object({
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+      offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    }),
+    operation: `query MyPints($limit: Int, $offset: Int) { pints: my_pints(limit: $limit, offset: $offset) { ${PINT_FIELDS} } }`,
+    variables: ({ query }) => ({ limit: query.limit ?? null, offset: query.offset ?? null }),
+    result: (data) => ({ items: data.pints }),
+    links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/pints")) }),
+    responses: { 200: { description: "The mandates", schema: Type.Object({ items: Type.Array(PintRecord), _links: Links }) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "getMyPint",
+    method: "GET",
+    path: "/v0/user/me/pints/{pint_id}",
+    tag: "User",
+    summary: "One PINT mandate of the user",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: PintPath,
+    operation: `query MyPint($id: ID!) { pint: my_pint(id: $id) { ${PINT_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.pint_id }),
+    result: (data) => data.pint,
+    links: (_body, { base_url, params }) => pintLinks(base_url, params.pint_id),
+    responses: { 200: { description: "The mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
+    errors: [401, 403, 404, 422],
+  }),
+  defineRoute({
+    operationId: "revokeMyPint",
+    method: "DELETE",
+    path: "/v0/user/me/pints/{pint_id}",
+    tag: "User",
+    summary: "Revoke a PINT mandate",
+    description:
+      "JWT, or a PAT with `write`. Allowed for the user whose wallet signed the mandate (or who owns that wallet now). Immediate: the mandate's PINT JWT fails from the next request on (401 `PINT-401-006` on the identity host) and the mandate cannot be exchanged again (409 `PINT-409-002`). Revoking twice answers the same. 404 `PINT-404-001` for a mandate of someone else.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: PintPath,
+    operation: `mutation RevokeMyPint($id: ID!) { pint: revoke_my_pint(id: $id) { ${PINT_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.pint_id }),
+    result: (data) => data.pint,
+    links: (_body, { base_url, params }) => pintLinks(base_url, params.pint_id),
+    responses: { 200: { description: "The revoked mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
+    errors: [401, 403, 404, 422],
+  }),
+];
