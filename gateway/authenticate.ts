@@ -4,6 +4,8 @@ import { looksLikeApiKey } from "../lib/auth/api-key.ts";
 import type { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
 import { ANONYMOUS, type ApiKeyPrincipal, type PintPrincipal, type Principal } from "../lib/auth/principal.ts";
 import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
+import type { RateLimitRuleName } from "../lib/rate-limit/config.ts";
+import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import type { EnvironmentResolver } from "./environments.ts";
 import type { SubgraphClient } from "./subgraph-client.ts";
@@ -61,16 +63,46 @@ export interface AuthenticatorOptions {
   dashboard: JwtVerifier;
   users: SubgraphClient;
   identity: SubgraphClient;
+  /** per user and per API key (spec 8); absent: no limit (tests of other concerns) */
+  rateLimits?: RateLimits;
 }
 
 const PLATFORM_HEADERS = ["x-platform-jwt", "x-platform-pat", "x-platform-token", "x-platform-orgid"];
+
+/** Which budget a principal spends: users (and dashboard sessions) per user, keys and PINTs per key. */
+function rateLimitBucket(principal: Principal): { key: string; rule: RateLimitRuleName } | undefined {
+  switch (principal.kind) {
+    case "user":
+      return { key: `user:${principal.user_id ?? `${principal.environment_id}:${principal.jwt?.issuer}:${principal.jwt?.subject}`}`, rule: "user" };
+    case "dashboard":
+      return { key: `dashboard:${principal.issuer}:${principal.subject}`, rule: "user" };
+    case "api_key":
+      return { key: `api_key:${principal.key_id}`, rule: "api_key" };
+    case "pint":
+      return { key: `pint:${principal.mandate_id}`, rule: "api_key" };
+    default:
+      return undefined;
+  }
+}
 
 export class Authenticator {
   private readonly userIds = new UserIdCache();
 
   constructor(private readonly options: AuthenticatorOptions) {}
 
+  /** The principal, counted against its rate limit: 429 once the user or key has spent it. */
   async authenticate(headers: CredentialHeaders, traceId: string): Promise<Principal> {
+    const principal = await this.resolve(headers, traceId);
+    const rateLimits = this.options.rateLimits;
+    if (rateLimits) {
+      const bucket = rateLimitBucket(principal);
+      if (bucket) await limit(rateLimits, bucket.key, bucket.rule);
+    }
+    return principal;
+  }
+
+  /** The principal without counting it (the RPC host counts its keys by its own rule). */
+  async resolve(headers: CredentialHeaders, traceId: string): Promise<Principal> {
     if (PLATFORM_HEADERS.some((name) => header(headers, name) !== undefined)) return this.platform(headers, traceId);
     // a PINT JWT (spec 5.2.6) is the credential on its own: the identity subgraph verifies it and reads its mandate (revocation is immediate)
     const pint = header(headers, "x-platform-pint-token");

@@ -6,6 +6,7 @@ import { answerWithApollo } from "../lib/graphql/apollo-http.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import { createHttpServer } from "../lib/http.ts";
 import type { Logger } from "../lib/logger.ts";
+import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import type { ApolloServer } from "@apollo/server";
 
 export interface GraphqlAppOptions {
@@ -14,7 +15,11 @@ export interface GraphqlAppOptions {
   /** the principal of a request, or a catalogue error to answer with */
   authenticate: (headers: Record<string, string | string[] | undefined>, traceId: string) => Promise<Principal>;
   internalSecret: string;
+  /** requests without any credential count per client address */
+  rateLimits?: RateLimits;
 }
+
+const CREDENTIAL_HEADERS = ["x-platform-jwt", "x-platform-pat", "x-platform-token", "x-platform-orgid", "x-platform-pint-token", "authorization"];
 
 /**
  * `/graphql` over HTTP (dashboards, and the adapter in split mode). Credentials are the REST
@@ -29,6 +34,8 @@ export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<Fasti
     let principal: Principal;
     try {
       const internal = verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, options.internalSecret);
+      if (internal?.kind !== "internal" && options.rateLimits && !CREDENTIAL_HEADERS.some((name) => request.headers[name] !== undefined))
+        await limit(options.rateLimits, `ip:${request.ip}`, "ip");
       principal = internal?.kind === "internal" ? internal : await options.authenticate(request.headers, request.id);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

@@ -1,15 +1,8 @@
 import { readFileSync } from "node:fs";
+import { ConfigError } from "./config-error.ts";
+import { loadRateLimitConfig, type RateLimitConfig } from "./rate-limit/config.ts";
 
-/** A configuration problem: start-up prints `message` (which names the variable) and exits. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    readonly problem: string,
-  ) {
-    super(`${variable}: ${problem}`);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError };
 
 export const AUTH_PROVIDER_NAMES = ["provider_a", "provider_b", "siwe"] as const;
 export type AuthProviderName = (typeof AUTH_PROVIDER_NAMES)[number];
@@ -34,6 +27,8 @@ export interface IdentityBootstrap {
 export type SafeDeployerKind = "sandbox" | "chain";
 
 export interface Config {
+  /** RATE_LIMITS and RATE_LIMIT_STORE (lib/rate-limit/config.ts) */
+  rateLimits: RateLimitConfig;
   databaseUrl?: string;
   dataDir: string;
   host: string;
@@ -269,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
   const gatewayUrl = text(env, "GATEWAY_URL");
 
   return {
+    rateLimits: loadRateLimitConfig(env),
     ...(databaseUrl !== undefined && { databaseUrl }),
     dataDir: text(env, "DATA_DIR") ?? "./data",
     host: text(env, "HOST") ?? "127.0.0.1",

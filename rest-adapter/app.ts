@@ -4,6 +4,7 @@ import type { ValidateFunction } from "ajv";
 import { AppError, appError, type ValidationItem } from "../lib/errors/app-error.ts";
 import { createHttpServer } from "../lib/http.ts";
 import type { Logger } from "../lib/logger.ts";
+import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import type { GatewayClient, OperationHandle } from "./gateway-client.ts";
 import { errorFromGraphQL } from "./graphql-errors.ts";
 import { asAppError, renderProblem } from "./problem.ts";
@@ -24,6 +25,8 @@ export interface HttpAppOptions {
   errorStyle?: "platform" | "identity";
   /** credential headers this listener passes to the gateway; others are not credentials here */
   credentialHeaders: readonly string[];
+  /** requests carrying none of the credential headers count per client address */
+  rateLimits?: RateLimits;
   /** extra plain routes (OpenAPI document, error pages) registered by the caller */
   extra?: (app: FastifyInstance) => void;
   bodyLimit?: number;
@@ -112,6 +115,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    // credentialed requests count per user or key at the gateway; the others per address here
+    if (options.rateLimits && !options.credentialHeaders.some((name) => request.headers[name] !== undefined))
+      await limit(options.rateLimits, `ip:${request.ip}`, "ip");
   });
 
   app.setErrorHandler((error, request, reply) => {

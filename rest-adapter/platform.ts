@@ -3,6 +3,7 @@ import type { JSONWebKeySet } from "jose";
 import { AppError } from "../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, isErrorCode } from "../lib/errors/catalogue.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { buildHttpApp } from "./app.ts";
 import { PLATFORM_CREDENTIAL_HEADERS, type GatewayClient } from "./gateway-client.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
@@ -33,6 +34,7 @@ export const platformRoutes: Route[] = [
 
 export interface ListenerOptions {
   gateway: GatewayClient;
+  rateLimits?: RateLimits;
   logger: Logger;
   baseUrl: string;
   docsUrl: string;

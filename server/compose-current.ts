@@ -3,6 +3,7 @@ import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
 import { SUBGRAPH_NAMES } from "../lib/graphql/subgraph.ts";
 import { createLogger } from "../lib/logger.ts";
+import { rateLimitsFor } from "../lib/rate-limit/rate-limits.ts";
 import { composeSupergraph, SUPERGRAPH_HEADER } from "../gateway/compose.ts";
 import { createSubgraph } from "./subgraphs.ts";
 
@@ -11,7 +12,8 @@ export async function composeCurrentSupergraph(): Promise<string> {
   // schemas need no data: an empty in-memory database satisfies the constructors
   const database = await openDatabase({ dataDir: "memory://" });
   try {
-    const deps = { config: loadConfig({ DATA_DIR: "memory://" }), database, logger: createLogger("silent"), signingKey: await SigningKey.load(undefined, "memory://") };
+    const config = loadConfig({ DATA_DIR: "memory://" });
+    const deps = { config, database, logger: createLogger("silent"), signingKey: await SigningKey.load(undefined, "memory://"), rateLimits: await rateLimitsFor(config) };
     const subgraphs = [];
     for (const name of SUBGRAPH_NAMES) subgraphs.push(await createSubgraph(name, deps));
     return SUPERGRAPH_HEADER + composeSupergraph(subgraphs);

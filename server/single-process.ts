@@ -13,7 +13,7 @@ import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type Subgraph } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
-import { loadRateLimitConfig, type RateLimitConfig } from "../lib/rate-limit/config.ts";
+import { rateLimitsFor } from "../lib/rate-limit/rate-limits.ts";
 import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlatformApp } from "../rest-adapter/platform.ts";
@@ -29,8 +29,6 @@ export interface StartOptions {
   safeDeployer?: SafeDeployer;
   /** false: build everything but do not listen (tests use app.inject) */
   listen?: boolean;
-  /** RATE_LIMITS as loaded (tests); default: loadRateLimitConfig(process.env) */
-  rateLimits?: RateLimitConfig;
 }
 
 export interface RunningPlatform {
@@ -50,12 +48,12 @@ export interface RunningPlatform {
  */
 export async function startSingleProcess(config: Config, options: StartOptions = {}): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const rateLimits = options.rateLimits ?? loadRateLimitConfig(process.env);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await applyMigrations(database, SUBGRAPH_NAMES);
+    const rateLimits = await rateLimitsFor(config, database);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
-    const deps = { config, database, logger, signingKey, ...(options.safeDeployer && { safeDeployer: options.safeDeployer }) };
+    const deps = { config, database, logger, signingKey, rateLimits, ...(options.safeDeployer && { safeDeployer: options.safeDeployer }) };
     const subgraphs: Record<string, Subgraph> = {};
     for (const name of SUBGRAPH_NAMES) subgraphs[name] = await createSubgraph(name, deps);
     // PINT exchange and revocation ask the users subgraph who owns a wallet
@@ -80,19 +78,21 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       dashboard: new JwtVerifier(config.dashboardAuth),
       users: new LocalSubgraphClient(subgraphs.users!.schema),
       identity: identityClient,
+      rateLimits,
     });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
-    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl };
+    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits };
     const apps = {
       platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks() }),
-      graphql: await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) }),
+      graphql: await buildGraphqlApp({ server: gateway.server, logger, internalSecret, rateLimits, authenticate: (h, t) => authenticator.authenticate(h, t) }),
       identity: await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }),
       rpc: await buildRpcApp({
         ...listener,
         baseUrl: config.publicRpcUrl,
-        authenticate: (h, t) => authenticator.authenticate(h, t),
+        authenticate: (h, t) => authenticator.resolve(h, t),
         chainRpcUrls: config.chainRpcUrls,
         rateLimit: rateLimits.rules.rpc,
+        rateLimiter: rateLimits.limiter,
       }),
     };
     const urls = { platform: "", graphql: "", identity: "", rpc: "" };

@@ -13,7 +13,7 @@ import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger } from "../lib/logger.ts";
-import { loadRateLimitConfig } from "../lib/rate-limit/config.ts";
+import { rateLimitsFor, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlatformApp } from "../rest-adapter/platform.ts";
@@ -40,6 +40,16 @@ function requireInternalSecret(config: Config): string {
   return config.internalSecret;
 }
 
+/**
+ * The gateway and the adapter have no database of their own; on the PostgreSQL store they open
+ * one (DATABASE_URL) just for the shared rate-limit buckets.
+ */
+async function edgeRateLimits(config: Config): Promise<{ rateLimits: RateLimits; close: () => Promise<void> }> {
+  if (config.rateLimits.store !== "postgres") return { rateLimits: await rateLimitsFor(config), close: async () => {} };
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return { rateLimits: await rateLimitsFor(config, database), close: () => database.close() };
+}
+
 function subgraphUrl(config: Config, name: SubgraphName): string {
   return config.subgraphUrls[name] ?? DEFAULT_SUBGRAPH_URLS[name]!;
 }
@@ -59,7 +69,8 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await applyMigrations(database, [subgraphName]);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
-    const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey });
+    const rateLimits = await rateLimitsFor(config, database);
+    const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits });
     // PINT exchange and revocation ask the users subgraph who owns a wallet (signed internal principal)
     if (subgraphName === "identity") connectIdentityToUsers(subgraph, new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret));
     const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger });
@@ -75,6 +86,8 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       },
     };
   }
+
+  const { rateLimits, close } = await edgeRateLimits(config);
 
   if (name === "gateway") {
     if (config.authProviders.some((p) => p.name === "siwe" && !p.jwks_uri && !p.public_key) && !config.signingKey)
@@ -98,20 +111,22 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       dashboard: new JwtVerifier(config.dashboardAuth),
       users: new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret),
       identity: identityClient,
+      rateLimits,
     });
-    const app = await buildGraphqlApp({ server: gateway.server, logger, internalSecret, authenticate: (h, t) => authenticator.authenticate(h, t) });
+    const app = await buildGraphqlApp({ server: gateway.server, logger, internalSecret, rateLimits, authenticate: (h, t) => authenticator.authenticate(h, t) });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     return {
       urls: [url],
       async stop() {
         await app.close();
         await gateway.stop();
+        await close();
       },
     };
   }
 
   const gatewayClient = new HttpGatewayClient(config.gatewayUrl ?? "http://gateway:4000/graphql");
-  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl };
+  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits };
   const apps: [FastifyInstance, number, string][] = [
     [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl }), config.port, "platform"],
     [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }), config.identityPort, "identity"],
@@ -122,7 +137,8 @@ export async function startService(name: ServiceName, config: Config, env: Recor
         // no Authenticator in this process: the gateway verifies the key (current_api_key over /graphql)
         authenticate: gatewayKeyAuthenticator(gatewayClient),
         chainRpcUrls: config.chainRpcUrls,
-        rateLimit: loadRateLimitConfig(env).rules.rpc,
+        rateLimit: rateLimits.rules.rpc,
+        rateLimiter: rateLimits.limiter,
       }),
       config.rpcPort,
       "rpc",
@@ -134,6 +150,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     urls,
     async stop() {
       for (const [app] of apps) await app.close();
+      await close();
     },
   };
 }

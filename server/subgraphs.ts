@@ -3,6 +3,7 @@ import type { Config } from "../lib/config.ts";
 import type { Database } from "../lib/db/database.ts";
 import type { Subgraph, SubgraphName } from "../lib/graphql/subgraph.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { createAgentsSubgraph } from "../subgraphs/agents/index.ts";
 import { createFinanceSubgraph } from "../subgraphs/finance/index.ts";
 import { createIdentitySubgraph } from "../subgraphs/identity/index.ts";
@@ -14,6 +15,7 @@ export interface SubgraphDeps {
   database: Database;
   logger: Logger;
   signingKey: SigningKey;
+  rateLimits: RateLimits;
   safeDeployer?: SafeDeployer;
 }
 

@@ -6,7 +6,7 @@
 //                     window_seconds a positive integer. Unset: the defaults below.
 //   RATE_LIMIT_STORE  memory | postgres. Unset: postgres when DATABASE_URL is set (instances
 //                     share their budgets), memory otherwise (embedded mode, one process).
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../config-error.ts";
 import type { Queryable } from "../db/database.ts";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { PostgresRateLimiter } from "./postgres-rate-limiter.ts";
@@ -25,7 +25,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimitRules> = Object.freeze({
   api_key: { limit: 600, windowMs: 60_000 },
   // requests authenticated as a user (JWT or personal access token)
   user: { limit: 300, windowMs: 60_000 },
-  // every request by client address, including unauthenticated ones
+  // requests without a credential, by client address (credentialed ones count per key or user)
   ip: { limit: 300, windowMs: 60_000 },
   // PINT token exchanges: each mints a credential, so far fewer
   pint_exchange: { limit: 30, windowMs: 60_000 },

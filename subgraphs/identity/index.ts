@@ -6,8 +6,7 @@ import type { Database } from "../../lib/db/database.ts";
 import { buildFederatedSchema } from "../../lib/graphql/federation.ts";
 import type { Subgraph } from "../../lib/graphql/subgraph.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { loadRateLimitConfig } from "../../lib/rate-limit/config.ts";
-import { MemoryRateLimiter } from "../../lib/rate-limit/memory-rate-limiter.ts";
+import type { RateLimits } from "../../lib/rate-limit/rate-limits.ts";
 import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
 import { ApiKeyResolver } from "./keys/api-key.resolver.ts";
@@ -28,7 +27,7 @@ export function connectIdentityToUsers(identity: Subgraph, users: SubgraphClient
   (identity as IdentitySubgraph).services.users = users;
 }
 
-export async function createIdentitySubgraph(deps: { config: Config; database: Database; logger: Logger; signingKey: SigningKey }): Promise<IdentitySubgraph> {
+export async function createIdentitySubgraph(deps: { config: Config; database: Database; logger: Logger; signingKey: SigningKey; rateLimits: RateLimits }): Promise<IdentitySubgraph> {
   const { config } = deps;
   const db = createIdentityDb(deps.database);
   const services: IdentityServices = {
@@ -41,9 +40,8 @@ export async function createIdentitySubgraph(deps: { config: Config; database: D
     signingKey: deps.signingKey,
     supportedChainIds: supportedChainIds(config.chainRpcUrls),
     eip1271: new Eip1271Verifier(config.chainRpcUrls),
-    // per process for now; RATE_LIMITS overrides the pint_exchange rule
-    rateLimiter: new MemoryRateLimiter(),
-    pintExchangeRule: loadRateLimitConfig().rules.pint_exchange,
+    rateLimiter: deps.rateLimits.limiter,
+    pintExchangeRule: deps.rateLimits.rules.pint_exchange,
   };
   const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, PintResolver, PintAudienceResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));

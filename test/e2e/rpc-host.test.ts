@@ -6,7 +6,6 @@ import pino from "pino";
 import { createPublicClient, http, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../../lib/http.ts";
-import { loadRateLimitConfig } from "../../lib/rate-limit/config.ts";
 import { HttpGatewayClient } from "../../rest-adapter/gateway-client.ts";
 import { buildRpcApp } from "../../rest-adapter/rpc/app.ts";
 import { gatewayKeyAuthenticator } from "../../rest-adapter/rpc/auth.ts";
@@ -375,10 +374,7 @@ describe("documents", () => {
 describe("rate limit", () => {
   let limited: TestPlatform;
   beforeAll(async () => {
-    limited = await startTestPlatform(
-      { IDENTITY_BOOTSTRAP: BOOTSTRAP, CHAIN_RPC_URLS: chainRpcUrls() },
-      { rateLimits: loadRateLimitConfig({ RATE_LIMITS: JSON.stringify({ rpc: { limit: 3, window_seconds: 60 } }) }) },
-    );
+    limited = await startTestPlatform({ IDENTITY_BOOTSTRAP: BOOTSTRAP, CHAIN_RPC_URLS: chainRpcUrls(), RATE_LIMITS: JSON.stringify({ rpc: { limit: 3, window_seconds: 60 } }) });
   });
   afterAll(() => limited?.stop());
 

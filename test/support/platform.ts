@@ -40,6 +40,8 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
     DASHBOARD_AUTH: JSON.stringify([{ name: "dashboard", issuer: dashboard.issuer, jwks_uri: dashboard.jwksUri }]),
     LOG_LEVEL: "silent",
+    // suites make many requests from one address and user; the rate-limit suite sets its own
+    RATE_LIMITS: JSON.stringify({ user: { limit: 1_000_000 }, ip: { limit: 1_000_000 }, api_key: { limit: 1_000_000 } }),
     ...env,
   });
   const running = await startSingleProcess(config, { logger: createLogger(config.logLevel), ...options });

@@ -1,0 +1,34 @@
+import { ConfigError } from "../config-error.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import { applyMigrations } from "../db/migrations.ts";
+import { createRateLimiter, type RateLimitRuleName, type RateLimitRules } from "./config.ts";
+import { enforceRateLimit, type RateLimiter } from "./rate-limiter.ts";
+
+/**
+ * The one rate-limiting mechanism of a process: a limiter (memory, or PostgreSQL shared by every
+ * instance) and the named rules. Every surface consumes from it: the adapter and GraphQL listeners
+ * per client address for requests without a credential, the gateway per user and per API key,
+ * the RPC host per key, the PINT exchange per key.
+ */
+export interface RateLimits {
+  limiter: RateLimiter;
+  rules: RateLimitRules;
+}
+
+/**
+ * The process's rate limits from configuration: on the PostgreSQL store they live in the
+ * `ratelimit` schema of `database` (its migration is applied here), shared by every instance.
+ */
+export async function rateLimitsFor(config: Pick<Config, "rateLimits">, database?: Database): Promise<RateLimits> {
+  if (config.rateLimits.store === "postgres") {
+    if (!database) throw new ConfigError("RATE_LIMIT_STORE", "postgres needs DATABASE_URL in this process");
+    await applyMigrations(database, ["ratelimit"]);
+  }
+  return { limiter: createRateLimiter({ store: config.rateLimits.store, ...(database && { database }) }), rules: config.rateLimits.rules };
+}
+
+/** Refuses with 429 (Retry-After) once `key` has spent `rule`. */
+export async function limit(rateLimits: RateLimits, key: string, rule: RateLimitRuleName): Promise<void> {
+  await enforceRateLimit(rateLimits.limiter, key, rateLimits.rules[rule]);
+}
