@@ -51,7 +51,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await applyMigrations(database, SUBGRAPH_NAMES);
-    const rateLimits = await rateLimitsFor(config, database);
+    const rateLimits = await rateLimitsFor(config, database, logger);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const deps = { config, database, logger, signingKey, rateLimits, ...(options.safeDeployer && { safeDeployer: options.safeDeployer }) };
     const subgraphs: Record<string, Subgraph> = {};

@@ -12,7 +12,7 @@ import { openDatabase } from "../lib/db/database.ts";
 import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
-import { createLogger } from "../lib/logger.ts";
+import { createLogger, type Logger } from "../lib/logger.ts";
 import { rateLimitsFor, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
@@ -44,10 +44,10 @@ function requireInternalSecret(config: Config): string {
  * The gateway and the adapter have no database of their own; on the PostgreSQL store they open
  * one (DATABASE_URL) just for the shared rate-limit buckets.
  */
-async function edgeRateLimits(config: Config): Promise<{ rateLimits: RateLimits; close: () => Promise<void> }> {
+async function edgeRateLimits(config: Config, logger: Logger): Promise<{ rateLimits: RateLimits; close: () => Promise<void> }> {
   if (config.rateLimits.store !== "postgres") return { rateLimits: await rateLimitsFor(config), close: async () => {} };
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  return { rateLimits: await rateLimitsFor(config, database), close: () => database.close() };
+  return { rateLimits: await rateLimitsFor(config, database, logger), close: () => database.close() };
 }
 
 function subgraphUrl(config: Config, name: SubgraphName): string {
@@ -69,7 +69,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await applyMigrations(database, [subgraphName]);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
-    const rateLimits = await rateLimitsFor(config, database);
+    const rateLimits = await rateLimitsFor(config, database, logger);
     const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits });
     // PINT exchange and revocation ask the users subgraph who owns a wallet (signed internal principal)
     if (subgraphName === "identity") connectIdentityToUsers(subgraph, new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret));
@@ -87,7 +87,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     };
   }
 
-  const { rateLimits, close } = await edgeRateLimits(config);
+  const { rateLimits, close } = await edgeRateLimits(config, logger);
 
   if (name === "gateway") {
     if (config.authProviders.some((p) => p.name === "siwe" && !p.jwks_uri && !p.public_key) && !config.signingKey)

@@ -70,10 +70,3 @@ export function decision(allowed: boolean, count: number, limit: number, resetAt
 export function rateLimitError(refused: RateLimitDecision): AppError {
   return new AppError("GEN-429-001", { retryAfter: Math.max(1, refused.retryAfterSeconds) });
 }
-
-/** Consumes and throws GEN-429-001 (with Retry-After) when refused; returns the decision when admitted. */
-export async function enforceRateLimit(limiter: RateLimiter, key: string, rule: RateLimitRule, cost = 1): Promise<RateLimitDecision> {
-  const result = await limiter.consume(key, rule, cost);
-  if (!result.allowed) throw rateLimitError(result);
-  return result;
-}

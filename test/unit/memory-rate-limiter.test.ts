@@ -4,7 +4,8 @@ import { AppError } from "../../lib/errors/app-error.ts";
 import { createRateLimiter, DEFAULT_RATE_LIMITS, loadRateLimitConfig } from "../../lib/rate-limit/config.ts";
 import { MemoryRateLimiter } from "../../lib/rate-limit/memory-rate-limiter.ts";
 import { PostgresRateLimiter } from "../../lib/rate-limit/postgres-rate-limiter.ts";
-import { enforceRateLimit, type RateLimitRule } from "../../lib/rate-limit/rate-limiter.ts";
+import type { RateLimitRule } from "../../lib/rate-limit/rate-limiter.ts";
+import { limit } from "../../lib/rate-limit/rate-limits.ts";
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -140,16 +141,25 @@ describe("MemoryRateLimiter", () => {
   });
 });
 
-describe("enforceRateLimit", () => {
+describe("limit", () => {
+  const rules = { ...DEFAULT_RATE_LIMITS, user: perMinute(1) };
+
   it("throws the catalogue's 429 with Retry-After seconds when refused", async () => {
     const clock = fakeClock();
-    const limiter = new MemoryRateLimiter({ clock: clock.now });
-    expect((await enforceRateLimit(limiter, "k", perMinute(1))).allowed).toBe(true);
+    const rateLimits = { limiter: new MemoryRateLimiter({ clock: clock.now }), rules };
+    await limit(rateLimits, "k", "user");
     clock.advance(20_000);
-    const error = await enforceRateLimit(limiter, "k", perMinute(1)).catch((e: unknown) => e);
+    const error = await limit(rateLimits, "k", "user").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: "GEN-429-001", status: 429, retryAfter: 40 });
     expect((error as AppError).extensions.retry_after).toBe(40);
+  });
+
+  it("lets the request through and reports the failure when the store fails", async () => {
+    const failures: unknown[] = [];
+    const broken = { consume: () => Promise.reject(new Error("database down")) };
+    await expect(limit({ limiter: broken, rules, onStoreError: (e) => failures.push(e) }, "k", "user")).resolves.toBeUndefined();
+    expect(failures).toHaveLength(1);
   });
 });
 
