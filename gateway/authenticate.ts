@@ -1,13 +1,15 @@
 import { parse } from "graphql";
 import { parseOrgId } from "../lib/auth/orgid.ts";
 import { looksLikeApiKey } from "../lib/auth/api-key.ts";
-import type { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
+import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
+import type { SigningKey } from "../lib/auth/signing-key.ts";
+import type { Config } from "../lib/config.ts";
 import { ANONYMOUS, type ApiKeyPrincipal, type PintPrincipal, type Principal } from "../lib/auth/principal.ts";
 import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
 import type { RateLimitRuleName } from "../lib/rate-limit/config.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
-import type { EnvironmentResolver } from "./environments.ts";
+import { IdentityEnvironmentResolver, type EnvironmentResolver } from "./environments.ts";
 import type { SubgraphClient } from "./subgraph-client.ts";
 
 export type CredentialHeaders = Record<string, string | string[] | undefined>;
@@ -190,4 +192,32 @@ export class Authenticator {
     }
     return result.data as Record<string, unknown>;
   }
+}
+
+/**
+ * The gateway's authenticator as both run modes build it: platform JWTs against AUTH_PROVIDERS
+ * (default environment) or the identity environment named by `x-platform-orgid`, dashboard
+ * sessions against DASHBOARD_AUTH, and the users and identity subgraphs for lookups (in memory or
+ * over signed HTTP, whichever clients are given).
+ */
+export function createAuthenticator(options: {
+  config: Pick<Config, "authProviders" | "dashboardAuth" | "environmentCacheTtlMs">;
+  signingKey: SigningKey;
+  users: SubgraphClient;
+  identity: SubgraphClient;
+  rateLimits: RateLimits;
+}): Authenticator {
+  const { config, signingKey } = options;
+  return new Authenticator({
+    environments: new IdentityEnvironmentResolver({
+      identity: options.identity,
+      defaultVerifier: new JwtVerifier(config.authProviders, signingKey.verificationKeys()),
+      localKeys: signingKey.verificationKeys(),
+      ttlMs: config.environmentCacheTtlMs,
+    }),
+    dashboard: new JwtVerifier(config.dashboardAuth),
+    users: options.users,
+    identity: options.identity,
+    rateLimits: options.rateLimits,
+  });
 }

@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { Authenticator } from "../gateway/authenticate.ts";
-import { IdentityEnvironmentResolver } from "../gateway/environments.ts";
+import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp } from "../gateway/http.ts";
 import { LocalSubgraphClient } from "../gateway/subgraph-client.ts";
-import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
 import { openDatabase, type Database } from "../lib/db/database.ts";
@@ -66,20 +64,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       internalSecret,
       logger,
     });
-    const identityClient = new LocalSubgraphClient(subgraphs.identity!.schema);
-    const authenticator = new Authenticator({
-      // x-platform-orgid: absent → AUTH_PROVIDERS; <org>:<env> → that identity environment's providers
-      environments: new IdentityEnvironmentResolver({
-        identity: identityClient,
-        defaultVerifier: new JwtVerifier(config.authProviders, signingKey.verificationKeys()),
-        localKeys: signingKey.verificationKeys(),
-        ttlMs: config.environmentCacheTtlMs,
-      }),
-      dashboard: new JwtVerifier(config.dashboardAuth),
-      users: new LocalSubgraphClient(subgraphs.users!.schema),
-      identity: identityClient,
-      rateLimits,
-    });
+    const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphClient(subgraphs.users!.schema), identity: new LocalSubgraphClient(subgraphs.identity!.schema), rateLimits });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits };
     const apps = {

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import { Authenticator } from "../gateway/authenticate.ts";
+import { createAuthenticator } from "../gateway/authenticate.ts";
 import { DEFAULT_SUBGRAPH_URLS } from "../gateway/compose.ts";
-import { IdentityEnvironmentResolver } from "../gateway/environments.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp } from "../gateway/http.ts";
 import { RemoteSubgraphClient } from "../gateway/subgraph-client.ts";
-import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import { ConfigError, type Config } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
@@ -99,20 +97,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       internalSecret,
       logger,
     });
-    const identityClient = new RemoteSubgraphClient(subgraphUrl(config, "identity"), internalSecret);
-    const authenticator = new Authenticator({
-      // x-platform-orgid: absent → AUTH_PROVIDERS; <org>:<env> → that identity environment's providers
-      environments: new IdentityEnvironmentResolver({
-        identity: identityClient,
-        defaultVerifier: new JwtVerifier(config.authProviders, signingKey.verificationKeys()),
-        localKeys: signingKey.verificationKeys(),
-        ttlMs: config.environmentCacheTtlMs,
-      }),
-      dashboard: new JwtVerifier(config.dashboardAuth),
-      users: new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret),
-      identity: identityClient,
-      rateLimits,
-    });
+    const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret), identity: new RemoteSubgraphClient(subgraphUrl(config, "identity"), internalSecret), rateLimits });
     const app = await buildGraphqlApp({ server: gateway.server, logger, internalSecret, rateLimits, authenticate: (h, t) => authenticator.authenticate(h, t) });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     return {

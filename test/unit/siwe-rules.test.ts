@@ -13,7 +13,8 @@ import {
   SIWE_NONCE_TTL_MS,
   SIWE_SESSION_TTL_SECONDS,
 } from "../../subgraphs/users/siwe/siwe-rules.ts";
-import { isRpcUnavailable, verifySiweSignature } from "../../subgraphs/users/siwe/siwe-signature.ts";
+import { isRpcUnavailable } from "../../lib/chain/rpc-errors.ts";
+import { verifySiweSignature } from "../../subgraphs/users/siwe/siwe-signature.ts";
 
 const NOW = new Date("2026-03-01T12:00:00.000Z");
 const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);

@@ -1,15 +1,7 @@
+import { isRpcUnavailable } from "../../../lib/chain/rpc-errors.ts";
 import {
   BaseError,
   createPublicClient,
-  HttpRequestError,
-  InternalRpcError,
-  LimitExceededRpcError,
-  MethodNotFoundRpcError,
-  MethodNotSupportedRpcError,
-  ResourceUnavailableRpcError,
-  SocketClosedError,
-  TimeoutError,
-  WebSocketRequestError,
   getAddress,
   hashMessage,
   http,
@@ -100,29 +92,6 @@ const LEGACY_EIP1271_ABI = [
 const MAGIC = "0x1626ba7e";
 const LEGACY_MAGIC = "0x20c13b0b";
 
-/** Errors that mean the chain gave no answer (network, HTTP status, timeout, limits, node failure). */
-const UNAVAILABLE = [
-  HttpRequestError,
-  TimeoutError,
-  WebSocketRequestError,
-  SocketClosedError,
-  LimitExceededRpcError,
-  ResourceUnavailableRpcError,
-  MethodNotFoundRpcError,
-  MethodNotSupportedRpcError,
-  InternalRpcError,
-];
-
-/**
- * Whether a failed `eth_call` is the chain's silence rather than the contract's answer. A
- * revert (nodes word it differently: `execution reverted`, `-32000 revert`) or an address
- * without code (no data) is the contract's "no"; those are answers, not failures.
- */
-function isRpcUnavailable(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return true;
-  return error.walk((e) => UNAVAILABLE.some((type) => e instanceof type)) !== null;
-}
-
 function unavailable(chainId: number, cause: unknown, detail?: string) {
   return appError(
     "PINT-424-001",
@@ -174,7 +143,8 @@ export class Eip1271Verifier {
           : await client.readContract({ address: check.safe, abi: EIP1271_ABI, functionName: "isValidSignature", args: [check.digest, check.signature] });
         return answer.toLowerCase() === (legacy ? LEGACY_MAGIC : MAGIC);
       } catch (error) {
-        if (isRpcUnavailable(error)) throw unavailable(check.chainId, error);
+        // anything but a viem error is a failure to get an answer, not the contract's "no"
+        if (!(error instanceof BaseError) || isRpcUnavailable(error)) throw unavailable(check.chainId, error);
         return false;
       }
     };

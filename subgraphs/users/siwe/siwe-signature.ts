@@ -1,16 +1,8 @@
+import { isRpcUnavailable } from "../../../lib/chain/rpc-errors.ts";
 import {
-  BaseError,
   createPublicClient,
   custom,
   http,
-  HttpRequestError,
-  LimitExceededRpcError,
-  MethodNotFoundRpcError,
-  MethodNotSupportedRpcError,
-  ResourceUnavailableRpcError,
-  SocketClosedError,
-  TimeoutError,
-  WebSocketRequestError,
   type Hex,
   type PublicClient,
   type Transport,
@@ -60,23 +52,6 @@ const OFFLINE_CLIENT: PublicClient = createPublicClient({
   ),
 });
 
-const UNREACHABLE = [
-  HttpRequestError,
-  TimeoutError,
-  WebSocketRequestError,
-  SocketClosedError,
-  LimitExceededRpcError,
-  ResourceUnavailableRpcError,
-  MethodNotFoundRpcError,
-  MethodNotSupportedRpcError,
-];
-
-/** True when the RPC did not give an answer (network, HTTP status, timeout, rate limit), as opposed to answering with a revert. */
-export function isRpcUnavailable(error: unknown): boolean {
-  if (UNREACHABLE.some((type) => error instanceof type)) return true;
-  if (error instanceof BaseError) return error.walk((e) => UNREACHABLE.some((type) => e instanceof type)) !== null;
-  return false;
-}
 
 /** An http transport that remembers whether any request failed for lack of an answer. */
 function recordingTransport(url: string, timeout: number, failures: unknown[]): Transport {
