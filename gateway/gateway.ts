@@ -97,6 +97,9 @@ export class Gateway {
   }
 
   static async start(options: GatewayOptions): Promise<Gateway> {
+    // Apollo Gateway otherwise probes cloud metadata endpoints and exports usage metrics to Apollo:
+    // a financial backend sends nothing anywhere unless its operator opts in
+    process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
     const gateway = new ApolloGateway({
       supergraphSdl: options.supergraphSdl,
       buildService: ({ name }): GraphQLDataSource<RequestContext> => {

@@ -14,6 +14,12 @@ const IdentityRecord = Type.Object({
   environment_id: Type.String(),
 });
 const Kyc = Type.Object({ status: Type.String(), verified: Type.Boolean(), updated_at: EpochMs });
+const Pints = Type.Object({
+  active_count: Type.Integer({ description: "mandates for this user that the key's organisation holds, neither revoked nor expired" }),
+  active: Type.Array(
+    Type.Object({ id: Type.String(), audience: Type.String(), scopes: Type.Array(Type.String()), wallet: Type.String(), chain_id: Type.Integer(), signer_role: Type.String(), expires_at: EpochMs, created_at: EpochMs }),
+  ),
+});
 
 /** Groups a key's scopes do not grant come back null and are left out of the answer. */
 function withoutNulls<T extends Record<string, unknown>>(record: T): Partial<T> {
@@ -29,12 +35,12 @@ export const userLookupRoutes = [
     summary: "Look up a user by resource identifier",
     description: [
       "Server API key with `idsvc.lookup` (`Authorization: Bearer idsvc_sk_…`). The SRI is the platform user id (`usr_…`); other forms answer 400 `IDS-400-001`.",
-      "The fields grow with the key's scopes: `user.id` and `user.created_at` with `idsvc.lookup`; `user.identity_record` with `idsvc.get_details`; `user.kyc` with `idsvc.get_kyc`. A key only sees users of its own organisation's environments (the bootstrap organisation also sees the default environment); any other user answers 404 `IDS-404-001`, exactly like an unknown id.",
+      "The fields grow with the key's scopes: `user.id` and `user.created_at` with `idsvc.lookup`; `user.identity_record` with `idsvc.get_details`; `user.kyc` with `idsvc.get_kyc`; `user.pints` (the PINT balance: the active mandates the key's organisation holds for the user) with `idsvc.get_pints`. A key only sees users of its own organisation's environments (the bootstrap organisation also sees the default environment); any other user answers 404 `IDS-404-001`, exactly like an unknown id.",
       "Or with a PINT JWT in `x-platform-pint-token` (from `POST /v0/idsvc/token/pint`; no API key needed, and it wins over `Authorization`): only the mandate's own user is found (any other SRI answers 404 `IDS-404-001`); the mandate needs `profile.read` (else 403 `IDS-403-001`) and opens `user.identity_record` with `identity.read`, `user.kyc` with `kyc.read`. A revoked mandate's token fails at once with 401 `PINT-401-006`; an invalid one 401 `PINT-401-003`, an expired one 401 `PINT-401-004`.",
     ].join("\n\n"),
     security: ["ApiKey", "PintToken"],
     params: Type.Object({ sri: Type.String({ minLength: 1, maxLength: 200 }) }),
-    operation: `query LookupUser($sri: String!) { lookup: user_lookup(sri: $sri) { sri user { id created_at identity_record { auth_provider auth_provider_id primary_eoa_address primary_chain_id phone_number phone_verified_at environment_id } kyc { status verified updated_at } } } }`,
+    operation: `query LookupUser($sri: String!) { lookup: user_lookup(sri: $sri) { sri user { id created_at identity_record { auth_provider auth_provider_id primary_eoa_address primary_chain_id phone_number phone_verified_at environment_id } kyc { status verified updated_at } pints { active_count active { id audience scopes wallet chain_id signer_role expires_at created_at } } } } }`,
     variables: ({ params }) => ({ sri: params.sri }),
     result: (data) => {
       if (!data.lookup.user) throw appError("IDS-404-001", "No user with this identifier is visible to this key.");
@@ -46,7 +52,7 @@ export const userLookupRoutes = [
         description: "The user, with the fields the key's scopes grant",
         schema: Type.Object({
           sri: Type.String(),
-          user: Type.Object({ id: Type.String(), created_at: EpochMs, identity_record: Type.Optional(IdentityRecord), kyc: Type.Optional(Kyc) }),
+          user: Type.Object({ id: Type.String(), created_at: EpochMs, identity_record: Type.Optional(IdentityRecord), kyc: Type.Optional(Kyc), pints: Type.Optional(Pints) }),
           _links: Links,
         }),
       },

@@ -11,6 +11,7 @@ import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
 import { ApiKeyResolver } from "./keys/api-key.resolver.ts";
 import { UserLookupResolver } from "./lookup/user-lookup.resolver.ts";
+import { resolveIdentityUserReference, UserPintsResolver } from "./lookup/user-pints.resolver.ts";
 import { MemberResolver } from "./members/member.resolver.ts";
 import { applyBootstrap } from "./organisations/bootstrap.ts";
 import { OrganisationResolver } from "./organisations/organisation.resolver.ts";
@@ -43,9 +44,12 @@ export async function createIdentitySubgraph(deps: { config: Config; database: D
     rateLimiter: deps.rateLimits.limiter,
     pintExchangeRule: deps.rateLimits.rules.pint_exchange,
   };
-  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, PintResolver, PintAudienceResolver] as const;
+  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
-  const schema = await buildFederatedSchema({ resolvers, orphanedTypes: [IdentityUser], container: { get: (someClass) => instances.get(someClass) } });
+  const schema = await buildFederatedSchema(
+    { resolvers, orphanedTypes: [IdentityUser], container: { get: (someClass) => instances.get(someClass) } },
+    { User: { __resolveReference: resolveIdentityUserReference } },
+  );
   // a fresh install has an organisation to administer before anything is served
   if (services.bootstrap) await applyBootstrap(db, services.bootstrap);
   return {

@@ -97,6 +97,22 @@ describe("organisations", () => {
   });
 });
 
+describe("/graphql for dashboards", () => {
+  it("answers organisation operations with the dashboard session as Bearer, and hides other organisations", async () => {
+    const query = (bearer: string, id: string) =>
+      fetch(platform.urls.graphql, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({ query: "query ($id: ID!) { organisation(id: $id) { id members { sub role } environments { id } } }", variables: { id } }),
+      }).then((r) => r.json());
+    const mine = await query(owner, ORG);
+    expect(mine.errors).toBeUndefined();
+    expect(mine.data.organisation).toMatchObject({ id: ORG, members: [{ sub: "dash-owner", role: "owner" }] });
+    const stranger = await query(await platform.dashboard.sign({ sub: "graphql-stranger" }), ORG);
+    expect(stranger.errors[0].extensions).toMatchObject({ error_code: "IDS-404-001", status: 404 });
+  });
+});
+
 describe("API keys", () => {
   it("mints a server key once: partition from the scopes, prefix shows partition and environment kind, only the hash stored", async () => {
     const response = await mint({ name: "backend", env_id: ENV, scopes: ["idsvc.lookup", "idsvc.get_kyc"] });

@@ -420,6 +420,27 @@ describe("the PINT JWT in x-platform-pint-token", () => {
   });
 });
 
+describe("PINT balances in user lookup (idsvc.get_pints)", () => {
+  it("counts the active mandates the key's organisation holds for the user; a revoked one leaves the balance", async () => {
+    const balanceKey = await mintKey(["idsvc.lookup", "idsvc.get_pints"]);
+    const balance = async () => (await (await platform.identity(`/v0/users/${alice.id}`, { bearer: balanceKey })).json()).user.pints;
+    const before = (await balance()).active_count;
+    const fields = mandate(alice.account);
+    const answer = await exchanged(await exchange(await mintKey(), body(BASE, fields, await sign(alice.account, BASE, fields))));
+    const after = await balance();
+    expect(after.active_count).toBe(before + 1);
+    expect(after.active[0]).toMatchObject({ id: answer.pint.id, audience: AUDIENCE, wallet: alice.account.address, chain_id: BASE });
+    expect((await platform.api(`/v0/user/me/pints/${answer.pint.id}`, { method: "DELETE", jwt: alice.jwt })).status).toBe(200);
+    expect((await balance()).active_count).toBe(before);
+    // a key of another organisation holds none of them
+    const founder = await platform.dashboard.sign({ sub: "balance-founder" });
+    const org = (await (await platform.identity("/v0/organisations", { method: "POST", bearer: founder, json: { name: "Elsewhere" } })).json()).organisation.id;
+    const env = (await (await platform.identity(`/v0/organisation/${org}/environments`, { method: "POST", bearer: founder, json: { name: "Prod" } })).json()).id;
+    const foreign = await platform.identity(`/v0/users/${alice.id}`, { bearer: await mintKey(["idsvc.lookup", "idsvc.get_pints"], org, env, founder) });
+    expect(foreign.status).toBe(404);
+  });
+});
+
 describe("revocation", () => {
   it("by the user (platform host): 409 PINT-409-002 on re-exchange and 401 PINT-401-006 for the issued JWT, at once", async () => {
     const fields = mandate(alice.account);

@@ -38,6 +38,12 @@ describe("GET /v0/users/{sri}", () => {
     const kyc = await (await platform.identity(`/v0/users/${userId}`, { bearer: await mintKey(["idsvc.lookup", "idsvc.get_kyc"]) })).json();
     expect(kyc.user.kyc).toMatchObject({ status: "pending", verified: false });
     expect(kyc.user).not.toHaveProperty("identity_record");
+    expect(kyc.user).not.toHaveProperty("pints");
+
+    // no mandate was exchanged for this user yet: an empty balance (pint-exchange.test.ts fills one)
+    const pints = await (await platform.identity(`/v0/users/${userId}`, { bearer: await mintKey(["idsvc.lookup", "idsvc.get_pints"]) })).json();
+    expect(pints.user.pints).toEqual({ active_count: 0, active: [] });
+    expect(pints.user).not.toHaveProperty("kyc");
   });
 
   it("needs a server key with idsvc.lookup: 403 otherwise, 401 without a key", async () => {
