@@ -110,6 +110,16 @@ describe("/graphql for dashboards", () => {
     expect(mine.data.organisation).toMatchObject({ id: ORG, members: [{ sub: "dash-owner", role: "owner" }] });
     const stranger = await query(await platform.dashboard.sign({ sub: "graphql-stranger" }), ORG);
     expect(stranger.errors[0].extensions).toMatchObject({ error_code: "IDS-404-001", status: 404 });
+
+    const minted = await fetch(platform.urls.graphql, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${owner}` },
+      body: JSON.stringify({
+        query: "mutation ($org: ID!, $input: MintApiKeyInput!) { mint_api_key(org_id: $org, input: $input) { partition key } }",
+        variables: { org: ORG, input: { name: "from-graphql", env_id: ENV, scopes: ["idsvc.lookup", "rpc.invoke"] } },
+      }),
+    }).then((r) => r.json());
+    expect(minted.errors[0].extensions).toMatchObject({ error_code: "IDS-422-006" });
   });
 });
 
