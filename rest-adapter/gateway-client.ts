@@ -1,6 +1,7 @@
 import type { ExecutionResult } from "graphql";
 import type { Authenticator, CredentialHeaders } from "../gateway/authenticate.ts";
 import type { Gateway, PreparedOperation } from "../gateway/gateway.ts";
+import { PRINCIPAL_HEADER, signPrincipal } from "../lib/auth/internal-principal.ts";
 import { ANONYMOUS, type Principal } from "../lib/auth/principal.ts";
 import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
 
@@ -15,9 +16,11 @@ export interface GatewayRequest {
   /**
    * "none": the operation takes no credential, so none is read (GET /health answers whatever
    * headers come with it); "optional": a credential that fails to verify counts as absent
-   * (GET /v0/cli/config always answers 200); "required": failures are the caller's 401.
+   * (GET /v0/cli/config always answers 200); "required": failures are the caller's 401;
+   * "internal": the adapter itself acts (webhook receivers, after verifying the provider's
+   * signature), as the internal principal only our services can present.
    */
-  credentials: "none" | "optional" | "required";
+  credentials: "none" | "optional" | "required" | "internal";
   trace_id: string;
 }
 
@@ -51,6 +54,7 @@ export class InProcessGatewayClient implements GatewayClient {
 
   private async principal(request: GatewayRequest): Promise<Principal> {
     if (request.credentials === "none") return ANONYMOUS;
+    if (request.credentials === "internal") return ADAPTER_PRINCIPAL;
     try {
       return await this.authenticator.authenticate(request.headers, request.trace_id);
     } catch (error) {
@@ -60,8 +64,15 @@ export class InProcessGatewayClient implements GatewayClient {
   }
 }
 
+/** The principal of the adapter's own calls (webhook receivers): subgraphs accept it for internal mutations. */
+export const ADAPTER_PRINCIPAL: Principal = { kind: "internal", service: "rest-adapter" };
+
 export class HttpGatewayClient implements GatewayClient {
-  constructor(private readonly url: string) {}
+  /** `internalSecret` signs the adapter's own principal (INTERNAL_SECRET, shared with the gateway) */
+  constructor(
+    private readonly url: string,
+    private readonly internalSecret?: string,
+  ) {}
 
   prepare(source: string): OperationHandle {
     return { source };
@@ -71,7 +82,10 @@ export class HttpGatewayClient implements GatewayClient {
     const query = request.operation.source;
     const base = { "content-type": "application/json", "x-request-id": request.trace_id };
     const credentials: Record<string, string> = {};
-    if (request.credentials !== "none") {
+    if (request.credentials === "internal") {
+      if (!this.internalSecret) throw appError("GEN-500-001", undefined, { cause: new Error("no INTERNAL_SECRET to sign the adapter's principal") });
+      credentials[PRINCIPAL_HEADER] = signPrincipal(ADAPTER_PRINCIPAL, this.internalSecret);
+    } else if (request.credentials !== "none") {
       for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) credentials[name] = Array.isArray(value) ? value[0]! : value;
     }
     const result = await this.post(query, request.variables, { ...base, ...credentials });

@@ -8,7 +8,7 @@ export interface OpenApiOptions {
   title: string;
   description: string;
   serverUrl: string;
-  routes: Route[];
+  routes: DocumentedRoute[];
 }
 
 const CREDENTIAL_HEADERS = [
@@ -54,7 +54,10 @@ function parameters(schema: TSchema | undefined, location: "path" | "query") {
   });
 }
 
-function operation(route: Route) {
+/** What the document needs of a route: route tables and webhook receivers both provide it. */
+export type DocumentedRoute = Pick<Route, "operationId" | "method" | "path" | "tag" | "summary" | "description" | "security" | "optionalSecurity" | "params" | "query" | "body" | "responses" | "errors">;
+
+function operation(route: DocumentedRoute) {
   const headers = [
     { name: "X-Timestamp-Format", in: "header", required: false, description: "`iso8601` for ISO 8601 timestamps; anything else means epoch milliseconds.", schema: { type: "string" } },
     ...(route.security.some((scheme) => scheme.startsWith("Platform")) ? CREDENTIAL_HEADERS.map((h) => ({ ...h, in: "header", required: false, schema: { type: "string" } })) : []),

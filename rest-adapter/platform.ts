@@ -7,6 +7,7 @@ import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { buildHttpApp } from "./app.ts";
 import { PLATFORM_CREDENTIAL_HEADERS, type GatewayClient } from "./gateway-client.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
+import { registerWebhooks, webhookDocumentation, type WebhookReceiver } from "./webhooks/webhooks.ts";
 import type { Route } from "./route.ts";
 import { cliRoutes } from "./routes/cli.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -51,12 +52,13 @@ function errorPages(app: FastifyInstance) {
 }
 
 /** `jwks`: the public keys of the platform signing key, served at `/.well-known/jwks.json` (they verify SIWE session tokens). */
-export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet }): Promise<FastifyInstance> {
+export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet; webhooks?: WebhookReceiver[] }): Promise<FastifyInstance> {
+  const webhooks = options.webhooks ?? [];
   const document = buildOpenApiDocument({
     title: "Platform API",
     description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
     serverUrl: options.baseUrl,
-    routes: platformRoutes,
+    routes: [...platformRoutes, ...webhooks.map(webhookDocumentation)],
   });
   return buildHttpApp({
     ...options,
@@ -65,6 +67,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     extra: (app) => {
       app.get("/openapi.json", async () => document);
       errorPages(app);
+      registerWebhooks(app, webhooks, options.gateway);
       const { jwks } = options;
       if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));
     },

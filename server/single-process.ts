@@ -15,6 +15,7 @@ import { rateLimitsFor } from "../lib/rate-limit/rate-limits.ts";
 import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlatformApp } from "../rest-adapter/platform.ts";
+import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
 import { connectIdentityToUsers } from "../subgraphs/identity/index.ts";
 import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
@@ -68,7 +69,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits };
     const apps = {
-      platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks() }),
+      platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks(), webhooks: platformWebhooks(config) }),
       graphql: await buildGraphqlApp({ server: gateway.server, logger, internalSecret, rateLimits, authenticate: (h, t) => authenticator.authenticate(h, t) }),
       identity: await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }),
       rpc: await buildRpcApp({

@@ -15,6 +15,7 @@ import { rateLimitsFor, type RateLimits } from "../lib/rate-limit/rate-limits.ts
 import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlatformApp } from "../rest-adapter/platform.ts";
+import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
 import { gatewayKeyAuthenticator } from "../rest-adapter/rpc/auth.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
 import { buildSubgraphApp } from "../subgraphs/http.ts";
@@ -110,10 +111,10 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     };
   }
 
-  const gatewayClient = new HttpGatewayClient(config.gatewayUrl ?? "http://gateway:4000/graphql");
+  const gatewayClient = new HttpGatewayClient(config.gatewayUrl ?? "http://gateway:4000/graphql", internalSecret);
   const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits };
   const apps: [FastifyInstance, number, string][] = [
-    [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl }), config.port, "platform"],
+    [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, webhooks: platformWebhooks(config) }), config.port, "platform"],
     [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }), config.identityPort, "identity"],
     [
       await buildRpcApp({
