@@ -18,6 +18,7 @@ import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
+import { pregeneratedWalletRoutes } from "./routes/pregenerated-wallets.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
 export const platformRoutes: Route[] = [
@@ -28,6 +29,7 @@ export const platformRoutes: Route[] = [
   ...phoneRoutes,
   ...onboardingRoutes,
   ...kycRoutes,
+  ...pregeneratedWalletRoutes,
   ...walletRoutes,
   ...cliRoutes,
   ...siweRoutes,

@@ -51,6 +51,7 @@ export const ERROR_CATALOGUE = {
   "WAL-409-002": { status: 409, title: "Primary Wallet", detail: "A primary wallet cannot be deleted; designate another primary first." },
   "WAL-409-003": { status: 409, title: "Wallet Already Registered", detail: "This address is already registered for the user on this chain." },
   "WAL-409-004": { status: 409, title: "Safe Creation Not Retryable", detail: "Only a failed Safe creation can be retried." },
+  "WAL-409-005": { status: 409, title: "Pregenerated Wallet Already Registered", detail: "This provider wallet id or address is already registered as a pregenerated wallet." },
 
   // Onboarding (spec 4.2)
   "ONB-400-001": { status: 400, title: "Onboarding Mode Mismatch", detail: "The submission does not match the onboarding mode." },
@@ -65,6 +66,7 @@ export const ERROR_CATALOGUE = {
   "KYC-409-001": { status: 409, title: "Verification Not Allowed", detail: "The verification status does not allow this action." },
   "KYC-409-002": { status: 409, title: "Verification Not Started", detail: "No verification applicant exists yet; request an access token (POST /v0/kyc/access-token) and submit documents in the provider SDK first." },
   "KYC-502-001": { status: 502, title: "Verification Provider Unavailable", detail: "The verification provider did not answer." },
+  "KYC-503-001": { status: 503, title: "Sandbox Decisions Not Configured", detail: "The sandbox provider signs its decision webhooks with KYC_WEBHOOK_SECRET; set it to use POST /v0/kyc/sandbox/decision." },
   "PHN-400-001": { status: 400, title: "Invalid Verification Code", detail: "The code is wrong." },
   "PHN-404-001": { status: 404, title: "No Pending Verification", detail: "Request a code first." },
   "PHN-410-001": { status: 410, title: "Verification Code Expired", detail: "The code has expired or used up its attempts; request a new one." },

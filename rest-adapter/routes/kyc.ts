@@ -71,4 +71,34 @@ export const kycRoutes = [
     responses: { 202: { description: "Under review", schema: KycStatus } },
     errors: [401, 403, 404, 409],
   }),
+  defineRoute({
+    operationId: "decideKycInSandbox",
+    method: "POST",
+    path: "/v0/kyc/sandbox/decision",
+    tag: "KYC",
+    summary: "Sandbox only: make the sandbox provider decide the review and send its webhook",
+    description:
+      "Plays the KYC provider offline. The sandbox provider builds the provider event (`GREEN` → `applicantReviewed` GREEN, `RED` → `applicantReviewed` RED, `PENDING` → `applicantPending`), signs it with `KYC_WEBHOOK_SECRET` (`HMAC_SHA256_HEX`) and POSTs it to `{PUBLIC_BASE_URL}/v0/webhooks/kyc/kyc-provider/events`, which applies it like any provider delivery (a decision the status does not allow is recorded as ignored). " +
+      "Answers the receiver's status and the account status afterwards. 404 unless the sandbox provider is active; 409 `KYC-409-002` without an applicant; 503 `KYC-503-001` without `KYC_WEBHOOK_SECRET`; 502 `KYC-502-001` when the receiver cannot be reached or does not answer 200 (PUBLIC_BASE_URL must reach this listener).",
+    security: ["PlatformJwt", "PlatformPat"],
+    body: Type.Object({ answer: Type.Union([Type.Literal("GREEN"), Type.Literal("RED"), Type.Literal("PENDING")]) }),
+    operation: `mutation KycSandboxDecision($answer: String!) { decision: kyc_sandbox_decision(answer: $answer) { answer event_type applicant_id webhook_status status } }`,
+    variables: ({ body }) => ({ answer: body.answer }),
+    result: (data) => data.decision,
+    links: (_body, { base_url }) => kycLinks(base_url),
+    responses: {
+      200: {
+        description: "The decision was delivered",
+        schema: Type.Object({
+          answer: Type.String(),
+          event_type: Type.String(),
+          applicant_id: Type.String(),
+          webhook_status: Type.Integer(),
+          status: Type.String({ description: "the account status after the delivery" }),
+          _links: Links,
+        }),
+      },
+    },
+    errors: [401, 403, 404, 409, 422, 502, 503],
+  }),
 ];

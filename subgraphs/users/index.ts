@@ -11,12 +11,14 @@ import { createUsersDb } from "./db.ts";
 import { apiKeyFieldGuard } from "./user/api-key-field-guard.ts";
 import { HealthResolver } from "./health/health.resolver.ts";
 import { KycResolver } from "./kyc/kyc.resolver.ts";
+import { KycProviderEventResolver } from "./kyc/kyc-provider-event.resolver.ts";
 import { SandboxKycProvider } from "./kyc/sandbox-kyc-provider.ts";
 import { OnboardingResolver } from "./onboarding/onboarding.resolver.ts";
 import { RpcSafeInspector } from "./onboarding/safe-inspector.ts";
 import { derivePhoneCodeKey } from "./phone/phone-code-key.ts";
 import { PhoneResolver } from "./phone/phone.resolver.ts";
 import { SandboxSmsSender } from "./phone/sandbox-sms-sender.ts";
+import { PregeneratedWalletResolver } from "./pregenerated/pregenerated.resolver.ts";
 import { PrincipalResolver } from "./principal/principal.resolver.ts";
 import { ChainSafeDeployer } from "./safe/chain-safe-deployer.ts";
 import type { SafeDeployer } from "./safe/safe-deployer.ts";
@@ -65,7 +67,7 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
     logger,
     supportedChainIds: supportedChainIds(config.chainRpcUrls),
     chainRpcUrls: config.chainRpcUrls,
-    kyc: new SandboxKycProvider(),
+    kyc: new SandboxKycProvider({ url: `${config.publicBaseUrl.replace(/\/+$/, "")}/v0/webhooks/kyc/kyc-provider/events`, secret: config.kycWebhookSecret }),
     sms: new SandboxSmsSender(logger),
     phoneCodeKey: derivePhoneCodeKey({ signingKeyJwk: config.signingKey, internalSecret: config.internalSecret }),
     safeInspector: new RpcSafeInspector(config.chainRpcUrls),
@@ -82,7 +84,7 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
       },
     }),
   };
-  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver, KycResolver, PhoneResolver, OnboardingResolver, SiweResolver] as const;
+  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
   const schema = await buildFederatedSchema(
     { resolvers, orphanedTypes: [Wallet], globalMiddlewares: [apiKeyFieldGuard], container: { get: (someClass) => instances.get(someClass) } },

@@ -5,6 +5,8 @@ import { exportSPKI, generateKeyPair, importJWK, SignJWT, type CryptoKey, type J
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { generatePersonalAccessToken } from "../../lib/auth/personal-access-token.ts";
 import { platformRoutes } from "../../rest-adapter/platform.ts";
+import { platformWebhooks } from "../../rest-adapter/webhooks/index.ts";
+import { webhookDocumentation } from "../../rest-adapter/webhooks/webhooks.ts";
 import { TestIssuer } from "../support/jwt-issuer.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
@@ -526,7 +528,9 @@ describe("GET /openapi.json", () => {
       Object.entries(methods).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
     const expected = platformRoutes.map((r) => `${r.method} ${r.path} ${r.operationId}`);
-    expect(operations.sort()).toEqual([...expected].sort());
+    // the webhook receivers are documented next to the routes (they exist whether or not secrets are configured)
+    const receivers = platformWebhooks({ walletClaimWebhookSecrets: [] }).map(webhookDocumentation).map((r) => `${r.method} ${r.path} ${r.operationId}`);
+    expect(operations.sort()).toEqual([...expected, ...receivers].sort());
     expect(new Set(expected).size).toBe(platformRoutes.length);
     for (const route of platformRoutes) expect(route.path.startsWith("/v0/") || route.path === "/health").toBe(true);
   });

@@ -18,13 +18,19 @@ export interface KycProviderEvent {
   /** the provider's event id: the de-duplication key */
   event_id: string;
   trigger: KycProviderTrigger;
+  /**
+   * The provider's externalUserId, when it sent one: our user id. The applicant decides whose
+   * event it is; an externalUserId naming another user makes the event a no-op (nothing written).
+   */
+  external_user_id?: string | null;
 }
 
 export type KycProviderEventOutcome =
   | { outcome: "applied"; user_id: string; from: AccountStatus; to: AccountStatus }
   | { outcome: "ignored"; user_id: string; status: AccountStatus }
   | { outcome: "duplicate" }
-  | { outcome: "unknown_applicant" };
+  | { outcome: "unknown_applicant" }
+  | { outcome: "user_mismatch"; user_id: string };
 
 // Each round loses only to another change of the same user's status; three in a row is not a race.
 const MAX_ROUNDS = 3;
@@ -34,12 +40,14 @@ const MAX_ROUNDS = 3;
  * state table of spec 3.1: an allowed move is applied with its status_history row (cause = the
  * trigger, event_id set); a move the table does not allow is recorded with `ignored: true` and
  * never applied. A replayed event id is a no-op (the unique index on status_history.event_id
- * settles concurrent deliveries), and so is an applicant we do not know.
+ * settles concurrent deliveries), and so is an applicant we do not know or an event whose
+ * externalUserId is not the applicant's user.
  */
 export async function applyKycProviderEvent(db: UsersDb, event: KycProviderEvent): Promise<KycProviderEventOutcome> {
   const applicant = await db.kycApplicant.findUnique({ where: { applicant_id: event.applicant_id }, select: { user_id: true } });
   if (!applicant) return { outcome: "unknown_applicant" };
   const { user_id } = applicant;
+  if (event.external_user_id != null && event.external_user_id !== user_id) return { outcome: "user_mismatch", user_id };
 
   for (let round = 0; round < MAX_ROUNDS; round++) {
     try {
