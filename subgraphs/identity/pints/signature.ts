@@ -4,6 +4,7 @@ import {
   createPublicClient,
   getAddress,
   hashMessage,
+  parseAbi,
   http,
   recoverAddress,
   recoverTypedDataAddress,
@@ -63,31 +64,9 @@ export async function recoverSafeOwnerSigners(chainId: number, safe: Address, di
   return owners;
 }
 
-const EIP1271_ABI = [
-  {
-    type: "function",
-    name: "isValidSignature",
-    stateMutability: "view",
-    inputs: [
-      { name: "hash", type: "bytes32" },
-      { name: "signature", type: "bytes" },
-    ],
-    outputs: [{ name: "magicValue", type: "bytes4" }],
-  },
-] as const;
-
-const LEGACY_EIP1271_ABI = [
-  {
-    type: "function",
-    name: "isValidSignature",
-    stateMutability: "view",
-    inputs: [
-      { name: "data", type: "bytes" },
-      { name: "signature", type: "bytes" },
-    ],
-    outputs: [{ name: "magicValue", type: "bytes4" }],
-  },
-] as const;
+// EIP-1271 on bytes32, and the legacy Safe form on bytes (0x20c13b0b)
+const EIP1271_ABI = parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4 magicValue)"]);
+const LEGACY_EIP1271_ABI = parseAbi(["function isValidSignature(bytes data, bytes signature) view returns (bytes4 magicValue)"]);
 
 const MAGIC = "0x1626ba7e";
 const LEGACY_MAGIC = "0x20c13b0b";
