@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
-import { createMemoryClient } from "@tevm/memory-client";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { createPublicClient, http, toHex } from "viem";
@@ -9,6 +8,7 @@ import { listen } from "../../lib/http.ts";
 import { HttpGatewayClient } from "../../rest-adapter/gateway-client.ts";
 import { buildRpcApp } from "../../rest-adapter/rpc/app.ts";
 import { gatewayKeyAuthenticator } from "../../rest-adapter/rpc/auth.ts";
+import { startDevnet, type Devnet } from "../support/devnet.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 // The RPC host ({rpc_url}, spec 1 and 5.2): public keys with rpc.invoke, JSON-RPC forwarded to CHAIN_RPC_URLS.
@@ -62,36 +62,11 @@ async function startRecordingNode() {
   return { url, server, recorded };
 }
 
-/** tevm's memory client served over loopback JSON-RPC, as a real node would be. */
-async function startDevnet() {
-  const chain = createMemoryClient();
-  await chain.tevmReady();
-  await chain.tevmSetAccount({ address: "0x2000000000000000000000000000000000000002", balance: 12345n });
-  const server = createServer(async (req, res) => {
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
-    const answer = async (call: { id: unknown; method: string; params?: unknown[] }) => {
-      try {
-        return { jsonrpc: "2.0", id: call.id, result: await chain.request({ method: call.method, params: call.params } as never) };
-      } catch (error) {
-        const e = error as { code?: number; message?: string };
-        return { jsonrpc: "2.0", id: call.id, error: { code: e.code ?? -32603, message: e.message ?? "error" } };
-      }
-    };
-    const body = JSON.parse(raw);
-    const result = Array.isArray(body) ? await Promise.all(body.map(answer)) : await answer(body);
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify(result));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
-}
-
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 let node: Awaited<ReturnType<typeof startRecordingNode>>;
 let failing: Awaited<ReturnType<typeof startServer>>;
-let devnet: Awaited<ReturnType<typeof startDevnet>>;
+let devnet: Devnet;
 let platform: TestPlatform;
 let owner: string;
 let publicKey: string;
@@ -129,7 +104,7 @@ async function expectRpcError(response: Response, status: number, code: number, 
 }
 
 beforeAll(async () => {
-  [node, failing, devnet] = await Promise.all([startRecordingNode(), startServer(() => ({ status: 503, body: "unavailable" })), startDevnet()]);
+  [node, failing, devnet] = await Promise.all([startRecordingNode(), startServer(() => ({ status: 503, body: "unavailable" })), startDevnet({ balances: { "0x2000000000000000000000000000000000000002": 12345n } })]);
   const sink = new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) });
   platform = await startTestPlatform({ IDENTITY_BOOTSTRAP: BOOTSTRAP, CHAIN_RPC_URLS: chainRpcUrls() }, { logger: pino({ level: "info" }, sink) });
   owner = await platform.dashboard.sign({ sub: "rpc-owner" });
@@ -138,7 +113,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await platform?.stop();
-  await Promise.all([node, failing, devnet].filter(Boolean).map((s) => close(s.server)));
+  await Promise.all([node, failing].filter(Boolean).map((s) => close(s.server)));
+  await devnet?.stop();
 });
 
 describe("forwarding", () => {

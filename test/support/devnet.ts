@@ -37,9 +37,10 @@ export interface Devnet {
 }
 
 /** The in-process chain (tevm, chain id 900) behind a loopback JSON-RPC endpoint; batches too. */
-export async function startDevnet(): Promise<Devnet> {
+export async function startDevnet(options: { balances?: Record<Address, bigint> } = {}): Promise<Devnet> {
   const chain = createMemoryClient();
   await chain.tevmReady();
+  for (const [address, balance] of Object.entries(options.balances ?? {})) await chain.tevmSetAccount({ address: address as Address, balance });
   const server: Server = createServer(async (req, res) => {
     let raw = "";
     for await (const chunk of req) raw += chunk;
