@@ -1,4 +1,5 @@
 import { parse } from "graphql";
+import { firstHeader as header, hasAnyHeader, PLATFORM_CREDENTIAL_HEADERS, type CredentialHeaders } from "../lib/auth/credential-headers.ts";
 import { parseOrgId } from "../lib/auth/orgid.ts";
 import { looksLikeApiKey } from "../lib/auth/api-key.ts";
 import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
@@ -12,7 +13,7 @@ import type { RequestContext } from "../lib/graphql/context.ts";
 import { IdentityEnvironmentResolver, type EnvironmentResolver } from "./environments.ts";
 import type { SubgraphClient } from "./subgraph-client.ts";
 
-export type CredentialHeaders = Record<string, string | string[] | undefined>;
+export type { CredentialHeaders };
 
 const JWT_PRINCIPAL = parse(`query ($environment_id: String!, $issuer: String!, $subject: String!) {
   principal: _principal_for_jwt(environment_id: $environment_id, issuer: $issuer, subject: $subject) { user_id }
@@ -31,11 +32,6 @@ const PINT_PRINCIPAL = parse(`query ($token: String!) {
 
 const GATEWAY_CONTEXT: Omit<RequestContext, "trace_id"> = { principal: { kind: "internal", service: "gateway" } };
 
-function header(headers: CredentialHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** Positive results only: a subject's user id never changes, but a missing user may be created any time. */
 class UserIdCache {
   private readonly entries = new Map<string, string>();
@@ -49,16 +45,6 @@ class UserIdCache {
   }
 }
 
-/**
- * Verifies a request's credentials once, for the whole query plan. Platform host (spec 5.1):
- * `x-platform-orgid` picks the environment, `x-platform-jwt` is verified against its providers,
- * `x-platform-pat` is looked up, `x-platform-token` is refused until agent tokens exist. Identity
- * host (spec 5.2): `Authorization: Bearer` carries an API key (looked up by hash on every request,
- * so revocation is immediate) or a dashboard session token (DASHBOARD_AUTH); `x-platform-pint-token`
- * carries a PINT JWT, checked against its mandate on every request (it wins over `Authorization`
- * when both are sent). The adapter passes
- * each listener only its own credential headers, so `Authorization` never counts on the platform host.
- */
 export interface AuthenticatorOptions {
   environments: EnvironmentResolver;
   /** issuers of dashboard session tokens (DASHBOARD_AUTH) */
@@ -68,8 +54,6 @@ export interface AuthenticatorOptions {
   /** per user and per API key (spec 8); absent: no limit (tests of other concerns) */
   rateLimits?: RateLimits;
 }
-
-const PLATFORM_HEADERS = ["x-platform-jwt", "x-platform-pat", "x-platform-token", "x-platform-orgid"];
 
 /** Which budget a principal spends: users (and dashboard sessions) per user, keys and PINTs per key. */
 function rateLimitBucket(principal: Principal): { key: string; rule: RateLimitRuleName } | undefined {
@@ -87,6 +71,16 @@ function rateLimitBucket(principal: Principal): { key: string; rule: RateLimitRu
   }
 }
 
+/**
+ * Verifies a request's credentials once, for the whole query plan. Platform host (spec 5.1):
+ * `x-platform-orgid` picks the environment, `x-platform-jwt` is verified against its providers,
+ * `x-platform-pat` is looked up, `x-platform-token` is refused until agent tokens exist. Identity
+ * host (spec 5.2): `Authorization: Bearer` carries an API key (looked up by hash on every request,
+ * so revocation is immediate) or a dashboard session token (DASHBOARD_AUTH); `x-platform-pint-token`
+ * carries a PINT JWT, checked against its mandate on every request (it wins over `Authorization`
+ * when both are sent). The adapter passes
+ * each listener only its own credential headers, so `Authorization` never counts on the platform host.
+ */
 export class Authenticator {
   private readonly userIds = new UserIdCache();
 
@@ -105,7 +99,7 @@ export class Authenticator {
 
   /** The principal without counting it (the RPC host counts its keys by its own rule). */
   async resolve(headers: CredentialHeaders, traceId: string): Promise<Principal> {
-    if (PLATFORM_HEADERS.some((name) => header(headers, name) !== undefined)) return this.platform(headers, traceId);
+    if (hasAnyHeader(headers, PLATFORM_CREDENTIAL_HEADERS)) return this.platform(headers, traceId);
     // a PINT JWT (spec 5.2.6) is the credential on its own: the identity subgraph verifies it and reads its mandate (revocation is immediate)
     const pint = header(headers, "x-platform-pint-token");
     if (pint !== undefined) return this.pint(pint, traceId);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { CREDENTIAL_HEADERS, hasAnyHeader } from "../lib/auth/credential-headers.ts";
 import { PRINCIPAL_HEADER, verifyPrincipal } from "../lib/auth/internal-principal.ts";
 import type { Principal } from "../lib/auth/principal.ts";
 import { AppError } from "../lib/errors/app-error.ts";
@@ -19,8 +20,6 @@ export interface GraphqlAppOptions {
   rateLimits?: RateLimits;
 }
 
-const CREDENTIAL_HEADERS = ["x-platform-jwt", "x-platform-pat", "x-platform-token", "x-platform-orgid", "x-platform-pint-token", "authorization"];
-
 /**
  * `/graphql` over HTTP (dashboards, and the adapter in split mode). Credentials are the REST
  * headers; a signed internal principal (our own services) is accepted in their place.
@@ -34,7 +33,7 @@ export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<Fasti
     let principal: Principal;
     try {
       const internal = verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, options.internalSecret);
-      if (internal?.kind !== "internal" && options.rateLimits && !CREDENTIAL_HEADERS.some((name) => request.headers[name] !== undefined))
+      if (internal?.kind !== "internal" && options.rateLimits && !hasAnyHeader(request.headers, CREDENTIAL_HEADERS))
         await limit(options.rateLimits, `ip:${request.ip}`, "ip");
       principal = internal?.kind === "internal" ? internal : await options.authenticate(request.headers, request.id);
     } catch (error) {

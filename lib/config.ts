@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./config-error.ts";
+import { envText, isRecord, type Env } from "./parse.ts";
 import { loadRateLimitConfig, type RateLimitConfig } from "./rate-limit/config.ts";
 
 export { ConfigError };
@@ -66,17 +67,11 @@ export interface Config {
   environmentCacheTtlMs: number;
 }
 
-type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
-function text(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === "" ? undefined : value;
-}
-
 function port(env: Env, name: string, fallback: number): number {
-  const raw = text(env, name);
+  const raw = envText(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(name, `expected a TCP port (0-65535), got "${raw}"`);
@@ -84,7 +79,7 @@ function port(env: Env, name: string, fallback: number): number {
 }
 
 function nonNegativeInt(env: Env, name: string, fallback: number): number {
-  const raw = text(env, name);
+  const raw = envText(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(name, `expected a non-negative integer, got "${raw}"`);
@@ -92,7 +87,7 @@ function nonNegativeInt(env: Env, name: string, fallback: number): number {
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = text(env, name)?.toLowerCase();
+  const raw = envText(env, name)?.toLowerCase();
   if (raw === undefined) return fallback;
   if (["1", "true", "yes", "on"].includes(raw)) return true;
   if (["0", "false", "no", "off"].includes(raw)) return false;
@@ -100,7 +95,7 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 }
 
 function url(env: Env, name: string, fallback: string): string {
-  const raw = text(env, name) ?? fallback;
+  const raw = envText(env, name) ?? fallback;
   try {
     const parsed = new URL(raw);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
@@ -112,7 +107,7 @@ function url(env: Env, name: string, fallback: string): string {
 
 /** JSON inline, or `@path/to/file.json` */
 function json(env: Env, name: string): unknown {
-  const raw = text(env, name);
+  const raw = envText(env, name);
   if (raw === undefined) return undefined;
   let source = raw;
   if (raw.startsWith("@")) {
@@ -127,10 +122,6 @@ function json(env: Env, name: string): unknown {
   } catch {
     throw new ConfigError(name, "is not valid JSON");
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function providers(env: Env, name: string, names: readonly string[] | undefined): AuthProviderConfig[] {
@@ -209,7 +200,7 @@ function chainRpcUrls(env: Env): Record<number, string> {
 
 function webhookSecrets(env: Env): string[] {
   const name = "WALLET_CLAIM_WEBHOOK_SECRETS";
-  const raw = text(env, name);
+  const raw = envText(env, name);
   if (raw === undefined) return [];
   const secrets = raw.split(",").map((s) => s.trim()).filter(Boolean);
   for (const secret of secrets) {
@@ -230,7 +221,7 @@ function subgraphUrls(env: Env): Config["subgraphUrls"] {
   const result: Config["subgraphUrls"] = {};
   for (const name of ["users", "finance", "identity", "agents"] as const) {
     const variable = `${name.toUpperCase()}_SUBGRAPH_URL`;
-    if (text(env, variable) !== undefined) result[name] = url(env, variable, "");
+    if (envText(env, variable) !== undefined) result[name] = url(env, variable, "");
   }
   return result;
 }
@@ -242,32 +233,32 @@ export function loadConfig(env: Env = process.env): Config {
   const graphqlPort = port(env, "GRAPHQL_PORT", 4000);
   const publicBaseUrl = url(env, "PUBLIC_BASE_URL", `http://localhost:${port_}`);
 
-  const logLevel = text(env, "LOG_LEVEL") ?? "info";
+  const logLevel = envText(env, "LOG_LEVEL") ?? "info";
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError("LOG_LEVEL", `expected one of ${LOG_LEVELS.join(", ")}`);
 
-  const databaseUrl = text(env, "DATABASE_URL");
+  const databaseUrl = envText(env, "DATABASE_URL");
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl))
     throw new ConfigError("DATABASE_URL", "expected a postgres:// or postgresql:// URL");
 
-  const safeDeployer = text(env, "SAFE_DEPLOYER") ?? "sandbox";
+  const safeDeployer = envText(env, "SAFE_DEPLOYER") ?? "sandbox";
   if (safeDeployer !== "sandbox" && safeDeployer !== "chain") throw new ConfigError("SAFE_DEPLOYER", 'expected "sandbox" or "chain"');
-  const safeDeployerKey = text(env, "SAFE_DEPLOYER_KEY");
+  const safeDeployerKey = envText(env, "SAFE_DEPLOYER_KEY");
   if (safeDeployerKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(safeDeployerKey))
     throw new ConfigError("SAFE_DEPLOYER_KEY", "expected a 32-byte hex private key");
   if (safeDeployer === "chain" && safeDeployerKey === undefined)
     throw new ConfigError("SAFE_DEPLOYER_KEY", "is required when SAFE_DEPLOYER=chain");
 
-  const internalSecret = text(env, "INTERNAL_SECRET");
+  const internalSecret = envText(env, "INTERNAL_SECRET");
   if (internalSecret !== undefined && internalSecret.length < 32)
     throw new ConfigError("INTERNAL_SECRET", "must be at least 32 characters");
 
-  const gatewayUrl = text(env, "GATEWAY_URL");
+  const gatewayUrl = envText(env, "GATEWAY_URL");
 
   return {
     rateLimits: loadRateLimitConfig(env),
     ...(databaseUrl !== undefined && { databaseUrl }),
-    dataDir: text(env, "DATA_DIR") ?? "./data",
-    host: text(env, "HOST") ?? "127.0.0.1",
+    dataDir: envText(env, "DATA_DIR") ?? "./data",
+    host: envText(env, "HOST") ?? "127.0.0.1",
     port: port_,
     identityPort,
     rpcPort,
@@ -280,8 +271,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicRpcUrl: url(env, "PUBLIC_RPC_URL", `http://localhost:${rpcPort}`),
     docsUrl: url(env, "DOCS_URL", `${publicBaseUrl}/docs`),
     walletClaimWebhookSecrets: webhookSecrets(env),
-    kycWebhookSecret: text(env, "KYC_WEBHOOK_SECRET"),
-    bankingWebhookSecret: text(env, "BANKING_WEBHOOK_SECRET"),
+    kycWebhookSecret: envText(env, "KYC_WEBHOOK_SECRET"),
+    bankingWebhookSecret: envText(env, "BANKING_WEBHOOK_SECRET"),
     chainRpcUrls: chainRpcUrls(env),
     signingKey: signingKey(env),
     logLevel,
@@ -290,7 +281,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(gatewayUrl !== undefined && { gatewayUrl: url(env, "GATEWAY_URL", gatewayUrl) }),
     safeDeployer,
     safeDeployDelayMs: nonNegativeInt(env, "SAFE_DEPLOY_DELAY_MS", 2000),
-    safeSandboxFailures: (text(env, "SAFE_SANDBOX_FAILURES") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
+    safeSandboxFailures: (envText(env, "SAFE_SANDBOX_FAILURES") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ...(safeDeployerKey !== undefined && { safeDeployerKey: safeDeployerKey as `0x${string}` }),
     cliDebugDefault: bool(env, "CLI_DEBUG", false),
     environmentCacheTtlMs: nonNegativeInt(env, "ENVIRONMENT_CACHE_TTL_MS", 30_000),

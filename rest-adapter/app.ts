@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import FindMyWay from "find-my-way";
 import type { ValidateFunction } from "ajv";
+import { hasAnyHeader } from "../lib/auth/credential-headers.ts";
 import { AppError, appError, type ValidationItem } from "../lib/errors/app-error.ts";
 import { createHttpServer } from "../lib/http.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -116,7 +117,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
     // credentialed requests count per user or key at the gateway; the others per address here
-    if (options.rateLimits && !options.credentialHeaders.some((name) => request.headers[name] !== undefined))
+    if (options.rateLimits && !hasAnyHeader(request.headers, options.credentialHeaders))
       await limit(options.rateLimits, `ip:${request.ip}`, "ip");
   });
 

@@ -31,10 +31,6 @@ export interface GatewayClient {
   execute(request: GatewayRequest): Promise<ExecutionResult>;
 }
 
-/** Credentials of the platform host (spec 5.1): `Authorization` is not one of them. */
-export const PLATFORM_CREDENTIAL_HEADERS = ["x-platform-jwt", "x-platform-pat", "x-platform-token", "x-platform-orgid"] as const;
-/** Credentials of the identity host (spec 5.2): API keys and dashboard sessions as Bearer, PINT JWTs. */
-export const IDENTITY_CREDENTIAL_HEADERS = ["authorization", "x-platform-pint-token"] as const;
 
 
 export class InProcessGatewayClient implements GatewayClient {

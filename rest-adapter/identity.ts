@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { buildHttpApp } from "./app.ts";
-import { IDENTITY_CREDENTIAL_HEADERS } from "./gateway-client.ts";
+import { IDENTITY_CREDENTIAL_HEADERS } from "../lib/auth/credential-headers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { ListenerOptions } from "./platform.ts";
 import type { Route } from "./route.ts";

@@ -7,6 +7,7 @@
 //   RATE_LIMIT_STORE  memory | postgres. Unset: postgres when DATABASE_URL is set (instances
 //                     share their budgets), memory otherwise (embedded mode, one process).
 import { ConfigError } from "../config-error.ts";
+import { envText, isRecord, type Env } from "../parse.ts";
 import type { Queryable } from "../db/database.ts";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { PostgresRateLimiter } from "./postgres-rate-limiter.ts";
@@ -38,16 +39,6 @@ export interface RateLimitConfig {
   rules: RateLimitRules;
 }
 
-type Env = Record<string, string | undefined>;
-
-function text(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === "" ? undefined : value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function parseRules(raw: string | undefined): RateLimitRules {
   const rules = Object.fromEntries(RATE_LIMIT_RULE_NAMES.map((name) => [name, { ...DEFAULT_RATE_LIMITS[name] }])) as RateLimitRules;
@@ -61,10 +52,10 @@ function parseRules(raw: string | undefined): RateLimitRules {
   } catch (error) {
     fail(`expected JSON, ${(error as Error).message}`);
   }
-  if (!isObject(parsed)) return fail(`expected a JSON object keyed by ${RATE_LIMIT_RULE_NAMES.join(", ")}`);
+  if (!isRecord(parsed)) return fail(`expected a JSON object keyed by ${RATE_LIMIT_RULE_NAMES.join(", ")}`);
   for (const [name, value] of Object.entries(parsed)) {
     if (!(RATE_LIMIT_RULE_NAMES as readonly string[]).includes(name)) fail(`unknown rule "${name}" (expected ${RATE_LIMIT_RULE_NAMES.join(", ")})`);
-    if (!isObject(value)) return fail(`${name}: expected an object like {"limit": 600, "window_seconds": 60}`);
+    if (!isRecord(value)) return fail(`${name}: expected an object like {"limit": 600, "window_seconds": 60}`);
     const rule = rules[name as RateLimitRuleName];
     for (const [field, fieldValue] of Object.entries(value)) {
       if (field === "limit") {
@@ -84,15 +75,15 @@ function parseRules(raw: string | undefined): RateLimitRules {
 }
 
 function parseStore(env: Env): RateLimitStore {
-  const raw = text(env, "RATE_LIMIT_STORE")?.toLowerCase();
-  if (raw === undefined) return text(env, "DATABASE_URL") !== undefined ? "postgres" : "memory";
+  const raw = envText(env, "RATE_LIMIT_STORE")?.toLowerCase();
+  if (raw === undefined) return envText(env, "DATABASE_URL") !== undefined ? "postgres" : "memory";
   if (!(RATE_LIMIT_STORES as readonly string[]).includes(raw)) throw new ConfigError("RATE_LIMIT_STORE", `expected memory or postgres, got "${raw}"`);
   return raw as RateLimitStore;
 }
 
 /** Reads RATE_LIMITS and RATE_LIMIT_STORE; throws ConfigError naming the variable on bad input. */
 export function loadRateLimitConfig(env: Env = process.env): RateLimitConfig {
-  return { store: parseStore(env), rules: parseRules(text(env, "RATE_LIMITS")) };
+  return { store: parseStore(env), rules: parseRules(envText(env, "RATE_LIMITS")) };
 }
 
 export interface CreateRateLimiterOptions {

@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 (https://www.jsonrpc.org/specification) as the RPC host speaks it: request
 // validation, the plan of what is answered here and what is forwarded, and the answer put back
 // together in the caller's order with the caller's ids.
+import { isRecord } from "../../lib/parse.ts";
 import { classifyMethod } from "./methods.ts";
 
 export type JsonRpcId = string | number | null;
@@ -49,10 +50,6 @@ export function errorResponse(id: JsonRpcId, code: number, message: string, data
   return { jsonrpc: "2.0", id, error: { code, message, ...(data !== undefined && { data }) } };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isId(value: unknown): value is JsonRpcId {
   return value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
@@ -65,14 +62,14 @@ export type CallPlan =
 
 /** Validates one request object and decides: answer it here (invalid, refused) or forward it. */
 export function planCall(item: unknown): CallPlan {
-  if (!isObject(item)) return { kind: "answered", response: errorResponse(null, RPC_ERROR.INVALID_REQUEST, "invalid request: expected a JSON-RPC request object") };
+  if (!isRecord(item)) return { kind: "answered", response: errorResponse(null, RPC_ERROR.INVALID_REQUEST, "invalid request: expected a JSON-RPC request object") };
   const notification = !("id" in item);
   const id = notification ? null : item.id;
   if (!isId(id)) return { kind: "answered", response: errorResponse(null, RPC_ERROR.INVALID_REQUEST, "invalid request: id must be a string, a number or null") };
   const invalid = (why: string): CallPlan => ({ kind: "answered", response: errorResponse(id, RPC_ERROR.INVALID_REQUEST, `invalid request: ${why}`) });
   if (item.jsonrpc !== "2.0") return invalid('jsonrpc must be "2.0"');
   if (typeof item.method !== "string" || item.method === "") return invalid("method must be a non-empty string");
-  if (item.params !== undefined && !Array.isArray(item.params) && !isObject(item.params)) return invalid("params must be an array or an object");
+  if (item.params !== undefined && !Array.isArray(item.params) && !isRecord(item.params)) return invalid("params must be an array or an object");
 
   const verdict = classifyMethod(item.method);
   if (!verdict.allowed) {
@@ -98,9 +95,9 @@ export function upstreamCalls(plans: readonly CallPlan[]): UpstreamCall[] {
 export type UpstreamOutcome = { ok: true; responses: unknown } | { ok: false; error: JsonRpcErrorObject };
 
 function sanitise(answer: unknown, callerId: JsonRpcId): JsonRpcResponse {
-  if (isObject(answer)) {
+  if (isRecord(answer)) {
     const error = answer.error;
-    if (isObject(error) && Number.isInteger(error.code) && typeof error.message === "string")
+    if (isRecord(error) && Number.isInteger(error.code) && typeof error.message === "string")
       return errorResponse(callerId, error.code as number, error.message, error.data);
     if ("result" in answer && answer.error === undefined) return { jsonrpc: "2.0", id: callerId, result: answer.result };
   }
@@ -126,9 +123,9 @@ export function assemble(plans: readonly CallPlan[], outcome: UpstreamOutcome | 
   else if (outcome?.ok) {
     const answers = Array.isArray(outcome.responses) ? outcome.responses : [outcome.responses];
     for (const answer of answers) {
-      const id = isObject(answer) ? ourId(answer.id) : undefined;
+      const id = isRecord(answer) ? ourId(answer.id) : undefined;
       if (id !== undefined && !byId.has(id)) byId.set(id, answer);
-      else if (isObject(answer) && answer.id === null && isObject(answer.error) && answers.length === 1) batchError = sanitise(answer, null).error;
+      else if (isRecord(answer) && answer.id === null && isRecord(answer.error) && answers.length === 1) batchError = sanitise(answer, null).error;
     }
   }
   const out: JsonRpcResponse[] = [];

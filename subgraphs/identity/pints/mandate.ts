@@ -1,3 +1,4 @@
+import { isRecord } from "../../../lib/parse.ts";
 import { getAddress, hashTypedData, isAddress, isHex, type Address, type Hex } from "viem";
 import { isPintScope, PINT_SCOPE_NAMES, type PintScope } from "../../../lib/auth/pint-scopes.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
@@ -74,10 +75,6 @@ export function safeMessageHash(chainId: number, safe: Address, digest: Hex): He
   return hashTypedData({ domain: { chainId, verifyingContract: safe }, types: SAFE_MESSAGE_TYPES, primaryType: "SafeMessage", message: { message: digest } });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** An unsigned integer as JSON: a non-negative safe integer, or a string of decimal digits. */
 function unsignedInteger(value: unknown, max: bigint): bigint | undefined {
   let parsed: bigint | undefined;
@@ -93,7 +90,7 @@ function unsignedInteger(value: unknown, max: bigint): bigint | undefined {
  */
 export function parseExchangeRequest(input: unknown, options: { supportedChainIds: readonly number[]; now: Date }): ExchangeRequest {
   const problems: string[] = [];
-  if (!isObject(input)) throw appError("PINT-400-001", "The body must be a JSON object {chain_id, mandate, signature}.");
+  if (!isRecord(input)) throw appError("PINT-400-001", "The body must be a JSON object {chain_id, mandate, signature}.");
   for (const name of Object.keys(input)) if (!REQUEST_FIELDS.includes(name)) problems.push(`${name}: unknown field`);
 
   const chainId = input.chain_id;
@@ -109,7 +106,7 @@ export function parseExchangeRequest(input: unknown, options: { supportedChainId
   const raw = input.mandate;
   const mandate: Partial<Mandate> = {};
   if (raw === undefined) problems.push("mandate: missing");
-  else if (!isObject(raw)) problems.push("mandate: expected an object {wallet, signer, audience, scopes, nonce, expiresAt}");
+  else if (!isRecord(raw)) problems.push("mandate: expected an object {wallet, signer, audience, scopes, nonce, expiresAt}");
   else {
     for (const name of Object.keys(raw)) if (!MANDATE_FIELDS.includes(name)) problems.push(`mandate.${name}: unknown field (it is not part of the signed Mandate type)`);
     for (const name of ["wallet", "signer"] as const) {
