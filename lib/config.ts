@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./config-error.ts";
 import { envText, isRecord, type Env } from "./parse.ts";
+import { loadPintDomainSalt } from "./pint-domain.ts";
+import { loadKycProviderConfig, loadSmsProviderConfig, type KycProviderConfig, type SmsProviderConfig } from "./provider-config.ts";
 import { loadRateLimitConfig, type RateLimitConfig } from "./rate-limit/config.ts";
+import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
+import { loadEnvironmentLimits, type EnvironmentLimits } from "./environment-limits.ts";
+import { DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/kyc-event-freshness.ts";
+import { loadGraphqlLimitConfig, type GraphqlLimitConfig } from "./graphql/limits.ts";
+import { jwksUriProblem, STRICT_JWKS_POLICY, type JwksUriPolicy } from "./auth/jwks-fetch.ts";
 
 export { ConfigError };
 
@@ -22,14 +29,28 @@ export interface AuthProviderConfig {
 export interface IdentityBootstrap {
   organisation: { id: string; name: string; contact_email?: string };
   environment: { id: string; name: string };
-  members: { sub: string; email?: string; name?: string }[];
+  /** `issuer`: the DASHBOARD_AUTH issuer of the member's session tokens; given, or the only one configured */
+  members: { issuer: string; sub: string; email?: string; name?: string }[];
 }
 
 export type SafeDeployerKind = "sandbox" | "chain";
 
 export interface Config {
+  /**
+   * SANDBOX: sandbox providers (KYC, SMS, Safe deployer), the sandbox routes and test helpers
+   * exist only when true. Default: true unless NODE_ENV is production.
+   */
+  sandbox: boolean;
+  /** KYC_PROVIDER (lib/provider-config.ts); undefined: none, the KYC routes that need one answer 503 */
+  kycProvider?: KycProviderConfig;
+  /** SMS_PROVIDER (lib/provider-config.ts); undefined: none, sending a code answers 503 */
+  smsProvider?: SmsProviderConfig;
   /** RATE_LIMITS and RATE_LIMIT_STORE (lib/rate-limit/config.ts) */
   rateLimits: RateLimitConfig;
+  /** ENVIRONMENT_LIMITS: users and Safe deployments per environment (lib/environment-limits.ts) */
+  environmentLimits: EnvironmentLimits;
+  /** GRAPHQL_LIMITS and GRAPHQL_INTROSPECTION (lib/graphql/limits.ts) */
+  graphql: GraphqlLimitConfig;
   databaseUrl?: string;
   dataDir: string;
   host: string;
@@ -37,15 +58,24 @@ export interface Config {
   identityPort: number;
   rpcPort: number;
   graphqlPort: number;
+  /** split mode: the gateway's internal listener (adapter-signed requests only; never published) */
+  gatewayInternalPort: number;
+  /** TRUST_PROXY (lib/trust-proxy.ts): proxies whose X-Forwarded-For names the client on the public listeners */
+  trustProxy: TrustProxy;
   authProviders: AuthProviderConfig[];
   dashboardAuth: AuthProviderConfig[];
+  /** JWKS_ALLOW_LOOPBACK_HTTP: where any jwks_uri (AUTH_PROVIDERS, DASHBOARD_AUTH, environments) may point */
+  jwksPolicy: JwksUriPolicy;
   identityBootstrap?: IdentityBootstrap;
   publicBaseUrl: string;
   publicIdentityUrl: string;
   publicRpcUrl: string;
   docsUrl: string;
   walletClaimWebhookSecrets: string[];
+  /** the real KYC provider's webhook secret; the sandbox signs with its own (lib/webhooks/kyc-sandbox-secret.ts) */
   kycWebhookSecret?: string;
+  /** KYC_WEBHOOK_TOLERANCE_SECONDS: how old (or how far ahead) a KYC event's createdAtMs may be */
+  kycWebhookToleranceSeconds: number;
   bankingWebhookSecret?: string;
   chainRpcUrls: Record<number, string>;
   /** private JWK; undefined means generate once and keep in DATA_DIR */
@@ -53,10 +83,11 @@ export interface Config {
   logLevel: string;
   /** HMAC secret for the principal header between services; generated per process when unset */
   internalSecret?: string;
-  /** split mode: where the gateway finds each subgraph, and where the adapter finds the gateway */
+  /** split mode: where the gateway finds each subgraph, and where the adapter finds the gateway's internal listener */
   subgraphUrls: Partial<Record<"users" | "finance" | "identity" | "agents", string>>;
-  gatewayUrl?: string;
-  safeDeployer: SafeDeployerKind;
+  gatewayUrl: string;
+  /** undefined only outside sandbox mode when SAFE_DEPLOYER is unset: the users service refuses to start (requireSafeDeployer) */
+  safeDeployer?: SafeDeployerKind;
   safeDeployDelayMs: number;
   /** owner addresses (lower case) whose sandbox deployment fails, or "*" for all; for tests and demos */
   safeSandboxFailures: string[];
@@ -65,6 +96,8 @@ export interface Config {
   cliDebugDefault: boolean;
   /** how long the gateway keeps an identity environment's providers (x-platform-orgid) before asking again */
   environmentCacheTtlMs: number;
+  /** PINT_DOMAIN_SALT (lib/pint-domain.ts): the salt of the PINT EIP-712 domain */
+  pintDomainSalt: `0x${string}`;
 }
 
 
@@ -124,10 +157,18 @@ function json(env: Env, name: string): unknown {
   }
 }
 
-function providers(env: Env, name: string, names: readonly string[] | undefined): AuthProviderConfig[] {
+function providers(env: Env, name: string, names: readonly string[] | undefined, jwksPolicy: JwksUriPolicy): AuthProviderConfig[] {
   const value = json(env, name);
   if (value === undefined) return [];
-  return parseAuthProviders(value, name, names);
+  return parseAuthProviders(value, name, names, jwksPolicy);
+}
+
+/** http and loopback JWKS for tests and local development; never in production, where a jwks_uri is someone else's choice. */
+function jwksPolicy(env: Env): JwksUriPolicy {
+  const allowLoopbackHttp = bool(env, "JWKS_ALLOW_LOOPBACK_HTTP", false);
+  if (allowLoopbackHttp && envText(env, "NODE_ENV") === "production")
+    throw new ConfigError("JWKS_ALLOW_LOOPBACK_HTTP", "is a development switch; it is refused when NODE_ENV=production");
+  return { allowLoopbackHttp };
 }
 
 /**
@@ -135,9 +176,12 @@ function providers(env: Env, name: string, names: readonly string[] | undefined)
  * validated and normalised (unknown fields dropped). `name` labels the value in errors: a
  * ConfigError names the failing entry and field (`<name>[0].issuer`). `names` restricts the
  * provider names (AUTH_PROVIDER_NAMES; undefined: any string); a `siwe` entry may leave out its keys. Also used for an
- * identity environment's `auth_providers` (subgraphs/identity/environments).
+ * identity environment's `auth_providers` (subgraphs/identity/environments). `jwks_uri` must be
+ * https and must not name a private, loopback or otherwise internal address (lib/auth/jwks-fetch.ts;
+ * the fetch checks resolved addresses again); `jwksPolicy` may admit loopback http. An `audience`,
+ * when given, is non-empty and then required in every token.
  */
-export function parseAuthProviders(value: unknown, name: string, names: readonly string[] | undefined): AuthProviderConfig[] {
+export function parseAuthProviders(value: unknown, name: string, names: readonly string[] | undefined, jwksPolicy: JwksUriPolicy = STRICT_JWKS_POLICY): AuthProviderConfig[] {
   if (!Array.isArray(value)) throw new ConfigError(name, "expected a JSON array of providers");
   return value.map((entry, index): AuthProviderConfig => {
     const at = `${name}[${index}]`;
@@ -147,14 +191,16 @@ export function parseAuthProviders(value: unknown, name: string, names: readonly
       throw new ConfigError(`${at}.name`, names ? `expected one of ${names.join(", ")}` : "expected a string");
     if (typeof issuer !== "string" || issuer === "") throw new ConfigError(`${at}.issuer`, "expected a non-empty string");
     if (jwks_uri !== undefined) {
-      if (typeof jwks_uri !== "string" || !/^https?:\/\//.test(jwks_uri)) throw new ConfigError(`${at}.jwks_uri`, "expected an http(s) URL");
+      if (typeof jwks_uri !== "string") throw new ConfigError(`${at}.jwks_uri`, "expected an https URL");
+      const problem = jwksUriProblem(jwks_uri, jwksPolicy);
+      if (problem) throw new ConfigError(`${at}.jwks_uri`, problem);
     }
     if (public_key !== undefined && typeof public_key !== "string" && !isRecord(public_key))
       throw new ConfigError(`${at}.public_key`, "expected a PEM string or a JWK object");
     if (jwks_uri === undefined && public_key === undefined && providerName !== "siwe")
       throw new ConfigError(at, "needs jwks_uri or public_key");
-    if (audience !== undefined && typeof audience !== "string" && !(Array.isArray(audience) && audience.every((a) => typeof a === "string")))
-      throw new ConfigError(`${at}.audience`, "expected a string or an array of strings");
+    if (audience !== undefined && !(typeof audience === "string" && audience !== "") && !(Array.isArray(audience) && audience.length > 0 && audience.every((a) => typeof a === "string" && a !== "")))
+      throw new ConfigError(`${at}.audience`, "expected a non-empty string or a non-empty array of them");
     if (mode !== undefined && mode !== "app_id_only") throw new ConfigError(`${at}.mode`, 'expected "app_id_only" or nothing');
     return {
       name: providerName,
@@ -167,7 +213,7 @@ export function parseAuthProviders(value: unknown, name: string, names: readonly
   });
 }
 
-function bootstrap(env: Env): IdentityBootstrap | undefined {
+function bootstrap(env: Env, dashboardAuth: AuthProviderConfig[]): IdentityBootstrap | undefined {
   const name = "IDENTITY_BOOTSTRAP";
   const value = json(env, name);
   if (value === undefined) return undefined;
@@ -180,7 +226,18 @@ function bootstrap(env: Env): IdentityBootstrap | undefined {
   }
   if (!members.every((m) => isRecord(m) && typeof m.sub === "string" && m.sub !== ""))
     throw new ConfigError(`${name}.members`, "every member needs a non-empty sub");
-  return value as unknown as IdentityBootstrap;
+  // membership is keyed on issuer and subject: a member without an issuer belongs to the only dashboard issuer
+  const issuers = [...new Set(dashboardAuth.map((p) => p.issuer))];
+  const resolved = (members as Record<string, unknown>[]).map((member, i) => {
+    if (member.issuer === undefined) {
+      if (issuers.length !== 1) throw new ConfigError(`${name}.members[${i}].issuer`, `is required unless DASHBOARD_AUTH names exactly one issuer (it names ${issuers.length})`);
+      return { ...member, issuer: issuers[0]! };
+    }
+    if (typeof member.issuer !== "string" || member.issuer === "") throw new ConfigError(`${name}.members[${i}].issuer`, "expected a non-empty string");
+    if (issuers.length > 0 && !issuers.includes(member.issuer)) throw new ConfigError(`${name}.members[${i}].issuer`, "is not an issuer of DASHBOARD_AUTH");
+    return member;
+  });
+  return { ...value, members: resolved } as unknown as IdentityBootstrap;
 }
 
 function chainRpcUrls(env: Env): Record<number, string> {
@@ -240,8 +297,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl))
     throw new ConfigError("DATABASE_URL", "expected a postgres:// or postgresql:// URL");
 
-  const safeDeployer = envText(env, "SAFE_DEPLOYER") ?? "sandbox";
-  if (safeDeployer !== "sandbox" && safeDeployer !== "chain") throw new ConfigError("SAFE_DEPLOYER", 'expected "sandbox" or "chain"');
+  const sandbox = bool(env, "SANDBOX", envText(env, "NODE_ENV") !== "production");
+  const safeDeployer = envText(env, "SAFE_DEPLOYER") ?? (sandbox ? "sandbox" : undefined);
+  if (safeDeployer !== undefined && safeDeployer !== "sandbox" && safeDeployer !== "chain") throw new ConfigError("SAFE_DEPLOYER", 'expected "sandbox" or "chain"');
+  if (safeDeployer === "sandbox" && !sandbox) throw new ConfigError("SAFE_DEPLOYER", "set chain (sandbox needs SANDBOX=true)");
+  const safeSandboxFailures = (envText(env, "SAFE_SANDBOX_FAILURES") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (safeSandboxFailures.length && !sandbox) throw new ConfigError("SAFE_SANDBOX_FAILURES", "is a sandbox test helper; it needs SANDBOX=true");
   const safeDeployerKey = envText(env, "SAFE_DEPLOYER_KEY");
   if (safeDeployerKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(safeDeployerKey))
     throw new ConfigError("SAFE_DEPLOYER_KEY", "expected a 32-byte hex private key");
@@ -252,10 +313,20 @@ export function loadConfig(env: Env = process.env): Config {
   if (internalSecret !== undefined && internalSecret.length < 32)
     throw new ConfigError("INTERNAL_SECRET", "must be at least 32 characters");
 
-  const gatewayUrl = envText(env, "GATEWAY_URL");
+  const publicIdentityUrl = url(env, "PUBLIC_IDENTITY_URL", `http://localhost:${identityPort}`);
+  const jwks = jwksPolicy(env);
+  const dashboardAuth = providers(env, "DASHBOARD_AUTH", undefined, jwks);
+
+  const kycProvider = loadKycProviderConfig(env, sandbox);
+  const smsProvider = loadSmsProviderConfig(env, sandbox);
 
   return {
+    sandbox,
+    ...(kycProvider && { kycProvider }),
+    ...(smsProvider && { smsProvider }),
     rateLimits: loadRateLimitConfig(env),
+    environmentLimits: loadEnvironmentLimits(env),
+    graphql: loadGraphqlLimitConfig(env),
     ...(databaseUrl !== undefined && { databaseUrl }),
     dataDir: envText(env, "DATA_DIR") ?? "./data",
     host: envText(env, "HOST") ?? "127.0.0.1",
@@ -263,27 +334,38 @@ export function loadConfig(env: Env = process.env): Config {
     identityPort,
     rpcPort,
     graphqlPort,
-    authProviders: providers(env, "AUTH_PROVIDERS", AUTH_PROVIDER_NAMES),
-    dashboardAuth: providers(env, "DASHBOARD_AUTH", undefined),
-    identityBootstrap: bootstrap(env),
+    gatewayInternalPort: port(env, "GATEWAY_INTERNAL_PORT", 4010),
+    trustProxy: parseTrustProxy(env),
+    authProviders: providers(env, "AUTH_PROVIDERS", AUTH_PROVIDER_NAMES, jwks),
+    jwksPolicy: jwks,
+    dashboardAuth,
+    identityBootstrap: bootstrap(env, dashboardAuth),
     publicBaseUrl,
-    publicIdentityUrl: url(env, "PUBLIC_IDENTITY_URL", `http://localhost:${identityPort}`),
+    publicIdentityUrl,
+    pintDomainSalt: loadPintDomainSalt(env, publicIdentityUrl),
     publicRpcUrl: url(env, "PUBLIC_RPC_URL", `http://localhost:${rpcPort}`),
     docsUrl: url(env, "DOCS_URL", `${publicBaseUrl}/docs`),
     walletClaimWebhookSecrets: webhookSecrets(env),
     kycWebhookSecret: envText(env, "KYC_WEBHOOK_SECRET"),
+    kycWebhookToleranceSeconds: nonNegativeInt(env, "KYC_WEBHOOK_TOLERANCE_SECONDS", DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS),
     bankingWebhookSecret: envText(env, "BANKING_WEBHOOK_SECRET"),
     chainRpcUrls: chainRpcUrls(env),
     signingKey: signingKey(env),
     logLevel,
     internalSecret,
     subgraphUrls: subgraphUrls(env),
-    ...(gatewayUrl !== undefined && { gatewayUrl: url(env, "GATEWAY_URL", gatewayUrl) }),
-    safeDeployer,
+    gatewayUrl: url(env, "GATEWAY_URL", "http://gateway:4010/graphql"),
+    ...(safeDeployer !== undefined && { safeDeployer }),
     safeDeployDelayMs: nonNegativeInt(env, "SAFE_DEPLOY_DELAY_MS", 2000),
-    safeSandboxFailures: (envText(env, "SAFE_SANDBOX_FAILURES") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
+    safeSandboxFailures,
     ...(safeDeployerKey !== undefined && { safeDeployerKey: safeDeployerKey as `0x${string}` }),
     cliDebugDefault: bool(env, "CLI_DEBUG", false),
     environmentCacheTtlMs: nonNegativeInt(env, "ENVIRONMENT_CACHE_TTL_MS", 30_000),
   };
+}
+
+/** The users service deploys Safes: outside sandbox mode it needs SAFE_DEPLOYER=chain said explicitly. */
+export function requireSafeDeployer(config: Pick<Config, "safeDeployer">): SafeDeployerKind {
+  if (config.safeDeployer === undefined) throw new ConfigError("SAFE_DEPLOYER", "set chain (sandbox needs SANDBOX=true)");
+  return config.safeDeployer;
 }

@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import type { Route, SecurityScheme } from "./route.ts";
+import { SANDBOX_TAG, type Route, type SecurityScheme } from "./route.ts";
 import { COMPONENTS } from "./schemas.ts";
 
 export const SPEC_VERSION = "0.35.2";
@@ -92,6 +92,10 @@ const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
 };
 
 /** The OpenAPI 3.1 document, generated from the same route tables that serve and validate. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  [SANDBOX_TAG]: "Sandbox mode only (`SANDBOX=true`): helpers that play external providers offline. They do not exist, and are not documented, outside sandbox mode.",
+};
+
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
@@ -105,7 +109,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     openapi: "3.1.0",
     info: { title: options.title, version: SPEC_VERSION, description: options.description },
     servers: [{ url: options.serverUrl }],
-    tags: [...new Set(options.routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(options.routes.map((r) => r.tag))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
     paths,
     components: {
       schemas,

@@ -6,10 +6,11 @@ import type { Logger } from "../lib/logger.ts";
 import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { buildHttpApp } from "./app.ts";
 import { PLATFORM_CREDENTIAL_HEADERS } from "../lib/auth/credential-headers.ts";
+import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { GatewayClient } from "./gateway-client.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { registerWebhooks, webhookDocumentation, type WebhookReceiver } from "./webhooks/webhooks.ts";
-import type { Route } from "./route.ts";
+import { SANDBOX_TAG, type Route } from "./route.ts";
 import { cliRoutes } from "./routes/cli.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { kycRoutes } from "./routes/kyc.ts";
@@ -42,6 +43,8 @@ export interface ListenerOptions {
   logger: Logger;
   baseUrl: string;
   docsUrl: string;
+  /** TRUST_PROXY: proxies whose X-Forwarded-For names the client (per-address limits, the address sent to the gateway) */
+  trustProxy?: TrustProxy;
 }
 
 /** `{base_url}/errors/<code>`: the page behind every platform error's `type` URI. */
@@ -54,18 +57,23 @@ function errorPages(app: FastifyInstance) {
   });
 }
 
-/** `jwks`: the public keys of the platform signing key, served at `/.well-known/jwks.json` (they verify SIWE session tokens). */
-export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet; webhooks?: WebhookReceiver[] }): Promise<FastifyInstance> {
+/**
+ * `jwks`: the public keys of the platform signing key, served at `/.well-known/jwks.json` (they
+ * verify SIWE session tokens). `sandbox`: SANDBOX; without it the Sandbox-tagged routes do not
+ * exist (404 like any unknown path) and are not documented.
+ */
+export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet; webhooks?: WebhookReceiver[]; sandbox?: boolean }): Promise<FastifyInstance> {
   const webhooks = options.webhooks ?? [];
+  const routes = options.sandbox ? platformRoutes : platformRoutes.filter((route) => route.tag !== SANDBOX_TAG);
   const document = buildOpenApiDocument({
     title: "Platform API",
     description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
     serverUrl: options.baseUrl,
-    routes: [...platformRoutes, ...webhooks.map(webhookDocumentation)],
+    routes: [...routes, ...webhooks.map(webhookDocumentation)],
   });
   return buildHttpApp({
     ...options,
-    routes: platformRoutes,
+    routes,
     credentialHeaders: PLATFORM_CREDENTIAL_HEADERS,
     extra: (app) => {
       app.get("/openapi.json", async () => document);

@@ -1,4 +1,5 @@
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { ErrorCode } from "../lib/errors/catalogue.ts";
 import type { Links } from "./links.ts";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -54,6 +55,13 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
    * error codes (the PINT exchange answers PINT-400-001, not 422); the raw JSON body is passed on.
    */
   validateBody?: boolean;
+  /**
+   * The catalogue code for a body the HTTP layer refuses (not JSON, wrong content type, empty, too
+   * large); unset: the generic 422/415/413. The PINT exchange keeps its own shape (PINT-400-001).
+   */
+  bodyError?: ErrorCode;
+  /** bytes; unset: the listener's limit */
+  bodyLimit?: number;
   /** normalises the raw query before validation (e.g. comma-separated lists) */
   prepareQuery?: (query: Record<string, unknown>) => Record<string, unknown>;
   /** the GraphQL operation, parsed once at start-up */
@@ -68,6 +76,9 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
   /** documented error statuses (ProblemDetail bodies) */
   errors?: number[];
 }
+
+/** Routes under this tag (sandbox helpers) are served and documented only in sandbox mode (SANDBOX). */
+export const SANDBOX_TAG = "Sandbox";
 
 /** Keeps each route's request types tied to its own schemas. */
 export function defineRoute<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(route: Route<P, Q, B>): Route {

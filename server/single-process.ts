@@ -11,6 +11,7 @@ import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type Subgraph } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
+import { announceSandbox } from "../lib/sandbox.ts";
 import { rateLimitsFor } from "../lib/rate-limit/rate-limits.ts";
 import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
@@ -47,6 +48,7 @@ export interface RunningPlatform {
  */
 export async function startSingleProcess(config: Config, options: StartOptions = {}): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  announceSandbox(config, logger);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await applyMigrations(database, SUBGRAPH_NAMES);
@@ -64,18 +66,19 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       subgraphs: Object.fromEntries(Object.values(subgraphs).map((s) => [s.name, { schema: s.schema }])),
       internalSecret,
       logger,
+      graphql: config.graphql,
     });
     const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphClient(subgraphs.users!.schema), identity: new LocalSubgraphClient(subgraphs.identity!.schema), rateLimits });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
-    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits };
+    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy };
     const apps = {
-      platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks(), webhooks: platformWebhooks(config) }),
-      graphql: await buildGraphqlApp({ server: gateway.server, logger, internalSecret, rateLimits, authenticate: (h, t) => authenticator.authenticate(h, t) }),
-      identity: await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }),
+      platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks(), webhooks: platformWebhooks(config), sandbox: config.sandbox }),
+      graphql: await buildGraphqlApp({ server: gateway.server, logger, rateLimits, authenticate: (h, t, o) => authenticator.authenticate(h, t, o), trustProxy: config.trustProxy }),
+      identity: await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl, pintDomainSalt: config.pintDomainSalt }),
       rpc: await buildRpcApp({
         ...listener,
         baseUrl: config.publicRpcUrl,
-        authenticate: (h, t) => authenticator.resolve(h, t),
+        authenticate: (h, t, o) => authenticator.verify(h, t, o),
         chainRpcUrls: config.chainRpcUrls,
         rateLimit: rateLimits.rules.rpc,
         rateLimiter: rateLimits.limiter,
@@ -101,6 +104,8 @@ export async function startSingleProcess(config: Config, options: StartOptions =
         for (const app of Object.values(apps)) await app.close();
         await gateway.stop();
         for (const subgraph of Object.values(subgraphs)) await subgraph.stop();
+        // writes the rate-limit units still counted in memory (PostgreSQL store)
+        await rateLimits.limiter.close?.();
         await database.close();
       },
     };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { DEFAULT_SUBGRAPH_URLS } from "../gateway/compose.ts";
 import { Gateway } from "../gateway/gateway.ts";
-import { buildGraphqlApp } from "../gateway/http.ts";
+import { buildGraphqlApp, buildInternalGraphqlApp, type GraphqlAppOptions } from "../gateway/http.ts";
 import { RemoteSubgraphClient } from "../gateway/subgraph-client.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import { ConfigError, type Config } from "../lib/config.ts";
@@ -11,6 +11,7 @@ import { applyMigrations } from "../lib/db/migrations.ts";
 import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
+import { announceSandbox } from "../lib/sandbox.ts";
 import { rateLimitsFor, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
@@ -46,7 +47,14 @@ function requireInternalSecret(config: Config): string {
 async function edgeRateLimits(config: Config, logger: Logger): Promise<{ rateLimits: RateLimits; close: () => Promise<void> }> {
   if (config.rateLimits.store !== "postgres") return { rateLimits: await rateLimitsFor(config), close: async () => {} };
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  return { rateLimits: await rateLimitsFor(config, database, logger), close: () => database.close() };
+  const rateLimits = await rateLimitsFor(config, database, logger);
+  return {
+    rateLimits,
+    close: async () => {
+      await rateLimits.limiter.close?.();
+      await database.close();
+    },
+  };
 }
 
 function subgraphUrl(config: Config, name: SubgraphName): string {
@@ -59,6 +67,7 @@ function subgraphUrl(config: Config, name: SubgraphName): string {
  */
 export async function startService(name: ServiceName, config: Config, env: Record<string, string | undefined> = process.env): Promise<RunningService> {
   const logger = createLogger(config.logLevel, { component: name });
+  announceSandbox(config, logger);
   const internalSecret = requireInternalSecret(config);
 
   if ((SUBGRAPH_NAMES as readonly string[]).includes(name)) {
@@ -71,7 +80,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     const rateLimits = await rateLimitsFor(config, database, logger);
     const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits });
     // PINT exchange and revocation ask the users subgraph who owns a wallet (signed internal principal)
-    if (subgraphName === "identity") connectIdentityToUsers(subgraph, new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret));
+    if (subgraphName === "identity") connectIdentityToUsers(subgraph, new RemoteSubgraphClient(subgraphUrl(config, "users"), "users", internalSecret));
     const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger });
     const url = await listen(app, { name: subgraphName, port, host: config.host, path: "/graphql" });
     subgraph.start();
@@ -81,6 +90,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
         await app.close();
         await server.stop();
         await subgraph.stop();
+        await rateLimits.limiter.close?.();
         await database.close();
       },
     };
@@ -97,25 +107,31 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       subgraphs: Object.fromEntries(SUBGRAPH_NAMES.map((s) => [s, { url: subgraphUrl(config, s) }])),
       internalSecret,
       logger,
+      graphql: config.graphql,
     });
-    const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphClient(subgraphUrl(config, "users"), internalSecret), identity: new RemoteSubgraphClient(subgraphUrl(config, "identity"), internalSecret), rateLimits });
-    const app = await buildGraphqlApp({ server: gateway.server, logger, internalSecret, rateLimits, authenticate: (h, t) => authenticator.authenticate(h, t) });
+    const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphClient(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphClient(subgraphUrl(config, "identity"), "identity", internalSecret), rateLimits });
+    const authenticate: GraphqlAppOptions["authenticate"] = (h, t, o) => authenticator.authenticate(h, t, o);
+    const app = await buildGraphqlApp({ server: gateway.server, logger, rateLimits, authenticate, trustProxy: config.trustProxy });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
+    // the adapter's way in (GATEWAY_URL): signed requests only, on the internal network alone
+    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticate, internalSecret });
+    const internalUrl = await listen(internal, { name: "graphql-internal", port: config.gatewayInternalPort, host: config.host, path: "/graphql" });
     return {
-      urls: [url],
+      urls: [url, internalUrl],
       async stop() {
         await app.close();
+        await internal.close();
         await gateway.stop();
         await close();
       },
     };
   }
 
-  const gatewayClient = new HttpGatewayClient(config.gatewayUrl ?? "http://gateway:4000/graphql", internalSecret);
-  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits };
+  const gatewayClient = new HttpGatewayClient(config.gatewayUrl, internalSecret);
+  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy };
   const apps: [FastifyInstance, number, string][] = [
-    [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, webhooks: platformWebhooks(config) }), config.port, "platform"],
-    [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl }), config.identityPort, "identity"],
+    [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, webhooks: platformWebhooks(config), sandbox: config.sandbox }), config.port, "platform"],
+    [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl, pintDomainSalt: config.pintDomainSalt }), config.identityPort, "identity"],
     [
       await buildRpcApp({
         ...listener,

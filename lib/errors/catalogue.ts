@@ -15,6 +15,7 @@ export interface ErrorDefinition {
 export const ERROR_CATALOGUE = {
   // Generic, any surface
   "GEN-400-001": { status: 400, title: "Bad Request", detail: "The request could not be read." },
+  "GEN-401-001": { status: 401, title: "Internal Principal Required", detail: "This internal listener accepts only requests carrying a valid signed internal principal." },
   "GEN-404-001": { status: 404, title: "Not Found", detail: "No resource exists at this path." },
   "GEN-405-001": { status: 405, title: "Method Not Allowed", detail: "This path does not accept this method." },
   "GEN-413-001": { status: 413, title: "Payload Too Large", detail: "The request body is larger than allowed." },
@@ -32,8 +33,10 @@ export const ERROR_CATALOGUE = {
   "USR-401-004": { status: 401, title: "Invalid Personal Access Token", detail: "The personal access token is invalid, expired or revoked." },
   "USR-401-005": { status: 401, title: "Agent Token Not Accepted", detail: "Agent tokens (x-platform-token) are not accepted yet." },
   "USR-403-001": { status: 403, title: "Insufficient Permissions", detail: "The credential does not allow this operation." },
+  "USR-403-002": { status: 403, title: "Address Control Not Proven", detail: "Neither the JWT nor a signature proves control of primary_eoa_address; sign the registration message (see POST /v0/user/ in /openapi.json)." },
   "USR-404-001": { status: 404, title: "User Not Found", detail: "No user exists for this credential; create one with POST /v0/user/." },
   "USR-409-001": { status: 409, title: "User Already Exists", detail: "A user already exists for this identity." },
+  "USR-429-001": { status: 429, title: "User Creation Limit Reached", detail: "This environment has created as many users as it may this hour (ENVIRONMENT_LIMITS); retry after the seconds in Retry-After." },
 
   // Sign-in with Ethereum
   "SIW-401-001": { status: 401, title: "SIWE Verification Failed", detail: "The signed message or its signature is invalid." },
@@ -51,7 +54,8 @@ export const ERROR_CATALOGUE = {
   "WAL-409-002": { status: 409, title: "Primary Wallet", detail: "A primary wallet cannot be deleted; designate another primary first." },
   "WAL-409-003": { status: 409, title: "Wallet Already Registered", detail: "This address is already registered for the user on this chain." },
   "WAL-409-004": { status: 409, title: "Safe Creation Not Retryable", detail: "Only a failed Safe creation can be retried." },
-  "WAL-409-005": { status: 409, title: "Pregenerated Wallet Already Registered", detail: "This provider wallet id or address is already registered as a pregenerated wallet." },
+  "WAL-409-005": { status: 409, title: "Pregenerated Wallet Not Registrable", detail: "This wallet address cannot be registered as a pregenerated wallet." },
+  "WAL-429-001": { status: 429, title: "Safe Deployment Limit Reached", detail: "This environment has started as many Safe deployments as it may today (ENVIRONMENT_LIMITS); retry after the seconds in Retry-After." },
 
   // Onboarding (spec 4.2)
   "ONB-400-001": { status: 400, title: "Onboarding Mode Mismatch", detail: "The submission does not match the onboarding mode." },
@@ -66,12 +70,13 @@ export const ERROR_CATALOGUE = {
   "KYC-409-001": { status: 409, title: "Verification Not Allowed", detail: "The verification status does not allow this action." },
   "KYC-409-002": { status: 409, title: "Verification Not Started", detail: "No verification applicant exists yet; request an access token (POST /v0/kyc/access-token) and submit documents in the provider SDK first." },
   "KYC-502-001": { status: 502, title: "Verification Provider Unavailable", detail: "The verification provider did not answer." },
-  "KYC-503-001": { status: 503, title: "Sandbox Decisions Not Configured", detail: "The sandbox provider signs its decision webhooks with KYC_WEBHOOK_SECRET; set it to use POST /v0/kyc/sandbox/decision." },
+  "KYC-503-001": { status: 503, title: "Verification Provider Not Configured", detail: "No identity-verification provider is configured (KYC_PROVIDER); verification cannot start." },
   "PHN-400-001": { status: 400, title: "Invalid Verification Code", detail: "The code is wrong." },
   "PHN-404-001": { status: 404, title: "No Pending Verification", detail: "Request a code first." },
   "PHN-410-001": { status: 410, title: "Verification Code Expired", detail: "The code has expired or used up its attempts; request a new one." },
   "PHN-429-001": { status: 429, title: "Too Many Codes", detail: "Too many codes requested; retry after the seconds in Retry-After." },
   "PHN-502-001": { status: 502, title: "SMS Provider Unavailable", detail: "The SMS could not be sent." },
+  "PHN-503-001": { status: 503, title: "SMS Provider Not Configured", detail: "No SMS provider is configured (SMS_PROVIDER); codes cannot be sent." },
 
   // Identity service (spec 5.2, 7.1, 7.3): `type` is {docs_url}/errors/<type_name>
   "IDS-401-001": { status: 401, title: "Invalid API Key", detail: "The API key is missing, invalid or revoked.", type_name: "invalid_api_key" },
@@ -79,6 +84,7 @@ export const ERROR_CATALOGUE = {
   "IDS-403-001": { status: 403, title: "Insufficient Scope", detail: "The API key does not carry the scope this operation needs.", type_name: "insufficient_scope" },
   "IDS-403-002": { status: 403, title: "Wrong Credential", detail: "This operation does not accept this kind of credential.", type_name: "wrong_credential" },
   "IDS-403-003": { status: 403, title: "Insufficient Role", detail: "Only owners and admins of the organisation may do this.", type_name: "insufficient_role" },
+  "IDS-403-004": { status: 403, title: "Owner Role Required", detail: "Only an owner grants the owner role or takes it away.", type_name: "owner_required" },
   "IDS-404-001": { status: 404, title: "Not Found", detail: "The resource does not exist or is not visible to this credential.", type_name: "not_found" },
   "IDS-409-001": { status: 409, title: "Conflict", detail: "The resource already exists.", type_name: "conflict" },
   "IDS-409-002": { status: 409, title: "Last Owner", detail: "An organisation keeps at least one owner.", type_name: "last_owner" },

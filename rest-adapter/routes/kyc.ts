@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
+import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link } from "../links.ts";
 import { EpochMs, Links } from "../schemas.ts";
 
@@ -29,7 +29,8 @@ export const kycRoutes = [
     path: "/v0/kyc/access-token",
     tag: "KYC",
     summary: "A short-lived token for the verification provider's web SDK",
-    description: "Creates the user's applicant at the provider on first call (externalUserId = the user id). 409 `KYC-409-001` once the user is rejected (terminal).",
+    description:
+      "Creates the user's applicant at the provider (`KYC_PROVIDER`) on first call (externalUserId = the user id). 409 `KYC-409-001` once the user is rejected (terminal); 502 `KYC-502-001` when the provider fails; 503 `KYC-503-001` when no provider is configured.",
     security: ["PlatformJwt", "PlatformPat"],
     operation: `mutation KycAccessToken { token: kyc_access_token { token expires_at applicant_id provider } }`,
     result: (data) => data.token,
@@ -40,7 +41,7 @@ export const kycRoutes = [
         schema: Type.Object({ token: Type.String(), expires_at: EpochMs, applicant_id: Type.String(), provider: Type.String(), _links: Links }),
       },
     },
-    errors: [401, 403, 404, 409, 502],
+    errors: [401, 403, 404, 409, 502, 503],
   }),
   defineRoute({
     operationId: "getKycStatus",
@@ -75,11 +76,11 @@ export const kycRoutes = [
     operationId: "decideKycInSandbox",
     method: "POST",
     path: "/v0/kyc/sandbox/decision",
-    tag: "KYC",
-    summary: "Sandbox only: make the sandbox provider decide the review and send its webhook",
+    tag: SANDBOX_TAG,
+    summary: "Sandbox mode only: make the sandbox provider decide the review and send its webhook",
     description:
-      "Plays the KYC provider offline. The sandbox provider builds the provider event (`GREEN` → `applicantReviewed` GREEN, `RED` → `applicantReviewed` RED, `PENDING` → `applicantPending`), signs it with `KYC_WEBHOOK_SECRET` (`HMAC_SHA256_HEX`) and POSTs it to `{PUBLIC_BASE_URL}/v0/webhooks/kyc/kyc-provider/events`, which applies it like any provider delivery (a decision the status does not allow is recorded as ignored). " +
-      "Answers the receiver's status and the account status afterwards. 404 unless the sandbox provider is active; 409 `KYC-409-002` without an applicant; 503 `KYC-503-001` without `KYC_WEBHOOK_SECRET`; 502 `KYC-502-001` when the receiver cannot be reached or does not answer 200 (PUBLIC_BASE_URL must reach this listener).",
+      "**Exists only in sandbox mode** (`SANDBOX=true`, the default unless `NODE_ENV=production`); otherwise this path answers 404 like any unknown path and is not in this document. Plays the KYC provider offline. The sandbox provider builds the provider event (`GREEN` → `applicantReviewed` GREEN, `RED` → `applicantReviewed` RED, `PENDING` → `applicantPending`, marked `sandboxMode: true`), signs it with the sandbox's own secret (`HMAC_SHA256_HEX`; never `KYC_WEBHOOK_SECRET`, and accepted by the receiver only in sandbox mode) and POSTs it to `{PUBLIC_BASE_URL}/v0/webhooks/kyc/kyc-provider/events`, which applies it like any provider delivery (a decision the status does not allow is recorded as ignored). " +
+      "Answers the receiver's status and the account status afterwards. 404 also when `KYC_PROVIDER` is not `sandbox`; 409 `KYC-409-002` without an applicant; 502 `KYC-502-001` when the receiver cannot be reached or does not answer 200 (PUBLIC_BASE_URL must reach this listener).",
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({ answer: Type.Union([Type.Literal("GREEN"), Type.Literal("RED"), Type.Literal("PENDING")]) }),
     operation: `mutation KycSandboxDecision($answer: String!) { decision: kyc_sandbox_decision(answer: $answer) { answer event_type applicant_id webhook_status status } }`,
@@ -99,6 +100,6 @@ export const kycRoutes = [
         }),
       },
     },
-    errors: [401, 403, 404, 409, 422, 502, 503],
+    errors: [401, 403, 404, 409, 422, 502],
   }),
 ];

@@ -44,7 +44,7 @@ export const phoneRoutes = [
     tag: "User",
     summary: "Step 1: send a verification code by SMS",
     description:
-      "Sends a 6-digit code to `phone_number` (E.164; spaces, hyphens, dots and parentheses are ignored). The code is valid for 10 minutes and 5 wrong attempts; a new code replaces the previous one. At most 5 codes per user per rolling hour (429 `PHN-429-001` with Retry-After). Only a hash of the code is stored.",
+      "Sends a 6-digit code to `phone_number` (E.164; spaces, hyphens, dots and parentheses are ignored). The code is valid for 10 minutes and 5 wrong attempts; a new code replaces the previous one. At most 5 codes per user per rolling hour (429 `PHN-429-001` with Retry-After). Only a hash of the code is stored, and the code is never logged (outside sandbox mode the sender logs at most the masked number). 502 `PHN-502-001` when the SMS provider fails (nothing stored); 503 `PHN-503-001` when no SMS provider is configured (`SMS_PROVIDER`).",
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({ phone_number: Type.String({ minLength: 1, maxLength: 32, examples: ["+447700900123"] }) }),
     operation: `mutation StartPhone($phone_number: String!) { challenge: start_phone_verification(phone_number: $phone_number) { ${CHALLENGE_FIELDS} } }`,
@@ -53,7 +53,7 @@ export const phoneRoutes = [
     status: 202,
     links: (_body, { base_url }) => phoneLinks(base_url),
     responses: { 202: { description: "Code sent", schema: Type.Composite([Challenge, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422, 429, 502],
+    errors: [401, 403, 404, 422, 429, 502, 503],
   }),
   defineRoute({
     operationId: "confirmPhoneVerification",

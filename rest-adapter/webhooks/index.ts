@@ -1,9 +1,18 @@
 import type { Config } from "../../lib/config.ts";
+import { kycSandboxWebhookSecret } from "../../lib/webhooks/kyc-sandbox-secret.ts";
 import { kycProviderWebhook } from "./kyc-provider-events.ts";
 import { walletClaimedWebhook } from "./wallet-claimed.ts";
 import type { WebhookReceiver } from "./webhooks.ts";
 
 /** The webhook receivers of the platform host (spec 4.5), built from their secrets in configuration. */
-export function platformWebhooks(config: Pick<Config, "walletClaimWebhookSecrets" | "kycWebhookSecret">): WebhookReceiver[] {
-  return [walletClaimedWebhook(config.walletClaimWebhookSecrets), kycProviderWebhook(config.kycWebhookSecret)];
+export function platformWebhooks(
+  config: Pick<Config, "walletClaimWebhookSecrets" | "kycWebhookSecret" | "kycWebhookToleranceSeconds" | "sandbox" | "internalSecret">,
+): WebhookReceiver[] {
+  const kyc = kycProviderWebhook({
+    secret: config.kycWebhookSecret,
+    sandbox: config.sandbox,
+    sandboxSecret: kycSandboxWebhookSecret(config.internalSecret),
+    toleranceSeconds: config.kycWebhookToleranceSeconds,
+  });
+  return [walletClaimedWebhook(config.walletClaimWebhookSecrets), kyc];
 }

@@ -20,8 +20,8 @@ export interface WebhookReceiver<E extends TSchema = TSchema> extends Omit<Docum
   envelope: E;
   /** throws WHK-401-001 unless the delivery is authentic; gets the raw body bytes */
   verify(raw: Buffer, headers: WebhookHeaders, now: Date): void;
-  /** checks between the verified envelope and unsigned headers (e.g. webhook-id against the envelope id) */
-  check?(envelope: Static<E>, headers: WebhookHeaders): void;
+  /** checks on the verified envelope: against unsigned headers (e.g. webhook-id against the envelope id), its age */
+  check?(envelope: Static<E>, headers: WebhookHeaders, now: Date): void;
   /** the internal GraphQL mutation that hands the event to its subgraph */
   operation: string;
   variables(envelope: Static<E>, headers: WebhookHeaders): Record<string, unknown>;
@@ -47,7 +47,8 @@ export function registerWebhooks(app: FastifyInstance, receivers: WebhookReceive
       const operation = gateway.prepare(receiver.operation);
       scope.post(receiver.path, async (request, reply) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        receiver.verify(raw, request.headers, new Date());
+        const now = new Date();
+        receiver.verify(raw, request.headers, now);
         let envelope: unknown;
         try {
           envelope = JSON.parse(raw.toString("utf8"));
@@ -55,13 +56,14 @@ export function registerWebhooks(app: FastifyInstance, receivers: WebhookReceive
           throw new AppError("GEN-422-001", { validation: [{ type: "json_invalid", loc: ["body"], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } }] });
         }
         if (!validator(envelope)) throw new AppError("GEN-422-001", { validation: validationItems(validator.errors ?? [], "body", envelope) });
-        receiver.check?.(envelope as never, request.headers);
+        receiver.check?.(envelope as never, request.headers, now);
         const result = await gateway.execute({
           operation,
           variables: receiver.variables(envelope as never, request.headers),
           headers: {},
           credentials: "internal",
           trace_id: request.id,
+          client_address: request.ip,
         });
         if (result.errors?.length) throw errorFromGraphQL(result.errors);
         return reply.code(200).send({ received: true });

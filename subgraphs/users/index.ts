@@ -1,6 +1,6 @@
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import { supportedChainIds } from "../../lib/chains.ts";
-import type { Config } from "../../lib/config.ts";
+import { requireSafeDeployer, type Config } from "../../lib/config.ts";
 import type { Database } from "../../lib/db/database.ts";
 import { buildFederatedSchema } from "../../lib/graphql/federation.ts";
 import type { Subgraph } from "../../lib/graphql/subgraph.ts";
@@ -12,14 +12,13 @@ import { apiKeyFieldGuard } from "./user/api-key-field-guard.ts";
 import { HealthResolver } from "./health/health.resolver.ts";
 import { KycResolver } from "./kyc/kyc.resolver.ts";
 import { KycProviderEventResolver } from "./kyc/kyc-provider-event.resolver.ts";
-import { SandboxKycProvider } from "./kyc/sandbox-kyc-provider.ts";
 import { OnboardingResolver } from "./onboarding/onboarding.resolver.ts";
 import { RpcSafeInspector } from "./onboarding/safe-inspector.ts";
 import { derivePhoneCodeKey } from "./phone/phone-code-key.ts";
 import { PhoneResolver } from "./phone/phone.resolver.ts";
-import { SandboxSmsSender } from "./phone/sandbox-sms-sender.ts";
 import { PregeneratedWalletResolver } from "./pregenerated/pregenerated.resolver.ts";
 import { PrincipalResolver } from "./principal/principal.resolver.ts";
+import { createKycProvider, createSmsSender } from "./providers.ts";
 import { ChainSafeDeployer } from "./safe/chain-safe-deployer.ts";
 import type { SafeDeployer } from "./safe/safe-deployer.ts";
 import { SandboxSafeDeployer } from "./safe/sandbox-safe-deployer.ts";
@@ -41,7 +40,7 @@ export interface UsersSubgraphDeps {
 }
 
 function createSafeDeployer(config: Config): SafeDeployer {
-  if (config.safeDeployer === "chain") return new ChainSafeDeployer({ rpcUrls: config.chainRpcUrls, deployerKey: config.safeDeployerKey! });
+  if (requireSafeDeployer(config) === "chain") return new ChainSafeDeployer({ rpcUrls: config.chainRpcUrls, deployerKey: config.safeDeployerKey! });
   const failures = new Set(config.safeSandboxFailures);
   return new SandboxSafeDeployer({
     delayMs: config.safeDeployDelayMs,
@@ -66,9 +65,10 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
     jobs,
     logger,
     supportedChainIds: supportedChainIds(config.chainRpcUrls),
+    environmentLimits: config.environmentLimits,
     chainRpcUrls: config.chainRpcUrls,
-    kyc: new SandboxKycProvider({ url: `${config.publicBaseUrl.replace(/\/+$/, "")}/v0/webhooks/kyc/kyc-provider/events`, secret: config.kycWebhookSecret }),
-    sms: new SandboxSmsSender(logger),
+    kyc: createKycProvider(config),
+    sms: createSmsSender(config, logger),
     phoneCodeKey: derivePhoneCodeKey({ signingKeyJwk: config.signingKey, internalSecret: config.internalSecret }),
     safeInspector: new RpcSafeInspector(config.chainRpcUrls),
     signingKey: deps.signingKey,

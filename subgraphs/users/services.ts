@@ -1,4 +1,5 @@
 import type { Logger } from "../../lib/logger.ts";
+import type { EnvironmentLimits } from "../../lib/environment-limits.ts";
 import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import type { UsersDb } from "./db.ts";
@@ -13,9 +14,13 @@ export interface UsersServices {
   jobs: JobQueue;
   logger: Logger;
   supportedChainIds: readonly number[];
+  /** ENVIRONMENT_LIMITS: users and Safe deployments per environment */
+  environmentLimits: EnvironmentLimits;
   chainRpcUrls: Readonly<Record<number, string>>;
-  kyc: KycProvider;
-  sms: SmsSender;
+  /** KYC_PROVIDER; undefined when none is configured (outside sandbox mode): KYC-503-001 */
+  kyc?: KycProvider;
+  /** SMS_PROVIDER; undefined when none is configured (outside sandbox mode): PHN-503-001 */
+  sms?: SmsSender;
   /** HMAC key for SMS verification codes: per deployment, never stored (phone/phone-code-key.ts) */
   phoneCodeKey: Uint8Array;
   /** reads existing Safes on chain (onboarding byo) */

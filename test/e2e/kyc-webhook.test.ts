@@ -9,7 +9,7 @@ import { onPostgres } from "../support/test-database.ts";
 // endpoint that drives it offline.
 const SECRET = "kyc-test-secret-0123456789";
 const PATH = "/v0/webhooks/kyc/kyc-provider/events";
-const FIXED_DETAIL = "The x-payload-digest signature of the KYC webhook is missing or invalid.";
+const FIXED_DETAIL = "The KYC webhook's x-payload-digest signature is missing or invalid, or its createdAtMs is not recent.";
 
 let platform: TestPlatform;
 const stops: (() => Promise<void>)[] = [];
@@ -166,7 +166,7 @@ describe("KYC webhook: no-ops", () => {
   it("other event types are 200 no-ops", async () => {
     const { jwt, id, applicant_id } = await submittedUser();
     for (const type of ["applicantCreated", "applicantOnHold", "applicantPersonalInfoChanged", "videoIdentStatusChanged"]) {
-      const response = await deliver({ type, applicantId: applicant_id, externalUserId: id, correlationId: randomUUID() });
+      const response = await deliver({ type, applicantId: applicant_id, externalUserId: id, correlationId: randomUUID(), createdAtMs: new Date().toISOString() });
       expect(response.status).toBe(200);
     }
     const user = await me(jwt);
@@ -200,13 +200,15 @@ describe("KYC webhook: no-ops", () => {
 describe("KYC webhook: validation", () => {
   it("answers 422 for a verified body that is not a valid envelope, and changes nothing", async () => {
     const { jwt, id, applicant_id } = await submittedUser();
+    const createdAtMs = new Date().toISOString();
     const cases: [unknown, (string | number)[]][] = [
-      [{ applicantId: applicant_id, externalUserId: id }, ["body", "type"]],
-      [{ type: "applicantReviewed", externalUserId: id, reviewResult: { reviewAnswer: "GREEN" } }, ["body", "applicantId"]],
-      [{ type: "applicantReviewed", applicantId: applicant_id, externalUserId: id }, ["body", "reviewResult"]],
-      [{ type: "applicantReviewed", applicantId: applicant_id, reviewResult: { reviewAnswer: "YELLOW" } }, ["body", "reviewResult", "reviewAnswer"]],
-      [{ type: "applicantReviewed", applicantId: applicant_id, reviewResult: {} }, ["body", "reviewResult", "reviewAnswer"]],
-      [{ type: 7, applicantId: applicant_id }, ["body", "type"]],
+      [{ applicantId: applicant_id, externalUserId: id, createdAtMs }, ["body", "type"]],
+      [{ type: "applicantReviewed", externalUserId: id, reviewResult: { reviewAnswer: "GREEN" }, createdAtMs }, ["body", "applicantId"]],
+      [{ type: "applicantReviewed", applicantId: applicant_id, externalUserId: id, createdAtMs }, ["body", "reviewResult"]],
+      [{ type: "applicantReviewed", applicantId: applicant_id, reviewResult: { reviewAnswer: "YELLOW" }, createdAtMs }, ["body", "reviewResult", "reviewAnswer"]],
+      [{ type: "applicantReviewed", applicantId: applicant_id, reviewResult: {}, createdAtMs }, ["body", "reviewResult", "reviewAnswer"]],
+      [{ type: 7, applicantId: applicant_id, createdAtMs }, ["body", "type"]],
+      [{ type: "applicantReviewed", applicantId: applicant_id, reviewResult: { reviewAnswer: "GREEN" }, createdAtMs, sandboxMode: "yes" }, ["body", "sandboxMode"]],
       [[1, 2], ["body"]],
     ];
     for (const [body, loc] of cases) {
@@ -265,10 +267,10 @@ describe("KYC webhook: signature", () => {
     const raw = JSON.stringify(reviewed(applicant_id, user.id, "GREEN"));
     for (const secret of [SECRET, ""]) await expectRefused(await deliver(raw, { secret, target: bare }));
     expect((await me(user.jwt, bare)).status).toBe("in_progress");
-    // and the sandbox cannot send decisions: it has nothing to sign with
+    // the sandbox signs with its own secret, so its decisions still work (sandbox mode only)
     const decision = await bare.api("/v0/kyc/sandbox/decision", { method: "POST", jwt: user.jwt, json: { answer: "GREEN" } });
-    expect(decision.status).toBe(503);
-    expect((await decision.json()).error_code).toBe("KYC-503-001");
+    expect(decision.status).toBe(200);
+    expect(await decision.json()).toMatchObject({ webhook_status: 200, status: "approved" });
   });
 
   it("is in the OpenAPI document without a credential", async () => {
@@ -278,6 +280,46 @@ describe("KYC webhook: signature", () => {
     expect(operation.security).toEqual([{}]);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "422"]));
     expect(document.paths["/v0/kyc/sandbox/decision"].post.operationId).toBe("decideKycInSandbox");
+  });
+});
+
+describe("KYC webhook: freshness (createdAtMs)", () => {
+  const at = (offsetMs: number) => new Date(Date.now() + offsetMs);
+  const sumsubTime = (date: Date) => date.toISOString().replace("T", " ").replace("Z", "");
+
+  it("refuses a validly signed event older or further ahead than 300 s with the same 401, before applying anything", async () => {
+    const { jwt, id, applicant_id } = await submittedUser();
+    for (const createdAtMs of [sumsubTime(at(-301_000)), at(-3_600_000).toISOString(), sumsubTime(at(301_000)), "2020-02-21 13:23:19.002", "last tuesday"]) {
+      const response = await deliver(reviewed(applicant_id, id, "GREEN", { createdAtMs }));
+      expect(response.status, createdAtMs).toBe(401);
+      const problem = await response.json();
+      expect(problem).toMatchObject({ error_code: "WHK-401-001", detail: FIXED_DETAIL });
+      expect(JSON.stringify(problem)).not.toContain(createdAtMs);
+    }
+    const user = await me(jwt);
+    expect(user.status).toBe("in_progress");
+    expect(providerRows(user.status_history)).toHaveLength(0);
+  });
+
+  it("accepts Sumsub's own format within the window, and requires createdAtMs (422 without it)", async () => {
+    const { jwt, id, applicant_id } = await submittedUser();
+    const missing = reviewed(applicant_id, id, "GREEN");
+    delete (missing as { createdAtMs?: string }).createdAtMs;
+    const refused = await deliver(missing);
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).detail.map((d: { loc: unknown }) => d.loc)).toContainEqual(["body", "createdAtMs"]);
+    expect((await me(jwt)).status).toBe("in_progress");
+
+    expect((await deliver(reviewed(applicant_id, id, "GREEN", { createdAtMs: sumsubTime(at(-290_000)) }))).status).toBe(200);
+    expect((await me(jwt)).status).toBe("approved");
+  });
+
+  it("follows KYC_WEBHOOK_TOLERANCE_SECONDS", async () => {
+    const wide = await startTestPlatform({ KYC_WEBHOOK_SECRET: SECRET, KYC_WEBHOOK_TOLERANCE_SECONDS: "3600" });
+    stops.push(() => wide.stop());
+    const { jwt, id, applicant_id } = await submittedUser(wide);
+    expect((await deliver(reviewed(applicant_id, id, "GREEN", { createdAtMs: sumsubTime(at(-3_500_000)) }), { target: wide })).status).toBe(200);
+    expect((await me(jwt, wide)).status).toBe("approved");
   });
 });
 

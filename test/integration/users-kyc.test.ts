@@ -66,7 +66,7 @@ describe("kyc_access_token", () => {
 
   it("maps provider failures to 502 KYC-502-001 and stores no applicant", async () => {
     const { user_id, principal } = await newUser();
-    const original = users.services.kyc;
+    const original = users.services.kyc!;
     const failing: KycProvider = {
       name: "sandbox",
       ensureApplicant: async () => {

@@ -59,7 +59,7 @@ describe("start_phone_verification", () => {
     const { user_id } = await newUser();
     const t0 = new Date("2030-01-01T00:00:00Z");
     const start = (minutes: number) =>
-      startPhoneVerification(users.services.db, { user_id, phone_number: nextNumber(), sms: users.services.sms, key: users.services.phoneCodeKey, now: new Date(t0.getTime() + minutes * 60_000) });
+      startPhoneVerification(users.services.db, { user_id, phone_number: nextNumber(), sms: users.services.sms!, key: users.services.phoneCodeKey, now: new Date(t0.getTime() + minutes * 60_000) });
     for (const minute of [0, 1, 2, 3, 4]) await start(minute);
     const limited = await start(10).catch((e: AppError) => e);
     expect(limited).toBeInstanceOf(AppError);
@@ -164,7 +164,7 @@ describe("confirm_phone_verification", () => {
     const t0 = new Date("2031-05-05T12:00:00Z");
     const codes = ["111111", "222222"];
     const start = (now: Date) =>
-      startPhoneVerification(users.services.db, { user_id, phone_number: nextNumber(), sms: users.services.sms, key: users.services.phoneCodeKey, now, generateCode: () => codes.shift()! });
+      startPhoneVerification(users.services.db, { user_id, phone_number: nextNumber(), sms: users.services.sms!, key: users.services.phoneCodeKey, now, generateCode: () => codes.shift()! });
     const confirm = (code: string, now: Date) => confirmPhoneVerification(users.services.db, { user_id, code, key: users.services.phoneCodeKey, now });
 
     await start(t0);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AUTH_PROVIDER_NAMES, ConfigError, loadConfig, parseAuthProviders } from "../../lib/config.ts";
+import { AUTH_PROVIDER_NAMES, ConfigError, loadConfig, parseAuthProviders, requireSafeDeployer } from "../../lib/config.ts";
 
 const PROVIDER = { name: "provider_a", issuer: "https://a.test", jwks_uri: "https://a.test/.well-known/jwks.json" };
 
@@ -45,7 +45,9 @@ describe("loadConfig defaults", () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.signingKey).toBeUndefined();
     expect(config.identityBootstrap).toBeUndefined();
-    expect(config.gatewayUrl).toBeUndefined();
+    expect(config.gatewayUrl).toBe("http://gateway:4010/graphql");
+    expect(config.gatewayInternalPort).toBe(4010);
+    expect(config.trustProxy).toBe(false);
     expect(config.safeDeployerKey).toBeUndefined();
   });
 
@@ -203,5 +205,73 @@ describe("ENVIRONMENT_CACHE_TTL_MS and the exported provider parser", () => {
     expect(loadConfig({ DASHBOARD_AUTH: JSON.stringify([dashboard]) }).dashboardAuth).toEqual([dashboard]);
     expect(() => parseAuthProviders([dashboard], "auth_providers", AUTH_PROVIDER_NAMES)).toThrow(/auth_providers\[0\]\.name: expected one of provider_a, provider_b, siwe/);
     expect(parseAuthProviders([{ ...PROVIDER, extra: true }], "auth_providers", AUTH_PROVIDER_NAMES)).toEqual([PROVIDER]);
+  });
+});
+
+describe("SANDBOX and the providers it allows", () => {
+  const TWILIO = { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: `AC${"0a".repeat(16)}`, TWILIO_AUTH_TOKEN: "token", TWILIO_FROM: "+15005550006" };
+  const SUMSUB = { KYC_PROVIDER: "sumsub", SUMSUB_APP_TOKEN: "sbx:app", SUMSUB_SECRET_KEY: "secret" };
+  const CHAIN = { SAFE_DEPLOYER: "chain", SAFE_DEPLOYER_KEY: `0x${"ab".repeat(32)}` };
+
+  it("is on unless NODE_ENV is production, with the sandbox providers by default", () => {
+    for (const env of [{}, { NODE_ENV: "development" }, { NODE_ENV: "test" }]) {
+      expect(loadConfig(env)).toMatchObject({ sandbox: true, kycProvider: { name: "sandbox" }, smsProvider: { name: "sandbox" }, safeDeployer: "sandbox" });
+    }
+    const production = loadConfig({ NODE_ENV: "production" });
+    expect(production.sandbox).toBe(false);
+    expect(production.kycProvider).toBeUndefined();
+    expect(production.smsProvider).toBeUndefined();
+    expect(production.safeDeployer).toBeUndefined();
+  });
+
+  it("SANDBOX overrides NODE_ENV both ways: explicit sandbox in production is allowed", () => {
+    expect(loadConfig({ NODE_ENV: "production", SANDBOX: "true" })).toMatchObject({ sandbox: true, kycProvider: { name: "sandbox" }, safeDeployer: "sandbox" });
+    expect(loadConfig({ SANDBOX: "false", ...CHAIN })).toMatchObject({ sandbox: false, safeDeployer: "chain" });
+    expect(configError({ SANDBOX: "perhaps" }).variable).toBe("SANDBOX");
+  });
+
+  it("outside sandbox mode the Safe deployer must be chosen: chain, never sandbox", () => {
+    const off = loadConfig({ SANDBOX: "false" });
+    expect(() => requireSafeDeployer(off)).toThrow(ConfigError);
+    expect(() => requireSafeDeployer(off)).toThrow("SAFE_DEPLOYER: set chain (sandbox needs SANDBOX=true)");
+    expect(configError({ SANDBOX: "false", SAFE_DEPLOYER: "sandbox" }).message).toBe("SAFE_DEPLOYER: set chain (sandbox needs SANDBOX=true)");
+    expect(configError({ NODE_ENV: "production", SAFE_DEPLOYER: "sandbox" }).variable).toBe("SAFE_DEPLOYER");
+    expect(requireSafeDeployer(loadConfig({ SANDBOX: "false", ...CHAIN }))).toBe("chain");
+  });
+
+  it("test helpers and sandbox providers are ConfigErrors outside sandbox mode", () => {
+    expect(configError({ SANDBOX: "false", SAFE_SANDBOX_FAILURES: "*" }).variable).toBe("SAFE_SANDBOX_FAILURES");
+    expect(configError({ SANDBOX: "false", KYC_PROVIDER: "sandbox" }).message).toBe("KYC_PROVIDER: sandbox needs SANDBOX=true");
+    expect(configError({ SANDBOX: "false", SMS_PROVIDER: "sandbox" }).message).toBe("SMS_PROVIDER: sandbox needs SANDBOX=true");
+    expect(loadConfig({ SAFE_SANDBOX_FAILURES: "*" }).safeSandboxFailures).toEqual(["*"]);
+  });
+
+  it("reads the Sumsub and Twilio settings, with their documented defaults", () => {
+    const config = loadConfig({ SANDBOX: "false", ...SUMSUB, ...TWILIO });
+    expect(config.kycProvider).toEqual({ name: "sumsub", appToken: "sbx:app", secretKey: "secret", levelName: "basic-kyc-level", baseUrl: "https://api.sumsub.com" });
+    expect(config.smsProvider).toEqual({ name: "twilio", accountSid: TWILIO.TWILIO_ACCOUNT_SID, authToken: "token", from: "+15005550006", baseUrl: "https://api.twilio.com" });
+    const custom = loadConfig({ ...SUMSUB, SUMSUB_LEVEL_NAME: "kyc-plus", SUMSUB_BASE_URL: "http://127.0.0.1:9/", ...TWILIO, TWILIO_BASE_URL: "http://127.0.0.1:8" });
+    expect(custom.kycProvider).toMatchObject({ levelName: "kyc-plus", baseUrl: "http://127.0.0.1:9" });
+    expect(custom.smsProvider).toMatchObject({ baseUrl: "http://127.0.0.1:8" });
+  });
+
+  it.each([
+    ["KYC_PROVIDER", { KYC_PROVIDER: "onfido" }],
+    ["SUMSUB_APP_TOKEN", { KYC_PROVIDER: "sumsub", SUMSUB_SECRET_KEY: "s" }],
+    ["SUMSUB_SECRET_KEY", { KYC_PROVIDER: "sumsub", SUMSUB_APP_TOKEN: "t" }],
+    ["SUMSUB_BASE_URL", { ...SUMSUB, SUMSUB_BASE_URL: "ftp://sumsub.test" }],
+    ["SMS_PROVIDER", { SMS_PROVIDER: "carrier-pigeon" }],
+    ["TWILIO_ACCOUNT_SID", { ...TWILIO, TWILIO_ACCOUNT_SID: "AC/../../evil" }],
+    ["TWILIO_AUTH_TOKEN", { ...TWILIO, TWILIO_AUTH_TOKEN: "" }],
+    ["TWILIO_FROM", { ...TWILIO, TWILIO_FROM: " " }],
+    ["TWILIO_BASE_URL", { ...TWILIO, TWILIO_BASE_URL: "not a url" }],
+    ["KYC_WEBHOOK_TOLERANCE_SECONDS", { KYC_WEBHOOK_TOLERANCE_SECONDS: "5 minutes" }],
+  ])("%s (%j)", (variable, env) => {
+    expect(configError(env).variable).toBe(variable);
+  });
+
+  it("keeps KYC events for 300 s by default", () => {
+    expect(loadConfig({}).kycWebhookToleranceSeconds).toBe(300);
+    expect(loadConfig({ KYC_WEBHOOK_TOLERANCE_SECONDS: "3600" }).kycWebhookToleranceSeconds).toBe(3600);
   });
 });

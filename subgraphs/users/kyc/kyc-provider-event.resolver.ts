@@ -87,16 +87,15 @@ export class KycProviderEventResolver {
 
   @Mutation(() => KycSandboxDecision, {
     description:
-      "POST /v0/kyc/sandbox/decision (sandbox provider only): the sandbox provider decides the user's review and POSTs the signed webhook " +
-      "(applicantReviewed GREEN/RED or applicantPending) to the platform's KYC receiver. 404 unless the sandbox provider is active; " +
-      "409 KYC-409-002 without an applicant; 503 KYC-503-001 without KYC_WEBHOOK_SECRET; 502 KYC-502-001 when the delivery fails.",
+      "POST /v0/kyc/sandbox/decision (sandbox mode and the sandbox provider only): the sandbox provider decides the user's review and POSTs the webhook " +
+      "(applicantReviewed GREEN/RED or applicantPending), signed with its own secret, to the platform's KYC receiver. 404 unless the sandbox provider is active; " +
+      "409 KYC-409-002 without an applicant; 502 KYC-502-001 when the delivery fails.",
   })
   async kyc_sandbox_decision(@Arg("answer", () => String) answer: string, @Ctx() ctx: RequestContext): Promise<KycSandboxDecision> {
     const { user_id } = requireUser(ctx.principal, "write");
     const provider = this.services.kyc;
     if (!(provider instanceof SandboxKycProvider)) throw appError("GEN-404-001", "Sandbox decisions exist only while the sandbox KYC provider is active.");
     if (!(SANDBOX_DECISIONS as readonly string[]).includes(answer)) throw appError("GEN-400-001", "answer must be GREEN, RED or PENDING.");
-    if (!provider.canDeliverDecisions) throw appError("KYC-503-001");
     const applicant = await this.services.db.kycApplicant.findUnique({ where: { user_id }, select: { applicant_id: true } });
     if (!applicant) throw appError("KYC-409-002");
     let delivery;

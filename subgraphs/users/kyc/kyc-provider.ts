@@ -1,3 +1,6 @@
+/** SDK tokens of the leading providers live for minutes; the SDK asks for a new one when needed. */
+export const KYC_TOKEN_TTL_SECONDS = 600;
+
 /** A short-lived token for the verification provider's web SDK. */
 export interface KycAccessToken {
   token: string;
@@ -7,7 +10,7 @@ export interface KycAccessToken {
 
 /**
  * The external identity-verification provider. The sandbox implementation signs its own tokens
- * so the whole flow runs offline; a real provider implements the same two calls over HTTP.
+ * so the whole flow runs offline (sandbox mode only); Sumsub's implements them over HTTP.
  */
 export interface KycProvider {
   readonly name: string;

@@ -1,5 +1,6 @@
 import { Ctx, Field, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
+import { appError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { UsersServices } from "../services.ts";
 import { issueKycAccessToken } from "./kyc-access-token.ts";
@@ -47,11 +48,15 @@ export class KycResolver {
   constructor(private readonly services: UsersServices) {}
 
   @Mutation(() => KycAccessToken, {
-    description: "POST /v0/kyc/access-token: creates the provider applicant on first use and returns an SDK token. 409 KYC-409-001 when rejected; 502 KYC-502-001 when the provider fails.",
+    description:
+      "POST /v0/kyc/access-token: creates the provider applicant on first use and returns an SDK token. 409 KYC-409-001 when rejected; 502 KYC-502-001 when the provider fails; " +
+      "503 KYC-503-001 when no provider is configured (KYC_PROVIDER).",
   })
   kyc_access_token(@Ctx() ctx: RequestContext): Promise<KycAccessToken> {
     const { user_id } = requireUser(ctx.principal, "write");
-    return issueKycAccessToken(this.services.db, { user_id, provider: this.services.kyc });
+    const provider = this.services.kyc;
+    if (!provider) throw appError("KYC-503-001");
+    return issueKycAccessToken(this.services.db, { user_id, provider });
   }
 
   @Query(() => KycStatus, { description: "GET /v0/kyc/status." })

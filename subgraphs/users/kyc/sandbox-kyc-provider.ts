@@ -2,10 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import { newId } from "../../../lib/ids.ts";
 import { KYC_DIGEST_ALG_HEADER, KYC_DIGEST_HEADER, signKycPayload } from "../../../lib/webhooks/kyc-payload-digest.ts";
-import type { KycAccessToken, KycProvider } from "./kyc-provider.ts";
-
-/** SDK tokens of the leading providers live for minutes; the SDK asks for a new one when needed. */
-export const KYC_TOKEN_TTL_SECONDS = 600;
+import { KYC_TOKEN_TTL_SECONDS, type KycAccessToken, type KycProvider } from "./kyc-provider.ts";
 
 /** The review decision a developer asks the sandbox for (POST /v0/kyc/sandbox/decision). */
 export const SANDBOX_DECISIONS = ["GREEN", "RED", "PENDING"] as const;
@@ -15,8 +12,8 @@ export type SandboxDecision = (typeof SANDBOX_DECISIONS)[number];
 export interface SandboxWebhookTarget {
   /** `{PUBLIC_BASE_URL}/v0/webhooks/kyc/kyc-provider/events` */
   url: string;
-  /** KYC_WEBHOOK_SECRET; without it the sandbox cannot sign and sends nothing */
-  secret?: string;
+  /** the sandbox's own secret (kycSandboxWebhookSecret), never a real provider's KYC_WEBHOOK_SECRET */
+  secret: string;
 }
 
 export interface SandboxDelivery {
@@ -38,7 +35,8 @@ export function sandboxDecisionPayload(input: { user_id: string; applicant_id: s
     levelName: "sandbox-basic-kyc",
     sandboxMode: true,
     reviewStatus: reviewed ? "completed" : "pending",
-    createdAtMs: (input.now ?? new Date()).toISOString(),
+    // Sumsub's format: UTC without a zone designator
+    createdAtMs: (input.now ?? new Date()).toISOString().replace("T", " ").replace("Z", ""),
     ...(reviewed && {
       reviewResult: { reviewAnswer: decision, ...(decision === "RED" && { reviewRejectType: "FINAL", rejectLabels: ["SANDBOX_DECISION"] }) },
     }),
@@ -46,29 +44,24 @@ export function sandboxDecisionPayload(input: { user_id: string; applicant_id: s
 }
 
 /**
- * Behaves like the hosted provider offline: applicants get provider-style ids and the SDK token
- * is a short-lived JWT signed with the sandbox's own secret. `decide` plays the provider's
- * review: it POSTs the signed decision webhook to the platform's receiver, so the whole flow
- * (token → submission → decision → webhook → status) runs without the hosted provider.
+ * Behaves like the hosted provider offline (sandbox mode only: config refuses it otherwise):
+ * applicants get provider-style ids and the SDK token is a short-lived JWT signed with a random
+ * key. `decide` plays the provider's review: it POSTs the signed decision webhook to the
+ * platform's receiver, so the whole flow (token → submission → decision → webhook → status) runs
+ * without the hosted provider.
  */
 export class SandboxKycProvider implements KycProvider {
   readonly name = "sandbox";
-  private readonly secret = randomBytes(32);
+  private readonly tokenKey = randomBytes(32);
 
-  constructor(private readonly webhook?: SandboxWebhookTarget) {}
-
-  /** True when decisions can be delivered (a receiver URL and KYC_WEBHOOK_SECRET are configured). */
-  get canDeliverDecisions(): boolean {
-    return Boolean(this.webhook?.url && this.webhook.secret);
-  }
+  constructor(private readonly webhook: SandboxWebhookTarget) {}
 
   /**
-   * Sends the review decision as the provider would: signed with KYC_WEBHOOK_SECRET
-   * (HMAC_SHA256_HEX over the exact bytes sent). Throws when nothing is configured or the
-   * receiver cannot be reached; answers the receiver's status otherwise.
+   * Sends the review decision as the provider would, signed with the sandbox's own webhook
+   * secret (HMAC_SHA256_HEX over the exact bytes sent), which the receiver accepts only in
+   * sandbox mode. Throws when the receiver cannot be reached; answers its status otherwise.
    */
   async decide(input: { user_id: string; applicant_id: string; decision: SandboxDecision }): Promise<SandboxDelivery> {
-    if (!this.webhook?.url || !this.webhook.secret) throw new Error("sandbox KYC provider: no webhook URL or KYC_WEBHOOK_SECRET configured");
     const payload = sandboxDecisionPayload(input);
     const body = JSON.stringify(payload);
     const response = await fetch(this.webhook.url, {
@@ -97,7 +90,7 @@ export class SandboxKycProvider implements KycProvider {
       .setSubject(input.applicant_id)
       .setIssuedAt()
       .setExpirationTime(Math.floor(expires_at.getTime() / 1000))
-      .sign(this.secret);
+      .sign(this.tokenKey);
     return { token, expires_at, applicant_id: input.applicant_id };
   }
 }

@@ -1,5 +1,6 @@
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
+import { appError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { UsersServices } from "../services.ts";
 import { confirmPhoneVerification } from "./confirm-phone-verification.ts";
@@ -46,11 +47,14 @@ export class PhoneResolver {
   @Mutation(() => PhoneVerificationChallenge, {
     description:
       "Step one: sends a 6-digit code by SMS to phone_number (E.164, else 422), valid ten minutes; a new code supersedes earlier ones. " +
-      "At most five codes per user and hour: 429 PHN-429-001 with Retry-After. SMS failure: 502 PHN-502-001, nothing stored.",
+      "At most five codes per user and hour: 429 PHN-429-001 with Retry-After. SMS failure: 502 PHN-502-001, nothing stored. " +
+      "No SMS provider configured (SMS_PROVIDER): 503 PHN-503-001.",
   })
   start_phone_verification(@Arg("phone_number", () => String) phone_number: string, @Ctx() ctx: RequestContext): Promise<PhoneVerificationChallenge> {
     const { user_id } = requireUser(ctx.principal, "write");
-    return startPhoneVerification(this.services.db, { user_id, phone_number, sms: this.services.sms, key: this.services.phoneCodeKey });
+    const sms = this.services.sms;
+    if (!sms) throw appError("PHN-503-001");
+    return startPhoneVerification(this.services.db, { user_id, phone_number, sms, key: this.services.phoneCodeKey });
   }
 
   @Mutation(() => PhoneState, {
