@@ -3,6 +3,7 @@ import { firstHeader as header, hasAnyHeader, PLATFORM_CREDENTIAL_HEADERS, type 
 import { parseOrgId } from "../lib/auth/orgid.ts";
 import { looksLikeApiKey } from "../lib/auth/api-key.ts";
 import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
+import { walletAddressesVouchedBy } from "../lib/auth/jwt-wallets.ts";
 import type { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
 import { ANONYMOUS, type ApiKeyPrincipal, type PintPrincipal, type Principal } from "../lib/auth/principal.ts";
@@ -10,6 +11,7 @@ import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
 import type { RateLimitRuleName } from "../lib/rate-limit/config.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
+import { authFailureKeys, countFailure, presentedCredential, refuseWhileFailing } from "./auth-failures.ts";
 import { IdentityEnvironmentResolver, type EnvironmentResolver } from "./environments.ts";
 import type { SubgraphClient } from "./subgraph-client.ts";
 
@@ -51,8 +53,16 @@ export interface AuthenticatorOptions {
   dashboard: JwtVerifier;
   users: SubgraphClient;
   identity: SubgraphClient;
-  /** per user and per API key (spec 8); absent: no limit (tests of other concerns) */
+  /** per user and per API key (spec 8), failed verifications; absent: no limit (tests of other concerns) */
   rateLimits?: RateLimits;
+}
+
+/** Who presents the credential, and what the request spends. */
+export interface AuthenticateRequest {
+  /** the client's address (split mode: as the adapter saw it, signed) */
+  clientAddress: string;
+  /** units of the budget the request spends (a /graphql mutation: one per root field); default 1 */
+  cost?: number;
 }
 
 /** Which budget a principal spends: users (and dashboard sessions) per user, keys and PINTs per key. */
@@ -86,18 +96,42 @@ export class Authenticator {
 
   constructor(private readonly options: AuthenticatorOptions) {}
 
-  /** The principal, counted against its rate limit: 429 once the user or key has spent it. */
-  async authenticate(headers: CredentialHeaders, traceId: string): Promise<Principal> {
-    const principal = await this.resolve(headers, traceId);
+  /**
+   * The principal, counted: a verified user or key against its own budget (429 once spent), a
+   * credential that names no one (`x-platform-orgid` alone) against the client address. A request
+   * with no credential header at all is not counted here: the listener facing the client counts
+   * it per address (the adapter, or the public /graphql).
+   */
+  async authenticate(headers: CredentialHeaders, traceId: string, request: AuthenticateRequest): Promise<Principal> {
+    const principal = await this.verify(headers, traceId, request);
     const rateLimits = this.options.rateLimits;
-    if (rateLimits) {
-      const bucket = rateLimitBucket(principal);
-      if (bucket) await limit(rateLimits, bucket.key, bucket.rule);
+    if (rateLimits && presentedCredential(headers) !== undefined) {
+      const bucket = rateLimitBucket(principal) ?? { key: `ip:${request.clientAddress}`, rule: "ip" as const };
+      await limit(rateLimits, bucket.key, bucket.rule, request.cost);
     }
     return principal;
   }
 
-  /** The principal without counting it (the RPC host counts its keys by its own rule). */
+  /**
+   * The principal, not counted against its own budget (the RPC host counts keys by its own
+   * rule), but failed verifications are: per address and per presented credential, and once
+   * either `auth_failure` budget is spent the attempt is refused (429) before any verification.
+   */
+  async verify(headers: CredentialHeaders, traceId: string, request: AuthenticateRequest): Promise<Principal> {
+    const rateLimits = this.options.rateLimits;
+    const credential = presentedCredential(headers);
+    if (!rateLimits || credential === undefined) return this.resolve(headers, traceId);
+    const failureKeys = authFailureKeys(request.clientAddress, credential);
+    await refuseWhileFailing(rateLimits, failureKeys);
+    try {
+      return await this.resolve(headers, traceId);
+    } catch (error) {
+      if (error instanceof AppError && error.status === 401) await countFailure(rateLimits, failureKeys);
+      throw error;
+    }
+  }
+
+  /** The principal, nothing counted: use `authenticate` or `verify` for requests. */
   async resolve(headers: CredentialHeaders, traceId: string): Promise<Principal> {
     if (hasAnyHeader(headers, PLATFORM_CREDENTIAL_HEADERS)) return this.platform(headers, traceId);
     // a PINT JWT (spec 5.2.6) is the credential on its own: the identity subgraph verifies it and reads its mandate (revocation is immediate)
@@ -153,7 +187,7 @@ export class Authenticator {
         via: "jwt",
         environment_id: environment.environment_id,
         user_id: userId,
-        jwt: { provider: verified.provider, issuer: verified.issuer, subject: verified.subject },
+        jwt: { provider: verified.provider, issuer: verified.issuer, subject: verified.subject, wallet_addresses: walletAddressesVouchedBy(verified) },
       };
     }
 
@@ -195,7 +229,7 @@ export class Authenticator {
  * over signed HTTP, whichever clients are given).
  */
 export function createAuthenticator(options: {
-  config: Pick<Config, "authProviders" | "dashboardAuth" | "environmentCacheTtlMs">;
+  config: Pick<Config, "authProviders" | "dashboardAuth" | "environmentCacheTtlMs" | "jwksPolicy">;
   signingKey: SigningKey;
   users: SubgraphClient;
   identity: SubgraphClient;
@@ -205,11 +239,12 @@ export function createAuthenticator(options: {
   return new Authenticator({
     environments: new IdentityEnvironmentResolver({
       identity: options.identity,
-      defaultVerifier: new JwtVerifier(config.authProviders, signingKey.verificationKeys()),
+      defaultVerifier: new JwtVerifier(config.authProviders, signingKey.verificationKeys(), config.jwksPolicy),
       localKeys: signingKey.verificationKeys(),
+      jwksPolicy: config.jwksPolicy,
       ttlMs: config.environmentCacheTtlMs,
     }),
-    dashboard: new JwtVerifier(config.dashboardAuth),
+    dashboard: new JwtVerifier(config.dashboardAuth, undefined, config.jwksPolicy),
     users: options.users,
     identity: options.identity,
     rateLimits: options.rateLimits,

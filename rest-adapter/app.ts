@@ -4,9 +4,12 @@ import type { ValidateFunction } from "ajv";
 import { hasAnyHeader } from "../lib/auth/credential-headers.ts";
 import { AppError, appError, type ValidationItem } from "../lib/errors/app-error.ts";
 import { createHttpServer } from "../lib/http.ts";
+import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { Logger } from "../lib/logger.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import type { GatewayClient, OperationHandle } from "./gateway-client.ts";
+import type { ErrorCode } from "../lib/errors/catalogue.ts";
+import { routeBodyError } from "./body-errors.ts";
 import { errorFromGraphQL } from "./graphql-errors.ts";
 import { asAppError, renderProblem } from "./problem.ts";
 import type { HttpMethod, Route } from "./route.ts";
@@ -26,12 +29,24 @@ export interface HttpAppOptions {
   errorStyle?: "platform" | "identity";
   /** credential headers this listener passes to the gateway; others are not credentials here */
   credentialHeaders: readonly string[];
-  /** requests carrying none of the credential headers count per client address */
+  /** requests count per client address until a credential verifies (see RateLimitedBy) */
   rateLimits?: RateLimits;
   /** extra plain routes (OpenAPI document, error pages) registered by the caller */
   extra?: (app: FastifyInstance) => void;
   bodyLimit?: number;
+  /** TRUST_PROXY: proxies whose X-Forwarded-For names the client */
+  trustProxy?: TrustProxy;
 }
+
+/**
+ * Who counts a route's requests, in its Fastify `config.rateLimit`. Unset: this listener, per
+ * client address, whatever headers come with it (credential-free routes, webhooks, documents,
+ * 404s). "credential": the gateway's Authenticator when a credential header is sent (per user or
+ * key once it verifies; a failure against `auth_failure`), else this listener per address.
+ * "handler": the route's own handler (the RPC host, per key). "never": /health, which load
+ * balancers poll, on every listener.
+ */
+export type RateLimitedBy = "credential" | "handler" | "never";
 
 interface CompiledRoute {
   route: Route;
@@ -97,7 +112,7 @@ function fromFastifyError(error: { code?: string; statusCode?: number; message: 
  * trace id; unknown paths 404 and wrong methods 405, also as ProblemDetails.
  */
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit });
+  const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit, trustProxy: options.trustProxy });
 
   // answers 405 (with Allow) for a path that exists under other methods; same trailing-slash rule as the router
   const known = FindMyWay({ ignoreTrailingSlash: true });
@@ -116,13 +131,17 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-    // credentialed requests count per user or key at the gateway; the others per address here
-    if (options.rateLimits && !hasAnyHeader(request.headers, options.credentialHeaders))
-      await limit(options.rateLimits, `ip:${request.ip}`, "ip");
+    if (!options.rateLimits) return;
+    const countedBy = (request.routeOptions.config as { rateLimit?: RateLimitedBy } | undefined)?.rateLimit;
+    if (countedBy === "never" || countedBy === "handler") return;
+    if (countedBy === "credential" && hasAnyHeader(request.headers, options.credentialHeaders)) return;
+    await limit(options.rateLimits, `ip:${request.ip}`, "ip");
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const appErr = error instanceof AppError ? error : (fromFastifyError(error as never) ?? asAppError(error));
+    const bodyError = (request.routeOptions.config as { bodyError?: ErrorCode } | undefined)?.bodyError;
+    const appErr =
+      error instanceof AppError ? error : ((bodyError && routeBodyError(bodyError, error as never)) || (fromFastifyError(error as never) ?? asAppError(error)));
     if (appErr.status >= 500) request.log.error({ err: appErr.cause ?? error, trace_id: request.id }, "request failed");
     return sendProblem(request, reply, appErr);
   });
@@ -143,6 +162,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     app.route({
       method: route.method as HttpMethod,
       url: fastifyPath(route.path),
+      config: {
+        rateLimit: route.path === "/health" ? "never" : route.security.length > 0 ? "credential" : undefined,
+        bodyError: route.bodyError,
+      } satisfies { rateLimit?: RateLimitedBy; bodyError?: ErrorCode },
+      ...(route.bodyLimit !== undefined && { bodyLimit: route.bodyLimit }),
       handler: async (request, reply) => {
         const rawQuery = (request.query ?? {}) as Record<string, unknown>;
         const query = route.prepareQuery ? route.prepareQuery({ ...rawQuery }) : { ...rawQuery };
@@ -156,6 +180,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           headers: pick(request.headers, options.credentialHeaders),
           credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
           trace_id: request.id,
+          client_address: request.ip,
         });
         if (result.errors?.length) throw errorFromGraphQL(result.errors);
         const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);

@@ -22,6 +22,8 @@ export interface GatewayRequest {
    */
   credentials: "none" | "optional" | "required" | "internal";
   trace_id: string;
+  /** the client's address as the adapter sees it: failed verifications and unverified credentials count on it */
+  client_address: string;
 }
 
 /** How the adapter reaches the gateway: in memory in one process, over HTTP in split mode. */
@@ -34,9 +36,10 @@ export interface GatewayClient {
 
 
 export class InProcessGatewayClient implements GatewayClient {
+  /** `authenticator` is public for tests that stand up the split-mode internal listener on it */
   constructor(
     private readonly gateway: Gateway,
-    private readonly authenticator: Authenticator,
+    readonly authenticator: Authenticator,
   ) {}
 
   prepare(source: string): PreparedOperation {
@@ -52,7 +55,7 @@ export class InProcessGatewayClient implements GatewayClient {
     if (request.credentials === "none") return ANONYMOUS;
     if (request.credentials === "internal") return ADAPTER_PRINCIPAL;
     try {
-      return await this.authenticator.authenticate(request.headers, request.trace_id);
+      return await this.authenticator.authenticate(request.headers, request.trace_id, { clientAddress: request.client_address });
     } catch (error) {
       if (request.credentials === "optional" && error instanceof AppError && error.status === 401) return ANONYMOUS;
       throw error;
@@ -63,11 +66,17 @@ export class InProcessGatewayClient implements GatewayClient {
 /** The principal of the adapter's own calls (webhook receivers): subgraphs accept it for internal mutations. */
 export const ADAPTER_PRINCIPAL: Principal = { kind: "internal", service: "rest-adapter" };
 
+/**
+ * Split mode: the gateway's internal listener (GATEWAY_URL, GATEWAY_INTERNAL_PORT) over HTTP. Every
+ * request carries a principal signed for the gateway over its body, with the client's address
+ * (the gateway counts per-address limits on it): the adapter's own for webhook receivers, else
+ * the anonymous one, meaning "verify the credential headers forwarded with it".
+ */
 export class HttpGatewayClient implements GatewayClient {
-  /** `internalSecret` signs the adapter's own principal (INTERNAL_SECRET, shared with the gateway) */
+  /** `internalSecret`: INTERNAL_SECRET, shared with the gateway */
   constructor(
     private readonly url: string,
-    private readonly internalSecret?: string,
+    private readonly internalSecret: string,
   ) {}
 
   prepare(source: string): OperationHandle {
@@ -75,25 +84,23 @@ export class HttpGatewayClient implements GatewayClient {
   }
 
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
-    const query = request.operation.source;
-    const base = { "content-type": "application/json", "x-request-id": request.trace_id };
+    const principal = request.credentials === "internal" ? ADAPTER_PRINCIPAL : ANONYMOUS;
     const credentials: Record<string, string> = {};
-    if (request.credentials === "internal") {
-      if (!this.internalSecret) throw appError("GEN-500-001", undefined, { cause: new Error("no INTERNAL_SECRET to sign the adapter's principal") });
-      credentials[PRINCIPAL_HEADER] = signPrincipal(ADAPTER_PRINCIPAL, this.internalSecret);
-    } else if (request.credentials !== "none") {
+    if (request.credentials === "optional" || request.credentials === "required")
       for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) credentials[name] = Array.isArray(value) ? value[0]! : value;
-    }
-    const result = await this.post(query, request.variables, { ...base, ...credentials });
+    const result = await this.post(request, principal, credentials);
     // the gateway refuses bad credentials before running anything; optional ones then count as absent
-    if (request.credentials === "optional" && result.errors?.some((e) => fromExtensions(e.extensions)?.status === 401)) return this.post(query, request.variables, base);
+    if (request.credentials === "optional" && result.errors?.some((e) => fromExtensions(e.extensions)?.status === 401)) return this.post(request, principal, {});
     return result;
   }
 
-  private async post(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<ExecutionResult> {
+  private async post(request: GatewayRequest, principal: Principal, credentials: Record<string, string>): Promise<ExecutionResult> {
+    const body = JSON.stringify({ query: request.operation.source, variables: request.variables });
+    const signed = signPrincipal(principal, { secret: this.internalSecret, audience: "gateway", body, clientAddress: request.client_address });
+    const headers = { ...credentials, "content-type": "application/json", "x-request-id": request.trace_id, [PRINCIPAL_HEADER]: signed };
     let response: Response;
     try {
-      response = await fetch(this.url, { method: "POST", headers, body: JSON.stringify({ query, variables }), signal: AbortSignal.timeout(30_000) });
+      response = await fetch(this.url, { method: "POST", headers, body, signal: AbortSignal.timeout(30_000) });
     } catch (error) {
       throw appError("GEN-502-001", "The GraphQL gateway could not be reached.", { cause: error });
     }

@@ -2,7 +2,7 @@
 //
 //   RATE_LIMITS       JSON object overriding the named rules, each field optional:
 //                     {"api_key": {"limit": 600, "window_seconds": 60}, "ip": {"limit": 100}}
-//                     names: api_key, user, ip, pint_exchange, rpc; limit an integer 1…2^31-1,
+//                     names: api_key, user, ip, auth_failure, pint_exchange, rpc; limit an integer 1…2^31-1,
 //                     window_seconds a positive integer. Unset: the defaults below.
 //   RATE_LIMIT_STORE  memory | postgres. Unset: postgres when DATABASE_URL is set (instances
 //                     share their budgets), memory otherwise (embedded mode, one process).
@@ -13,7 +13,7 @@ import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { PostgresRateLimiter } from "./postgres-rate-limiter.ts";
 import { MAX_RATE_LIMIT, type RateLimitRule, type RateLimiter } from "./rate-limiter.ts";
 
-export const RATE_LIMIT_RULE_NAMES = ["api_key", "user", "ip", "pint_exchange", "rpc"] as const;
+export const RATE_LIMIT_RULE_NAMES = ["api_key", "user", "ip", "auth_failure", "pint_exchange", "rpc"] as const;
 export type RateLimitRuleName = (typeof RATE_LIMIT_RULE_NAMES)[number];
 export type RateLimitRules = Record<RateLimitRuleName, RateLimitRule>;
 
@@ -26,8 +26,11 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimitRules> = Object.freeze({
   api_key: { limit: 600, windowMs: 60_000 },
   // requests authenticated as a user (JWT or personal access token)
   user: { limit: 300, windowMs: 60_000 },
-  // requests without a credential, by client address (credentialed ones count per key or user)
+  // requests whose credential has not verified (none sent, or a credential-free route), by client address
   ip: { limit: 300, windowMs: 60_000 },
+  // failed credential verifications, per client address and per presented credential; once spent,
+  // further attempts are refused before any verification work
+  auth_failure: { limit: 20, windowMs: 60_000 },
   // PINT token exchanges: each mints a credential, so far fewer
   pint_exchange: { limit: 30, windowMs: 60_000 },
   // RPC host calls (wallet and dapp traffic is chatty)

@@ -57,6 +57,14 @@ export class MemoryRateLimiter implements RateLimiter {
     return decision(allowed, bucket.count, rule.limit, bucket.expiresAt, now);
   }
 
+  async peek(key: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+    checkConsumeArguments(key, rule, 1);
+    const now = this.clock();
+    const bucket = this.buckets.get(key);
+    if (!bucket || bucket.expiresAt <= now) return decision(true, 0, rule.limit, now + rule.windowMs, now);
+    return decision(bucket.count + 1 <= rule.limit, bucket.count, rule.limit, bucket.expiresAt, now);
+  }
+
   /** Drops every expired window; returns how many. */
   sweep(now = this.clock()): number {
     this.lastSweep = now;

@@ -8,11 +8,11 @@
 //   adds nothing, so being throttled never extends the throttling;
 // - a refused caller retries after the window ends (`resetAt`), when its full limit is back.
 // Why fixed rather than a sliding-window approximation: the guarantee is exact and easy to state
-// (never more than `limit` admitted units per window of a key, whatever the concurrency and
-// however many processes share the PostgreSQL store), it takes one row and one atomic upsert
-// per consume, and Retry-After is exact rather than an estimate (a sliding approximation weighs
-// the previous window by an assumed uniform spread, so it is neither exact nor cheap to invert
-// for Retry-After). The price is the known boundary burst: up to 2 × limit within any span of
+// (never more than `limit` admitted units per window of a key, whatever the concurrency; several
+// processes sharing the PostgreSQL store add a small, stated allowance: postgres-rate-limiter.ts),
+// it takes one row per key, and Retry-After is exact rather than an estimate (a sliding
+// approximation weighs the previous window by an assumed uniform spread, so it is neither exact
+// nor cheap to invert for Retry-After). The price is the known boundary burst: up to 2 × limit within any span of
 // `windowMs` that straddles two windows; anchoring windows per key at least keeps keys from
 // all resetting at the same instant.
 import { AppError } from "../errors/app-error.ts";
@@ -42,6 +42,10 @@ export interface RateLimiter {
    * always be used with the same rule. A cost above `rule.limit` is always refused.
    */
   consume(key: string, rule: RateLimitRule, cost?: number): Promise<RateLimitDecision>;
+  /** Whether one more unit of `key` would be admitted now, without taking it (a "slow down" check). */
+  peek(key: string, rule: RateLimitRule): Promise<RateLimitDecision>;
+  /** Releases timers and writes what is pending (stores that batch); the limiter is not used after. */
+  close?(): Promise<void>;
 }
 
 /** The largest limit a rule may have (the PostgreSQL store counts in an int column). */

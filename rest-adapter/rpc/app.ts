@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { MemoryRateLimiter } from "../../lib/rate-limit/memory-rate-limiter.ts";
 import type { RateLimitRule, RateLimiter } from "../../lib/rate-limit/rate-limiter.ts";
-import { buildHttpApp } from "../app.ts";
+import { buildHttpApp, type RateLimitedBy } from "../app.ts";
 import type { ListenerOptions } from "../platform.ts";
 import { healthRoutes } from "../routes/health.ts";
-import { RpcHttpError, authorise, keyOf, refuse, type RpcAuthenticate } from "./auth.ts";
+import { RpcHttpError, authorise, keyOf, limitExceeded, refuse, type RpcAuthenticate } from "./auth.ts";
 import { buildRpcOpenApiDocument } from "./openapi.ts";
 import { RPC_ERROR, assemble, errorResponse, parseBody, planCall, upstreamCalls, type JsonRpcResponse, type UpstreamOutcome } from "./protocol.ts";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, UpstreamError, httpUpstreams } from "./upstream.ts";
@@ -58,11 +58,27 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
   const document = buildRpcOpenApiDocument({ rpcUrl: options.baseUrl, chains, rateLimit: options.rateLimit, upstreamTimeoutMs });
 
+  const countAddress = async (request: FastifyRequest) => {
+    const rateLimits = options.rateLimits;
+    if (!rateLimits) return;
+    const decision = await rateLimits.limiter.consume(`ip:${request.ip}`, rateLimits.rules.ip);
+    if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds, `at most ${rateLimits.rules.ip.limit} requests without a valid key per ${rateLimits.rules.ip.windowMs / 1000} s per address`);
+  };
+
   const send = (reply: FastifyReply, status: number, payload: JsonRpcResponse | JsonRpcResponse[]) => reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(payload));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as { chain_id: string; key?: string };
-    const principal = await authorise(options.authenticate, keyOf(request.headers.authorization, params.key), request.id);
+    let key: string;
+    try {
+      key = keyOf(request.headers.authorization, params.key);
+    } catch (error) {
+      // no key to verify: the request counts against its address, like any without a credential
+      await countAddress(request);
+      throw error;
+    }
+    // failed verifications count against `auth_failure` (Authenticator.verify); a verified key against `rpc` below
+    const principal = await authorise(options.authenticate, key, request.id, request.ip);
     request.log = request.log.child({ key_id: principal.key_id, org_id: principal.org_id });
 
     const chainId = /^[1-9]\d{0,15}$/.test(params.chain_id) ? Number(params.chain_id) : Number.NaN;
@@ -72,10 +88,7 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
     const parsed = parseBody(typeof request.body === "string" ? request.body : "");
     const cost = parsed.ok && parsed.batch ? parsed.items.length : 1;
     const decision = await limiter.consume(`rpc:${principal.key_id}`, options.rateLimit, cost);
-    if (!decision.allowed) {
-      const seconds = Math.max(1, decision.retryAfterSeconds);
-      throw refuse(429, RPC_ERROR.LIMIT_EXCEEDED, `limit exceeded: at most ${options.rateLimit.limit} calls per ${options.rateLimit.windowMs / 1000} s per key; retry after ${seconds} s`, { retry_after_seconds: seconds }, { "retry-after": String(seconds) });
-    }
+    if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds, `at most ${options.rateLimit.limit} calls per ${options.rateLimit.windowMs / 1000} s per key`);
     if (!parsed.ok) return send(reply, 400, parsed.response);
 
     const plans = parsed.batch ? parsed.items.map(planCall) : [planCall(parsed.item)];
@@ -135,9 +148,11 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
     });
 
     const preflight = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(204).send();
+    // the handler counts: per key once it verifies, else per address (see RateLimitedBy)
+    const config = { rateLimit: "handler" } satisfies { rateLimit: RateLimitedBy };
     for (const url of ["/:chain_id", "/:chain_id/:key"]) {
       app.options(url, preflight);
-      app.post(url, handler);
+      app.post(url, { config }, handler);
     }
   };
 

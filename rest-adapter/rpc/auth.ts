@@ -13,9 +13,10 @@ export const RPC_SCOPE = "rpc.invoke";
 
 /**
  * The principal behind `{authorization: "Bearer <key>"}`, or an AppError (401 for an unknown or
- * revoked key). One process: the gateway's Authenticator. Split mode: the gateway's /graphql.
+ * revoked key, 429 while failed verifications from this address or of this key are being slowed
+ * down). One process: the gateway's Authenticator (`verify`). Split mode: the gateway.
  */
-export type RpcAuthenticate = (headers: CredentialHeaders, traceId: string) => Promise<Principal>;
+export type RpcAuthenticate = (headers: CredentialHeaders, traceId: string, request: { clientAddress: string }) => Promise<Principal>;
 
 /** A refusal of the whole request: HTTP status plus the JSON-RPC error object. */
 export class RpcHttpError extends Error {
@@ -55,13 +56,20 @@ export function keyOf(authorization: string | string[] | undefined, pathKey: str
   return key;
 }
 
-/** Verifies the key and checks partition and scope: 401, 403, or the key's principal. */
-export async function authorise(authenticate: RpcAuthenticate, key: string, traceId: string): Promise<ApiKeyPrincipal> {
+/** The RPC host's 429: `-32005` with Retry-After, nothing forwarded. */
+export function limitExceeded(retryAfterSeconds: number, message: string): RpcHttpError {
+  const seconds = Math.max(1, retryAfterSeconds);
+  return refuse(429, RPC_ERROR.LIMIT_EXCEEDED, `limit exceeded: ${message}; retry after ${seconds} s`, { retry_after_seconds: seconds }, { "retry-after": String(seconds) });
+}
+
+/** Verifies the key and checks partition and scope: 401, 403, 429 (failing too often), or the key's principal. */
+export async function authorise(authenticate: RpcAuthenticate, key: string, traceId: string, clientAddress: string): Promise<ApiKeyPrincipal> {
   let principal: Principal;
   try {
-    principal = await authenticate({ authorization: `Bearer ${key}` }, traceId);
+    principal = await authenticate({ authorization: `Bearer ${key}` }, traceId, { clientAddress });
   } catch (error) {
     if (error instanceof AppError && error.status === 401) throw unauthorized("unauthorized: the API key is unknown or revoked", "invalid_key");
+    if (error instanceof AppError && error.status === 429) throw limitExceeded(error.retryAfter ?? 1, "too many failed key verifications from this address or with this key");
     throw Object.assign(refuse(503, RPC_ERROR.INTERNAL_ERROR, "internal error: the API key could not be verified right now; retry"), { cause: error });
   }
   if (principal.kind !== "api_key") throw unauthorized("unauthorized: the RPC host accepts public API keys only", "invalid_key");
@@ -90,8 +98,8 @@ interface CurrentKey {
  */
 export function gatewayKeyAuthenticator(gateway: GatewayClient): RpcAuthenticate {
   const operation = gateway.prepare(CURRENT_API_KEY);
-  return async (headers, traceId) => {
-    const result = await gateway.execute({ operation, variables: {}, headers, credentials: "required", trace_id: traceId });
+  return async (headers, traceId, { clientAddress }) => {
+    const result = await gateway.execute({ operation, variables: {}, headers, credentials: "required", trace_id: traceId, client_address: clientAddress });
     if (result.errors?.length) throw errorFromGraphQL(result.errors);
     const key = (result.data as { key: CurrentKey }).key;
     return { kind: "api_key", key_id: key.id, org_id: key.meta.org_id, env_id: key.meta.env_id, partition: key.partition, scopes: key.scopes };

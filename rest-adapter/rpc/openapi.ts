@@ -25,7 +25,7 @@ const ERROR_TABLE = `| HTTP | code | when |
 | 404 | ${RPC_ERROR.RESOURCE_UNAVAILABLE} | the chain is not served here (\`data.chains\` lists those that are) |
 | 405 | ${RPC_ERROR.INVALID_REQUEST} | not POST |
 | 413 | ${RPC_ERROR.INVALID_REQUEST} | the body is larger than 1 MiB |
-| 429 | ${RPC_ERROR.LIMIT_EXCEEDED} | the key's rate limit; wait the seconds in \`Retry-After\` (also \`data.retry_after_seconds\`) |
+| 429 | ${RPC_ERROR.LIMIT_EXCEEDED} | the key's rate limit, or too many failed key verifications from this address or with this key; wait the seconds in \`Retry-After\` (also \`data.retry_after_seconds\`) |
 | 502 / 504 | ${RPC_ERROR.INTERNAL_ERROR} | the upstream node failed or timed out; every forwarded call of the request gets this error |
 | 503 | ${RPC_ERROR.INTERNAL_ERROR} | the key could not be verified right now |`;
 

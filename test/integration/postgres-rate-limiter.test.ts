@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
+import { openDatabase, type Database, type Queryable } from "../../lib/db/database.ts";
 import { applyMigrations } from "../../lib/db/migrations.ts";
 import { createRateLimiter } from "../../lib/rate-limit/config.ts";
 import { PostgresRateLimiter } from "../../lib/rate-limit/postgres-rate-limiter.ts";
@@ -22,7 +22,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await db.exec(`DELETE FROM ratelimit.buckets`);
   now = START;
-  limiter = new PostgresRateLimiter({ database: db, clock: () => now });
+  // writes on demand only, so each test sees exactly when the database is written
+  limiter = new PostgresRateLimiter({ database: db, clock: () => now, syncIntervalMs: 0 });
 });
 
 async function rows(): Promise<{ key: string; count: number }[]> {
@@ -36,6 +37,7 @@ describe("PostgresRateLimiter on PGlite", () => {
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false]);
     expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
     for (const d of decisions) expect(d.resetAt).toEqual(new Date(START + 60_000));
+    await limiter.sync();
     expect(await rows()).toEqual([{ key: "user:1", count: 5 }]);
   });
 
@@ -43,6 +45,7 @@ describe("PostgresRateLimiter on PGlite", () => {
     const decisions = await Promise.all(Array.from({ length: 50 }, () => limiter.consume("api_key:k1", perMinute(12))));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(12);
     expect(decisions.filter((d) => !d.allowed).every((d) => d.retryAfterSeconds === 60 && d.remaining === 0)).toBe(true);
+    await limiter.sync();
     expect(await rows()).toEqual([{ key: "api_key:k1", count: 12 }]);
   });
 
@@ -94,22 +97,110 @@ describe("PostgresRateLimiter on PGlite", () => {
     expect(first.allowed).toBe(true);
     expect(second).toMatchObject({ allowed: false, retryAfterSeconds: 5 });
     expect(Math.abs(first.resetAt.getTime() - (before + 5_000))).toBeLessThan(2_000);
+    await real.close?.();
   });
 
-  it("deletes rows of ended windows now and then, in batches", async () => {
-    const cleaning = new PostgresRateLimiter({ database: db, clock: () => now, cleanupIntervalMs: 10_000, cleanupBatchSize: 2 });
+  it("deletes rows of ended windows, in batches", async () => {
+    const cleaning = new PostgresRateLimiter({ database: db, clock: () => now, syncIntervalMs: 0, cleanupBatchSize: 2 });
     for (const key of ["a", "b", "c"]) await cleaning.consume(key, { limit: 1, windowMs: 1_000 });
     await cleaning.consume("live", perMinute(1));
+    await cleaning.sync();
+    expect(await rows()).toHaveLength(4);
     now += 5_000;
-    await cleaning.consume("live", perMinute(1));
-    expect(await rows()).toHaveLength(4); // ended, but the cleanup is not due yet
-    now += 5_000;
-    await cleaning.consume("live", perMinute(1)); // due: one batch of 2
-    expect(await rows()).toHaveLength(2);
-    await cleaning.consume("live", perMinute(1)); // a full batch: the next consume continues
+    expect(await cleaning.cleanup()).toBe(2);
+    expect(await cleaning.cleanup()).toBe(1);
     expect(await rows()).toEqual([{ key: "live", count: 1 }]);
     now += 60_000;
     expect(await cleaning.cleanup()).toBe(1);
     expect(await rows()).toEqual([]);
   });
+
+  it("makes no database call per consume: units are written in one batch statement", async () => {
+    const counting = countingQueries(db);
+    const batching = new PostgresRateLimiter({ database: counting, clock: () => now, syncIntervalMs: 0 });
+    // 1000 per minute: an allowance of 100 per key before a write is due
+    for (let i = 0; i < 90; i++) expect((await batching.consume(`user:${i % 3}`, perMinute(1000))).allowed).toBe(true);
+    expect(counting.calls).toBe(0);
+    await batching.sync();
+    expect(counting.calls).toBe(1);
+    expect(await rows()).toEqual([
+      { key: "user:0", count: 30 },
+      { key: "user:1", count: 30 },
+      { key: "user:2", count: 30 },
+    ]);
+  });
+
+  it("writes before passing a key's allowance, and decides on the total read back", async () => {
+    const counting = countingQueries(db);
+    const a = new PostgresRateLimiter({ database: counting, clock: () => now, syncIntervalMs: 0 });
+    const rule = perMinute(20); // allowance 2
+    // another instance spent 18 of the budget already
+    await db.query(`INSERT INTO ratelimit.buckets (key, count, window_start, expires_at, last_allowed) VALUES ('k', 18, $1, $2, true)`, [new Date(START), new Date(START + 60_000)]);
+    expect(await a.consume("k", rule)).toMatchObject({ allowed: true, remaining: 19 }); // on its own units
+    expect(await a.consume("k", rule)).toMatchObject({ allowed: true, remaining: 18 });
+    expect(counting.calls).toBe(0);
+    // the next would pass the allowance: it waits for the write and sees 20 of 20 spent
+    expect(await a.consume("k", rule)).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 60 });
+    expect(counting.calls).toBe(1);
+    // refusals are decided locally
+    expect(await a.consume("k", rule)).toMatchObject({ allowed: false });
+    expect(counting.calls).toBe(1);
+    expect(await rows()).toEqual([{ key: "k", count: 20 }]);
+  });
+
+  it("fails a consume that must write while the database is down, then at once for a while, and recovers", async () => {
+    const flaky = countingQueries(db);
+    const limiter = new PostgresRateLimiter({ database: flaky, clock: () => now, syncIntervalMs: 0, retryAfterFailureMs: 200 });
+    const rule = perMinute(10); // allowance 1
+    flaky.down = true;
+    expect((await limiter.consume("k", rule)).allowed).toBe(true); // decided locally
+    await expect(limiter.consume("k", rule)).rejects.toThrow("database down");
+    await expect(limiter.consume("k", rule)).rejects.toThrow("database down");
+    expect(flaky.calls).toBe(1); // the second failed at once
+    flaky.down = false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await limiter.consume("k", rule)).toMatchObject({ allowed: true, remaining: 8 });
+    expect(await rows()).toEqual([{ key: "k", count: 1 }]); // the unit kept while down was written
+  });
+
+  it("peeks without taking a unit or touching the database", async () => {
+    const counting = countingQueries(db);
+    const peeking = new PostgresRateLimiter({ database: counting, clock: () => now, syncIntervalMs: 0 });
+    expect(await peeking.peek("k", perMinute(2))).toMatchObject({ allowed: true, remaining: 2 });
+    await peeking.consume("k", perMinute(2));
+    expect(await peeking.peek("k", perMinute(2))).toMatchObject({ allowed: true, remaining: 1 });
+    await peeking.consume("k", perMinute(2));
+    expect(await peeking.peek("k", perMinute(2))).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 60 });
+    expect(counting.calls).toBe(1); // the second consume's write, not the peeks
+  });
+
+  it("writes what is left on close", async () => {
+    const closing = new PostgresRateLimiter({ database: db, clock: () => now, syncIntervalMs: 0 });
+    await closing.consume("k", perMinute(100), 3);
+    await closing.close();
+    expect(await rows()).toEqual([{ key: "k", count: 3 }]);
+  });
+
+  it("writes in the background every syncIntervalMs", async () => {
+    const background = new PostgresRateLimiter({ database: db, syncIntervalMs: 20 });
+    await background.consume("k", perMinute(100));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await rows()).toEqual([{ key: "k", count: 1 }]);
+    await background.close();
+  });
 });
+
+/** The database, counting the limiter's statements; `down` makes them fail. */
+function countingQueries(database: Queryable): Queryable & { calls: number; down: boolean } {
+  const wrapper = {
+    calls: 0,
+    down: false,
+    async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
+      wrapper.calls++;
+      if (wrapper.down) throw new Error("database down");
+      return database.query<T>(sql, params);
+    },
+    exec: (sql: string) => database.exec(sql),
+  };
+  return wrapper;
+}

@@ -2,7 +2,9 @@ import { loadConfig } from "../../lib/config.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { startSingleProcess, type RunningPlatform, type StartOptions } from "../../server/single-process.ts";
 import { TestIssuer } from "./jwt-issuer.ts";
+import type { PrivateKeyAccount } from "viem/accounts";
 import { freePort, randomAddress } from "./net.ts";
+import { newAccount, registrationBody } from "./registration.ts";
 
 export { freePort, randomAddress };
 import { freshDatabaseUrl } from "./test-database.ts";
@@ -15,8 +17,8 @@ export interface TestPlatform extends RunningPlatform {
   identity(path: string, init?: RequestInit & { bearer?: string; json?: unknown }): Promise<Response>;
   /** fetch against the platform listener */
   api(path: string, init?: RequestInit & { jwt?: string; pat?: string; json?: unknown }): Promise<Response>;
-  /** registers a user for a fresh subject and returns its JWT and id */
-  createUser(options?: { sub?: string; address?: string; chain_id?: number }): Promise<{ jwt: string; id: string; address: string; body: any }>;
+  /** registers a user for a fresh subject, its primary EOA `account` (fresh by default) signing for it; returns its JWT and id */
+  createUser(options?: { sub?: string; account?: PrivateKeyAccount; chain_id?: number }): Promise<{ jwt: string; id: string; address: string; account: PrivateKeyAccount; body: any }>;
 }
 
 /**
@@ -40,8 +42,10 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
     DASHBOARD_AUTH: JSON.stringify([{ name: "dashboard", issuer: dashboard.issuer, jwks_uri: dashboard.jwksUri }]),
     LOG_LEVEL: "silent",
+    // the test issuers serve their JWKS over http on loopback (lib/auth/jwks-fetch.ts)
+    JWKS_ALLOW_LOOPBACK_HTTP: "true",
     // suites make many requests from one address and user; the rate-limit suite sets its own
-    RATE_LIMITS: JSON.stringify({ user: { limit: 1_000_000 }, ip: { limit: 1_000_000 }, api_key: { limit: 1_000_000 } }),
+    RATE_LIMITS: JSON.stringify({ user: { limit: 1_000_000 }, ip: { limit: 1_000_000 }, api_key: { limit: 1_000_000 }, auth_failure: { limit: 1_000_000 } }),
     ...env,
   });
   const running = await startSingleProcess(config, { logger: createLogger(config.logLevel), ...options });
@@ -66,11 +70,11 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     identity,
     async createUser(opts = {}) {
       const jwt = await issuer.sign({ sub: opts.sub ?? `sub-${Math.random().toString(36).slice(2)}` });
-      const address = opts.address ?? randomAddress();
-      const response = await api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: address, chain_id: opts.chain_id ?? 8453 } });
+      const account = opts.account ?? newAccount();
+      const response = await api("/v0/user/", { method: "POST", jwt, json: await registrationBody(jwt, { account, chain_id: opts.chain_id ?? 8453 }) });
       const body = await response.json();
       if (response.status !== 201) throw new Error(`createUser: ${response.status} ${JSON.stringify(body)}`);
-      return { jwt, id: body.id, address, body };
+      return { jwt, id: body.id, address: account.address, account, body };
     },
     async stop() {
       await running.stop();

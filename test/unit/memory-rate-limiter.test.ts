@@ -5,7 +5,8 @@ import { createRateLimiter, DEFAULT_RATE_LIMITS, loadRateLimitConfig } from "../
 import { MemoryRateLimiter } from "../../lib/rate-limit/memory-rate-limiter.ts";
 import { PostgresRateLimiter } from "../../lib/rate-limit/postgres-rate-limiter.ts";
 import type { RateLimitRule } from "../../lib/rate-limit/rate-limiter.ts";
-import { limit } from "../../lib/rate-limit/rate-limits.ts";
+import { FailOpenRateLimiter } from "../../lib/rate-limit/fail-open-rate-limiter.ts";
+import { limit, rateLimitsFor } from "../../lib/rate-limit/rate-limits.ts";
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -155,11 +156,33 @@ describe("limit", () => {
     expect((error as AppError).extensions.retry_after).toBe(40);
   });
 
-  it("lets the request through and reports the failure when the store fails", async () => {
+  it("lets the request through and reports the failure when the store fails (FailOpenRateLimiter)", async () => {
     const failures: unknown[] = [];
-    const broken = { consume: () => Promise.reject(new Error("database down")) };
-    await expect(limit({ limiter: broken, rules, onStoreError: (e) => failures.push(e) }, "k", "user")).resolves.toBeUndefined();
-    expect(failures).toHaveLength(1);
+    const broken = { consume: () => Promise.reject(new Error("database down")), peek: () => Promise.reject(new Error("database down")) };
+    const limiter = new FailOpenRateLimiter(broken, (e: unknown) => failures.push(e));
+    await expect(limit({ limiter, rules }, "k", "user")).resolves.toBeUndefined();
+    expect(await limiter.peek("k", rules.user)).toMatchObject({ allowed: true });
+    expect(failures).toHaveLength(2);
+    // a programming error is not a store failure
+    await expect(limiter.consume("k", rules.user, 0)).rejects.toThrow(RangeError);
+  });
+
+  it("is how every process gets its limiter", async () => {
+    expect((await rateLimitsFor({ rateLimits: { store: "memory", rules } })).limiter).toBeInstanceOf(FailOpenRateLimiter);
+  });
+});
+
+describe("MemoryRateLimiter.peek", () => {
+  it("says whether one more unit would be admitted, taking nothing", async () => {
+    const clock = fakeClock();
+    const limiter = new MemoryRateLimiter({ clock: clock.now });
+    expect(await limiter.peek("k", perMinute(2))).toMatchObject({ allowed: true, remaining: 2 });
+    await limiter.consume("k", perMinute(2));
+    await limiter.consume("k", perMinute(2));
+    expect(await limiter.peek("k", perMinute(2))).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 60 });
+    expect(await limiter.peek("k", perMinute(2))).toMatchObject({ allowed: false });
+    clock.advance(60_000);
+    expect(await limiter.peek("k", perMinute(2))).toMatchObject({ allowed: true, remaining: 2 });
   });
 });
 
@@ -171,6 +194,7 @@ describe("loadRateLimitConfig", () => {
         api_key: { limit: 600, windowMs: 60_000 },
         user: { limit: 300, windowMs: 60_000 },
         ip: { limit: 300, windowMs: 60_000 },
+        auth_failure: { limit: 20, windowMs: 60_000 },
         pint_exchange: { limit: 30, windowMs: 60_000 },
         rpc: { limit: 1200, windowMs: 60_000 },
       },

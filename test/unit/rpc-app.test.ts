@@ -76,7 +76,7 @@ describe("RPC host authorisation", () => {
     for (const key of ["idsvc_pk_test_short", "eyJhbGciOi.x.y", `${KEY}x`]) expect((await post(target, call(1), "/v0/rpc/1", key)).statusCode).toBe(401);
     expect(authenticate).not.toHaveBeenCalled();
     expect((await post(target, call(1))).statusCode).toBe(200);
-    expect(authenticate).toHaveBeenCalledWith({ authorization: `Bearer ${KEY}` }, expect.any(String));
+    expect(authenticate).toHaveBeenCalledWith({ authorization: `Bearer ${KEY}` }, expect.any(String), { clientAddress: "127.0.0.1" });
   });
 });
 
@@ -135,13 +135,13 @@ describe("gatewayKeyAuthenticator (split mode)", () => {
         return { data: { key: { id: "key_9", partition: "server", scopes: ["idsvc.lookup"], meta: { org_id: "org_9", env_id: "env_9" } } } };
       }),
     );
-    expect(await authenticate({ authorization: "Bearer k" }, "trace")).toEqual({ kind: "api_key", key_id: "key_9", org_id: "org_9", env_id: "env_9", partition: "server", scopes: ["idsvc.lookup"] });
-    expect(seen).toMatchObject({ headers: { authorization: "Bearer k" }, credentials: "required", trace_id: "trace" });
+    expect(await authenticate({ authorization: "Bearer k" }, "trace", { clientAddress: "203.0.113.9" })).toEqual({ kind: "api_key", key_id: "key_9", org_id: "org_9", env_id: "env_9", partition: "server", scopes: ["idsvc.lookup"] });
+    expect(seen).toMatchObject({ headers: { authorization: "Bearer k" }, credentials: "required", trace_id: "trace", client_address: "203.0.113.9" });
     expect((seen!.operation as { source: string }).source).toContain("current_api_key");
   });
 
   it("throws the gateway's catalogue error (401 for unknown or revoked keys)", async () => {
     const authenticate = gatewayKeyAuthenticator(gatewayStub(() => ({ errors: [{ message: "no", extensions: appError("IDS-401-001").extensions }] })));
-    await expect(authenticate({ authorization: "Bearer k" }, "t")).rejects.toMatchObject({ code: "IDS-401-001", status: 401 });
+    await expect(authenticate({ authorization: "Bearer k" }, "t", { clientAddress: "203.0.113.9" })).rejects.toMatchObject({ code: "IDS-401-001", status: 401 });
   });
 });
