@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { TestIssuer } from "../test/support/jwt-issuer.ts";
-import { freePort, randomAddress } from "../test/support/net.ts";
+import { freePort } from "../test/support/net.ts";
+import { registrationBody } from "../test/support/registration.ts";
 
 /**
  * `npm run bench`: the single-process server on PGlite; GET /v0/user/me through REST, the same
@@ -26,6 +27,8 @@ const child = spawn(process.execPath, ["--import", "tsx", "bench/server.ts"], {
     // one user and one address make every request here: measure the path, not the limiter's refusals
     RATE_LIMITS: JSON.stringify({ user: { limit: 100_000_000 }, ip: { limit: 100_000_000 } }),
     AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
+    // the bench's issuer serves its JWKS over http on loopback
+    JWKS_ALLOW_LOOPBACK_HTTP: "true",
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
   },
   stdio: ["ignore", "pipe", "inherit"],
@@ -39,7 +42,7 @@ try {
   const created = await fetch(`${server.platform}/v0/user/`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-platform-jwt": jwt },
-    body: JSON.stringify({ primary_eoa_address: randomAddress(), chain_id: 8453 }),
+    body: JSON.stringify(await registrationBody(jwt)),
   });
   const user = (await created.json()) as { id: string };
   if (created.status !== 201) throw new Error(`could not create the bench user: ${created.status}`);

@@ -3,6 +3,7 @@ import type { JWTVerifyGetKey } from "jose";
 import type { OrgEnvironment } from "../lib/auth/orgid.ts";
 import { DEFAULT_ENVIRONMENT_ID, environmentId } from "../lib/auth/orgid.ts";
 import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
+import type { JwksUriPolicy } from "../lib/auth/jwks-fetch.ts";
 import type { AuthProviderConfig } from "../lib/config.ts";
 import { appError, fromExtensions } from "../lib/errors/app-error.ts";
 import type { SubgraphClient } from "./subgraph-client.ts";
@@ -44,6 +45,8 @@ export interface IdentityEnvironmentResolverOptions {
   defaultVerifier: JwtVerifier;
   /** keys for a `siwe` entry without its own: the platform signing key, as for AUTH_PROVIDERS */
   localKeys?: JWTVerifyGetKey;
+  /** where the providers' jwks_uri may point (JWKS_ALLOW_LOOPBACK_HTTP); strict by default */
+  jwksPolicy?: JwksUriPolicy;
   /** ENVIRONMENT_CACHE_TTL_MS by default */
   ttlMs?: number;
   /** environments kept at most (oldest dropped first) */
@@ -116,7 +119,7 @@ export class IdentityEnvironmentResolver implements EnvironmentResolver {
     let held = this.verifiers.get(key);
     if (held?.providers !== providers) {
       try {
-        held = { providers, verifier: new JwtVerifier(auth.providers, this.options.localKeys) };
+        held = { providers, verifier: new JwtVerifier(auth.providers, this.options.localKeys, this.options.jwksPolicy) };
       } catch (error) {
         throw appError("GEN-503-001", "The environment's identity providers could not be loaded.", { cause: error });
       }

@@ -3,9 +3,11 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import { createHash } from "node:crypto";
 import { execute, getOperationAST, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
-import { PRINCIPAL_HEADER, signPrincipal } from "../lib/auth/internal-principal.ts";
+import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../lib/auth/internal-principal.ts";
 import { isErrorCode } from "../lib/errors/catalogue.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
+import { ConfigError } from "../lib/config-error.ts";
+import { limitParseOptions, limitRules, operationBeyondLimits, type GraphqlLimitConfig } from "../lib/graphql/limits.ts";
 import type { Logger } from "../lib/logger.ts";
 
 export type SubgraphTarget = { schema: GraphQLSchema } | { url: string };
@@ -17,21 +19,35 @@ export interface GatewayOptions {
   /** signs the principal header for remote subgraphs */
   internalSecret: string;
   logger: Logger;
+  /** depth, alias, token, cost and directive limits and introspection (GRAPHQL_LIMITS, GRAPHQL_INTROSPECTION) */
+  graphql: GraphqlLimitConfig;
 }
 
-/** Forwards the principal and trace id to a remote subgraph, signed so it cannot be forged. */
+/** Carries the principal from willSendRequest to the fetcher, which alone sees the serialised body. */
+const UNSIGNED_PRINCIPAL_HEADER = "x-internal-principal-unsigned";
+
+/**
+ * Forwards the principal and trace id to a remote subgraph, signed for that subgraph and over
+ * the exact body sent, so it can be neither forged nor replayed elsewhere.
+ */
 class PrincipalDataSource extends RemoteGraphQLDataSource<RequestContext> {
-  constructor(
-    url: string,
-    private readonly secret: string,
-  ) {
+  constructor(url: string, audience: PrincipalAudience, secret: string) {
     super({ url });
+    const send = this.fetcher;
+    this.fetcher = (target, init) => {
+      const { [UNSIGNED_PRINCIPAL_HEADER]: unsigned, ...headers } = (init?.headers ?? {}) as Record<string, string>;
+      if (unsigned !== undefined) {
+        const principal = JSON.parse(Buffer.from(unsigned, "base64url").toString("utf8")) as RequestContext["principal"];
+        headers[PRINCIPAL_HEADER] = signPrincipal(principal, { secret, audience, body: init?.body ?? "" });
+      }
+      return send(target, { ...init, headers });
+    };
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): void {
     const { principal, trace_id } = context as Partial<RequestContext>;
     if (!principal || !trace_id) return;
-    request.http?.headers.set(PRINCIPAL_HEADER, signPrincipal(principal, this.secret));
+    request.http?.headers.set(UNSIGNED_PRINCIPAL_HEADER, Buffer.from(JSON.stringify(principal)).toString("base64url"));
     request.http?.headers.set("x-request-id", trace_id);
   }
 }
@@ -90,6 +106,7 @@ export class Gateway {
     readonly server: ApolloServer<RequestContext>,
     private readonly gateway: ApolloGateway,
     private readonly logger: Logger,
+    private readonly graphql: GraphqlLimitConfig,
   ) {
     gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
       this.apiSchema = apiSchema;
@@ -105,7 +122,7 @@ export class Gateway {
       buildService: ({ name }): GraphQLDataSource<RequestContext> => {
         const target = options.subgraphs[name];
         if (!target) throw new Error(`no subgraph configured for ${name}`);
-        return "schema" in target ? new CachedLocalDataSource(target.schema) : new PrincipalDataSource(target.url, options.internalSecret);
+        return "schema" in target ? new CachedLocalDataSource(target.schema) : new PrincipalDataSource(target.url, name as PrincipalAudience, options.internalSecret);
       },
       // its info lines (schema loaded, mode) say nothing an operator needs at start-up
       logger: options.logger.child({ component: "apollo-gateway" }, { level: "warn" }),
@@ -115,19 +132,27 @@ export class Gateway {
       plugins: [ApolloServerPluginInlineTraceDisabled()],
       includeStacktraceInErrorResponses: false,
       formatError: maskError(options.logger),
-      introspection: true,
+      introspection: options.graphql.introspection,
+      validationRules: limitRules(options.graphql.limits),
+      parseOptions: limitParseOptions(options.graphql.limits),
       logger: options.logger,
     });
-    const instance = new Gateway(server, gateway, options.logger);
+    const instance = new Gateway(server, gateway, options.logger, options.graphql);
     await server.start();
     return instance;
   }
 
-  /** Parses, validates and hashes an operation against the public API; fails at start-up, not per request. */
+  /**
+   * Parses, validates and hashes an operation against the public API, within the limits `/graphql`
+   * applies (so split mode, where the adapter goes through `/graphql`, runs it too); fails at
+   * start-up, not per request.
+   */
   prepare(source: string): PreparedOperation {
     const document = parse(source);
     const errors = validate(this.apiSchema, document);
     if (errors.length > 0) throw new Error(`invalid operation: ${errors.map((e) => e.message).join("; ")}\n${source}`);
+    const beyond = operationBeyondLimits(this.apiSchema, source, this.graphql.limits);
+    if (beyond) throw new ConfigError("GRAPHQL_LIMITS", `too low for a REST operation (${beyond}):\n${source}`);
     const operation = getOperationAST(document);
     if (!operation) throw new Error(`expected exactly one operation:\n${source}`);
     return { source, document, operation, queryHash: createHash("sha256").update(source).digest("hex") };

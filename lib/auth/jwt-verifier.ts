@@ -1,6 +1,8 @@
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors as joseErrors, importJWK, importSPKI, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey, type CryptoKey, type JWSHeaderParameters } from "jose";
+import { createLocalJWKSet, decodeJwt, errors as joseErrors, importJWK, importSPKI, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey, type CryptoKey, type JWSHeaderParameters } from "jose";
 import type { AuthProviderConfig } from "../config.ts";
 import { appError } from "../errors/app-error.ts";
+import { STRICT_JWKS_POLICY, type JwksUriPolicy } from "./jwks-fetch.ts";
+import { RemoteKeySet } from "./remote-key-set.ts";
 
 /** Asymmetric algorithms only: a provider's public key must never double as an HMAC secret. */
 const ALGORITHMS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA"];
@@ -39,16 +41,17 @@ interface Provider {
 
 /**
  * Verifies `x-platform-jwt` against the configured providers: the issuer is read from the
- * unverified `iss`, then the token is verified with that provider's keys (JWKS fetched and
- * cached by jose, refetched when a new `kid` appears, so key rotation needs no restart).
+ * unverified `iss`, then the token is verified with that provider's keys (a JWKS fetched under
+ * `jwksPolicy` and cached, fetched again at once when an unknown `kid` appears, so key rotation
+ * needs no restart: see RemoteKeySet). A provider that names an audience requires `aud`.
  */
 export class JwtVerifier {
   private readonly providers = new Map<string, Provider>();
 
-  constructor(configs: AuthProviderConfig[], localKeys?: JWTVerifyGetKey) {
+  constructor(configs: AuthProviderConfig[], localKeys?: JWTVerifyGetKey, jwksPolicy: JwksUriPolicy = STRICT_JWKS_POLICY) {
     for (const config of configs) {
       let key: JWTVerifyGetKey;
-      if (config.jwks_uri) key = createRemoteJWKSet(new URL(config.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+      if (config.jwks_uri) key = new RemoteKeySet(config.jwks_uri, jwksPolicy).getKey;
       else if (config.public_key) key = pinnedKey(config.public_key);
       else if (localKeys) key = localKeys;
       else throw new Error(`provider ${config.name} has no key source`);
@@ -77,7 +80,7 @@ export class JwtVerifier {
       ({ payload: claims } = await jwtVerify(token, provider.key, {
         issuer: config.issuer,
         algorithms: ALGORITHMS,
-        requiredClaims: ["sub", "exp", "iss"],
+        requiredClaims: config.audience !== undefined ? ["sub", "exp", "iss", "aud"] : ["sub", "exp", "iss"],
         ...(config.audience !== undefined && { audience: config.audience }),
       }));
     } catch (error) {
@@ -89,11 +92,15 @@ export class JwtVerifier {
   }
 }
 
+/**
+ * Claim failures are reported as they are: jose checks claims only after the signature verified.
+ * Everything before that (the issuer's keys could not be fetched, no key matches, the signature
+ * is wrong) is one answer, so the error cannot tell an attacker what a `jwks_uri` reached.
+ */
+export const UNVERIFIED_JWT_DETAIL = "The JWT could not be verified.";
+
 function describe(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return "The JWT has expired.";
   if (error instanceof joseErrors.JWTClaimValidationFailed) return `The JWT claim ${error.claim} is missing or invalid.`;
-  if (error instanceof joseErrors.JWKSNoMatchingKey) return "No key of the issuer matches the JWT.";
-  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JOSEError && error.code === "ERR_JWKS_INVALID")
-    return "The issuer's keys could not be fetched.";
-  return "The JWT signature is invalid.";
+  return UNVERIFIED_JWT_DETAIL;
 }

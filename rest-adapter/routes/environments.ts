@@ -16,9 +16,14 @@ const AuthProvider = Type.Object(
   {
     name: Type.Union(AUTH_PROVIDER_NAMES.map((name) => Type.Literal(name))),
     issuer: Type.String({ minLength: 1, description: "the `iss` of the provider's tokens; picks the provider" }),
-    jwks_uri: Type.Optional(Type.String({ description: "http(s) URL of the provider's JWKS" })),
+    jwks_uri: Type.Optional(
+      Type.String({
+        description:
+          "https URL of the provider's JWKS on a public host: private, loopback, link-local and other internal addresses are refused (422), here and for every address the name resolves to when the keys are fetched (at most 64 KiB in 5 s, redirects not followed). A token whose `kid` is unknown makes the platform fetch the keys again at once, so a rotated key verifies on its first use",
+      }),
+    ),
     public_key: Type.Optional(Type.Union([Type.String({ description: "PEM (SPKI)" }), Type.Record(Type.String(), Type.Unknown(), { description: "a JWK" })])),
-    audience: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: "for provider_b the application id" })),
+    audience: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], { description: "for provider_b the application id; when set, tokens without a matching `aud` are refused" })),
     mode: Type.Optional(Type.Literal("app_id_only", { description: "only identity tokens (with linked_accounts) verify" })),
   },
   { description: "Shaped like an AUTH_PROVIDERS entry: jwks_uri or public_key, except that a siwe entry without keys uses the platform signing key." },

@@ -14,6 +14,7 @@ import { UserLookupResolver } from "./lookup/user-lookup.resolver.ts";
 import { resolveIdentityUserReference, UserPintsResolver } from "./lookup/user-pints.resolver.ts";
 import { MemberResolver } from "./members/member.resolver.ts";
 import { applyBootstrap } from "./organisations/bootstrap.ts";
+import { attributeLegacyMembers } from "./organisations/member-issuers.ts";
 import { OrganisationResolver } from "./organisations/organisation.resolver.ts";
 import { PintAudienceResolver } from "./pints/audience.resolver.ts";
 import { PintResolver } from "./pints/pint.resolver.ts";
@@ -37,8 +38,11 @@ export async function createIdentitySubgraph(deps: { config: Config; database: D
     publicIdentityUrl: config.publicIdentityUrl,
     publicRpcUrl: config.publicRpcUrl,
     docsUrl: config.docsUrl,
+    jwksPolicy: config.jwksPolicy,
     ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
+    dashboardIssuers: [...new Set(config.dashboardAuth.map((provider) => provider.issuer))],
     signingKey: deps.signingKey,
+    pintDomainSalt: config.pintDomainSalt,
     supportedChainIds: supportedChainIds(config.chainRpcUrls),
     eip1271: new Eip1271Verifier(config.chainRpcUrls),
     rateLimiter: deps.rateLimits.limiter,
@@ -50,6 +54,8 @@ export async function createIdentitySubgraph(deps: { config: Config; database: D
     { resolvers, orphanedTypes: [IdentityUser], container: { get: (someClass) => instances.get(someClass) } },
     { User: { __resolveReference: resolveIdentityUserReference } },
   );
+  // with no dashboard issuer configured no session can match a member, and there is nothing to attribute
+  if (services.dashboardIssuers.length > 0) await attributeLegacyMembers(db, services.dashboardIssuers, deps.logger);
   // a fresh install has an organisation to administer before anything is served
   if (services.bootstrap) await applyBootstrap(db, services.bootstrap);
   return {

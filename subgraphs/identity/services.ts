@@ -1,4 +1,6 @@
+import type { Hex } from "viem";
 import type { SubgraphClient } from "../../gateway/subgraph-client.ts";
+import type { JwksUriPolicy } from "../../lib/auth/jwks-fetch.ts";
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import type { IdentityBootstrap } from "../../lib/config.ts";
 import type { Logger } from "../../lib/logger.ts";
@@ -15,8 +17,12 @@ export interface IdentityServices {
   publicRpcUrl: string;
   docsUrl: string;
   bootstrap?: IdentityBootstrap;
+  /** DASHBOARD_AUTH issuers: members are keyed on issuer and subject */
+  dashboardIssuers: readonly string[];
   /** signs PINT JWTs (SIGNING_KEY); its public keys are served at {sis_url}/.well-known/jwks.json */
   signingKey: SigningKey;
+  /** the `salt` of the mandates' EIP-712 domain: names this deployment (PINT_DOMAIN_SALT) */
+  pintDomainSalt: Hex;
   /** chains a mandate's EIP-712 domain may name */
   supportedChainIds: readonly number[];
   /** EIP-1271 checks of Safe-signed mandates through CHAIN_RPC_URLS */
@@ -24,6 +30,8 @@ export interface IdentityServices {
   /** PINT exchanges per API key (`pint_exchange` rule of RATE_LIMITS) */
   rateLimiter: RateLimiter;
   pintExchangeRule: RateLimitRule;
+  /** where an environment's `jwks_uri` may point (JWKS_ALLOW_LOOPBACK_HTTP) */
+  jwksPolicy: JwksUriPolicy;
   /** the users subgraph (wallet owners), handed over at wiring time: see connectIdentityToUsers */
   users?: SubgraphClient;
 }

@@ -2,9 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PRINCIPAL_HEADER, signPrincipal } from "../../lib/auth/internal-principal.ts";
+import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../../lib/auth/internal-principal.ts";
+import type { Principal } from "../../lib/auth/principal.ts";
+import { ADAPTER_PRINCIPAL } from "../../rest-adapter/gateway-client.ts";
 import { TestIssuer } from "../support/jwt-issuer.ts";
-import { freePort, randomAddress } from "../support/platform.ts";
+import { freePort } from "../support/platform.ts";
+import { registrationBody } from "../support/registration.ts";
 import { freshDatabaseUrl } from "../support/test-database.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -13,14 +16,24 @@ const output: string[] = [];
 let issuer: TestIssuer;
 let adapterUrl: string;
 let gatewayUrl: string;
+let gatewayInternalUrl: string;
 let usersUrl: string;
 let identityUrl: string;
 const internalSecret = randomBytes(32).toString("hex");
+/** the gateway refuses credentials after this many failed verifications per client address (auth_failure) */
+const GATEWAY_AUTH_FAILURES = 5;
+
+/** A POST as one of our services sends it: the principal signed for `audience` over this very body. */
+function signedPost(principal: Principal, audience: PrincipalAudience, body: string, clientAddress?: string): RequestInit {
+  const header = signPrincipal(principal, { secret: internalSecret, audience, body, ...(clientAddress !== undefined && { clientAddress }) });
+  return { method: "POST", headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: header }, body };
+}
 
 function startService(name: string, env: Record<string, string>): void {
   const child = spawn(process.execPath, ["--import", "tsx", "bin/service.ts", name], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn", INTERNAL_SECRET: internalSecret, HOST: "127.0.0.1", ...env },
+    // the test issuer serves its JWKS over http on loopback
+    env: { ...process.env, LOG_LEVEL: "warn", INTERNAL_SECRET: internalSecret, HOST: "127.0.0.1", JWKS_ALLOW_LOOPBACK_HTTP: "true", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => output.push(`[${name}] ${chunk}`));
@@ -28,7 +41,8 @@ function startService(name: string, env: Record<string, string>): void {
   children.push(child);
 }
 
-async function waitFor(url: string, timeoutMs = 90_000): Promise<void> {
+// six processes start at once (four migrating their databases): slow on a busy machine
+async function waitFor(url: string, timeoutMs = 150_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -54,20 +68,24 @@ beforeAll(async () => {
   }
   usersUrl = `http://127.0.0.1:${subgraphPorts.users}/graphql`;
   identityUrl = `http://127.0.0.1:${subgraphPorts.identity}/graphql`;
-  const graphqlPort = await freePort();
+  const [graphqlPort, gatewayInternalPort] = [await freePort(), await freePort()];
   gatewayUrl = `http://127.0.0.1:${graphqlPort}/graphql`;
+  gatewayInternalUrl = `http://127.0.0.1:${gatewayInternalPort}/graphql`;
   startService("gateway", {
     GRAPHQL_PORT: String(graphqlPort),
+    GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
+    RATE_LIMITS: JSON.stringify({ auth_failure: { limit: GATEWAY_AUTH_FAILURES } }),
     AUTH_PROVIDERS: authProviders,
     ...Object.fromEntries(Object.entries(subgraphPorts).map(([name, port]) => [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://127.0.0.1:${port}/graphql`])),
   });
   const [port, identityPort, rpcPort] = [await freePort(), await freePort(), await freePort()];
   adapterUrl = `http://127.0.0.1:${port}`;
-  startService("adapter", { PORT: String(port), IDENTITY_PORT: String(identityPort), RPC_PORT: String(rpcPort), GATEWAY_URL: gatewayUrl, PUBLIC_BASE_URL: adapterUrl });
+  startService("adapter", { PORT: String(port), IDENTITY_PORT: String(identityPort), RPC_PORT: String(rpcPort), GATEWAY_URL: gatewayInternalUrl, PUBLIC_BASE_URL: adapterUrl, TRUST_PROXY: "loopback" });
   for (const [name, port] of Object.entries(subgraphPorts)) await waitFor(`http://127.0.0.1:${port}/health`).catch((e) => Promise.reject(new Error(`${name}: ${e.message}`)));
   await waitFor(gatewayUrl.replace("/graphql", "/health"));
+  await waitFor(gatewayInternalUrl.replace("/graphql", "/health"));
   await waitFor(`${adapterUrl}/health`);
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const child of children) child.kill("SIGTERM");
@@ -81,7 +99,7 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     const created = await fetch(`${adapterUrl}/v0/user/`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-platform-jwt": jwt },
-      body: JSON.stringify({ primary_eoa_address: randomAddress(), chain_id: 8453 }),
+      body: JSON.stringify(await registrationBody(jwt)),
     });
     expect(created.status).toBe(201);
     const user = await created.json();
@@ -107,9 +125,9 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
 
   it("resolves x-platform-orgid <org>:<env> through the identity service over HTTP", async () => {
     // set up as a dashboard user would, on the identity subgraph directly (the adapter has no DASHBOARD_AUTH here)
-    const dashboard = signPrincipal({ kind: "dashboard", issuer: "https://dashboard.test", subject: "split-owner" }, internalSecret);
+    const dashboard: Principal = { kind: "dashboard", issuer: "https://dashboard.test", subject: "split-owner" };
     const identity = async (query: string, variables: Record<string, unknown>) => {
-      const response = await fetch(identityUrl, { method: "POST", headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: dashboard }, body: JSON.stringify({ query, variables }) });
+      const response = await fetch(identityUrl, signedPost(dashboard, "identity", JSON.stringify({ query, variables })));
       const body = await response.json();
       expect(body.errors).toBeUndefined();
       return body.data;
@@ -122,7 +140,7 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     const orgid = `${organisation.id}:${environment.id}`;
     const jwt = await issuer.sign({ sub: "split-env-user" });
     const headers = { "content-type": "application/json", "x-platform-jwt": jwt, "x-platform-orgid": orgid };
-    const created = await fetch(`${adapterUrl}/v0/user/`, { method: "POST", headers, body: JSON.stringify({ primary_eoa_address: randomAddress(), chain_id: 8453 }) });
+    const created = await fetch(`${adapterUrl}/v0/user/`, { method: "POST", headers, body: JSON.stringify(await registrationBody(jwt, { environment_id: orgid })) });
     expect(created.status).toBe(201);
     const me = await fetch(`${adapterUrl}/v0/user/me`, { headers });
     expect((await me.json()).id).toBe((await created.json()).id);
@@ -136,11 +154,75 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     const query = JSON.stringify({ query: "{ me { id } }" });
     const bare = await fetch(usersUrl, { method: "POST", headers: { "content-type": "application/json" }, body: query });
     expect(bare.status).toBe(401);
-    const forged = signPrincipal({ kind: "internal", service: "gateway" }, "not-the-secret-not-the-secret-123456");
+    expect((await bare.json()).errors[0].extensions.error_code).toBe("GEN-401-001");
+    const forged = signPrincipal({ kind: "internal", service: "gateway" }, { secret: "not-the-secret-not-the-secret-123456", audience: "users", body: query });
     const wrong = await fetch(usersUrl, { method: "POST", headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: forged }, body: query });
     expect(wrong.status).toBe(401);
-    const valid = signPrincipal({ kind: "anonymous" }, internalSecret);
-    const signed = await fetch(usersUrl, { method: "POST", headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: valid }, body: query });
+    const signed = await fetch(usersUrl, signedPost({ kind: "anonymous" }, "users", query));
     expect((await signed.json()).errors[0].extensions.error_code).toBe("USR-401-001");
+  });
+
+  it("a captured principal is refused at another subgraph, with another body, and a second time", async () => {
+    const gateway: Principal = { kind: "internal", service: "gateway" };
+    const query = JSON.stringify({ query: "{ _service { sdl } }" });
+    const captured = signedPost(gateway, "users", query);
+    const header = (captured.headers as Record<string, string>)[PRINCIPAL_HEADER]!;
+    const post = (url: string, body: string) => fetch(url, { method: "POST", headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: header }, body });
+    // to another service: signed for the users subgraph only
+    expect((await post(identityUrl, query)).status).toBe(401);
+    // with another operation: signed over the original body only
+    const other = JSON.stringify({ query: `{ principal: _principal_for_pat(token: "x") { user_id } }` });
+    expect((await post(usersUrl, other)).status).toBe(401);
+    // as sent: accepted once
+    const original = await post(usersUrl, query);
+    expect(original.status).toBe(200);
+    expect((await original.json()).data._service.sdl).toContain("type");
+    expect((await post(usersUrl, query)).status).toBe(401);
+  });
+
+  it("the public /graphql ignores a valid internal principal: the request is anonymous", async () => {
+    const body = JSON.stringify({
+      query: `mutation ($input: WalletClaimInput!) { record_wallet_claim(input: $input) { outcome } }`,
+      variables: { input: { event_id: `evt_${randomBytes(6).toString("hex")}`, type: "wallet.unknown_type", created_at: new Date().toISOString() } },
+    });
+    const request = signedPost(ADAPTER_PRINCIPAL, "gateway", body, "127.0.0.1");
+    const replayed = await (await fetch(gatewayUrl, request)).json();
+    expect(replayed.data).toBeNull();
+    expect(replayed.errors[0].extensions.error_code).toBe("USR-403-001");
+    // the very same request is the adapter's own on the internal listener
+    const internal = await (await fetch(gatewayInternalUrl, request)).json();
+    expect(internal.errors).toBeUndefined();
+    expect(internal.data.record_wallet_claim.outcome).toEqual(expect.any(String));
+  });
+
+  it("the gateway's internal listener takes only principals the adapter signed for it, over the body sent", async () => {
+    const query = JSON.stringify({ query: "{ me { id } }" });
+    const refused = async (init: RequestInit) => {
+      const response = await fetch(gatewayInternalUrl, init);
+      expect(response.status).toBe(401);
+      expect((await response.json()).errors[0].extensions.error_code).toBe("GEN-401-001");
+    };
+    const jwt = await issuer.sign({ sub: "split-internal" });
+    await refused({ method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: query });
+    await refused(signedPost(ADAPTER_PRINCIPAL, "users", query, "127.0.0.1"));
+    const other = signedPost({ kind: "anonymous" }, "gateway", query, "127.0.0.1");
+    await refused({ ...other, body: JSON.stringify({ query: "{ me { id phone } }" }) });
+    // forwarded credentials are still verified by the gateway
+    const forwarded = signedPost({ kind: "anonymous" }, "gateway", query, "127.0.0.1");
+    const response = await fetch(gatewayInternalUrl, { ...forwarded, headers: { ...(forwarded.headers as Record<string, string>), "x-platform-jwt": "garbage" } });
+    expect((await response.json()).errors[0].extensions.error_code).toBe("USR-401-001");
+  });
+
+  it("counts each client's address at the gateway, as the adapter saw it (TRUST_PROXY)", async () => {
+    const attempt = (address: string) =>
+      fetch(`${adapterUrl}/v0/user/me`, { headers: { "x-platform-jwt": `garbage-${randomBytes(4).toString("hex")}`, "x-forwarded-for": address } });
+    for (let i = 0; i < GATEWAY_AUTH_FAILURES; i++) expect((await attempt("203.0.113.10")).status).toBe(401);
+    const limited = await attempt("203.0.113.10");
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error_code).toBe("GEN-429-001");
+    // another client behind the same adapter has its own budget
+    const other = await attempt("203.0.113.11");
+    expect(other.status).toBe(401);
+    expect((await other.json()).error_code).toBe("USR-401-001");
   });
 });

@@ -1,3 +1,4 @@
+import type { JwksUriPolicy } from "../../../lib/auth/jwks-fetch.ts";
 import { AUTH_PROVIDER_NAMES, ConfigError, parseAuthProviders, type AuthProviderConfig } from "../../../lib/config.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
 
@@ -17,14 +18,15 @@ function valueAt(root: unknown, path: (string | number)[]): unknown {
 /**
  * An environment's `auth_providers` as a dashboard sends them: exactly the rules of
  * AUTH_PROVIDERS (lib/config.ts `parseAuthProviders`: `name` provider_a, provider_b or siwe,
- * non-empty `issuer`, `jwks_uri` (http(s)) or `public_key` (PEM or JWK) unless siwe, `audience`
- * string or strings, `mode` app_id_only), plus one issuer per entry, since the issuer picks the
- * provider. A violation is a 422 validation item at `body.auth_providers[i].<field>`.
+ * non-empty `issuer`, `jwks_uri` (https to a public host; `jwksPolicy` may admit loopback http)
+ * or `public_key` (PEM or JWK) unless siwe, `audience` non-empty string or strings, `mode`
+ * app_id_only), plus one issuer per entry, since the issuer picks the provider. A violation is a
+ * 422 validation item at `body.auth_providers[i].<field>`.
  */
-export function validateAuthProviders(value: unknown): AuthProviderConfig[] {
+export function validateAuthProviders(value: unknown, jwksPolicy: JwksUriPolicy): AuthProviderConfig[] {
   let providers: AuthProviderConfig[];
   try {
-    providers = parseAuthProviders(value, FIELD, AUTH_PROVIDER_NAMES);
+    providers = parseAuthProviders(value, FIELD, AUTH_PROVIDER_NAMES, jwksPolicy);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const loc = locOf(error.variable);
@@ -44,12 +46,12 @@ export function validateAuthProviders(value: unknown): AuthProviderConfig[] {
  * The stored entries, each checked again with the same rules: an entry that does not validate
  * (edited in the database by hand) is left out and reported, never trusted for verification.
  */
-export function storedAuthProviders(value: unknown, onInvalid: (index: number, problem: string) => void = () => {}): AuthProviderConfig[] {
+export function storedAuthProviders(value: unknown, jwksPolicy: JwksUriPolicy, onInvalid: (index: number, problem: string) => void = () => {}): AuthProviderConfig[] {
   if (!Array.isArray(value)) return [];
   const providers: AuthProviderConfig[] = [];
   value.forEach((entry, index) => {
     try {
-      providers.push(...parseAuthProviders([entry], FIELD, AUTH_PROVIDER_NAMES));
+      providers.push(...parseAuthProviders([entry], FIELD, AUTH_PROVIDER_NAMES, jwksPolicy));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       onInvalid(index, error.problem);

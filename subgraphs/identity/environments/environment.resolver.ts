@@ -68,7 +68,7 @@ export class EnvironmentResolver {
 
   @Mutation(() => Environment)
   create_environment(@Arg("org_id", () => ID) orgId: string, @Arg("input", () => CreateEnvironmentInput) input: CreateEnvironmentInput, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return createEnvironment(this.services.db, requireDashboard(ctx.principal), orgId, input);
+    return createEnvironment(this.services.db, requireDashboard(ctx.principal), orgId, input, this.services);
   }
 
   @Mutation(() => Environment, { description: "Renames the environment or sets its identity providers (owners and admins)." })
@@ -78,7 +78,7 @@ export class EnvironmentResolver {
     @Arg("input", () => UpdateEnvironmentInput) input: UpdateEnvironmentInput,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return updateEnvironment(this.services.db, requireDashboard(ctx.principal), orgId, envId, input);
+    return updateEnvironment(this.services.db, requireDashboard(ctx.principal), orgId, envId, input, this.services);
   }
 
   @Directive("@inaccessible")
@@ -88,7 +88,7 @@ export class EnvironmentResolver {
   })
   async _environment_auth(@Arg("org_id", () => String) orgId: string, @Arg("env_id", () => String) envId: string, @Ctx() ctx: RequestContext): Promise<ResolvedEnvironmentAuth | null> {
     requireInternal(ctx.principal, "gateway");
-    const resolved = await environmentAuth(this.services.db, orgId, envId, this.services.logger);
+    const resolved = await environmentAuth(this.services.db, orgId, envId, this.services, this.services.logger);
     return resolved && { environment_id: resolved.environment_id, providers: resolved.providers as unknown as Record<string, unknown>[] };
   }
 

@@ -1,3 +1,4 @@
+import type { JwksUriPolicy } from "../../../lib/auth/jwks-fetch.ts";
 import type { DashboardPrincipal } from "../../../lib/auth/principal.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
@@ -20,15 +21,19 @@ export interface EnvironmentAuthInput {
   auth_is_active?: boolean | null;
 }
 
+/** JWKS_ALLOW_LOOPBACK_HTTP as the identity service was configured with it */
+export type EnvironmentAuthPolicy = { jwksPolicy: JwksUriPolicy };
+
 /** POST /v0/organisation/{org_id}/environments: owners and admins; `auth_providers` default to none. */
 export async function createEnvironment(
   db: IdentityDb,
   principal: DashboardPrincipal,
   orgId: string,
   input: { name: string; label?: string | null; kind?: string | null } & EnvironmentAuthInput,
+  policy: EnvironmentAuthPolicy,
 ) {
   await requireMembership(db, principal, orgId, "admin");
-  const providers = input.auth_providers != null ? validateAuthProviders(input.auth_providers) : [];
+  const providers = input.auth_providers != null ? validateAuthProviders(input.auth_providers, policy.jwksPolicy) : [];
   const row = await db.environment.create({
     data: {
       id: newId("env"),
@@ -54,10 +59,11 @@ export async function updateEnvironment(
   orgId: string,
   envId: string,
   input: { name?: string | null; label?: string | null } & EnvironmentAuthInput,
+  policy: EnvironmentAuthPolicy,
 ) {
   await requireMembership(db, principal, orgId, "admin");
   await liveEnvironment(db, orgId, envId);
-  const providers = input.auth_providers != null ? validateAuthProviders(input.auth_providers) : undefined;
+  const providers = input.auth_providers != null ? validateAuthProviders(input.auth_providers, policy.jwksPolicy) : undefined;
   const authChanged = providers !== undefined || input.auth_is_active != null;
   const data: Prisma.EnvironmentUpdateInput = {
     ...(input.name != null && { name: input.name }),
@@ -76,12 +82,12 @@ export async function updateEnvironment(
  * or deleted, or its auth is switched off. Users of the environment are scoped by
  * `environment_id` = `<org_id>:<env_id>`.
  */
-export async function environmentAuth(db: IdentityDb, orgId: string, envId: string, logger?: Logger) {
+export async function environmentAuth(db: IdentityDb, orgId: string, envId: string, policy: EnvironmentAuthPolicy, logger?: Logger) {
   const environment = await db.environment.findFirst({ where: { id: envId, organisation_id: orgId, deleted_at: null } });
   if (!environment || !environment.auth_is_active) return null;
   const organisation = await db.organisation.findUnique({ where: { id: orgId }, select: { status: true } });
   if (!organisation || organisation.status !== "active") return null;
-  const providers = storedAuthProviders(environment.auth_providers, (index, problem) =>
+  const providers = storedAuthProviders(environment.auth_providers, policy.jwksPolicy, (index, problem) =>
     logger?.warn({ org_id: orgId, env_id: envId, index, problem }, "stored auth provider is invalid; left out"),
   );
   return { environment_id: `${orgId}:${envId}`, providers };

@@ -1,0 +1,156 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import { isIP } from "node:net";
+import type { JSONWebKeySet } from "jose";
+import { addressClass, type AddressClass } from "../net/address-class.ts";
+
+/**
+ * Where a `jwks_uri` may point. Organisation admins choose it (an environment's `auth_providers`),
+ * so it must not reach the platform's own network: https to public addresses only.
+ * `allowLoopbackHttp` (JWKS_ALLOW_LOOPBACK_HTTP, refused in production) also admits http and https
+ * on loopback, for tests and local development with an issuer on this machine.
+ */
+export interface JwksUriPolicy {
+  allowLoopbackHttp: boolean;
+}
+
+export const STRICT_JWKS_POLICY: JwksUriPolicy = Object.freeze({ allowLoopbackHttp: false });
+
+/** How a name resolves: node:dns `lookup` with `{all: true}` (tests give a resolver of their own). */
+export type Resolve = (hostname: string, family: number) => Promise<LookupAddress[]>;
+
+const systemResolve: Resolve = (hostname, family) =>
+  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, family }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+
+export interface JwksFetchOptions {
+  /** the whole fetch: resolution, connection, headers and body */
+  timeoutMs: number;
+  maxBytes: number;
+  resolve: Resolve;
+}
+
+export const JWKS_FETCH_DEFAULTS: JwksFetchOptions = Object.freeze({ timeoutMs: 5_000, maxBytes: 64 * 1024, resolve: systemResolve });
+
+/** Why a JWKS could not be fetched; for the log only: clients see one generic verification error. */
+export class JwksFetchError extends Error {
+  override readonly name = "JwksFetchError";
+}
+
+function allowed(kind: AddressClass, protocol: string, policy: JwksUriPolicy): boolean {
+  if (kind === "loopback") return policy.allowLoopbackHttp;
+  return kind === "public" && protocol === "https:";
+}
+
+/** `localhost` and `*.localhost` are loopback by definition (RFC 6761), whatever DNS says. */
+function isLocalhostName(hostname: string): boolean {
+  return /(^|\.)localhost\.?$/i.test(hostname);
+}
+
+/**
+ * What is wrong with a `jwks_uri` on its face (scheme, credentials, an address literal or a
+ * localhost name that may not be reached), or undefined. Names are only resolved at fetch time,
+ * where every resolved address is checked again.
+ */
+export function jwksUriProblem(uri: string, policy: JwksUriPolicy): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return "expected an https URL";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "expected an https URL";
+  if (url.username || url.password) return "must not carry credentials";
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const kind = isIP(host) ? addressClass(host) : isLocalhostName(host) ? "loopback" : undefined;
+  if (url.protocol === "http:") {
+    if (!policy.allowLoopbackHttp) return "expected an https URL";
+    if (kind !== "loopback") return "http is allowed for loopback addresses only (JWKS_ALLOW_LOOPBACK_HTTP)";
+  }
+  if (kind !== undefined && !allowed(kind, url.protocol, policy)) return `must not point at a non-public address (${kind})`;
+  return undefined;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for node:http(s) that resolves once, refuses the connection unless every address
+ * is allowed, and hands the socket exactly those addresses: the connection goes to what was
+ * checked, so a DNS answer cannot change between check and connect (rebinding).
+ */
+function guardedLookup(protocol: string, policy: JwksUriPolicy, resolve: Resolve) {
+  return (hostname: string, options: { family?: number; all?: boolean }, callback: LookupCallback) => {
+    resolve(hostname, options.family ?? 0).then(
+      (addresses) => {
+        const refused = addresses.find((a) => !allowed(addressClass(a.address), protocol, policy));
+        if (addresses.length === 0 || refused)
+          return callback(new JwksFetchError(`${hostname} resolves to ${refused ? `a non-public address (${addressClass(refused.address)})` : "no address"}`), []);
+        if (options.all) return callback(null, addresses);
+        callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
+}
+
+/**
+ * Fetches a JWKS from `uri` under `policy`: https (or loopback when allowed), every resolved
+ * address checked and connected to as checked, a 200 answer only (redirects are not followed),
+ * at most `maxBytes` (64 KiB) within `timeoutMs` (5 s), and a body that is `{keys: [...]}`.
+ * Every failure is a JwksFetchError.
+ */
+export function fetchJwks(uri: string, policy: JwksUriPolicy, options: Partial<JwksFetchOptions> = {}): Promise<JSONWebKeySet> {
+  const limits = { ...JWKS_FETCH_DEFAULTS, ...options };
+  const problem = jwksUriProblem(uri, policy);
+  if (problem) return Promise.reject(new JwksFetchError(`jwks_uri ${problem}`));
+  const url = new URL(uri);
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise<JSONWebKeySet>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | null, value?: JSONWebKeySet) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        request.destroy();
+        reject(error instanceof JwksFetchError ? error : new JwksFetchError(`fetching the JWKS failed: ${error.message}`, { cause: error }));
+      } else resolve(value!);
+    };
+    const request = client.request(url, {
+      method: "GET",
+      headers: { accept: "application/json" },
+      // a fresh connection per fetch, made through the guarded lookup (no pooled socket to reuse)
+      agent: false,
+      lookup: guardedLookup(url.protocol, policy, limits.resolve) as never,
+      maxHeaderSize: 16 * 1024,
+    });
+    const timer = setTimeout(() => finish(new JwksFetchError(`fetching the JWKS took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
+    request.on("error", (error) => finish(error));
+    request.on("response", (response) => {
+      if (response.statusCode !== 200) return finish(new JwksFetchError(`the JWKS answered ${response.statusCode} (redirects are not followed)`));
+      if (Number(response.headers["content-length"] ?? 0) > limits.maxBytes) return finish(new JwksFetchError(`the JWKS is larger than ${limits.maxBytes} bytes`));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limits.maxBytes) return finish(new JwksFetchError(`the JWKS is larger than ${limits.maxBytes} bytes`));
+        chunks.push(chunk);
+      });
+      response.on("error", (error) => finish(error));
+      response.on("aborted", () => finish(new JwksFetchError("the JWKS answer was cut off")));
+      response.on("end", () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        } catch {
+          return finish(new JwksFetchError("the JWKS is not JSON"));
+        }
+        const keys = (body as { keys?: unknown } | null)?.keys;
+        if (!Array.isArray(keys) || !keys.every((k) => typeof k === "object" && k !== null && !Array.isArray(k)))
+          return finish(new JwksFetchError("the JWKS has no keys array"));
+        finish(null, body as JSONWebKeySet);
+      });
+    });
+    request.end();
+  });
+}

@@ -1,0 +1,108 @@
+// Limits on the shape of a GraphQL document (GraphQL Armor rules plus graphql-js's token limit),
+// so one request cannot fan out into thousands of resolver calls or a huge parse.
+//
+//   GRAPHQL_LIMITS          JSON object, each field optional, a positive integer:
+//                           {"max_depth": 10, "max_aliases": 15, "max_tokens": 2000,
+//                            "max_cost": 5000, "max_directives": 50}
+//   GRAPHQL_INTROSPECTION   true | false. Unset: false when NODE_ENV=production, true otherwise.
+import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type ValidationContext, type ValidationRule } from "graphql";
+import { costLimitRule } from "@escape.tech/graphql-armor-cost-limit";
+import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
+import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
+import { ConfigError } from "../config-error.ts";
+import { envText, isRecord, type Env } from "../parse.ts";
+
+export interface GraphqlLimits {
+  /** nesting of selections (fragments count as a level) */
+  max_depth: number;
+  /** aliased fields per operation: `a1: siwe_nonce a2: siwe_nonce …` */
+  max_aliases: number;
+  /** lexical tokens per document, checked while parsing */
+  max_tokens: number;
+  /** GraphQL Armor's cost: objects 2, scalars 1, times 1.5 per level of depth */
+  max_cost: number;
+  max_directives: number;
+}
+
+export interface GraphqlLimitConfig {
+  limits: GraphqlLimits;
+  introspection: boolean;
+}
+
+/**
+ * Generous for every REST route's operation (the largest: depth 5, cost 145, 128 tokens, one alias,
+ * two directives; a test keeps them inside) and for dashboards; far below a document that hurts.
+ */
+export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphqlLimits> = Object.freeze({
+  max_depth: 10,
+  max_aliases: 15,
+  max_tokens: 2000,
+  max_cost: 5000,
+  max_directives: 50,
+});
+
+const LIMIT_NAMES = Object.keys(DEFAULT_GRAPHQL_LIMITS) as (keyof GraphqlLimits)[];
+
+function parseLimits(raw: string | undefined): GraphqlLimits {
+  const limits = { ...DEFAULT_GRAPHQL_LIMITS };
+  if (raw === undefined) return limits;
+  const fail = (problem: string): never => {
+    throw new ConfigError("GRAPHQL_LIMITS", problem);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    fail(`expected JSON, ${(error as Error).message}`);
+  }
+  if (!isRecord(parsed)) return fail(`expected a JSON object with ${LIMIT_NAMES.join(", ")}`);
+  for (const [name, value] of Object.entries(parsed)) {
+    if (!(LIMIT_NAMES as string[]).includes(name)) fail(`unknown limit "${name}" (expected ${LIMIT_NAMES.join(", ")})`);
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 2 ** 31 - 1) fail(`${name}: expected a positive integer`);
+    limits[name as keyof GraphqlLimits] = value as number;
+  }
+  return limits;
+}
+
+function introspection(env: Env): boolean {
+  const raw = envText(env, "GRAPHQL_INTROSPECTION")?.toLowerCase();
+  if (raw === undefined) return envText(env, "NODE_ENV") !== "production";
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError("GRAPHQL_INTROSPECTION", `expected true or false, got "${raw}"`);
+}
+
+export function loadGraphqlLimitConfig(env: Env): GraphqlLimitConfig {
+  return { limits: parseLimits(envText(env, "GRAPHQL_LIMITS")), introspection: introspection(env) };
+}
+
+/** The armor rules report a validation error (400, GRAPHQL_VALIDATION_FAILED) rather than throw out of validate(). */
+const report = { propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)] };
+
+/** Validation rules for Apollo Server's `validationRules` and for checking operations up front. */
+export function limitRules(limits: GraphqlLimits): ValidationRule[] {
+  return [
+    maxDepthRule({ n: limits.max_depth, ...report }),
+    maxAliasesRule({ n: limits.max_aliases, ...report }),
+    costLimitRule({ maxCost: limits.max_cost, ...report }),
+    maxDirectivesRule({ n: limits.max_directives, ...report }),
+  ] as ValidationRule[];
+}
+
+/** Parse options that enforce the token limit (graphql-js aborts the parse past it). */
+export function limitParseOptions(limits: GraphqlLimits): { maxTokens: number } {
+  return { maxTokens: limits.max_tokens };
+}
+
+/** Which limit a (valid) operation exceeds, as `/graphql` would report it, or undefined when it passes them all. */
+export function operationBeyondLimits(schema: GraphQLSchema, source: string, limits: GraphqlLimits): string | undefined {
+  let document: DocumentNode;
+  try {
+    document = parse(source, limitParseOptions(limits));
+  } catch (error) {
+    return (error as GraphQLError).message;
+  }
+  const errors = validate(schema, document, limitRules(limits));
+  return errors.length > 0 ? errors.map((e) => e.message).join("; ") : undefined;
+}

@@ -1,0 +1,75 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { Supergraph } from "@apollo/federation-internals";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../lib/config-error.ts";
+import { DEFAULT_GRAPHQL_LIMITS, loadGraphqlLimitConfig, operationBeyondLimits } from "../../lib/graphql/limits.ts";
+import type { Route } from "../../rest-adapter/route.ts";
+import { readSupergraph } from "../../server/supergraph.ts";
+
+const ROUTES_DIR = join(import.meta.dirname, "..", "..", "rest-adapter", "routes");
+
+/** Every route of every table in rest-adapter/routes, so a new route file is covered without editing this test. */
+async function allRoutes(): Promise<Route[]> {
+  const routes: Route[] = [];
+  for (const file of readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts"))) {
+    const module = (await import(join(ROUTES_DIR, file))) as Record<string, unknown>;
+    for (const value of Object.values(module))
+      if (Array.isArray(value)) routes.push(...value.filter((r): r is Route => typeof r?.operation === "string" && typeof r?.operationId === "string"));
+  }
+  return routes;
+}
+
+describe("GRAPHQL_LIMITS and GRAPHQL_INTROSPECTION", () => {
+  it("defaults to generous limits, introspection on outside production and off in production", () => {
+    expect(loadGraphqlLimitConfig({})).toEqual({ limits: DEFAULT_GRAPHQL_LIMITS, introspection: true });
+    expect(loadGraphqlLimitConfig({ NODE_ENV: "test" }).introspection).toBe(true);
+    expect(loadGraphqlLimitConfig({ NODE_ENV: "production" }).introspection).toBe(false);
+    expect(loadGraphqlLimitConfig({ NODE_ENV: "production", GRAPHQL_INTROSPECTION: "true" }).introspection).toBe(true);
+    expect(loadGraphqlLimitConfig({ GRAPHQL_INTROSPECTION: "off" }).introspection).toBe(false);
+  });
+
+  it("overrides single limits and keeps the others", () => {
+    expect(loadGraphqlLimitConfig({ GRAPHQL_LIMITS: '{"max_depth": 12, "max_aliases": 4}' }).limits).toEqual({ ...DEFAULT_GRAPHQL_LIMITS, max_depth: 12, max_aliases: 4 });
+  });
+
+  it.each([
+    ["not JSON", "{", /GRAPHQL_LIMITS: expected JSON/],
+    ["an array", "[1]", /expected a JSON object/],
+    ["an unknown limit", '{"max_width": 3}', /unknown limit "max_width"/],
+    ["zero", '{"max_depth": 0}', /max_depth: expected a positive integer/],
+    ["a fraction", '{"max_cost": 1.5}', /max_cost: expected a positive integer/],
+    ["a string", '{"max_tokens": "100"}', /max_tokens: expected a positive integer/],
+  ])("refuses %s", (_, value, message) => {
+    expect(() => loadGraphqlLimitConfig({ GRAPHQL_LIMITS: value })).toThrow(ConfigError);
+    expect(() => loadGraphqlLimitConfig({ GRAPHQL_LIMITS: value })).toThrow(message);
+  });
+
+  it("refuses a bad GRAPHQL_INTROSPECTION", () => {
+    expect(() => loadGraphqlLimitConfig({ GRAPHQL_INTROSPECTION: "maybe" })).toThrow(/GRAPHQL_INTROSPECTION: expected true or false/);
+  });
+});
+
+describe("the default limits and the REST routes", () => {
+  const schema = Supergraph.build(readSupergraph()).apiSchema().toGraphQLJSSchema();
+
+  it("every REST route's operation passes every limit (split mode sends them through /graphql)", async () => {
+    const routes = await allRoutes();
+    expect(routes.length).toBeGreaterThan(40);
+    const beyond = routes.map((r) => [r.operationId, operationBeyondLimits(schema, r.operation, DEFAULT_GRAPHQL_LIMITS)]).filter(([, problem]) => problem);
+    expect(beyond).toEqual([]);
+  });
+
+  it("the limits bite where they should", () => {
+    const nested = (levels: number, leaf: string) => `{ me { ${"... on User { ".repeat(levels)}${leaf}${" }".repeat(levels)} } }`;
+    expect(operationBeyondLimits(schema, nested(8, "id"), DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
+    expect(operationBeyondLimits(schema, nested(9, "id"), DEFAULT_GRAPHQL_LIMITS)).toMatch(/depth limit of 10 exceeded, found 11/);
+    expect(operationBeyondLimits(schema, nested(8, "id ".repeat(150)), DEFAULT_GRAPHQL_LIMITS)).toMatch(/Cost limit of 5000 exceeded/);
+    const aliases = (n: number) => `mutation { ${Array.from({ length: n }, (_, i) => `a${i}: siwe_nonce { nonce }`).join(" ")} }`;
+    expect(operationBeyondLimits(schema, aliases(15), DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
+    expect(operationBeyondLimits(schema, aliases(16), DEFAULT_GRAPHQL_LIMITS)).toMatch(/Aliases limit of 15 exceeded, found 16/);
+    expect(operationBeyondLimits(schema, `{ me { ${"id ".repeat(2000)} } }`, DEFAULT_GRAPHQL_LIMITS)).toMatch(/Document contains more th.. 2000 tokens/);
+    const directives = `{ me { ${"id @include(if: true) ".repeat(51)}} }`;
+    expect(operationBeyondLimits(schema, directives, DEFAULT_GRAPHQL_LIMITS)).toMatch(/Directives limit of 50 exceeded/);
+  });
+});
