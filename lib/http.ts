@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "./logger.ts";
+import { fastifyTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { traceIdFrom } from "./trace.ts";
 
 /** One JSON line per request, with trace id, status and duration, instead of Fastify's two. */
@@ -13,9 +14,13 @@ class RequestLog extends LogController {
   }
 }
 
-/** A Fastify instance as every listener of ours wants it: request ids are trace ids, one log line per request. */
-export function createHttpServer(logger: Logger, options: { bodyLimit?: number } = {}): FastifyInstance {
+/**
+ * A Fastify instance as every listener of ours wants it: request ids are trace ids, one log line
+ * per request. `trustProxy` (TRUST_PROXY, public listeners only): whose X-Forwarded-For makes `request.ip`.
+ */
+export function createHttpServer(logger: Logger, options: { bodyLimit?: number; trustProxy?: TrustProxy } = {}): FastifyInstance {
   return Fastify({
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     loggerInstance: logger as FastifyBaseLogger,
     logController: new RequestLog(),
     genReqId: (req) => traceIdFrom(req.headers),

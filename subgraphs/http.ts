@@ -1,7 +1,9 @@
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { FastifyInstance } from "fastify";
-import { PRINCIPAL_HEADER, verifyPrincipal } from "../lib/auth/internal-principal.ts";
+import { keepBodyDigests, requestBodyDigest } from "../lib/auth/body-digest.ts";
+import { PRINCIPAL_HEADER, PrincipalVerifier } from "../lib/auth/internal-principal.ts";
+import { appError } from "../lib/errors/app-error.ts";
 import { answerWithApollo } from "../lib/graphql/apollo-http.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import type { Subgraph } from "../lib/graphql/subgraph.ts";
@@ -11,8 +13,9 @@ import { maskError } from "../gateway/gateway.ts";
 
 /**
  * One subgraph served over HTTP (split mode). Only callers holding the internal secret (the
- * gateway) get in: the principal header is verified on every request, so a subgraph reached
- * directly cannot be fooled into acting for somebody.
+ * gateway) get in: the principal header is verified on every request (signed for this subgraph,
+ * over this very body, fresh and not seen before), so a subgraph reached directly cannot be
+ * fooled into acting for somebody, nor replay what it captured.
  */
 export async function buildSubgraphApp(subgraph: Subgraph, options: { internalSecret: string; logger: Logger }): Promise<{ app: FastifyInstance; server: ApolloServer<RequestContext> }> {
   const server = new ApolloServer<RequestContext>({
@@ -24,10 +27,15 @@ export async function buildSubgraphApp(subgraph: Subgraph, options: { internalSe
   });
   await server.start();
   const app = createHttpServer(options.logger);
+  keepBodyDigests(app);
+  const verifier = new PrincipalVerifier(options.internalSecret, subgraph.name);
   app.get("/health", async () => ({ status: "ok", subgraph: subgraph.name }));
   app.post("/graphql", async (request, reply) => {
-    const principal = verifyPrincipal(request.headers[PRINCIPAL_HEADER] as string | undefined, options.internalSecret);
-    if (!principal) return reply.code(401).send({ errors: [{ message: "A signed principal is required.", extensions: { code: "UNAUTHENTICATED" } }] });
+    const principal = verifier.verify(request.headers[PRINCIPAL_HEADER] as string | undefined, requestBodyDigest(request))?.principal;
+    if (!principal) {
+      const refused = appError("GEN-401-001");
+      return reply.code(refused.status).send({ errors: [{ message: refused.detail, extensions: refused.extensions }] });
+    }
     const traceId = (request.headers["x-request-id"] as string | undefined) ?? request.id;
     return answerWithApollo(server, request, reply, { principal, trace_id: traceId });
   });

@@ -1,9 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { createPublicClient, http, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildInternalGraphqlApp } from "../../gateway/http.ts";
 import { listen } from "../../lib/http.ts";
 import { HttpGatewayClient } from "../../rest-adapter/gateway-client.ts";
 import { buildRpcApp } from "../../rest-adapter/rpc/app.ts";
@@ -376,11 +378,15 @@ describe("rate limit", () => {
   });
 });
 
-describe("split mode: keys verified through the gateway's /graphql", () => {
+describe("split mode: keys verified through the gateway's internal /graphql", () => {
   let app: FastifyInstance;
+  let internal: FastifyInstance;
   let base: string;
   beforeAll(async () => {
-    const gateway = new HttpGatewayClient(platform.urls.graphql);
+    const internalSecret = randomBytes(32).toString("hex");
+    const authenticator = platform.gatewayClient.authenticator;
+    internal = await buildInternalGraphqlApp({ server: platform.gateway.server, logger: pino({ level: "silent" }), internalSecret, authenticate: (h, t, o) => authenticator.authenticate(h, t, o) });
+    const gateway = new HttpGatewayClient(await listen(internal, { name: "graphql-internal", port: 0, host: "127.0.0.1", path: "/graphql" }), internalSecret);
     app = await buildRpcApp({
       gateway,
       logger: pino({ level: "silent" }),
@@ -392,7 +398,10 @@ describe("split mode: keys verified through the gateway's /graphql", () => {
     });
     base = await listen(app, { name: "rpc-split", port: 0, host: "127.0.0.1" });
   });
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    await internal?.close();
+  });
 
   it("accepts public keys, refuses server keys (403) and revoked or unknown ones (401)", async () => {
     const call = { jsonrpc: "2.0", id: 1, method: "eth_chainId" };

@@ -1,49 +1,99 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { signPrincipal, verifyPrincipal } from "../../lib/auth/internal-principal.ts";
+import { bodyDigest, PRINCIPAL_LIFETIME_MS, PrincipalVerifier, signPrincipal, type PrincipalAudience } from "../../lib/auth/internal-principal.ts";
 import type { Principal } from "../../lib/auth/principal.ts";
 
 const SECRET = "s".repeat(64);
 const NOW = 1_700_000_000_000;
 const USER: Principal = { kind: "user", via: "pat", environment_id: "default", user_id: "usr_1", pat: { token_id: "pat_1", scopes: ["read"] } };
 const INTERNAL: Principal = { kind: "internal", service: "gateway" };
+const BODY = JSON.stringify({ query: "{ me { id } }", variables: {} });
 
-describe("signPrincipal / verifyPrincipal", () => {
-  it("round-trips any principal within the validity window", () => {
+const sign = (principal: Principal, audience: PrincipalAudience = "users", body = BODY, now = NOW, clientAddress?: string) =>
+  signPrincipal(principal, { secret: SECRET, audience, body, now, ...(clientAddress !== undefined && { clientAddress }) });
+const verifier = (audience: PrincipalAudience = "users", secret = SECRET) => new PrincipalVerifier(secret, audience);
+
+describe("signPrincipal / PrincipalVerifier", () => {
+  it("round-trips any principal for its audience and body, within its lifetime", () => {
     for (const principal of [USER, INTERNAL, { kind: "anonymous" } as Principal]) {
-      const header = signPrincipal(principal, SECRET, NOW);
+      const header = sign(principal);
       expect(header.split(".")).toHaveLength(2);
-      expect(verifyPrincipal(header, SECRET, NOW)).toEqual(principal);
-      expect(verifyPrincipal(header, SECRET, NOW + 59_000)).toEqual(principal);
+      expect(verifier().verify(header, bodyDigest(BODY), NOW)).toEqual({ principal });
+      expect(verifier().verify(sign(principal), bodyDigest(BODY), NOW + PRINCIPAL_LIFETIME_MS)).toEqual({ principal });
     }
   });
 
-  it("refuses a header signed with another secret", () => {
-    expect(verifyPrincipal(signPrincipal(INTERNAL, "other-secret-".repeat(4), NOW), SECRET, NOW)).toBeUndefined();
+  it("carries the client address, bound like the rest", () => {
+    const header = sign({ kind: "anonymous" }, "gateway", BODY, NOW, "203.0.113.7");
+    expect(verifier("gateway").verify(header, bodyDigest(BODY), NOW)).toEqual({ principal: { kind: "anonymous" }, client_address: "203.0.113.7" });
   });
 
-  it("refuses a tampered payload (e.g. escalating a user to internal) and a tampered signature", () => {
-    const header = signPrincipal(USER, SECRET, NOW);
-    const [, signature] = header.split(".");
-    const forged = Buffer.from(JSON.stringify({ principal: INTERNAL, issued_at: NOW })).toString("base64url");
-    expect(verifyPrincipal(`${forged}.${signature}`, SECRET, NOW)).toBeUndefined();
-    const [payload, sig] = header.split(".") as [string, string];
-    const i = Math.floor(sig.length / 2);
-    const flipped = sig.slice(0, i) + (sig[i] === "A" ? "B" : "A") + sig.slice(i + 1);
-    expect(verifyPrincipal(`${payload}.${flipped}`, SECRET, NOW)).toBeUndefined();
-    expect(verifyPrincipal(`${payload}.`, SECRET, NOW)).toBeUndefined();
-    expect(verifyPrincipal(`${payload}.${sig}.extra`, SECRET, NOW)).toBeUndefined();
+  it("refuses a principal signed for another audience (a capture replayed at another service)", () => {
+    const forUsers = sign(INTERNAL, "users");
+    for (const audience of ["finance", "identity", "agents", "gateway"] as const) expect(verifier(audience).verify(forUsers, bodyDigest(BODY), NOW)).toBeUndefined();
+    expect(verifier("users").verify(forUsers, bodyDigest(BODY), NOW)).toEqual({ principal: INTERNAL });
   });
 
-  it("refuses a stale header (more than 60 s old) and one from too far in the future", () => {
-    const header = signPrincipal(INTERNAL, SECRET, NOW);
-    expect(verifyPrincipal(header, SECRET, NOW + 60_001)).toBeUndefined();
-    expect(verifyPrincipal(header, SECRET, NOW - 60_001)).toBeUndefined();
-    expect(verifyPrincipal(header, SECRET, NOW + 60_000)).toEqual(INTERNAL);
+  it("refuses a principal sent with another body (a capture replayed with another operation)", () => {
+    const header = sign(USER);
+    const other = JSON.stringify({ query: "mutation { delete_everything }", variables: {} });
+    expect(verifier().verify(header, bodyDigest(other), NOW)).toBeUndefined();
+    expect(verifier().verify(header, bodyDigest(`${BODY} `), NOW)).toBeUndefined();
+    expect(verifier().verify(header, bodyDigest(""), NOW)).toBeUndefined();
+  });
+
+  it("refuses a stale principal, and one from too far in the future", () => {
+    expect(verifier().verify(sign(INTERNAL), bodyDigest(BODY), NOW + PRINCIPAL_LIFETIME_MS + 1)).toBeUndefined();
+    expect(verifier().verify(sign(INTERNAL), bodyDigest(BODY), NOW - 5_001)).toBeUndefined();
+    expect(verifier().verify(sign(INTERNAL), bodyDigest(BODY), NOW - 5_000)).toEqual({ principal: INTERNAL });
+    expect(PRINCIPAL_LIFETIME_MS).toBeLessThanOrEqual(15_000);
+  });
+
+  it("accepts each principal once (an exact replay within its lifetime is refused)", () => {
+    const guard = verifier();
+    const header = sign(USER);
+    expect(guard.verify(header, bodyDigest(BODY), NOW)).toEqual({ principal: USER });
+    expect(guard.verify(header, bodyDigest(BODY), NOW + 1)).toBeUndefined();
+    // a fresh signature over the same body is another request
+    expect(guard.verify(sign(USER), bodyDigest(BODY), NOW + 2)).toEqual({ principal: USER });
+  });
+
+  it("forgets used principals once they are stale anyway", () => {
+    const guard = verifier();
+    for (let i = 0; i < 100; i++) expect(guard.verify(sign(USER, "users", BODY, NOW + i), bodyDigest(BODY), NOW + i)).toBeDefined();
+    const later = NOW + 10 * PRINCIPAL_LIFETIME_MS;
+    expect(guard.verify(sign(USER, "users", BODY, later), bodyDigest(BODY), later)).toBeDefined();
+    expect((guard as unknown as { seen: Map<string, number> }).seen.size).toBe(1);
+  });
+
+  it("refuses a principal signed with another secret", () => {
+    expect(verifier("users", "other-secret-".repeat(4)).verify(sign(INTERNAL), bodyDigest(BODY), NOW)).toBeUndefined();
+  });
+
+  it("refuses a tampered payload (escalating a user to internal, moving the audience) and a tampered signature", () => {
+    const header = sign(USER);
+    const [payload, signature] = header.split(".") as [string, string];
+    const envelope = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    const reencode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    expect(verifier().verify(`${reencode({ ...envelope, principal: INTERNAL })}.${signature}`, bodyDigest(BODY), NOW)).toBeUndefined();
+    expect(verifier("finance").verify(`${reencode({ ...envelope, aud: "finance" })}.${signature}`, bodyDigest(BODY), NOW)).toBeUndefined();
+    expect(verifier().verify(`${reencode({ ...envelope, iat: NOW + 60_000 })}.${signature}`, bodyDigest(BODY), NOW + 60_000)).toBeUndefined();
+    const i = Math.floor(signature.length / 2);
+    const flipped = signature.slice(0, i) + (signature[i] === "A" ? "B" : "A") + signature.slice(i + 1);
+    expect(verifier().verify(`${payload}.${flipped}`, bodyDigest(BODY), NOW)).toBeUndefined();
+    expect(verifier().verify(`${payload}.`, bodyDigest(BODY), NOW)).toBeUndefined();
+    expect(verifier().verify(`${header}.extra`, bodyDigest(BODY), NOW)).toBeUndefined();
+  });
+
+  it("MACs with a key derived per audience, never with INTERNAL_SECRET itself", () => {
+    const [payload] = sign(INTERNAL, "identity").split(".") as [string];
+    const rootMac = createHmac("sha256", SECRET).update(payload).digest("base64url");
+    expect(verifier("identity").verify(`${payload}.${rootMac}`, bodyDigest(BODY), NOW)).toBeUndefined();
   });
 
   it("refuses an absent or shapeless header", () => {
-    expect(verifyPrincipal(undefined, SECRET, NOW)).toBeUndefined();
-    expect(verifyPrincipal("", SECRET, NOW)).toBeUndefined();
-    expect(verifyPrincipal("no-dot", SECRET, NOW)).toBeUndefined();
+    expect(verifier().verify(undefined, bodyDigest(BODY), NOW)).toBeUndefined();
+    expect(verifier().verify("", bodyDigest(BODY), NOW)).toBeUndefined();
+    expect(verifier().verify("no-dot", bodyDigest(BODY), NOW)).toBeUndefined();
   });
 });
