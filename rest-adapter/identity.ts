@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { Hex } from "viem";
 import { buildHttpApp } from "./app.ts";
 import { IDENTITY_CREDENTIAL_HEADERS } from "../lib/auth/credential-headers.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
@@ -9,19 +10,22 @@ import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { organisationRoutes } from "./routes/organisations.ts";
-import { pintRoutes } from "./routes/pints.ts";
+import { documentPintDomainSalt, pintRoutes } from "./routes/pints.ts";
 import { userLookupRoutes } from "./routes/user-lookup.ts";
 
 /** Every route of the identity listener ({sis_url}). */
 export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes, ...pintRoutes];
 
-/** The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`). */
-export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string }): Promise<FastifyInstance> {
+/**
+ * The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`).
+ * `pintDomainSalt` (PINT_DOMAIN_SALT) is written into the exchange's description, so integrators read this deployment's value.
+ */
+export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pintDomainSalt: Hex }): Promise<FastifyInstance> {
   const document = buildOpenApiDocument({
     title: "Identity service",
     description: "Organisations, environments, members, API keys, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3).",
     serverUrl: options.baseUrl,
-    routes: identityRoutes,
+    routes: identityRoutes.map((route) => documentPintDomainSalt(route, options.pintDomainSalt)),
   });
   return buildHttpApp({
     ...options,

@@ -5,6 +5,7 @@ import { Links } from "../schemas.ts";
 import { Member, MEMBER_FIELDS } from "./organisations.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
+const MemberPath = Type.Object({ org_id: Type.String({ minLength: 1 }), member_id: Type.String({ minLength: 1 }) });
 const membersHref = (base: string, orgId: string) => href(base, "/v0/organisation/{org_id}/members", { org_id: orgId });
 
 export const memberRoutes = [
@@ -29,11 +30,13 @@ export const memberRoutes = [
     path: "/v0/organisation/{org_id}/members",
     tag: "Members",
     summary: "Add a dashboard user to the organisation",
-    description: "By the subject (`sub`) of their dashboard session token. Owners and admins only. 409 `IDS-409-001` when already a member.",
+    description:
+      "By the issuer (`issuer`) and subject (`sub`) of their dashboard session token: membership is keyed on both, so the same `sub` from another `DASHBOARD_AUTH` issuer is someone else. `issuer` defaults to the issuer of the caller's own session token and must be a `DASHBOARD_AUTH` issuer (else 422). Owners and admins only (403 `IDS-403-003`); only owners add an owner (403 `IDS-403-004`). 409 `IDS-409-001` when already a member.",
     security: ["DashboardSession"],
     params: OrgId,
     body: Type.Object({
-      sub: Type.String({ minLength: 1 }),
+      issuer: Type.Optional(Type.String({ minLength: 1, description: "the DASHBOARD_AUTH issuer of the member's session tokens (`iss`); default: the caller's", examples: ["https://auth.dashboard.example.com"] })),
+      sub: Type.String({ minLength: 1, description: "the member's session token `sub`" }),
       email: Type.Optional(Type.Union([Type.String({ format: "email" }), Type.Null()])),
       name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
       role: Type.Optional(Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")])),
@@ -50,14 +53,35 @@ export const memberRoutes = [
     errors: [401, 403, 404, 409, 422],
   }),
   defineRoute({
+    operationId: "updateMember",
+    method: "PATCH",
+    path: "/v0/organisation/{org_id}/members/{member_id}",
+    tag: "Members",
+    summary: "Change a member's role",
+    description:
+      "Owners and admins (403 `IDS-403-003`). Only owners grant the owner role or take it away (403 `IDS-403-004`); the last owner cannot be demoted (409 `IDS-409-002`).",
+    security: ["DashboardSession"],
+    params: MemberPath,
+    body: Type.Object({ role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]) }, { additionalProperties: false }),
+    operation: `mutation UpdateMember($org_id: ID!, $member_id: ID!, $role: String!) { member: update_member_role(org_id: $org_id, member_id: $member_id, role: $role) { ${MEMBER_FIELDS} } }`,
+    variables: ({ params, body }) => ({ org_id: params.org_id, member_id: params.member_id, role: body.role }),
+    result: (data) => data.member,
+    links: (body, { base_url, params }) => ({
+      list: link(membersHref(base_url, params.org_id)),
+      remove: link(href(base_url, "/v0/organisation/{org_id}/members/{member_id}", { org_id: params.org_id, member_id: body.id }), { method: "DELETE" }),
+    }),
+    responses: { 200: { description: "The member", schema: Type.Composite([Member, Type.Object({ _links: Links })]) } },
+    errors: [401, 403, 404, 409, 422],
+  }),
+  defineRoute({
     operationId: "removeMember",
     method: "DELETE",
     path: "/v0/organisation/{org_id}/members/{member_id}",
     tag: "Members",
     summary: "Remove a member",
-    description: "Owners and admins only; the last owner cannot be removed (409 `IDS-409-002`).",
+    description: "Owners and admins (403 `IDS-403-003`); only owners remove an owner (403 `IDS-403-004`); the last owner cannot be removed (409 `IDS-409-002`).",
     security: ["DashboardSession"],
-    params: Type.Object({ org_id: Type.String({ minLength: 1 }), member_id: Type.String({ minLength: 1 }) }),
+    params: MemberPath,
     operation: `mutation RemoveMember($org_id: ID!, $member_id: ID!) { member: remove_member(org_id: $org_id, member_id: $member_id) { id } }`,
     variables: ({ params }) => ({ org_id: params.org_id, member_id: params.member_id }),
     result: () => undefined,

@@ -3,7 +3,7 @@ import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { EpochMs, Links } from "../schemas.ts";
 
-export const MEMBER_FIELDS = "id name email status role sub created_at";
+export const MEMBER_FIELDS = "id name email status role issuer sub created_at";
 export const ENVIRONMENT_FIELDS = "id name label kind created_at updated_at auth { provider providers provider_configs is_active created_at updated_at credentials { environment_id api_key } } features { name enabled config created_at updated_at }";
 const ORGANISATION_FIELDS = `id name status created_at contact_email dashboard_org_id members { ${MEMBER_FIELDS} } environments { ${ENVIRONMENT_FIELDS} }`;
 
@@ -15,6 +15,7 @@ export const Member = Type.Object({
   email: Type.Union([Type.String(), Type.Null()]),
   status: Type.Union([Type.Literal("active"), Type.Literal("removed")]),
   role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]),
+  issuer: Type.Union([Type.String(), Type.Null()], { description: "the dashboard session token's issuer (DASHBOARD_AUTH); null: recorded before issuers were and matching no token until added again" }),
   sub: Type.String({ description: "the dashboard session token's subject" }),
   created_at: EpochMs,
 });

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { PINT_SCOPES, PINT_SCOPE_NAMES } from "../../lib/auth/pint-scopes.ts";
-import { defineRoute } from "../route.ts";
+import { defineRoute, type Route } from "../route.ts";
 import { href, link } from "../links.ts";
 import { Address, EpochMs, Links } from "../schemas.ts";
 
@@ -12,7 +12,7 @@ import { Address, EpochMs, Links } from "../schemas.ts";
  */
 
 export const PINT_FIELDS = "id digest wallet chain_id signer signer_role audience scopes nonce expires_at user_id organisation_id created_at revoked_at revoked_by status";
-const AUDIENCE_FIELDS = "id identifier name created_at";
+const AUDIENCE_FIELDS = "id identifier audience name created_at";
 
 export const PintRecord = Type.Object({
   id: Type.String({ description: "pint_…; also the PINT JWT's jti", examples: ["pint_01jb4x8w5n6p7q8r9s0t1v2w3x"] }),
@@ -35,7 +35,8 @@ export const PintRecord = Type.Object({
 
 const AudienceRecord = Type.Object({
   id: Type.String({ examples: ["aud_01jb4x8w5n6p7q8r9s0t1v2w3x"] }),
-  identifier: Type.String({ examples: ["com.example.wallet-app"] }),
+  identifier: Type.String({ description: "as registered: the organisation's own", examples: ["com.example.wallet-app"] }),
+  audience: Type.String({ description: "what mandates name as `audience` and PINT JWTs carry as `aud`: `<org_id>:<identifier>`", examples: ["org_01jb4x8w5n6p7q8r9s0t1v2w3x:com.example.wallet-app"] }),
   name: Type.Union([Type.String(), Type.Null()]),
   created_at: EpochMs,
 });
@@ -55,23 +56,28 @@ export const PINT_TOKEN_USE = [
   "Every request checks the mandate's row: a revoked mandate's JWT fails at once with 401 `PINT-401-006`; an invalid or foreign JWT 401 `PINT-401-003`; an expired one 401 `PINT-401-004`. The platform host (`x-platform-*` headers) does not accept PINT JWTs.",
 ].join("\n");
 
+/** Where the exchange's description names this deployment's salt; filled in when the identity host builds its document. */
+const PINT_DOMAIN_SALT_PLACEHOLDER = "{pint_domain_salt}";
+
 const EXCHANGE_DESCRIPTION = [
-  "Server API key with `idsvc.token_exchange` (`Authorization: Bearer idsvc_sk_…`). Exchanges a mandate signed by a user's wallet for a PINT JWT that lets the mandate's **audience** (a third-party identifier registered by the key's organisation under `/v0/organisation/{org_id}/audiences`) act with the mandate's **scopes** on that user.",
+  "Server API key with `idsvc.token_exchange` (`Authorization: Bearer idsvc_sk_…`). Exchanges a mandate signed by a user's wallet for a PINT JWT that lets the mandate's **audience** (a third-party identifier the key's organisation registered under `/v0/organisation/{org_id}/audiences`, named in its namespaced form `<org_id>:<identifier>`, the registration's `audience` field) act with the mandate's **scopes** on that user.",
   "",
   "### The mandate (EIP-712)",
   "",
   "```",
-  'domain  = { name: "PINT", version: "1", chainId: <chain of the wallet> }',
+  'domain  = { name: "PINT", version: "1", chainId: <chain of the wallet>, salt: <this deployment\'s salt> }',
   "types   = { Mandate: [",
   '  { name: "wallet",    type: "address"  },   // the user\'s wallet: an EOA, or a Safe',
   '  { name: "signer",    type: "address"  },   // the key that signs: the wallet itself (EOA), or an owner of the Safe',
-  '  { name: "audience",  type: "string"   },   // a registered third-party identifier',
+  '  { name: "audience",  type: "string"   },   // a registered audience: <org_id>:<identifier>',
   '  { name: "scopes",    type: "string[]" },   // from the PINT scope catalogue below',
   '  { name: "nonce",     type: "uint256"  },   // single use per (wallet, chain)',
   '  { name: "expiresAt", type: "uint64"   },   // Unix seconds; at most 90 days ahead',
   "] }",
   'primaryType = "Mandate"',
   "```",
+  "",
+  `\`salt\` (bytes32) names the deployment, so a mandate signed for one deployment (another operator's, or staging) is refused at another (401 \`PINT-401-001\`). **This deployment's salt is \`${PINT_DOMAIN_SALT_PLACEHOLDER}\`.** It is \`PINT_DOMAIN_SALT\` when the operator sets it, else keccak256 of the identity host's public URL ({sis_url}) as UTF-8 (viem: \`keccak256(stringToHex(sis_url))\`).`,
   "",
   "Body: `{chain_id, mandate, signature}`: `chain_id` is the domain's `chainId`; `mandate` carries exactly the six fields as signed (`nonce` and `expiresAt` as JSON integers or decimal strings); `signature` is 0x-hex.",
   "",
@@ -80,12 +86,12 @@ const EXCHANGE_DESCRIPTION = [
   "```ts",
   'import { privateKeyToAccount } from "viem/accounts";',
   "const account = privateKeyToAccount(USER_PRIVATE_KEY);",
-  "const domain = { name: \"PINT\", version: \"1\", chainId: 8453 } as const;",
+  "const domain = { name: \"PINT\", version: \"1\", chainId: 8453, salt: PINT_DOMAIN_SALT } as const; // the salt above",
   "const types = { Mandate: [",
   '  { name: "wallet", type: "address" }, { name: "signer", type: "address" }, { name: "audience", type: "string" },',
   '  { name: "scopes", type: "string[]" }, { name: "nonce", type: "uint256" }, { name: "expiresAt", type: "uint64" },',
   "] } as const;",
-  "const mandate = { wallet: account.address, signer: account.address, audience: \"com.example.wallet-app\",",
+  "const mandate = { wallet: account.address, signer: account.address, audience: \"org_01jb4x8w5n6p7q8r9s0t1v2w3x:com.example.wallet-app\",",
   '  scopes: ["profile.read", "kyc.read"], nonce: 1n, expiresAt: BigInt(Math.floor(Date.now() / 1000) + 3600) };',
   'const signature = await account.signTypedData({ domain, types, primaryType: "Mandate", message: mandate });',
   "await fetch(`${sis_url}/v0/idsvc/token/pint`, { method: \"POST\",",
@@ -115,16 +121,26 @@ const EXCHANGE_DESCRIPTION = [
   "",
   "### Check order",
   "",
+  "A body the HTTP layer cannot take (not JSON, not sent as `application/json`, empty, or over 16 KiB) is refused before anything else, in the same shape: 400 `PINT-400-001`.",
+  "",
   "Each request answers the first failing check: 1. key (401 `IDS-401-001`; no `idsvc.token_exchange` or not a server key: 403 `IDS-403-001`) → 2. rate limit per key (429 `PINT-429-001`, `Retry-After`; every attempt counts) → 3. fields (400 `PINT-400-001`, the detail names each problem) → 4. `expiresAt` passed (410 `PINT-410-001`) → 5. audience not registered by the key's organisation (400 `PINT-400-002`) → 6. this mandate (same digest) revoked (409 `PINT-409-002`) → 7. signature (401 `PINT-401-001`, 401 `PINT-401-002`, 424 `PINT-424-001`) → 8. wallet owner, signer and scopes (403 `PINT-403-001`) → 9. KYC (403 `PINT-403-002`) → 10. nonce: the mandate is stored with a unique (wallet, chain, nonce), so of concurrent exchanges of one nonce exactly one succeeds and the others get 409 `PINT-409-001` (increment the nonce and sign again). Nothing is stored before step 10: a failed exchange consumes no nonce.",
   "",
   "### The PINT JWT",
   "",
-  "Signed with the platform key (`SIGNING_KEY`; public keys at `{sis_url}/.well-known/jwks.json`). Claims: `iss` {sis_url}, `sub` the user id, `aud` the audience, `jti` the mandate id (`pint_…`), `scope` (space-separated) and `scopes` (array), `wallet`, `chain_id`, `org_id`, `token_use: \"pint\"`, `iat`, `exp` = the mandate's `expiresAt`, at most one hour after issue (exchange a new mandate for more).",
+  "Signed with the platform key (`SIGNING_KEY`; public keys at `{sis_url}/.well-known/jwks.json`). Claims: `iss` {sis_url}, `sub` the user id, `aud` the audience (`<org_id>:<identifier>`), `jti` the mandate id (`pint_…`), `scope` (space-separated) and `scopes` (array), `wallet`, `chain_id`, `org_id`, `token_use: \"pint\"`, `iat`, `exp` = the mandate's `expiresAt`, at most one hour after issue (exchange a new mandate for more).",
   "",
   PINT_TOKEN_USE,
   "",
   "Revocation: the user (`DELETE {base_url}/v0/user/me/pints/{pint_id}`, JWT or PAT with `write`) or the audience's organisation (`DELETE /v0/organisation/{org_id}/pints/{pint_id}`, or by removing the audience). A revoked mandate yields no new tokens (409 `PINT-409-002`) and its JWT fails at once (401 `PINT-401-006`).",
 ].join("\n");
+
+/** The route as documented by this deployment: the exchange's description with its salt written in. */
+export function documentPintDomainSalt(route: Route, salt: string): Route {
+  return route.description?.includes(PINT_DOMAIN_SALT_PLACEHOLDER) ? { ...route, description: route.description.replaceAll(PINT_DOMAIN_SALT_PLACEHOLDER, salt) } : route;
+}
+
+/** Bodies of the exchange are small: a mandate and at most 4096 bytes of signature. */
+const EXCHANGE_BODY_LIMIT = 16 * 1024;
 
 const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
 
@@ -132,7 +148,11 @@ const MandateBody = Type.Object(
   {
     wallet: Type.String({ pattern: ADDRESS_PATTERN, description: "the user's wallet: an EOA, or a Safe" }),
     signer: Type.String({ pattern: ADDRESS_PATTERN, description: "the signing key: the wallet itself, or an owner of the Safe" }),
-    audience: Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{2,199}$", description: "a third-party identifier registered by the key's organisation", examples: ["com.example.wallet-app"] }),
+    audience: Type.String({
+      pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{2,299}$",
+      description: "an audience registered by the key's organisation, namespaced: `<org_id>:<identifier>`",
+      examples: ["org_01jb4x8w5n6p7q8r9s0t1v2w3x:com.example.wallet-app"],
+    }),
     scopes: Type.Array(Type.Union(PINT_SCOPE_NAMES.map((name) => Type.Literal(name))), { minItems: 1, maxItems: 16, uniqueItems: true }),
     nonce: Type.Union([Type.String({ pattern: "^\\d{1,78}$" }), Type.Integer({ minimum: 0 })], { description: "uint256: single use per wallet and chain" }),
     expiresAt: Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: "^\\d{1,20}$" })], { description: "uint64 Unix seconds, in the future, at most 90 days ahead" }),
@@ -173,6 +193,8 @@ export const pintRoutes = [
     security: ["ApiKey"],
     body: ExchangeBody,
     validateBody: false,
+    bodyError: "PINT-400-001",
+    bodyLimit: EXCHANGE_BODY_LIMIT,
     operation: `mutation ExchangePint($input: JSON) { exchange: exchange_pint(input: $input) { token token_type expires_at pint { ${PINT_FIELDS} } } }`,
     variables: ({ body }) => ({ input: body ?? null }),
     result: (data) => data.exchange,
@@ -213,7 +235,7 @@ export const pintRoutes = [
     path: "/.well-known/jwks.json",
     tag: "PINT",
     summary: "Public keys that verify PINT JWTs",
-    description: "The platform signing key's public part (RFC 7517), without credentials. Verify a PINT JWT with it, its `iss` ({sis_url}) and, as the audience, your own identifier.",
+    description: "The platform signing key's public part (RFC 7517), without credentials. Verify a PINT JWT with it, its `iss` ({sis_url}) and, as the audience, your organisation's `<org_id>:<identifier>`.",
     security: [],
     operation: `query PintJwks { jwks: pint_jwks { keys } }`,
     result: (data) => data.jwks,
@@ -241,7 +263,7 @@ export const pintRoutes = [
     tag: "PINT",
     summary: "Register a third-party identifier (PINT audience)",
     description:
-      "Owners and admins (403 `IDS-403-003`). A mandate names one registered identifier as its `audience`; only this organisation's keys can exchange it (others: 400 `PINT-400-002`). Identifiers are global (409 `IDS-409-001` when taken) and look like `com.example.app` or `https://app.example.com` (3-200 characters: letters, digits, `. _ : / -`).",
+      "Owners and admins (403 `IDS-403-003`). Identifiers look like `com.example.app` or `https://app.example.com` (3-200 characters: letters, digits, `. _ : / -`) and are **namespaced per organisation**: a mandate names the answer's `audience`, `<org_id>:<identifier>`, and the PINT JWT carries it as `aud`. Another organisation may register the same identifier, but its mandates name its own id, so it cannot capture yours: only this organisation's keys exchange mandates for this audience (others: 400 `PINT-400-002`), and a relying party that checks `aud` against its organisation's audience refuses tokens minted for the other. 409 `IDS-409-001` when this organisation already registered the identifier.",
     security: ["DashboardSession"],
     params: OrgId,
     body: Type.Object({
@@ -281,7 +303,7 @@ export const pintRoutes = [
     path: "/v0/organisation/{org_id}/pints",
     tag: "PINT",
     summary: "Mandates exchanged for the organisation's audiences",
-    description: "Newest first; `audience` filters by identifier.",
+    description: "Newest first; `audience` filters by the mandates' audience (`<org_id>:<identifier>`).",
     security: ["DashboardSession"],
     params: OrgId,
     query: Type.Object({ audience: Type.Optional(Type.String({ minLength: 1 })), ...Page }),

@@ -6,8 +6,7 @@ import { PINT_FIELDS, PintRecord } from "./pints.ts";
 
 /**
  * The user's PINT mandates on the platform host: list them and revoke one. The mandates live in
- * the identity subgraph; its resolvers authorise the user principal (the mandate's user, or the
- * wallet's owner as the users subgraph reports it).
+ * the identity subgraph; its resolvers authorise the user principal (the mandate's own user only).
  */
 
 const PintPath = Type.Object({ pint_id: Type.String({ minLength: 1 }) });
@@ -60,7 +59,7 @@ export const userPintRoutes = [
     tag: "User",
     summary: "Revoke a PINT mandate",
     description:
-      "JWT, or a PAT with `write`. Allowed for the user whose wallet signed the mandate (or who owns that wallet now). Immediate: the mandate's PINT JWT fails from the next request on (401 `PINT-401-006` on the identity host) and the mandate cannot be exchanged again (409 `PINT-409-002`). Revoking twice answers the same. 404 `PINT-404-001` for a mandate of someone else.",
+      "JWT, or a PAT with `write`. Allowed only for the user the mandate was granted by (users belong to one environment, so only in the mandate's environment); a user who holds the same wallet in another environment, or registers it later, gets 404. Immediate: the mandate's PINT JWT fails from the next request on (401 `PINT-401-006` on the identity host) and the mandate cannot be exchanged again (409 `PINT-409-002`). Revoking twice answers the same. 404 `PINT-404-001` for a mandate of someone else.",
     security: ["PlatformJwt", "PlatformPat"],
     params: PintPath,
     operation: `mutation RevokeMyPint($id: ID!) { pint: revoke_my_pint(id: $id) { ${PINT_FIELDS} } }`,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../lib/auth/secret-token.ts";
 import { identityRoutes } from "../../rest-adapter/identity.ts";
+import { TestIssuer } from "../support/jwt-issuer.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 // Organisations, members, environments and API keys on the identity host (spec 2.5, 2.6, 4.6, 4.7, 5.2).
@@ -97,6 +98,110 @@ describe("organisations", () => {
   });
 });
 
+// Security review item 9: admins manage members, but only owners touch the owner role.
+describe("roles", () => {
+  let orgId: string;
+  let founder: string;
+  let admin: string;
+  const members = (org: string) => `/v0/organisation/${org}/members`;
+  const memberId = async (sub: string) =>
+    (await (await platform.identity(members(orgId), { bearer: founder })).json()).items.find((m: { sub: string }) => m.sub === sub).id as string;
+  const patch = (bearer: string, id: string, role: string) => platform.identity(`${members(orgId)}/${id}`, { method: "PATCH", bearer, json: { role } });
+
+  beforeAll(async () => {
+    founder = await platform.dashboard.sign({ sub: "roles-founder" });
+    admin = await platform.dashboard.sign({ sub: "roles-admin" });
+    orgId = (await (await platform.identity("/v0/organisations", { method: "POST", bearer: founder, json: { name: "Roles Ltd" } })).json()).organisation.id;
+    expect((await platform.identity(members(orgId), { method: "POST", bearer: founder, json: { sub: "roles-admin", role: "admin" } })).status).toBe(201);
+  });
+
+  it("refuses an admin every move that grants or takes away the owner role (403 IDS-403-004), and changes nothing", async () => {
+    const founderId = await memberId("roles-founder");
+    const adminId = await memberId("roles-admin");
+    await expectIdentityProblem(await platform.identity(members(orgId), { method: "POST", bearer: admin, json: { sub: "admin-made-owner", role: "owner" } }), 403, "IDS-403-004", "owner_required");
+    await expectIdentityProblem(await patch(admin, adminId, "owner"), 403, "IDS-403-004", "owner_required");
+    await expectIdentityProblem(await patch(admin, founderId, "member"), 403, "IDS-403-004", "owner_required");
+    await expectIdentityProblem(await platform.identity(`${members(orgId)}/${founderId}`, { method: "DELETE", bearer: admin }), 403, "IDS-403-004", "owner_required");
+    const after = (await (await platform.identity(members(orgId), { bearer: founder })).json()).items;
+    expect(after.map((m: { sub: string; role: string }) => [m.sub, m.role])).toEqual([["roles-founder", "owner"], ["roles-admin", "admin"]]);
+
+    // what admins may do: add and promote non-owners
+    const added = await platform.identity(members(orgId), { method: "POST", bearer: admin, json: { sub: "roles-member" } });
+    expect(added.status).toBe(201);
+    const promoted = await patch(admin, (await added.json()).id, "admin");
+    expect(promoted.status).toBe(200);
+    expect(await promoted.json()).toMatchObject({ sub: "roles-member", role: "admin" });
+  });
+
+  it("lets an owner grant and take away owner, but never demote or remove the last owner (409 IDS-409-002)", async () => {
+    const founderId = await memberId("roles-founder");
+    const adminId = await memberId("roles-admin");
+    await expectIdentityProblem(await patch(founder, founderId, "admin"), 409, "IDS-409-002", "last_owner");
+    expect((await patch(founder, adminId, "owner")).status).toBe(200);
+    // two owners: one may step down, then the other is the last again
+    expect((await patch(admin, founderId, "member")).status).toBe(200);
+    await expectIdentityProblem(await patch(admin, adminId, "member"), 409, "IDS-409-002", "last_owner");
+    await expectIdentityProblem(await platform.identity(`${members(orgId)}/${adminId}`, { method: "DELETE", bearer: admin }), 409, "IDS-409-002", "last_owner");
+    const invalid = await patch(admin, founderId, "superuser");
+    expect(invalid.status).toBe(422);
+  });
+});
+
+// Security review item 8: one `sub` at two DASHBOARD_AUTH issuers is two different people.
+describe("membership by issuer and subject", () => {
+  let two: TestPlatform;
+  let first: TestIssuer;
+  let second: TestIssuer;
+  const ORG2 = "org_two_issuers";
+
+  beforeAll(async () => {
+    [first, second] = [await TestIssuer.start(), await TestIssuer.start()];
+    two = await startTestPlatform({
+      JWKS_ALLOW_LOOPBACK_HTTP: "true",
+      DASHBOARD_AUTH: JSON.stringify([
+        { name: "first", issuer: first.issuer, jwks_uri: first.jwksUri },
+        { name: "second", issuer: second.issuer, jwks_uri: second.jwksUri },
+      ]),
+      IDENTITY_BOOTSTRAP: JSON.stringify({ organisation: { id: ORG2, name: "Two Issuers" }, environment: { id: "env_two", name: "Dev" }, members: [{ issuer: first.issuer, sub: "shared-sub" }] }),
+    });
+  });
+  afterAll(async () => {
+    await two?.stop();
+    await first?.stop();
+    await second?.stop();
+  });
+
+  it("does not let a token from a second issuer with the same sub in", async () => {
+    const member = await first.sign({ sub: "shared-sub" });
+    const impostor = await second.sign({ sub: "shared-sub" });
+    const mine = await two.identity(`/v0/organisation/${ORG2}`, { bearer: member });
+    expect(mine.status).toBe(200);
+    expect((await mine.json()).organisation.members).toEqual([expect.objectContaining({ issuer: first.issuer, sub: "shared-sub", role: "owner" })]);
+    const refused = await two.identity(`/v0/organisation/${ORG2}`, { bearer: impostor });
+    expect(refused.status).toBe(404);
+    expect((await refused.json()).error_code).toBe("IDS-404-001");
+    expect((await two.identity(`/v0/organisation/${ORG2}/keys`, { method: "POST", bearer: impostor, json: { name: "x", env_id: "env_two", scopes: ["idsvc.lookup"] } })).status).toBe(404);
+  });
+
+  it("adds members by issuer and subject: the caller's issuer by default, another DASHBOARD_AUTH issuer when named, no other", async () => {
+    const owner2 = await first.sign({ sub: "shared-sub" });
+    const add = (json: unknown) => two.identity(`/v0/organisation/${ORG2}/members`, { method: "POST", bearer: owner2, json });
+    const byDefault = await add({ sub: "colleague" });
+    expect(byDefault.status).toBe(201);
+    expect(await byDefault.json()).toMatchObject({ issuer: first.issuer, sub: "colleague" });
+    expect((await two.identity(`/v0/organisation/${ORG2}`, { bearer: await second.sign({ sub: "colleague" }) })).status).toBe(404);
+
+    const named = await add({ issuer: second.issuer, sub: "colleague" });
+    expect(named.status).toBe(201);
+    expect((await two.identity(`/v0/organisation/${ORG2}`, { bearer: await second.sign({ sub: "colleague" }) })).status).toBe(200);
+    expect((await add({ issuer: second.issuer, sub: "colleague" })).status).toBe(409);
+
+    const unknown = await add({ issuer: "https://not-a-dashboard-issuer.test", sub: "colleague" });
+    expect(unknown.status).toBe(422);
+    expect((await unknown.json()).detail[0]).toMatchObject({ loc: ["body", "issuer"] });
+  });
+});
+
 describe("/graphql for dashboards", () => {
   it("answers organisation operations with the dashboard session as Bearer, and hides other organisations", async () => {
     const query = (bearer: string, id: string) =>
@@ -179,6 +284,22 @@ describe("API keys", () => {
     await expectIdentityProblem(await platform.identity(`/v0/organisation/${ORG}`, { bearer: other }), 403, "IDS-403-002", "wrong_credential");
     // and never a platform credential
     expect((await platform.api("/v0/user/me", { headers: { authorization: `Bearer ${other}` } })).status).toBe(401);
+  });
+});
+
+// Security review (low): an organisation that is not active has no working keys.
+describe("a suspended organisation", () => {
+  it("loses its keys from the next request on, and gets them back when it is active again", async () => {
+    const { key } = await (await mint({ name: "suspension", env_id: ENV, scopes: ["idsvc.lookup"] })).json();
+    expect((await platform.identity("/v0/idsvc/key", { bearer: key })).status).toBe(200);
+    const db = (platform.subgraphs.identity as any).services.db;
+    await db.organisation.update({ where: { id: ORG }, data: { status: "suspended" } });
+    try {
+      await expectIdentityProblem(await platform.identity("/v0/idsvc/key", { bearer: key }), 401, "IDS-401-001", "invalid_api_key");
+    } finally {
+      await db.organisation.update({ where: { id: ORG }, data: { status: "active" } });
+    }
+    expect((await platform.identity("/v0/idsvc/key", { bearer: key })).status).toBe(200);
   });
 });
 

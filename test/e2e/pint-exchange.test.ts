@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { randomUUID } from "node:crypto";
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
-import { getAddress, hashMessage, hashTypedData, type Address, type Hex } from "viem";
+import { getAddress, hashMessage, hashTypedData, keccak256, stringToHex, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UsersDb } from "../../subgraphs/users/db.ts";
@@ -9,6 +9,7 @@ import { applyKycProviderEvent } from "../../subgraphs/users/kyc/kyc-provider-ev
 import { walletRegistrationMessage } from "../../subgraphs/users/wallets/register-wallet.ts";
 import { DEVNET_CHAIN_ID, startDevnet, startFailingRpc, startSwitchableRpc, type Devnet } from "../support/devnet.ts";
 import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { registrationBody } from "../support/registration.ts";
 import { deploySafeLikeAccount, signAsSafeOwner } from "../support/safe-account.ts";
 
 // POST /v0/idsvc/token/pint and the PINT JWT (spec 4.6, 5.2.6, 7.3, 7.4): real mandates signed
@@ -16,14 +17,15 @@ import { deploySafeLikeAccount, signAsSafeOwner } from "../support/safe-account.
 
 const ORG = "org_pint";
 const ENV = "env_pint";
-const AUDIENCE = "com.example.wallet-app";
+const IDENTIFIER = "com.example.wallet-app";
+const AUDIENCE = `${ORG}:${IDENTIFIER}`; // audiences are namespaced per organisation
 const BASE = 8453;
 const DEVNET = DEVNET_CHAIN_ID; // 900: tevm behind a loopback JSON-RPC proxy that can be taken down
 const DEAD_CHAIN = 901; // an RPC URL where nothing listens
 const FAILING_CHAIN = 903; // an RPC that answers eth_chainId, then HTTP 503
 
-/** The documented EIP-712 domain and types, written out as a third party would. */
-const domain = (chainId: number) => ({ name: "PINT", version: "1", chainId }) as const;
+/** The documented EIP-712 domain (with this deployment's salt) and types, written out as a third party would. */
+const domain = (chainId: number, salt: Hex = platform.config.pintDomainSalt) => ({ name: "PINT", version: "1", chainId, salt }) as const;
 const types = {
   Mandate: [
     { name: "wallet", type: "address" },
@@ -70,8 +72,9 @@ beforeAll(async () => {
   });
   docs = platform.config.docsUrl;
   owner = await platform.dashboard.sign({ sub: "pint-owner" });
-  const registered = await platform.identity(`/v0/organisation/${ORG}/audiences`, { method: "POST", bearer: owner, json: { identifier: AUDIENCE, name: "Example wallet app" } });
+  const registered = await platform.identity(`/v0/organisation/${ORG}/audiences`, { method: "POST", bearer: owner, json: { identifier: IDENTIFIER, name: "Example wallet app" } });
   expect(registered.status).toBe(201);
+  expect(await registered.json()).toMatchObject({ identifier: IDENTIFIER, audience: AUDIENCE });
   alice = await kycUser(privateKeyToAccount(generatePrivateKey()), BASE, true);
   bob = await kycUser(privateKeyToAccount(generatePrivateKey()), BASE, false);
 });
@@ -88,7 +91,7 @@ function usersDb(): UsersDb {
 
 /** A user whose primary EOA is `account`; with `approved`, KYC goes through the real flow and the provider's GREEN review. */
 async function kycUser(account: PrivateKeyAccount, chainId: number, approved: boolean): Promise<KycUser> {
-  const { id, jwt } = await platform.createUser({ address: account.address, chain_id: chainId });
+  const { id, jwt } = await platform.createUser({ account, chain_id: chainId });
   if (approved) {
     const token = await platform.api("/v0/kyc/access-token", { method: "POST", jwt });
     expect(token.status).toBe(200);
@@ -305,11 +308,24 @@ describe("POST /v0/idsvc/token/pint with an EOA wallet", () => {
     await expectProblem(await signedExchange(otherKey, alice.account, mandate(alice.account)), 400, "PINT-400-002");
     // its own identifier, but alice is not a user its keys see
     expect((await platform.identity(`/v0/organisation/${org}/audiences`, { method: "POST", bearer: founder, json: { identifier: "com.other.app" } })).status).toBe(201);
-    const foreign = await expectProblem(await signedExchange(otherKey, alice.account, mandate(alice.account, { audience: "com.other.app" })), 403, "PINT-403-001");
+    const foreign = await expectProblem(await signedExchange(otherKey, alice.account, mandate(alice.account, { audience: `${org}:com.other.app` })), 403, "PINT-403-001");
     expect(foreign.detail).toMatch(/not a wallet of a platform user this organisation's keys can see/);
-    // an identifier is registered once
-    const taken = await platform.identity(`/v0/organisation/${org}/audiences`, { method: "POST", bearer: founder, json: { identifier: AUDIENCE } });
-    expect(taken.status).toBe(409);
+    // the bare identifier names no audience: mandates name <org_id>:<identifier>
+    await expectProblem(await signedExchange(await mintKey(), alice.account, mandate(alice.account, { audience: IDENTIFIER })), 400, "PINT-400-002");
+  });
+
+  it("namespaces audiences per organisation: registering another organisation's identifier captures none of its mandates", async () => {
+    const squatter = await platform.dashboard.sign({ sub: "audience-squatter" });
+    const org = (await (await platform.identity("/v0/organisations", { method: "POST", bearer: squatter, json: { name: "Squatter" } })).json()).organisation.id;
+    const env = (await (await platform.identity(`/v0/organisation/${org}/environments`, { method: "POST", bearer: squatter, json: { name: "Prod" } })).json()).id;
+    const copied = await platform.identity(`/v0/organisation/${org}/audiences`, { method: "POST", bearer: squatter, json: { identifier: IDENTIFIER } });
+    expect(copied.status).toBe(201);
+    expect((await copied.json()).audience).toBe(`${org}:${IDENTIFIER}`);
+    // a mandate for the real owner's audience is still only the real owner's to exchange
+    await expectProblem(await signedExchange(await mintKey(["idsvc.token_exchange"], org, env, squatter), alice.account, mandate(alice.account)), 400, "PINT-400-002");
+    await exchanged(await signedExchange(await mintKey(), alice.account, mandate(alice.account)));
+    // within one organisation an identifier is registered once
+    expect((await platform.identity(`/v0/organisation/${ORG}/audiences`, { method: "POST", bearer: owner, json: { identifier: IDENTIFIER } })).status).toBe(409);
   });
 
   it("answers 401 PINT-401-001 for a signature by another key and for a tampered mandate", async () => {
@@ -323,6 +339,37 @@ describe("POST /v0/idsvc/token/pint with an EOA wallet", () => {
     await expectProblem(await exchange(key, body(DEVNET, fields, signature)), 401, "PINT-401-001"); // signed for another chain
     // the untampered mandate still exchanges: failures consume no nonce
     await exchanged(await exchange(key, body(BASE, fields, signature)));
+  });
+
+  it("answers 401 PINT-401-001 for a mandate signed for another deployment (another EIP-712 salt)", async () => {
+    const fields = mandate(alice.account);
+    const elsewhere = keccak256(stringToHex("https://identity.another-deployment.example"));
+    const signature = await alice.account.signTypedData({ domain: domain(BASE, elsewhere), types, primaryType: "Mandate", message: fields });
+    await expectProblem(await exchange(await mintKey(), body(BASE, fields, signature)), 401, "PINT-401-001");
+    // the very same mandate signed in this deployment's domain exchanges
+    await exchanged(await signedExchange(await mintKey(), alice.account, fields));
+  });
+
+  it("answers 400 PINT-400-001 in the PINT shape for a body the HTTP layer refuses: not JSON, wrong content type, empty, too large", async () => {
+    const key = await mintKey();
+    const post = (init: RequestInit) => platform.identity("/v0/idsvc/token/pint", { method: "POST", bearer: key, ...init });
+    const fields = mandate(alice.account);
+    const valid = JSON.stringify(body(BASE, fields, await sign(alice.account, BASE, fields)));
+    const cases: [string, RequestInit, RegExp][] = [
+      ["not JSON", { headers: { "content-type": "application/json" }, body: "{chain_id: 8453," }, /not valid JSON/],
+      ["a forbidden __proto__ key", { headers: { "content-type": "application/json" }, body: '{"__proto__": {"x": 1}}' }, /not valid JSON/],
+      ["text/plain", { headers: { "content-type": "text/plain" }, body: valid }, /must be a JSON object/],
+      ["form-encoded", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "chain_id=8453" }, /application\/json/],
+      ["an empty JSON body", { headers: { "content-type": "application/json" }, body: "" }, /empty/],
+      ["over 16 KiB", { headers: { "content-type": "application/json" }, body: JSON.stringify({ ...JSON.parse(valid), padding: "x".repeat(20_000) }) }, /larger/],
+    ];
+    for (const [name, init, detail] of cases) {
+      const problem = await expectProblem(await post(init), 400, "PINT-400-001");
+      expect(problem.detail, name).toMatch(detail);
+      expect(problem.title).toBe("Invalid PINT Payload");
+    }
+    // nothing was consumed: the mandate still exchanges
+    await exchanged(await post({ headers: { "content-type": "application/json" }, body: valid }));
   });
 
   it("answers 403 PINT-403-001 for a wallet no platform user registered", async () => {
@@ -463,6 +510,45 @@ describe("revocation", () => {
     expect((await (await platform.api(`/v0/user/me/pints/${answer.pint.id}`, { jwt: alice.jwt })).json()).status).toBe("revoked");
   });
 
+  it("only by the mandate's own user: not by a user holding the wallet in another environment, nor by one who registers it later", async () => {
+    // a user of its own, since others will hold its wallet too
+    const dave = await kycUser(privateKeyToAccount(generatePrivateKey()), BASE, true);
+    const answer = await exchanged(await signedExchange(await mintKey(), dave.account, mandate(dave.account)));
+    const revoke = (jwt: string, headers: Record<string, string> = {}) => platform.api(`/v0/user/me/pints/${answer.pint.id}`, { method: "DELETE", jwt, headers });
+
+    // a user of another environment whose primary EOA is dave's key
+    const environment = await platform.identity(`/v0/organisation/${ORG}/environments`, {
+      method: "POST",
+      bearer: owner,
+      json: { name: "Elsewhere", auth_providers: [{ name: "provider_a", issuer: platform.issuer.issuer, jwks_uri: platform.issuer.jwksUri }] },
+    });
+    expect(environment.status).toBe(201);
+    const orgid = `${ORG}:${(await environment.json()).id}`;
+    const elsewhereJwt = await platform.issuer.sign({ sub: `elsewhere-${randomUUID()}` });
+    const registered = await platform.api("/v0/user/", {
+      method: "POST",
+      jwt: elsewhereJwt,
+      headers: { "x-platform-orgid": orgid },
+      json: await registrationBody(elsewhereJwt, { account: dave.account, chain_id: BASE, environment_id: orgid }),
+    });
+    expect(registered.status).toBe(201);
+    await expectProblem(await revoke(elsewhereJwt, { "x-platform-orgid": orgid }), 404, "PINT-404-001");
+
+    // a user of the same environment who registers dave's wallet after the mandate (with dave's signature)
+    const later = await platform.createUser();
+    const fields = { user_id: later.id, address: dave.account.address, chain_id: BASE, type: "EOA", role: "wallet", issued_at: Date.now() };
+    const wallet = await platform.api("/v0/wallets", {
+      method: "POST",
+      jwt: later.jwt,
+      json: { ...fields, user_id: undefined, signature: await dave.account.signMessage({ message: walletRegistrationMessage(fields) }) },
+    });
+    expect(wallet.status).toBe(201);
+    await expectProblem(await revoke(later.jwt), 404, "PINT-404-001");
+
+    expect((await (await platform.api(`/v0/user/me/pints/${answer.pint.id}`, { jwt: dave.jwt })).json()).status).toBe("active");
+    expect((await withPint(`/v0/users/${dave.id}`, answer.token)).status).toBe(200);
+  });
+
   it("by the organisation (dashboard session) for its audience: the same, and other organisations cannot", async () => {
     const fields = mandate(alice.account, { scopes: ["profile.read"] });
     const json = body(BASE, fields, await sign(alice.account, BASE, fields));
@@ -489,10 +575,11 @@ describe("revocation", () => {
   it("removing an audience revokes its mandates and makes it unregistered (400 PINT-400-002)", async () => {
     const identifier = `com.example.short-lived-${Date.now()}`;
     const audience = await (await platform.identity(`/v0/organisation/${ORG}/audiences`, { method: "POST", bearer: owner, json: { identifier } })).json();
-    const answer = await exchanged(await signedExchange(await mintKey(), alice.account, mandate(alice.account, { audience: identifier })));
+    expect(audience.audience).toBe(`${ORG}:${identifier}`);
+    const answer = await exchanged(await signedExchange(await mintKey(), alice.account, mandate(alice.account, { audience: audience.audience })));
     expect((await platform.identity(`/v0/organisation/${ORG}/audiences/${audience.id}`, { method: "DELETE", bearer: owner })).status).toBe(204);
     await expectProblem(await withPint(`/v0/users/${alice.id}`, answer.token), 401, "PINT-401-006");
-    await expectProblem(await signedExchange(await mintKey(), alice.account, mandate(alice.account, { audience: identifier })), 400, "PINT-400-002");
+    await expectProblem(await signedExchange(await mintKey(), alice.account, mandate(alice.account, { audience: audience.audience })), 400, "PINT-400-002");
   });
 });
 
@@ -597,7 +684,9 @@ describe("documentation", () => {
     const document = await (await platform.identity("/openapi.json")).json();
     const operation = document.paths["/v0/idsvc/token/pint"].post;
     expect(operation.operationId).toBe("exchangePint");
-    expect(operation.description).toContain('domain  = { name: "PINT", version: "1", chainId: <chain of the wallet> }');
+    expect(operation.description).toContain('domain  = { name: "PINT", version: "1", chainId: <chain of the wallet>, salt: <this deployment\'s salt> }');
+    expect(operation.description).toContain(`This deployment's salt is \`${platform.config.pintDomainSalt}\``);
+    expect(operation.description).toContain("PINT_DOMAIN_SALT");
     expect(operation.description).toContain('{ name: "expiresAt", type: "uint64"   }');
     expect(operation.description).toContain("signTypedData");
     expect(operation.description).toContain("PINT-409-001");

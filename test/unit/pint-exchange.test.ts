@@ -12,13 +12,15 @@ const NOW = new Date("2026-11-21T12:00:00Z");
 const NOW_S = BigInt(NOW.getTime() / 1000);
 const AUDIENCE = "com.example.app";
 const ORG = "org_a";
+const SALT = keccak256(toHex("https://identity.one.test"));
+const OTHER_SALT = keccak256(toHex("https://identity.two.test"));
 
 function sample(account: PrivateKeyAccount, overrides: Partial<Mandate> = {}): Mandate {
   return { wallet: account.address, signer: account.address, audience: AUDIENCE, scopes: ["profile.read", "kyc.read"], nonce: 7n, expiresAt: NOW_S + 3600n, ...overrides };
 }
 
-function sign(account: PrivateKeyAccount, chainId: number, mandate: Mandate): Promise<Hex> {
-  return account.signTypedData({ domain: { name: "PINT", version: "1", chainId }, types: PINT_EIP712_TYPES, primaryType: "Mandate", message: mandate });
+function sign(account: PrivateKeyAccount, chainId: number, mandate: Mandate, salt: Hex = SALT): Promise<Hex> {
+  return account.signTypedData({ domain: { name: "PINT", version: "1", chainId, salt }, types: PINT_EIP712_TYPES, primaryType: "Mandate", message: mandate });
 }
 
 const word = (text: string) => keccak256(toHex(text));
@@ -29,8 +31,8 @@ describe("EIP-712 hashing of a mandate", () => {
     const m = sample(account, { nonce: 2n ** 200n + 1n, scopes: ["profile.read", "identity.read", "kyc.read"] });
     const domainSeparator = keccak256(
       encodeAbiParameters(
-        [{ type: "bytes32" }, { type: "bytes32" }, { type: "bytes32" }, { type: "uint256" }],
-        [word("EIP712Domain(string name,string version,uint256 chainId)"), word("PINT"), word("1"), BigInt(CHAIN)],
+        [{ type: "bytes32" }, { type: "bytes32" }, { type: "bytes32" }, { type: "uint256" }, { type: "bytes32" }],
+        [word("EIP712Domain(string name,string version,uint256 chainId,bytes32 salt)"), word("PINT"), word("1"), BigInt(CHAIN), SALT],
       ),
     );
     const typeHash = word("Mandate(address wallet,address signer,string audience,string[] scopes,uint256 nonce,uint64 expiresAt)");
@@ -40,20 +42,22 @@ describe("EIP-712 hashing of a mandate", () => {
         [typeHash, m.wallet, m.signer, word(m.audience), keccak256(concat(m.scopes.map(word))), m.nonce, m.expiresAt],
       ),
     );
-    expect(mandateDigest(CHAIN, m)).toBe(keccak256(concat(["0x1901", domainSeparator, structHash])));
-    // the chain is part of the domain; every field is part of the digest
-    expect(mandateDigest(CHAIN + 1, m)).not.toBe(mandateDigest(CHAIN, m));
-    expect(mandateDigest(CHAIN, { ...m, scopes: ["profile.read", "kyc.read", "identity.read"] })).not.toBe(mandateDigest(CHAIN, m));
+    expect(mandateDigest(CHAIN, m, SALT)).toBe(keccak256(concat(["0x1901", domainSeparator, structHash])));
+    // the chain and the deployment are part of the domain; every field is part of the digest
+    expect(mandateDigest(CHAIN + 1, m, SALT)).not.toBe(mandateDigest(CHAIN, m, SALT));
+    expect(mandateDigest(CHAIN, m, OTHER_SALT)).not.toBe(mandateDigest(CHAIN, m, SALT));
+    expect(mandateDigest(CHAIN, { ...m, scopes: ["profile.read", "kyc.read", "identity.read"] }, SALT)).not.toBe(mandateDigest(CHAIN, m, SALT));
   });
 
   it("recovers the signer of viem's signTypedData, and nobody for a tampered mandate", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const m = sample(account);
     const signature = await sign(account, CHAIN, m);
-    expect(await recoverMandateSigner(CHAIN, m, signature)).toBe(account.address);
-    expect(await recoverMandateSigner(CHAIN, { ...m, nonce: 8n }, signature)).not.toBe(account.address);
-    expect(await recoverMandateSigner(CHAIN, m, `0x${"00".repeat(65)}`)).toBeNull();
-    expect(await recoverMandateSigner(CHAIN, m, `${signature}00`)).toBeNull();
+    expect(await recoverMandateSigner(CHAIN, m, SALT, signature)).toBe(account.address);
+    expect(await recoverMandateSigner(CHAIN, { ...m, nonce: 8n }, SALT, signature)).not.toBe(account.address);
+    expect(await recoverMandateSigner(CHAIN, m, OTHER_SALT, signature)).not.toBe(account.address);
+    expect(await recoverMandateSigner(CHAIN, m, SALT, `0x${"00".repeat(65)}`)).toBeNull();
+    expect(await recoverMandateSigner(CHAIN, m, SALT, `${signature}00`)).toBeNull();
   });
 
   it("gives a Safe's SafeMessage hash: EIP-712 SafeMessage(bytes message) of the digest in the domain {chainId, verifyingContract}", () => {
@@ -104,7 +108,7 @@ describe("parseExchangeRequest", () => {
     const parsed = parse(good());
     expect(parsed.mandate).toEqual({ wallet: account.address, signer: account.address, audience: AUDIENCE, scopes: ["profile.read"], nonce: 7n, expiresAt: NOW_S + 60n });
     const asNumbers = parse({ ...good(), mandate: { ...good().mandate, nonce: 7, expiresAt: String(Number(NOW_S) + 60) } });
-    expect(mandateDigest(CHAIN, asNumbers.mandate)).toBe(mandateDigest(CHAIN, parsed.mandate));
+    expect(mandateDigest(CHAIN, asNumbers.mandate, SALT)).toBe(mandateDigest(CHAIN, parsed.mandate, SALT));
   });
 
   it("names every problem at once", () => {
@@ -157,7 +161,7 @@ async function attempt(failures: Failures, options: { safeWallet?: boolean } = {
     ...(failures.expired && { expiresAt: NOW_S - 1n }),
     ...(failures.scopes && { scopes: ["profile.read", "payments.write"] }),
   });
-  const digest = mandateDigest(CHAIN, m);
+  const digest = mandateDigest(CHAIN, m, SALT);
   const stranger = privateKeyToAccount(generatePrivateKey());
   const by = failures.signature ? stranger : signer;
   const signature = options.safeWallet
@@ -180,6 +184,7 @@ async function attempt(failures: Failures, options: { safeWallet?: boolean } = {
   const ports: ExchangePorts<NewMandate & { id: string }> = {
     now: () => NOW,
     supportedChainIds: [CHAIN],
+    domainSalt: SALT,
     rateLimit: async () => (calls.push("rateLimit"), failures.rateLimited ? { allowed: false, retryAfterSeconds: 42 } : { allowed: true, retryAfterSeconds: 0 }),
     audienceOrganisation: async () => (calls.push("audience"), failures.audience ? "org_other" : ORG),
     mandateByDigest: async () => (calls.push("revoked"), failures.revoked ? { revoked_at: NOW } : null),

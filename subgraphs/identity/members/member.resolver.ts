@@ -1,12 +1,24 @@
 import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from "type-graphql";
 import { requireDashboard } from "../../../lib/auth/authorize.ts";
+import { validationError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { IdentityServices } from "../services.ts";
 import { Member } from "../types/member.ts";
-import { addMember, listMembers, removeMember } from "./members.ts";
+import { addMember, listMembers, removeMember, updateMemberRole, type MemberRole } from "./members.ts";
+
+const ROLES: readonly string[] = ["owner", "admin", "member"];
+
+function role(value: string | null | undefined): MemberRole | undefined {
+  if (value == null) return undefined;
+  if (!ROLES.includes(value)) throw validationError(["body", "role"], "Input should be 'owner', 'admin' or 'member'", value, "enum");
+  return value as MemberRole;
+}
 
 @InputType()
 class AddMemberInput {
+  @Field(() => String, { nullable: true, description: "the DASHBOARD_AUTH issuer of the new member's session tokens; default: the caller's" })
+  issuer?: string | null;
+
   @Field(() => String, { description: "the dashboard session token's sub of the new member" })
   sub!: string;
 
@@ -16,7 +28,7 @@ class AddMemberInput {
   @Field(() => String, { nullable: true })
   name?: string | null;
 
-  @Field(() => String, { nullable: true, description: "owner, admin or member (default)" })
+  @Field(() => String, { nullable: true, description: "owner, admin or member (default); only owners grant owner" })
   role?: string | null;
 }
 
@@ -31,7 +43,17 @@ export class MemberResolver {
 
   @Mutation(() => Member)
   add_member(@Arg("org_id", () => ID) orgId: string, @Arg("input", () => AddMemberInput) input: AddMemberInput, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return addMember(this.services.db, requireDashboard(ctx.principal), orgId, input);
+    return addMember(this.services.db, requireDashboard(ctx.principal), orgId, { ...input, role: role(input.role) ?? null }, this.services.dashboardIssuers);
+  }
+
+  @Mutation(() => Member, { description: "PATCH /v0/organisation/{org_id}/members/{member_id}: owners and admins; only owners grant or take away owner; the last owner stays." })
+  update_member_role(
+    @Arg("org_id", () => ID) orgId: string,
+    @Arg("member_id", () => ID) memberId: string,
+    @Arg("role", () => String) newRole: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return updateMemberRole(this.services.db, requireDashboard(ctx.principal), orgId, memberId, role(newRole)!);
   }
 
   @Mutation(() => Member)

@@ -5,7 +5,8 @@ import type { IdentityDb } from "../db.ts";
 /**
  * IDENTITY_BOOTSTRAP, applied at every start: the organisation, its environment and its members
  * exist afterwards with the given values. Running it again changes nothing else (members added
- * later, keys, other environments stay).
+ * later, keys, other environments stay). Members are keyed on (issuer, subject); a row of the
+ * same subject recorded before issuers were (issuer null) is adopted rather than duplicated.
  */
 export async function applyBootstrap(db: IdentityDb, bootstrap: IdentityBootstrap): Promise<void> {
   const { organisation, environment, members } = bootstrap;
@@ -21,11 +22,12 @@ export async function applyBootstrap(db: IdentityDb, bootstrap: IdentityBootstra
       update: { name: environment.name, deleted_at: null },
     });
     for (const member of members) {
-      await tx.member.upsert({
-        where: { organisation_id_sub: { organisation_id: organisation.id, sub: member.sub } },
-        create: { id: newId("mem"), organisation_id: organisation.id, sub: member.sub, email: member.email ?? null, name: member.name ?? null, role: "owner" },
-        update: { status: "active", ...(member.email !== undefined && { email: member.email }), ...(member.name !== undefined && { name: member.name }) },
-      });
+      const existing =
+        (await tx.member.findFirst({ where: { organisation_id: organisation.id, issuer: member.issuer, sub: member.sub } })) ??
+        (await tx.member.findFirst({ where: { organisation_id: organisation.id, issuer: null, sub: member.sub } }));
+      const details = { ...(member.email !== undefined && { email: member.email }), ...(member.name !== undefined && { name: member.name }) };
+      if (existing) await tx.member.update({ where: { id: existing.id }, data: { issuer: member.issuer, status: "active", ...details } });
+      else await tx.member.create({ data: { id: newId("mem"), organisation_id: organisation.id, issuer: member.issuer, sub: member.sub, role: "owner", ...details } });
     }
   });
 }

@@ -19,7 +19,7 @@ export async function createOrganisation(db: IdentityDb, principal: DashboardPri
   const id = newId("org");
   await db.$transaction(async (tx) => {
     await tx.organisation.create({ data: { id, name: input.name, contact_email: input.contact_email ?? null, status: "active" } });
-    await tx.member.create({ data: { id: newId("mem"), organisation_id: id, sub: principal.subject, role: "owner" } });
+    await tx.member.create({ data: { id: newId("mem"), organisation_id: id, issuer: principal.issuer, sub: principal.subject, role: "owner" } });
   });
   return organisationRecord(db, id);
 }

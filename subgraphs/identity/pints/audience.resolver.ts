@@ -7,7 +7,7 @@ import { listAudiences, registerAudience, removeAudience } from "./audiences.ts"
 
 @InputType()
 class RegisterPintAudienceInput {
-  @Field(() => String, { description: "the third-party identifier mandates name as audience (com.example.app, https://app.example.com)" })
+  @Field(() => String, { description: "the third-party identifier (com.example.app, https://app.example.com); mandates name it as <org_id>:<identifier>" })
   identifier!: string;
 
   @Field(() => String, { nullable: true })

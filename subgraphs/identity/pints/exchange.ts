@@ -63,6 +63,8 @@ export interface NewMandate {
 export interface ExchangePorts<Row> {
   now(): Date;
   supportedChainIds: readonly number[];
+  /** the deployment's EIP-712 domain salt (PINT_DOMAIN_SALT) */
+  domainSalt: Hex;
   /** consumes one exchange from the key's budget */
   rateLimit(keyId: string): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
   /** the organisation that registered this audience identifier, or null */
@@ -87,7 +89,7 @@ export interface ExchangeResult<Row> {
 /** Step 6: which address signed, by the mandate's own claim, and proof that it did. */
 async function verifySignature<Row>(chainId: number, mandate: Mandate, digest: Hex, signature: Hex, ports: ExchangePorts<Row>): Promise<void> {
   if (mandate.signer === mandate.wallet) {
-    const recovered = await recoverMandateSigner(chainId, mandate, signature);
+    const recovered = await recoverMandateSigner(chainId, mandate, ports.domainSalt, signature);
     if (recovered !== mandate.wallet)
       throw appError("PINT-401-001", `The signature is not an EIP-712 (ECDSA) signature of this mandate by ${mandate.wallet}${recovered ? ` (it recovers to ${recovered})` : ""}.`);
     return;
@@ -133,7 +135,7 @@ export async function exchangePint<Row>(input: unknown, caller: ExchangeCaller, 
   if ((await ports.audienceOrganisation(mandate.audience)) !== caller.org_id)
     throw appError("PINT-400-002", `"${mandate.audience}" is not a third-party identifier registered by this organisation (POST /v0/organisation/{org_id}/audiences).`);
   // 5
-  const digest = mandateDigest(chainId, mandate);
+  const digest = mandateDigest(chainId, mandate, ports.domainSalt);
   if ((await ports.mandateByDigest(digest))?.revoked_at) throw appError("PINT-409-002");
   // 6
   await verifySignature(chainId, mandate, digest, signature, ports);

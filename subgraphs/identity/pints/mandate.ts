@@ -6,9 +6,10 @@ import { appError } from "../../../lib/errors/app-error.ts";
 /**
  * A PINT mandate: an EIP-712 typed-data message by which a user's wallet grants a third party
  * (the `audience`) some `scopes` until `expiresAt`. `nonce` makes each mandate of a wallet
- * single-use. The domain binds it to this service and to the wallet's chain.
+ * single-use. The domain binds it to this deployment (`salt`, so a mandate signed for one
+ * deployment is useless at another) and to the wallet's chain.
  *
- *   domain:  { name: "PINT", version: "1", chainId: <the wallet's chain> }
+ *   domain:  { name: "PINT", version: "1", chainId: <the wallet's chain>, salt: <the deployment's> }
  *   Mandate(address wallet,address signer,string audience,string[] scopes,uint256 nonce,uint64 expiresAt)
  */
 export const PINT_EIP712_DOMAIN_NAME = "PINT";
@@ -48,7 +49,10 @@ export interface ExchangeRequest {
 
 /** `expiresAt` may lie at most this far ahead: a mandate is a short-lived grant, not a standing one. */
 export const MAX_MANDATE_LIFETIME_SECONDS = 90 * 24 * 3600;
-export const AUDIENCE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{2,199}$/;
+/** A third-party identifier as an organisation registers it. */
+export const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{2,199}$/;
+/** A mandate's audience: a registered `<org_id>:<identifier>`, so longer than an identifier. */
+export const AUDIENCE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{2,299}$/;
 const MAX_SCOPES = 16;
 const MAX_SIGNATURE_BYTES = 4096;
 const UINT256_MAX = (1n << 256n) - 1n;
@@ -56,18 +60,19 @@ const UINT64_MAX = (1n << 64n) - 1n;
 const MANDATE_FIELDS = PINT_EIP712_TYPES.Mandate.map((f) => f.name) as readonly string[];
 const REQUEST_FIELDS = ["chain_id", "mandate", "signature"];
 
-export function mandateDomain(chainId: number) {
-  return { name: PINT_EIP712_DOMAIN_NAME, version: PINT_EIP712_DOMAIN_VERSION, chainId } as const;
+/** `salt`: this deployment's (`PINT_DOMAIN_SALT`, by default keccak256 of {sis_url}: lib/config.ts), 32 bytes. */
+export function mandateDomain(chainId: number, salt: Hex) {
+  return { name: PINT_EIP712_DOMAIN_NAME, version: PINT_EIP712_DOMAIN_VERSION, chainId, salt } as const;
 }
 
 /** What viem's `signTypedData` / `hashTypedData` take for this mandate. */
-export function mandateTypedData(chainId: number, mandate: Mandate) {
-  return { domain: mandateDomain(chainId), types: PINT_EIP712_TYPES, primaryType: PINT_PRIMARY_TYPE, message: mandate } as const;
+export function mandateTypedData(chainId: number, mandate: Mandate, salt: Hex) {
+  return { domain: mandateDomain(chainId, salt), types: PINT_EIP712_TYPES, primaryType: PINT_PRIMARY_TYPE, message: mandate } as const;
 }
 
 /** The EIP-712 digest the signer signs (and a Safe's `isValidSignature` is asked about). */
-export function mandateDigest(chainId: number, mandate: Mandate): Hex {
-  return hashTypedData(mandateTypedData(chainId, mandate));
+export function mandateDigest(chainId: number, mandate: Mandate, salt: Hex): Hex {
+  return hashTypedData(mandateTypedData(chainId, mandate, salt));
 }
 
 /** The hash a Safe's owners sign for `digest`: EIP-712 `SafeMessage(bytes message)` in the Safe's domain `{chainId, verifyingContract}`. */
@@ -117,7 +122,7 @@ export function parseExchangeRequest(input: unknown, options: { supportedChainId
     }
     const audience = raw.audience;
     if (audience === undefined) problems.push("mandate.audience: missing");
-    else if (typeof audience !== "string" || !AUDIENCE_PATTERN.test(audience)) problems.push("mandate.audience: expected a third-party identifier (3-200 characters: letters, digits, . _ : / -)");
+    else if (typeof audience !== "string" || !AUDIENCE_PATTERN.test(audience)) problems.push("mandate.audience: expected a registered audience <org_id>:<identifier> (3-300 characters: letters, digits, . _ : / -)");
     else mandate.audience = audience;
 
     const scopes = raw.scopes;

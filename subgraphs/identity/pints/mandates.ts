@@ -71,12 +71,13 @@ export async function listUserMandates(db: IdentityDb, userId: string, input: Pa
 }
 
 /**
- * Revocation by the user: allowed for the user the mandate was granted by, or for whoever owns
- * its wallet now (`ownsWallet`, asked of the users subgraph). Anyone else gets 404, like an unknown id.
+ * Revocation by the user: only the user the mandate was granted by. Users belong to one
+ * environment, so this is also the mandate's environment; whoever holds the wallet now, or holds
+ * it in another environment, is someone else. Anyone else gets 404, like an unknown id.
  */
-export async function revokeUserMandate(db: IdentityDb, userId: string, mandateId: string, ownsWallet: (row: MandateRow) => Promise<boolean>) {
-  const row = await db.pintMandate.findUnique({ where: { id: mandateId } });
-  if (!row || (row.user_id !== userId && !(await ownsWallet(row)))) throw appError("PINT-404-001", `No mandate ${mandateId} was granted by this user.`);
+export async function revokeUserMandate(db: IdentityDb, userId: string, mandateId: string) {
+  const row = await db.pintMandate.findFirst({ where: { id: mandateId, user_id: userId } });
+  if (!row) throw appError("PINT-404-001", `No mandate ${mandateId} was granted by this user.`);
   return mandateRecord(await revoke(db, row, "user", userId));
 }
 

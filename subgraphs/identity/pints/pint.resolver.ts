@@ -28,6 +28,7 @@ function exchangePorts(services: IdentityServices, traceId: string): ExchangePor
   return {
     now: () => new Date(),
     supportedChainIds: services.supportedChainIds,
+    domainSalt: services.pintDomainSalt,
     rateLimit: (keyId) => services.rateLimiter.consume(`pint_exchange:${keyId}`, services.pintExchangeRule),
     audienceOrganisation: (identifier) => audienceOrganisation(db, identifier),
     mandateByDigest: (digest) => findMandateByDigest(db, digest),
@@ -93,10 +94,7 @@ export class PintResolver {
   @Mutation(() => PintMandate, { description: "DELETE /v0/user/me/pints/{pint_id}: revokes a mandate of the user's wallet; its PINT JWT fails from the next request on." })
   revoke_my_pint(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write");
-    return revokeUserMandate(this.services.db, user_id, id, async (row) => {
-      const owners = await findWalletOwners(this.services.users, { address: row.wallet, chain_id: row.chain_id, org_id: null }, ctx.trace_id);
-      return owners.some((owner) => owner.user_id === user_id);
-    });
+    return revokeUserMandate(this.services.db, user_id, id);
   }
 
   // The organisation's side (identity host: dashboard session)

@@ -35,10 +35,10 @@ import { mandateTypedData, safeMessageHash, type Mandate } from "./mandate.ts";
  */
 
 /** The address whose ECDSA signature `signature` is over the mandate's EIP-712 digest, or null. */
-export async function recoverMandateSigner(chainId: number, mandate: Mandate, signature: Hex): Promise<Address | null> {
+export async function recoverMandateSigner(chainId: number, mandate: Mandate, salt: Hex, signature: Hex): Promise<Address | null> {
   if (size(signature) !== 65) return null;
   try {
-    return getAddress(await recoverTypedDataAddress({ ...mandateTypedData(chainId, mandate), signature }));
+    return getAddress(await recoverTypedDataAddress({ ...mandateTypedData(chainId, mandate, salt), signature }));
   } catch {
     return null;
   }

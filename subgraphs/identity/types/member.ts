@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from "type-graphql";
 
-@ObjectType({ description: "A member of an organisation (spec 2.5): a dashboard user, by the session token's subject." })
+@ObjectType({ description: "A member of an organisation (spec 2.5): a dashboard user, by the session token's issuer and subject." })
 export class Member {
   @Field(() => ID)
   id!: string;
@@ -16,6 +16,9 @@ export class Member {
 
   @Field(() => String, { description: "owner, admin or member" })
   role!: string;
+
+  @Field(() => String, { nullable: true, description: "the dashboard session token's issuer (a DASHBOARD_AUTH issuer); null for a member recorded before issuers were, who matches no token" })
+  issuer!: string | null;
 
   @Field(() => String, { description: "the dashboard session token's sub" })
   sub!: string;

@@ -72,8 +72,11 @@ export class PintAudience {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "the identifier as registered; the organisation's own" })
   identifier!: string;
+
+  @Field(() => String, { description: "what mandates name as audience and PINT JWTs carry as aud: <org_id>:<identifier>" })
+  audience!: string;
 
   @Field(() => String, { nullable: true })
   name!: string | null;
