@@ -16,7 +16,13 @@ export interface UserPrincipal {
   /** null when the JWT is valid but no user exists yet (POST /v0/user/ creates one) */
   user_id: string | null;
   /** for JWT callers: the provider name, issuer and subject */
-  jwt?: { provider: string; issuer: string; subject: string };
+  jwt?: {
+    provider: string;
+    issuer: string;
+    subject: string;
+    /** wallets the token vouches the subject controls (lib/auth/jwt-wallets.ts): proof for POST /v0/user/ */
+    wallet_addresses?: string[];
+  };
   /** for PAT callers: the token id and its scopes */
   pat?: { token_id: string; scopes: string[] };
 }

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { Links } from "../schemas.ts";
+import { Address, Links } from "../schemas.ts";
 
 const FIELDS = "id provider_wallet_id address type claimed_at created_at";
 
@@ -27,13 +27,29 @@ export const pregeneratedWalletRoutes = [
     path: "/v0/wallets/pregenerated",
     tag: "Wallets",
     summary: "Register a wallet the embedded-wallet provider pregenerated for the user",
-    description:
-      "Ties the provider's pregenerated wallet (its wallet id, address and type) to the calling user, so that the provider's `wallet.pregen_claimed` event (`POST /v0/webhooks/embedded-wallet/wallet-claimed`) can be recorded against them; the event is matched by `provider_wallet_id`, else by `address` (0x addresses case-insensitively). A provider wallet id or address is registered for one user only (409 `WAL-409-005`). The provider's record is not checked here: register the wallet from the flow that requested it.",
+    description: [
+      "Ties the provider's pregenerated wallet (its wallet id, EVM address and type) to the calling user, so that the provider's `wallet.pregen_claimed` event (`POST /v0/webhooks/embedded-wallet/wallet-claimed`) is recorded against them. The event is matched by `address` (case-insensitively), the one fact proven here: `provider_wallet_id` is stored as given.",
+      "",
+      "**Proof of control**: `signature` is the wallet's EIP-191 `personal_sign` signature (the embedded-wallet provider's server-side signing can produce it) over exactly this text, lines joined by `\\n`; `issued_at` must be within 10 minutes of the server's clock. A stale or wrong proof is 400 `WAL-400-001` (a missing one 422), nothing stored.",
+      "",
+      "```",
+      "Register pregenerated wallet",
+      "User: <the calling user's id>",
+      "Provider Wallet ID: <provider_wallet_id>",
+      "Address: <address, EIP-55 checksummed>",
+      "Type: <type>",
+      "Issued At: <issued_at as ISO 8601 with milliseconds, e.g. 2026-11-21T10:00:00.000Z>",
+      "```",
+      "",
+      "An address is registered for one user only: registering it again answers 409 `WAL-409-005` with one fixed detail, the same whether the caller or another user holds it.",
+    ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({
       provider_wallet_id: Type.String({ minLength: 1, maxLength: 255 }),
-      address: Type.String({ minLength: 1, maxLength: 255 }),
+      address: Address,
       type: Type.String({ minLength: 1, maxLength: 64, description: "the provider's wallet type, e.g. EVM" }),
+      issued_at: Type.Integer({ description: "epoch milliseconds written in the signed message" }),
+      signature: Type.String({ pattern: "^0x[0-9a-fA-F]+$" }),
     }),
     operation: `mutation RegisterPregeneratedWallet($input: RegisterPregeneratedWalletInput!) { wallet: register_pregenerated_wallet(input: $input) { ${FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
@@ -41,7 +57,7 @@ export const pregeneratedWalletRoutes = [
     status: 201,
     links: (_body, { base_url }) => listLinks(base_url),
     responses: { 201: { description: "The registered pregenerated wallet", schema: PregeneratedWallet } },
-    errors: [401, 403, 404, 409, 422],
+    errors: [400, 401, 403, 404, 409, 422],
   }),
   defineRoute({
     operationId: "listPregeneratedWallets",

@@ -97,7 +97,7 @@ export const walletRoutes = [
     tag: "Wallets",
     summary: "Rename, designate primary, or retry a failed Safe creation",
     description:
-      "`is_primary: true` makes the wallet the primary of its type and keeps the primary EOA and primary Safe on one chain (`primary_chain_id`): a primary EOA on a chain without a Safe starts a Safe deployment and answers **202** (`_links.safe` points at the new Safe). `retry_safe_creation: true` on a `failed` Safe moves it back to `processing` (202).",
+      "`is_primary: true` makes the wallet the primary of its type and keeps the primary EOA and primary Safe on one chain (`primary_chain_id`): a primary EOA on a chain without a Safe starts a Safe deployment and answers **202** (`_links.safe` points at the new Safe). `retry_safe_creation: true` on a `failed` Safe moves it back to `processing` (202). At most one deployment runs per user and chain: while one is under way there, a change that needs a deployment on that chain reuses it (`_links.safe`). Every deployment started counts against the environment's `safe_deployments_per_day` (`ENVIRONMENT_LIMITS`); over it: 429 `WAL-429-001` with `Retry-After`, nothing changed.",
     security: ["PlatformJwt", "PlatformPat"],
     params: WalletId,
     body: Type.Object({
@@ -117,7 +117,7 @@ export const walletRoutes = [
       200: { description: "The updated wallet", schema: Type.Ref("Wallet") },
       202: { description: "Updated; a Safe deployment started (follow `_links.safe`)", schema: Type.Ref("Wallet") },
     },
-    errors: [400, 401, 403, 404, 409, 422],
+    errors: [400, 401, 403, 404, 409, 422, 429],
   }),
   defineRoute({
     operationId: "deleteWallet",

@@ -2,7 +2,8 @@ import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SigningKey } from "../../lib/auth/signing-key.ts";
 import { TestIssuer } from "../support/jwt-issuer.ts";
-import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { registrationBody } from "../support/registration.ts";
 
 // Spec 2.5 and 5.1: an environment's `auth` names the providers its users sign in with;
 // `x-platform-orgid: <org>:<env>` resolves there, and users are scoped to their environment.
@@ -55,12 +56,12 @@ function me(jwt: string, orgid?: string) {
   return platform.api("/v0/user/me", { jwt, ...(orgid !== undefined && { headers: { "x-platform-orgid": orgid } }) });
 }
 
-function register(jwt: string, orgid?: string) {
+async function register(jwt: string, orgid?: string) {
   return platform.api("/v0/user/", {
     method: "POST",
     jwt,
     ...(orgid !== undefined && { headers: { "x-platform-orgid": orgid } }),
-    json: { primary_eoa_address: randomAddress(), chain_id: 8453 },
+    json: await registrationBody(jwt, { environment_id: orgid ?? "default" }),
   });
 }
 

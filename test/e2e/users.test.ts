@@ -3,6 +3,7 @@ import { getAddress } from "viem";
 import { predictSafeAddress } from "../../subgraphs/users/safe/safe-address.ts";
 import { saltNonceFor } from "../../subgraphs/users/wallets/safe-deployment.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { newAccount, registrationBody } from "../support/registration.ts";
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -13,8 +14,9 @@ afterAll(() => platform?.stop());
 describe("POST /v0/user/", () => {
   it("creates a pending user with a checksummed primary EOA and a Safe in processing", async () => {
     const jwt = await platform.issuer.sign({ sub: "alice" });
-    const address = "0x52908400098527886e0f7030069857d2e4169ee7";
-    const response = await platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: address, chain_id: 8453 } });
+    const account = newAccount();
+    const body_ = await registrationBody(jwt, { account });
+    const response = await platform.api("/v0/user/", { method: "POST", jwt, json: { ...body_, primary_eoa_address: account.address.toLowerCase() } });
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body.id).toMatch(/^usr_[0-9a-z]{26}$/);
@@ -22,7 +24,7 @@ describe("POST /v0/user/", () => {
       auth_provider: "provider_a",
       auth_provider_id: "alice",
       status: "pending",
-      primary_eoa_address: "0x52908400098527886E0F7030069857D2E4169EE7",
+      primary_eoa_address: account.address,
       safe_creation_status: "processing",
     });
     expect(body._links.self.href).toBe(`${platform.config.publicBaseUrl}/v0/user/me`);
@@ -31,7 +33,7 @@ describe("POST /v0/user/", () => {
 
   it("answers 409 USR-409-001 to a second registration of the same subject and creates nothing", async () => {
     const { jwt } = await platform.createUser({ sub: "bob" });
-    const response = await platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: randomAddress(), chain_id: 8453 } });
+    const response = await platform.api("/v0/user/", { method: "POST", jwt, json: await registrationBody(jwt) });
     expect(response.status).toBe(409);
     expect(response.headers.get("content-type")).toContain("application/problem+json");
     expect(await response.json()).toMatchObject({ status: 409, error_code: "USR-409-001", instance: "/v0/user/" });
@@ -41,9 +43,8 @@ describe("POST /v0/user/", () => {
 
   it("creates exactly one user when one subject registers concurrently", async () => {
     const jwt = await platform.issuer.sign({ sub: "carol" });
-    const responses = await Promise.all(
-      Array.from({ length: 8 }, () => platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: randomAddress(), chain_id: 8453 } })),
-    );
+    const bodies = await Promise.all(Array.from({ length: 8 }, () => registrationBody(jwt)));
+    const responses = await Promise.all(bodies.map((json) => platform.api("/v0/user/", { method: "POST", jwt, json })));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
@@ -83,6 +84,80 @@ describe("POST /v0/user/", () => {
     const none = await platform.api("/v0/user/", { method: "POST", json: { primary_eoa_address: randomAddress(), chain_id: 8453 } });
     expect(none.status).toBe(401);
     expect(await none.json()).toMatchObject({ error_code: "USR-401-001", title: "User Authentication Failed" });
+  });
+});
+
+describe("POST /v0/user/: proof of control of primary_eoa_address (issue 7, item 6)", () => {
+  const post = (jwt: string, json: Record<string, unknown>) => platform.api("/v0/user/", { method: "POST", jwt, json });
+  /** the parts of a ProblemDetail that do not change from one request to the next */
+  const stable = ({ trace_id: _t, ...problem }: Record<string, unknown>) => problem;
+
+  it("refuses an attacker who names the victim's address without proof (403 USR-403-002, nothing created); the victim then registers with proof", async () => {
+    const victim = newAccount();
+    const attacker = await platform.issuer.sign({ sub: "attacker-1" });
+    const refused = await post(attacker, { primary_eoa_address: victim.address, chain_id: 8453 });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error_code: "USR-403-002", title: "Address Control Not Proven" });
+    expect((await platform.api("/v0/user/me", { jwt: attacker })).status).toBe(404);
+
+    // the attacker's own key signing the message for the victim's address, and a replay of the victim's own signature
+    const forged = await registrationBody(attacker, { account: newAccount() });
+    expect((await post(attacker, { ...forged, primary_eoa_address: victim.address })).status).toBe(403);
+    const victimJwt = await platform.issuer.sign({ sub: "victim-1" });
+    const victimProof = await registrationBody(victimJwt, { account: victim });
+    expect((await post(attacker, victimProof)).status).toBe(403);
+    expect((await platform.api("/v0/user/me", { jwt: attacker })).status).toBe(404);
+
+    const created = await post(victimJwt, victimProof);
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ auth_provider_id: "victim-1", primary_eoa_address: victim.address });
+  });
+
+  it("answers the same whether or not another user registered the address", async () => {
+    const taken = await platform.createUser();
+    const free = newAccount();
+    const attacker = await platform.issuer.sign({ sub: "attacker-2" });
+    const onTaken = await (await post(attacker, { primary_eoa_address: taken.address, chain_id: 8453 })).json();
+    const onFree = await (await post(attacker, { primary_eoa_address: free.address, chain_id: 8453 })).json();
+    expect(stable(onTaken)).toEqual(stable(onFree));
+    const badOnTaken = await (await post(attacker, { ...(await registrationBody(attacker)), primary_eoa_address: taken.address })).json();
+    const badOnFree = await (await post(attacker, { ...(await registrationBody(attacker)), primary_eoa_address: free.address })).json();
+    expect(stable(badOnTaken)).toEqual(stable(badOnFree));
+  });
+
+  it("refuses a stale proof and a signature without issued_at", async () => {
+    const jwt = await platform.issuer.sign();
+    const stale = await post(jwt, await registrationBody(jwt, { issued_at: Date.now() - 11 * 60_000 }));
+    expect(stale.status).toBe(403);
+    expect((await stale.json()).error_code).toBe("USR-403-002");
+    const { issued_at: _i, ...noTime } = await registrationBody(jwt);
+    const missing = await post(jwt, noTime);
+    expect(missing.status).toBe(422);
+    expect((await missing.json()).detail[0].loc).toEqual(["body", "issued_at"]);
+  });
+
+  it("accepts an identity token whose linked accounts list the address (array or JSON string), without a signature", async () => {
+    const listed = newAccount();
+    const array = await platform.issuer.sign({ linked_accounts: [{ type: "email", address: "a@example.com" }, { type: "wallet", address: listed.address.toLowerCase(), chain_type: "ethereum" }] });
+    expect((await post(array, { primary_eoa_address: listed.address, chain_id: 8453 })).status).toBe(201);
+    const other = newAccount();
+    const asString = await platform.issuer.sign({ linked_accounts: JSON.stringify([{ type: "wallet", address: other.address }]) });
+    expect((await post(asString, { primary_eoa_address: other.address, chain_id: 8453 })).status).toBe(201);
+    // a token listing some other wallet vouches for that one only
+    const unlisted = await platform.issuer.sign({ linked_accounts: [{ type: "wallet", address: newAccount().address }] });
+    const refused = await post(unlisted, { primary_eoa_address: newAccount().address, chain_id: 8453 });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error_code).toBe("USR-403-002");
+  });
+
+  it("documents the message and the rule in /openapi.json", async () => {
+    const document = await (await platform.api("/openapi.json")).json();
+    const operation = document.paths["/v0/user/"].post;
+    expect(operation.description).toContain("Register user\nEnvironment: ");
+    expect(operation.description).toContain("USR-403-002");
+    expect(operation.description).toContain("USR-429-001");
+    expect(Object.keys(operation.requestBody.content["application/json"].schema.properties)).toEqual(["primary_eoa_address", "chain_id", "issued_at", "signature"]);
+    expect(operation.responses["429"]).toBeDefined();
   });
 });
 
@@ -140,10 +215,10 @@ describe("Safe deployment", () => {
   });
 
   it("fails the deployment of owners listed in SAFE_SANDBOX_FAILURES: safe_creation_status failed", async () => {
-    const address = randomAddress();
-    const failing = await startTestPlatform({ SAFE_SANDBOX_FAILURES: address.toUpperCase().replace("0X", "0x") });
+    const account = newAccount();
+    const failing = await startTestPlatform({ SAFE_SANDBOX_FAILURES: account.address.toUpperCase().replace("0X", "0x") });
     try {
-      const { jwt } = await failing.createUser({ address });
+      const { jwt } = await failing.createUser({ account });
       let status = "processing";
       for (let i = 0; i < 50 && status === "processing"; i++) {
         status = (await (await failing.api("/v0/user/me", { jwt })).json()).safe_creation_status;
@@ -158,6 +233,29 @@ describe("Safe deployment", () => {
       expect(status).toBe("completed");
     } finally {
       await failing.stop();
+    }
+  });
+});
+
+describe("ENVIRONMENT_LIMITS (issue 7, item 4)", () => {
+  it("answers 429 with Retry-After once the environment created users_per_hour users, and creates nothing, also under parallel registrations", async () => {
+    const limited = await startTestPlatform({ ENVIRONMENT_LIMITS: JSON.stringify({ overrides: { default: { users_per_hour: 3 } } }) });
+    try {
+      await limited.createUser();
+      const jwts = await Promise.all(Array.from({ length: 6 }, () => limited.issuer.sign()));
+      const bodies = await Promise.all(jwts.map((jwt) => registrationBody(jwt)));
+      const statuses = await Promise.all(jwts.map((jwt, i) => limited.api("/v0/user/", { method: "POST", jwt, json: bodies[i] }).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 201)).toHaveLength(2);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+
+      const jwt = await limited.issuer.sign();
+      const refused = await limited.api("/v0/user/", { method: "POST", jwt, json: await registrationBody(jwt) });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3500);
+      expect(await refused.json()).toMatchObject({ error_code: "USR-429-001", title: "User Creation Limit Reached" });
+      expect((await limited.api("/v0/user/me", { jwt })).status).toBe(404);
+    } finally {
+      await limited.stop();
     }
   });
 });

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UsersServices } from "../../subgraphs/users/services.ts";
 import { signWalletClaim } from "../../rest-adapter/webhooks/wallet-claim-signature.ts";
 import { startPostgresCluster } from "../support/postgres.ts";
+import type { PrivateKeyAccount } from "viem/accounts";
+import { pregeneratedWalletMessage } from "../../subgraphs/users/pregenerated/register-pregenerated-wallet.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { newAccount } from "../support/registration.ts";
 import { onPostgres } from "../support/test-database.ts";
 
 // POST /v0/webhooks/embedded-wallet/wallet-claimed (spec 2.8, 4.5, 5.3, 6), on real listeners.
@@ -54,14 +57,22 @@ function deliver(target: TestPlatform, event: Record<string, unknown> | undefine
   return fetch(target.urls.platform + PATH, { method: "POST", headers, body: raw });
 }
 
+/** The body of POST /v0/wallets/pregenerated, signed by the wallet's key as the provider's server-side signing would. */
+async function pregeneratedBody(userId: string, account: PrivateKeyAccount, overrides: { provider_wallet_id?: string; issued_at?: number } = {}) {
+  const fields = { user_id: userId, provider_wallet_id: overrides.provider_wallet_id ?? `pw_${randomUUID()}`, address: account.address, type: "EVM", issued_at: overrides.issued_at ?? Date.now() };
+  const { user_id: _u, ...body } = fields;
+  return { ...body, signature: await account.signMessage({ message: pregeneratedWalletMessage(fields) }) };
+}
+
 /** A user with a wallet pregenerated for them, registered through the REST endpoint. */
 async function userWithPregeneratedWallet(target: TestPlatform = platform) {
   const user = await target.createUser();
-  const wallet = { provider_wallet_id: `pw_${randomUUID()}`, address: randomAddress(), type: "EVM" };
+  const account = newAccount();
+  const wallet = await pregeneratedBody(user.id, account);
   const response = await target.api("/v0/wallets/pregenerated", { method: "POST", jwt: user.jwt, json: wallet });
   expect(response.status).toBe(201);
   const body = await response.json();
-  return { user, wallet, registered: body };
+  return { user, wallet, account, registered: body };
 }
 
 /** the users subgraph's Prisma client (single process) */
@@ -69,19 +80,80 @@ const usersDb = (target: TestPlatform) => (target.subgraphs.users as unknown as 
 const claims = (target: TestPlatform, where: Record<string, unknown>) => usersDb(target).walletClaim.findMany({ where });
 
 describe("POST /v0/wallets/pregenerated", () => {
-  it("registers a pregenerated wallet for the user, lists it unclaimed, and refuses it for anyone else (409)", async () => {
-    const { user, wallet, registered } = await userWithPregeneratedWallet();
+  it("registers a pregenerated wallet for the user, lists it unclaimed, and refuses its address for anyone else (409)", async () => {
+    const { user, wallet, account, registered } = await userWithPregeneratedWallet();
     expect(registered).toMatchObject({ provider_wallet_id: wallet.provider_wallet_id, address: wallet.address, type: "EVM", claimed_at: null });
     const list = await (await platform.api("/v0/wallets/pregenerated", { jwt: user.jwt })).json();
     expect(list.items).toHaveLength(1);
     const other = await platform.createUser();
-    const again = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: other.jwt, json: { ...wallet, address: randomAddress() } });
-    expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error_code: "WAL-409-005" });
-    const sameAddress = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: other.jwt, json: { ...wallet, provider_wallet_id: "x", address: wallet.address.toLowerCase() } });
+    const sameAddress = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: other.jwt, json: await pregeneratedBody(other.id, account) });
     expect(sameAddress.status).toBe(409);
+    expect(await sameAddress.json()).toMatchObject({ error_code: "WAL-409-005" });
     expect((await platform.api("/v0/wallets/pregenerated", { method: "POST", json: wallet })).status).toBe(401);
     expect((await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: user.jwt, json: { address: "0x1" } })).status).toBe(422);
+  });
+
+  it("needs proof of control by the address: none is 422, another key's or a stale one 400 WAL-400-001, nothing stored", async () => {
+    const user = await platform.createUser();
+    const account = newAccount();
+    const { signature: _s, ...unsigned } = await pregeneratedBody(user.id, account);
+    const missing = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: user.jwt, json: unsigned });
+    expect(missing.status).toBe(422);
+    expect((await missing.json()).detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ["body", "signature"], type: "missing" })]));
+
+    const byOtherKey = { ...(await pregeneratedBody(user.id, newAccount())), address: account.address };
+    const forged = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: user.jwt, json: byOtherKey });
+    expect(forged.status).toBe(400);
+    expect(await forged.json()).toMatchObject({ error_code: "WAL-400-001" });
+    // a signature made for another user does not carry over
+    const other = await platform.createUser();
+    expect((await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: user.jwt, json: await pregeneratedBody(other.id, account) })).status).toBe(400);
+    const stale = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: user.jwt, json: await pregeneratedBody(user.id, account, { issued_at: Date.now() - 11 * 60_000 }) });
+    expect(stale.status).toBe(400);
+    expect(await usersDb(platform).pregeneratedWallet.count({ where: { address_key: account.address.toLowerCase() } })).toBe(0);
+  });
+
+  it("answers a conflict the same whoever holds the address (the caller or another user)", async () => {
+    const { user, account } = await userWithPregeneratedWallet();
+    const other = await platform.createUser();
+    const mine = await (await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: user.jwt, json: await pregeneratedBody(user.id, account) })).json();
+    const theirs = await (await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: other.jwt, json: await pregeneratedBody(other.id, account) })).json();
+    const { trace_id: _a, ...a } = mine;
+    const { trace_id: _b, ...b } = theirs;
+    expect(a).toEqual(b);
+    expect(a.detail).not.toMatch(/user|usr_/i);
+  });
+
+  it("an attacker naming the victim's provider wallet id with their own wallet neither blocks the victim nor gets the victim's claim", async () => {
+    const victimWallet = newAccount();
+    const providerWalletId = `pw_${randomUUID()}`;
+    const attacker = await platform.createUser();
+    const squat = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: attacker.jwt, json: await pregeneratedBody(attacker.id, newAccount(), { provider_wallet_id: providerWalletId }) });
+    expect(squat.status).toBe(201);
+    const victim = await platform.createUser();
+    const registered = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: victim.jwt, json: await pregeneratedBody(victim.id, victimWallet, { provider_wallet_id: providerWalletId }) });
+    expect(registered.status).toBe(201);
+
+    expect((await deliver(platform, envelope(providerWalletId, victimWallet.address))).status).toBe(200);
+    expect(await claims(platform, { user_id: attacker.id })).toHaveLength(0);
+    expect(await claims(platform, { user_id: victim.id })).toHaveLength(1);
+  });
+
+  it("a row registered before proofs were required (unproven) gets no claim, and gives way to a proven registration of its address", async () => {
+    const squatter = await platform.createUser();
+    const victimWallet = newAccount();
+    await usersDb(platform).pregeneratedWallet.create({
+      data: { user_id: squatter.id, provider_wallet_id: `pw_${randomUUID()}`, address: victimWallet.address, address_key: victimWallet.address.toLowerCase(), type: "EVM" },
+    });
+    expect((await deliver(platform, envelope(`pw_${randomUUID()}`, victimWallet.address))).status).toBe(200);
+    expect(await claims(platform, { user_id: squatter.id })).toHaveLength(0);
+
+    const victim = await platform.createUser();
+    const registered = await platform.api("/v0/wallets/pregenerated", { method: "POST", jwt: victim.jwt, json: await pregeneratedBody(victim.id, victimWallet) });
+    expect(registered.status).toBe(201);
+    expect(await (await platform.api("/v0/wallets/pregenerated", { jwt: squatter.jwt })).json()).toMatchObject({ items: [] });
+    expect((await deliver(platform, envelope(`pw_${randomUUID()}`, victimWallet.address))).status).toBe(200);
+    expect(await claims(platform, { user_id: victim.id })).toHaveLength(1);
   });
 });
 
@@ -111,7 +183,7 @@ describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
     expect({ ...after, updated_at: undefined }).toEqual({ ...before, updated_at: undefined });
   });
 
-  it("matches by address (0x addresses case-insensitively) when the provider wallet id is unknown", async () => {
+  it("matches by the proven address (0x addresses case-insensitively), whatever provider wallet id the event names", async () => {
     const { user, wallet } = await userWithPregeneratedWallet();
     const response = await deliver(platform, envelope("some-other-id", wallet.address.toLowerCase()));
     expect(response.status).toBe(200);

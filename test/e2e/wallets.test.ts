@@ -2,7 +2,8 @@ import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxSafeDeployer } from "../../subgraphs/users/safe/sandbox-safe-deployer.ts";
 import { walletRegistrationMessage } from "../../subgraphs/users/wallets/register-wallet.ts";
-import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { newAccount } from "../support/registration.ts";
 
 let platform: TestPlatform;
 // owners (lower case) whose Safe deployment the sandbox fails, switchable per test
@@ -164,9 +165,10 @@ describe("wallets", () => {
   });
 
   it("runs a failed Safe creation again on PATCH retry: failed → processing → completed", async () => {
-    const address = randomAddress();
+    const account = newAccount();
+    const address = account.address;
     failingOwners.add(address.toLowerCase());
-    const { jwt } = await platform.createUser({ address });
+    const { jwt } = await platform.createUser({ account });
     const safe = (await (await platform.api("/v0/wallets?is_eoa=false", { jwt })).json()).items[0];
     const failed = await waitForSafe(jwt, safe.id, "failed");
     expect((await (await platform.api("/v0/user/me", { jwt })).json()).safe_creation_status).toBe("failed");

@@ -9,6 +9,7 @@ import { encodeSafeInitializer, predictSafeAddress } from "../../subgraphs/users
 import { SAFE_PROXY_FACTORY, SAFE_PROXY_FACTORY_ABI, SAFE_L2_SINGLETON } from "../../subgraphs/users/safe/safe-contracts.ts";
 import { SandboxSafeDeployer } from "../../subgraphs/users/safe/sandbox-safe-deployer.ts";
 import { saltNonceFor } from "../../subgraphs/users/wallets/safe-deployment.ts";
+import { newAccount } from "../support/registration.ts";
 import { useUsersSubgraph, type UsersSubgraph } from "../support/users-subgraph.ts";
 
 const CHAIN = 84532;
@@ -25,11 +26,11 @@ beforeAll(() => {
   users = harness.users;
 });
 
-let eoas = 0;
 async function newUser(options: { failDeployment?: boolean } = {}) {
-  const eoa = getAddress(`0x${String(++eoas).padStart(40, "c")}`);
+  const account = newAccount();
+  const eoa = account.address;
   if (options.failDeployment) failingOwners.add(eoa.toLowerCase());
-  const { user_id, principal } = await harness.newUser({ address: eoa, chainId: CHAIN });
+  const { user_id, principal } = await harness.newUser({ account, chainId: CHAIN });
   return { user_id, eoa, principal };
 }
 
@@ -264,6 +265,7 @@ describe("submit_onboarding_safe: user_signed_deploy", () => {
       mode: "user_signed_deploy",
       transaction_hash: `0x${"cd".repeat(32)}`,
       safeInspector: users.services.safeInspector,
+      limits: users.services.environmentLimits,
       userSignedGraceMs: 0,
     });
     await users.services.jobs.drain();

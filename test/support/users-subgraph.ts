@@ -8,6 +8,9 @@ import { applyMigrations } from "../../lib/db/migrations.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { createUsersSubgraph } from "../../subgraphs/users/index.ts";
 import type { SafeDeployer } from "../../subgraphs/users/safe/safe-deployer.ts";
+import { userRegistrationMessage } from "../../subgraphs/users/user/register-user.ts";
+import type { PrivateKeyAccount } from "viem/accounts";
+import { newAccount } from "./registration.ts";
 
 export type UsersSubgraph = Awaited<ReturnType<typeof createUsersSubgraph>>;
 
@@ -30,8 +33,8 @@ export interface UsersSubgraphOptions {
 }
 
 export interface NewUserOptions {
-  /** primary EOA address; by default a fresh lower-case one derived from a counter */
-  address?: string;
+  /** the primary EOA, which signs the registration; a fresh account by default */
+  account?: PrivateKeyAccount;
   subjectPrefix?: string;
   /** 84532 (Base Sepolia) by default */
   chainId?: number;
@@ -40,7 +43,9 @@ export interface NewUserOptions {
 export interface NewUser {
   user_id: string;
   principal: UserPrincipal;
+  /** the primary EOA's checksummed address */
   address: string;
+  account: PrivateKeyAccount;
 }
 
 export interface UsersSubgraphHarness {
@@ -105,15 +110,19 @@ export function useUsersSubgraph(options: UsersSubgraphOptions = {}): UsersSubgr
 
     async newUser(userOptions = {}) {
       const n = ++subjects;
-      const address = userOptions.address ?? `0x${String(n).padStart(40, "a")}`;
+      const account = userOptions.account ?? newAccount();
       const jwt = { provider: "provider_a", issuer: "https://issuer.test", subject: `${userOptions.subjectPrefix ?? options.subjectPrefix ?? "user"}-${n}` };
       const anonymous: UserPrincipal = { kind: "user", via: "jwt", environment_id: "default", user_id: null, jwt };
-      const created = await harness.gql(anonymous, `mutation($a: String!, $c: Int!) { create_user(input: { primary_eoa_address: $a, chain_id: $c }) { id } }`, {
-        a: address,
-        c: userOptions.chainId ?? DEFAULT_CHAIN,
-      });
+      const chain_id = userOptions.chainId ?? DEFAULT_CHAIN;
+      const issued_at = Date.now();
+      const message = userRegistrationMessage({ environment_id: "default", issuer: jwt.issuer, subject: jwt.subject, address: account.address, chain_id, issued_at });
+      const created = await harness.gql(
+        anonymous,
+        `mutation($a: String!, $c: Int!, $t: Timestamp!, $s: String!) { create_user(input: { primary_eoa_address: $a, chain_id: $c, issued_at: $t, signature: $s }) { id } }`,
+        { a: account.address, c: chain_id, t: issued_at, s: await account.signMessage({ message }) },
+      );
       const user_id = harness.dataOf(created).create_user.id as string;
-      return { user_id, principal: { ...anonymous, user_id } satisfies UserPrincipal, address };
+      return { user_id, principal: { ...anonymous, user_id } satisfies UserPrincipal, address: account.address, account };
     },
   };
   return harness;

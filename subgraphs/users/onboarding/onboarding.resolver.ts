@@ -25,7 +25,7 @@ export class OnboardingResolver {
   })
   async submit_onboarding_safe(@Arg("input", () => SubmitOnboardingSafeInput) input: SubmitOnboardingSafeInput, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write");
-    const result = await submitOnboardingSafe(this.services.db, { user_id, ...input, safeInspector: this.services.safeInspector });
+    const result = await submitOnboardingSafe(this.services.db, { user_id, ...input, safeInspector: this.services.safeInspector, limits: this.services.environmentLimits });
     if (result.enqueued) this.services.jobs.wake();
     return result.onboarding;
   }

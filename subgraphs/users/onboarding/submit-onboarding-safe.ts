@@ -2,10 +2,10 @@ import { getAddress, isAddressEqual, type Address } from "viem";
 import { checksummedAddress } from "../../../lib/address.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
-import { JobQueue } from "../../../lib/jobs/job-queue.ts";
+import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
 import type { UsersDb, UsersTx } from "../db.ts";
 import { nextSafeCreationStatus } from "../wallets/safe-creation-status.ts";
-import { retrySafeDeployment, SAFE_DEPLOYMENT_JOB, triggerSafeDeployment, type SafeDeploymentPayload } from "../wallets/safe-deployment.ts";
+import { deployingSafe, enqueueSafeDeployment, retrySafeDeployment, triggerSafeDeployment, type SafeDeploymentPayload } from "../wallets/safe-deployment.ts";
 import { lockUserWallets } from "../wallets/wallet-access.ts";
 import { ACCEPTED_SAFE_VERSIONS, findOnboardingSafe, findPrimarySafe, plannedSafe, type OnboardingSafeView, type SafeWalletRow } from "./onboarding-safe.ts";
 import type { SafeInspector } from "./safe-inspector.ts";
@@ -27,6 +27,8 @@ export interface SubmitOnboardingSafeOptions {
   /** user_signed_deploy: the hash of the deployment transaction the user sent */
   transaction_hash?: string | null;
   safeInspector: SafeInspector;
+  /** Safe deployments count against the environment's ENVIRONMENT_LIMITS */
+  limits: EnvironmentLimits;
   userSignedGraceMs?: number;
   now?: Date;
 }
@@ -87,7 +89,7 @@ export async function submitOnboardingSafe(db: UsersDb, options: SubmitOnboardin
   if (options.transaction_hash != null && mode !== "user_signed_deploy")
     throw appError("ONB-400-001", "transaction_hash is only accepted with mode user_signed_deploy.");
 
-  if (mode === "agent_create2") return submitAgentCreate2(db, options.user_id);
+  if (mode === "agent_create2") return submitAgentCreate2(db, options.user_id, options.limits);
   if (mode === "byo" && options.safe_address != null) return submitByo(db, { ...options, safe_address: options.safe_address });
   if (mode === "user_signed_deploy" && options.transaction_hash != null)
     return submitUserSignedDeploy(db, { ...options, transaction_hash: options.transaction_hash });
@@ -104,7 +106,7 @@ async function chooseMode(db: UsersDb, userId: string, mode: OnboardingSafeMode)
   });
 }
 
-async function submitAgentCreate2(db: UsersDb, userId: string): Promise<SubmitOnboardingSafeResult> {
+async function submitAgentCreate2(db: UsersDb, userId: string, limits: EnvironmentLimits): Promise<SubmitOnboardingSafeResult> {
   return db.$transaction(async (tx) => {
     const { user, primary } = await loadForChange(tx, userId);
     // asking again while the platform deploys is harmless: nothing to do
@@ -113,11 +115,11 @@ async function submitAgentCreate2(db: UsersDb, userId: string): Promise<SubmitOn
     assertSafeReplaceable(primary);
     const owner = getAddress(user.primary_eoa_address);
     if (primary) {
-      await retrySafeDeployment(tx, primary, owner);
+      await retrySafeDeployment(tx, primary, owner, limits);
       // the platform deploys now, not a transaction of the user's
       await tx.wallet.update({ where: { id: primary.id }, data: { safe_deployment_tx_hash: null } });
     } else {
-      await triggerSafeDeployment(tx, { user_id: userId, chain_id: user.primary_chain_id, owner, is_primary: true });
+      await triggerSafeDeployment(tx, { user_id: userId, chain_id: user.primary_chain_id, owner, is_primary: true, limits });
     }
     await recordMode(tx, userId, "agent_create2");
     return { onboarding: await findOnboardingSafe(tx, { user_id: userId }), enqueued: true };
@@ -178,6 +180,8 @@ async function submitUserSignedDeploy(
     assertSafeReplaceable(primary);
 
     const planned = plannedSafe(user);
+    const underway = await deployingSafe(tx, user.id, planned.chainId);
+    if (underway) throw appError("ONB-409-001", `A Safe deployment (event ${underway.safe_creation_event_id}) is in progress on chain ${planned.chainId}; wait for its result.`);
     const event_id = newId("sce");
     let walletId: number;
     if (primary) {
@@ -209,7 +213,7 @@ async function submitUserSignedDeploy(
       threshold: planned.threshold,
       salt_nonce: planned.saltNonce.toString(),
     };
-    await JobQueue.enqueue(tx, "users", { id: newId("job"), kind: SAFE_DEPLOYMENT_JOB, key: event_id, payload, runAt });
+    await enqueueSafeDeployment(tx, user.id, payload, { limits: options.limits, runAt });
     await recordMode(tx, user.id, "user_signed_deploy");
     return { onboarding: await findOnboardingSafe(tx, { user_id: user.id }), enqueued: true };
   });

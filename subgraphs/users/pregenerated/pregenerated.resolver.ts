@@ -36,6 +36,12 @@ class RegisterPregeneratedWalletInput {
 
   @Field(() => String)
   type!: string;
+
+  @Field(() => Date, { description: "The instant written in the signed message." })
+  issued_at!: Date;
+
+  @Field(() => String, { description: "EIP-191 signature by the address over the pregenerated-wallet message." })
+  signature!: string;
 }
 
 @InputType({ description: "A verified wallet-claimed webhook event (spec 2.8)." })
@@ -81,7 +87,7 @@ export class PregeneratedWalletResolver {
   @Mutation(() => PregeneratedWallet)
   register_pregenerated_wallet(@Arg("input", () => RegisterPregeneratedWalletInput) input: RegisterPregeneratedWalletInput, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write");
-    return registerPregeneratedWallet(this.services.db, { user_id, ...input });
+    return registerPregeneratedWallet(this.services.db, { user_id, ...input, issued_at: input.issued_at.getTime() });
   }
 
   @Mutation(() => WalletClaimResult, { description: "Internal: the REST adapter's wallet-claimed webhook receiver only." })

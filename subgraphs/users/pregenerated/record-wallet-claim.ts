@@ -35,9 +35,8 @@ export async function recordWalletClaim(db: UsersDb, event: WalletClaimEvent): P
   if (!wallet_id || !wallet_address || !wallet_type || !claimed_at) throw new Error("record_wallet_claim: a wallet.pregen_claimed event needs its wallet fields");
   return db.$transaction(async (tx) => {
     if (await tx.walletClaim.findUnique({ where: { event_id: event.event_id }, select: { event_id: true } })) return "replay";
-    const wallet =
-      (await tx.pregeneratedWallet.findUnique({ where: { provider_wallet_id: wallet_id } })) ??
-      (await tx.pregeneratedWallet.findUnique({ where: { address_key: walletAddressKey(wallet_address) } }));
+    // by the address its registrant proved control of; the provider wallet id, and rows from before proofs, were only their word
+    const wallet = await tx.pregeneratedWallet.findFirst({ where: { address_key: walletAddressKey(wallet_address), proven_at: { not: null } } });
     if (!wallet) return "unknown_wallet";
     const inserted = await tx.walletClaim.createMany({
       data: [

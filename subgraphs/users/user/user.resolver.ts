@@ -18,6 +18,12 @@ class CreateUserInput {
 
   @Field(() => Int, { description: "EIP-155 chain id of the primary EOA and primary Safe." })
   chain_id!: number;
+
+  @Field(() => Date, { nullable: true, description: "With signature: the instant written in the signed registration message." })
+  issued_at?: Date | null;
+
+  @Field(() => String, { nullable: true, description: "Proof of control of primary_eoa_address when the JWT does not vouch for it: its signature over the registration message." })
+  signature?: string | null;
 }
 
 @Resolver(() => User)
@@ -40,7 +46,11 @@ export class UserResolver {
       jwt: caller.jwt,
       primary_eoa_address: input.primary_eoa_address,
       chain_id: input.chain_id,
+      issued_at: input.issued_at?.getTime() ?? null,
+      signature: input.signature ?? null,
       supportedChainIds: this.services.supportedChainIds,
+      chainRpcUrls: this.services.chainRpcUrls,
+      limits: this.services.environmentLimits,
     });
     this.services.jobs.wake();
     return findUserRecord(this.services.db, id);

@@ -1,11 +1,9 @@
-import { createPublicClient, http, verifyMessage, type Address, type Hex } from "viem";
+import type { Address } from "viem";
 import { checksummedAddress } from "../../../lib/address.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import type { UsersDb } from "../db.ts";
+import { isFreshProof, verifyAddressControl } from "./address-control.ts";
 import { findOwnWallet, lockUserWallets } from "./wallet-access.ts";
-
-/** A proof older (or further in the future) than this is refused, so a captured one soon goes stale. */
-export const PROOF_MAX_AGE_MS = 10 * 60_000;
 
 export interface RegisterWalletOptions {
   user_id: string;
@@ -38,20 +36,6 @@ export function walletRegistrationMessage(input: { user_id: string; address: Add
   ].join("\n");
 }
 
-async function verifyControl(options: RegisterWalletOptions, address: Address, message: string): Promise<boolean> {
-  const signature = options.signature as Hex;
-  if (options.type === "EOA") return verifyMessage({ address, message, signature }).catch(() => false);
-  // a Safe proves control through ERC-1271 on its chain (viem also handles ERC-6492)
-  const rpc = options.chainRpcUrls[options.chain_id];
-  if (!rpc) throw appError("CHN-502-001", `No RPC is configured for chain ${options.chain_id}, so the Safe's signature cannot be checked.`);
-  const client = createPublicClient({ transport: http(rpc, { retryCount: 1, timeout: 10_000 }) });
-  try {
-    return await client.verifyMessage({ address, message, signature });
-  } catch (error) {
-    throw appError("CHN-502-001", undefined, { cause: error });
-  }
-}
-
 /**
  * POST /v0/wallets: registers a further wallet (EOA or Safe) or a signer address of the user's
  * primary Safe, after checking a signature by that address over `walletRegistrationMessage`.
@@ -62,11 +46,12 @@ export async function registerWallet(db: UsersDb, options: RegisterWalletOptions
     throw validationError(["body", "chain_id"], "Value error, unsupported chain", options.chain_id, "value_error", { supported: options.supportedChainIds });
   if (options.role === "signer" && options.type !== "EOA") throw validationError(["body", "type"], "Value error, a signer is a key-controlled (EOA) address", options.type);
   const now = options.now ?? Date.now();
-  if (Math.abs(now - options.issued_at) > PROOF_MAX_AGE_MS)
+  if (!isFreshProof(options.issued_at, now))
     throw appError("WAL-400-001", "issued_at must be within 10 minutes of the server's time.");
 
   const message = walletRegistrationMessage({ user_id: options.user_id, address, chain_id: options.chain_id, type: options.type, role: options.role, issued_at: options.issued_at });
-  if (!(await verifyControl(options, address, message))) throw appError("WAL-400-001");
+  const proof = { address, message, signature: options.signature, signer: options.type === "EOA" ? "EOA" : "contract", chain_id: options.chain_id, chainRpcUrls: options.chainRpcUrls } as const;
+  if (!(await verifyAddressControl(proof))) throw appError("WAL-400-001");
 
   return db.$transaction(async (tx) => {
     await lockUserWallets(tx, options.user_id);

@@ -2,6 +2,8 @@ import { hexToBigInt, keccak256, stringToHex, type Address } from "viem";
 import { JobQueue, type JobHandler, type JobRow } from "../../../lib/jobs/job-queue.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { UsersDb, UsersTx } from "../db.ts";
+import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
+import { recordSafeDeployment } from "../limits/environment-limits.ts";
 import type { SafeDeployer } from "../safe/safe-deployer.ts";
 import { nextSafeCreationStatus } from "./safe-creation-status.ts";
 
@@ -22,15 +24,33 @@ export function saltNonceFor(userId: string, chainId: number): bigint {
   return hexToBigInt(keccak256(stringToHex(`${userId}:${chainId}`)));
 }
 
-async function enqueue(tx: UsersTx, payload: SafeDeploymentPayload): Promise<void> {
-  await JobQueue.enqueue(tx, "users", { id: newId("job"), kind: SAFE_DEPLOYMENT_JOB, key: payload.event_id, payload });
+/**
+ * Enqueues a deployment job in the caller's transaction, counted against the environment's
+ * `safe_deployments_per_day` (429 WAL-429-001 over it: the transaction, and so the wallet change,
+ * rolls back).
+ */
+export async function enqueueSafeDeployment(tx: UsersTx, user_id: string, payload: SafeDeploymentPayload, options: { limits: EnvironmentLimits; runAt?: Date }): Promise<void> {
+  await recordSafeDeployment(tx, { event_id: payload.event_id, user_id, wallet_id: payload.wallet_id, chain_id: payload.chain_id }, options.limits);
+  await JobQueue.enqueue(tx, "users", { id: newId("job"), kind: SAFE_DEPLOYMENT_JOB, key: payload.event_id, payload, ...(options.runAt && { runAt: options.runAt }) });
+}
+
+/**
+ * The user's Safe deployment under way on the chain, if any. At most one exists (the unique
+ * partial index wallets_one_deploying_safe_per_chain), and callers hold the user's wallet lock.
+ */
+export function deployingSafe(tx: UsersTx, user_id: string, chain_id: number) {
+  return tx.wallet.findFirst({ where: { user_id, chain_id, type: "Safe", role: "wallet", safe_creation_status: "processing", deleted_at: null } });
 }
 
 /**
  * Creates the Safe wallet row in `processing` with a fresh `safe_creation_event_id` and enqueues
- * its deployment, in the caller's transaction (spec 3.2: registration or primary change).
+ * its deployment, in the caller's transaction (spec 3.2: registration or primary change). A
+ * deployment already under way for the user on that chain is reused (made primary if asked):
+ * one job per user and chain at a time.
  */
-export async function triggerSafeDeployment(tx: UsersTx, input: { user_id: string; chain_id: number; owner: Address; is_primary: boolean }) {
+export async function triggerSafeDeployment(tx: UsersTx, input: { user_id: string; chain_id: number; owner: Address; is_primary: boolean; limits: EnvironmentLimits }) {
+  const underway = await deployingSafe(tx, input.user_id, input.chain_id);
+  if (underway) return input.is_primary && !underway.is_primary ? tx.wallet.update({ where: { id: underway.id }, data: { is_primary: true } }) : underway;
   const event_id = newId("sce");
   const wallet = await tx.wallet.create({
     data: {
@@ -42,34 +62,41 @@ export async function triggerSafeDeployment(tx: UsersTx, input: { user_id: strin
       safe_creation_event_id: event_id,
     },
   });
-  await enqueue(tx, {
-    wallet_id: wallet.id,
-    event_id,
-    chain_id: input.chain_id,
-    owners: [input.owner],
-    threshold: 1,
-    salt_nonce: saltNonceFor(input.user_id, input.chain_id).toString(),
-  });
+  await enqueueSafeDeployment(
+    tx,
+    input.user_id,
+    { wallet_id: wallet.id, event_id, chain_id: input.chain_id, owners: [input.owner], threshold: 1, salt_nonce: saltNonceFor(input.user_id, input.chain_id).toString() },
+    { limits: input.limits },
+  );
   return wallet;
 }
 
-/** failed → processing (spec 3.2) under a new event id; the address stays the same. */
-export async function retrySafeDeployment(tx: UsersTx, wallet: { id: number; user_id: string; chain_id: number; safe_creation_status: string | null }, owner: Address) {
+/**
+ * failed → processing (spec 3.2) under a new event id; the address stays the same. When another
+ * Safe of the user is already deploying on that chain, that deployment is the answer and the
+ * failed one stays as it is. Null when the wallet is not `failed`.
+ */
+export async function retrySafeDeployment(
+  tx: UsersTx,
+  wallet: { id: number; user_id: string; chain_id: number; safe_creation_status: string | null },
+  owner: Address,
+  limits: EnvironmentLimits,
+) {
   const status = nextSafeCreationStatus(wallet.safe_creation_status as "failed", "retry");
   if (status === null) return null;
+  const underway = await deployingSafe(tx, wallet.user_id, wallet.chain_id);
+  if (underway) return underway;
   const event_id = newId("sce");
   const updated = await tx.wallet.update({
     where: { id: wallet.id, safe_creation_status: "failed" },
     data: { safe_creation_status: status, safe_creation_event_id: event_id },
   });
-  await enqueue(tx, {
-    wallet_id: wallet.id,
-    event_id,
-    chain_id: wallet.chain_id,
-    owners: [owner],
-    threshold: 1,
-    salt_nonce: saltNonceFor(wallet.user_id, wallet.chain_id).toString(),
-  });
+  await enqueueSafeDeployment(
+    tx,
+    wallet.user_id,
+    { wallet_id: wallet.id, event_id, chain_id: wallet.chain_id, owners: [owner], threshold: 1, salt_nonce: saltNonceFor(wallet.user_id, wallet.chain_id).toString() },
+    { limits },
+  );
   return updated;
 }
 

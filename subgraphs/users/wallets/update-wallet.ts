@@ -1,4 +1,5 @@
 import { getAddress } from "viem";
+import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { UsersDb, UsersTx } from "../db.ts";
 import { retrySafeDeployment, triggerSafeDeployment } from "./safe-deployment.ts";
@@ -11,6 +12,8 @@ export interface UpdateWalletOptions {
   nickname?: string | null;
   is_primary?: boolean;
   retry_safe_creation?: boolean;
+  /** Safe deployments count against the environment's ENVIRONMENT_LIMITS */
+  limits: EnvironmentLimits;
 }
 
 type WalletRow = Awaited<ReturnType<typeof findOwnWallet>>;
@@ -34,15 +37,16 @@ export async function updateWallet(db: UsersDb, options: UpdateWalletOptions): P
     if (options.retry_safe_creation) {
       if (wallet.type !== "Safe" || wallet.safe_creation_status !== "failed") throw appError("WAL-409-004");
       const user = await tx.user.findUniqueOrThrow({ where: { id: options.user_id } });
-      wallet = (await retrySafeDeployment(tx, wallet, getAddress(user.primary_eoa_address)))!;
-      triggered_safe = wallet;
+      // the deployment may be another Safe's already under way on that chain
+      triggered_safe = await retrySafeDeployment(tx, wallet, getAddress(user.primary_eoa_address), options.limits);
+      wallet = await tx.wallet.findUniqueOrThrow({ where: { id: wallet.id } });
     }
 
     if (options.is_primary === false && wallet.is_primary)
       throw appError("WAL-400-002", "A primary wallet stops being primary when another wallet of its type is designated primary.");
     if (options.is_primary === true && !wallet.is_primary) {
       if (wallet.role !== "wallet") throw appError("WAL-400-002", "A signer address cannot be a primary wallet.");
-      const safe = wallet.type === "EOA" ? await makePrimaryEoa(tx, wallet) : await makePrimarySafe(tx, wallet);
+      const safe = wallet.type === "EOA" ? await makePrimaryEoa(tx, wallet, options.limits) : await makePrimarySafe(tx, wallet);
       triggered_safe = safe ?? triggered_safe;
       wallet = await tx.wallet.findUniqueOrThrow({ where: { id: wallet.id } });
     }
@@ -58,7 +62,7 @@ async function setPrimary(tx: UsersTx, wallet: WalletRow): Promise<void> {
 }
 
 /** A new primary EOA; when it is on another chain, the primary Safe follows it there (deploying one if needed). */
-async function makePrimaryEoa(tx: UsersTx, eoa: WalletRow): Promise<WalletRow | null> {
+async function makePrimaryEoa(tx: UsersTx, eoa: WalletRow, limits: EnvironmentLimits): Promise<WalletRow | null> {
   await setPrimary(tx, eoa);
   await tx.user.update({ where: { id: eoa.user_id }, data: { primary_eoa_address: eoa.address!, primary_chain_id: eoa.chain_id } });
   const primarySafe = await tx.wallet.findFirst({ where: { user_id: eoa.user_id, type: "Safe", is_primary: true, deleted_at: null } });
@@ -72,7 +76,7 @@ async function makePrimaryEoa(tx: UsersTx, eoa: WalletRow): Promise<WalletRow | 
     return null;
   }
   await tx.wallet.updateMany({ where: { user_id: eoa.user_id, type: "Safe", is_primary: true }, data: { is_primary: false } });
-  return triggerSafeDeployment(tx, { user_id: eoa.user_id, chain_id: eoa.chain_id, owner: getAddress(eoa.address!), is_primary: true });
+  return triggerSafeDeployment(tx, { user_id: eoa.user_id, chain_id: eoa.chain_id, owner: getAddress(eoa.address!), is_primary: true, limits });
 }
 
 /** A new primary Safe; the primary EOA (the same key works on every EVM chain) moves to its chain. */

@@ -102,7 +102,7 @@ export class WalletResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write");
-    const result = await updateWallet(this.services.db, { user_id, wallet_id: id, ...input });
+    const result = await updateWallet(this.services.db, { user_id, wallet_id: id, ...input, limits: this.services.environmentLimits });
     if (result.triggered_safe) this.services.jobs.wake();
     return result;
   }
