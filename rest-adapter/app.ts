@@ -48,6 +48,9 @@ export interface HttpAppOptions {
  */
 export type RateLimitedBy = "credential" | "handler" | "never";
 
+/** A route's own codes for refusals made outside it (see Route.bodyError, Route.rateLimitError). */
+type RouteErrorCodes = { bodyError?: ErrorCode; rateLimitError?: ErrorCode };
+
 interface CompiledRoute {
   route: Route;
   operation: OperationHandle;
@@ -139,9 +142,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const bodyError = (request.routeOptions.config as { bodyError?: ErrorCode } | undefined)?.bodyError;
-    const appErr =
+    const { bodyError, rateLimitError } = (request.routeOptions.config as RouteErrorCodes | undefined) ?? {};
+    let appErr =
       error instanceof AppError ? error : ((bodyError && routeBodyError(bodyError, error as never)) || (fromFastifyError(error as never) ?? asAppError(error)));
+    if (rateLimitError && appErr.code === "GEN-429-001") appErr = new AppError(rateLimitError, { retryAfter: appErr.retryAfter ?? 1 });
     if (appErr.status >= 500) request.log.error({ err: appErr.cause ?? error, trace_id: request.id }, "request failed");
     return sendProblem(request, reply, appErr);
   });
@@ -165,7 +169,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       config: {
         rateLimit: route.path === "/health" ? "never" : route.security.length > 0 ? "credential" : undefined,
         bodyError: route.bodyError,
-      } satisfies { rateLimit?: RateLimitedBy; bodyError?: ErrorCode },
+        rateLimitError: route.rateLimitError,
+      } satisfies { rateLimit?: RateLimitedBy } & RouteErrorCodes,
       ...(route.bodyLimit !== undefined && { bodyLimit: route.bodyLimit }),
       handler: async (request, reply) => {
         const rawQuery = (request.query ?? {}) as Record<string, unknown>;

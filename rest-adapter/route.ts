@@ -60,6 +60,11 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
    * large); unset: the generic 422/415/413. The PINT exchange keeps its own shape (PINT-400-001).
    */
   bodyError?: ErrorCode;
+  /**
+   * The catalogue code of a 429 on this route, whichever limit refused it (per address, per key,
+   * failed verifications); unset: GEN-429-001. The PINT exchange answers PINT-429-001 (spec 7.3).
+   */
+  rateLimitError?: ErrorCode;
   /** bytes; unset: the listener's limit */
   bodyLimit?: number;
   /** normalises the raw query before validation (e.g. comma-separated lists) */

@@ -194,6 +194,7 @@ export const pintRoutes = [
     body: ExchangeBody,
     validateBody: false,
     bodyError: "PINT-400-001",
+    rateLimitError: "PINT-429-001",
     bodyLimit: EXCHANGE_BODY_LIMIT,
     operation: `mutation ExchangePint($input: JSON) { exchange: exchange_pint(input: $input) { token token_type expires_at pint { ${PINT_FIELDS} } } }`,
     variables: ({ body }) => ({ input: body ?? null }),

@@ -151,6 +151,17 @@ describe("rate limits", () => {
     expect(await limited.json()).toMatchObject({ type: `${platform.config.docsUrl}/errors/too_many_requests`, documentation: `${platform.config.docsUrl}/errors/GEN-429-001` });
   });
 
+  it("answer PINT-429-001 on the PINT exchange whichever limit refuses it (spec 7.3): failed keys per address here", async () => {
+    const from = client("127.0.0.23");
+    const exchange = (key: string) => from(`${platform.urls.identity}/v0/idsvc/token/pint`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: {} });
+    for (let i = 0; i < 3; i++) expect((await exchange(generateApiKey("server", "test"))).status).toBe(401);
+    const slowed = await exchange(generateApiKey("server", "test"));
+    expect429(slowed, "PINT-429-001");
+    expect(slowed.json()).toMatchObject({ type: `${platform.config.docsUrl}/errors/rate_limited`, documentation: `${platform.config.docsUrl}/errors/PINT-429-001` });
+    // other routes of that address keep the generic code
+    expect429(await from(`${platform.urls.identity}/v0/idsvc/key`, { headers: { authorization: `Bearer ${generateApiKey("server", "test")}` } }));
+  });
+
   it("count failed keys on the RPC host per address, answered as JSON-RPC", async () => {
     const from = client("127.0.0.22");
     const rpc = (key: string) => from(`${platform.urls.rpc}/v0/rpc/1`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: { jsonrpc: "2.0", id: 1, method: "eth_chainId" } });
