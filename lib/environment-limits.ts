@@ -3,11 +3,16 @@
 // and every user costs a Safe deployment paid by SAFE_DEPLOYER_KEY.
 //
 //   {"users_per_hour": 100, "safe_deployments_per_day": 100,
-//    "overrides": {"default": {"users_per_hour": 1000}, "<org-id>:<env-id>": {"safe_deployments_per_day": 5000}}}
+//    "overrides": {"default": {"users_per_hour": 1000}, "<org-id>:<env-id>": {"safe_deployments_per_day": 5000}},
+//    "organisations": {"users_per_hour": 1000, "safe_deployments_per_day": 500}}
 //
 // The top-level numbers apply to every environment on its own; `overrides` (keyed by environment
-// id, `default` for the AUTH_PROVIDERS environment) replaces fields for one environment. A number
-// is a positive integer; null means no limit. Unset fields keep the defaults below.
+// id, `default` for the AUTH_PROVIDERS environment) replaces fields for one environment.
+// `organisations` bounds every organisation environment together: anyone who can sign in to the
+// dashboard can create organisations and environments, so per-environment limits alone would
+// multiply with them; the operator's `default` environment is outside it, so organisations
+// spending it never block the operator's own users. A number is a positive integer; null means
+// no limit. Unset fields keep the defaults below.
 import { ConfigError } from "./config-error.ts";
 import { envText, isRecord, type Env } from "./parse.ts";
 
@@ -21,6 +26,8 @@ export interface EnvironmentLimit {
 export interface EnvironmentLimits {
   base: EnvironmentLimit;
   overrides: Record<string, Partial<EnvironmentLimit>>;
+  /** every organisation environment (all but `default`) together */
+  organisations: EnvironmentLimit;
 }
 
 const FIELDS = ["users_per_hour", "safe_deployments_per_day"] as const;
@@ -29,6 +36,7 @@ const FIELDS = ["users_per_hour", "safe_deployments_per_day"] as const;
 export const DEFAULT_ENVIRONMENT_LIMITS: Readonly<EnvironmentLimits> = Object.freeze({
   base: { users_per_hour: 100, safe_deployments_per_day: 100 },
   overrides: { default: { users_per_hour: 1000, safe_deployments_per_day: 1000 } },
+  organisations: { users_per_hour: 1000, safe_deployments_per_day: 500 },
 });
 
 /** The limits that hold for one environment. */
@@ -57,6 +65,7 @@ export function loadEnvironmentLimits(env: Env): EnvironmentLimits {
   const limits: EnvironmentLimits = {
     base: { ...DEFAULT_ENVIRONMENT_LIMITS.base },
     overrides: Object.fromEntries(Object.entries(DEFAULT_ENVIRONMENT_LIMITS.overrides).map(([id, limit]) => [id, { ...limit }])),
+    organisations: { ...DEFAULT_ENVIRONMENT_LIMITS.organisations },
   };
   if (raw === undefined) return limits;
   let parsed: unknown;
@@ -66,8 +75,9 @@ export function loadEnvironmentLimits(env: Env): EnvironmentLimits {
     fail(`expected JSON, ${(error as Error).message}`);
   }
   if (!isRecord(parsed)) fail("expected a JSON object");
-  const { overrides, ...base } = parsed as Record<string, unknown>;
+  const { overrides, organisations, ...base } = parsed as Record<string, unknown>;
   Object.assign(limits.base, parseLimit(base, "ENVIRONMENT_LIMITS"));
+  if (organisations !== undefined) Object.assign(limits.organisations, parseLimit(organisations, "organisations"));
   if (overrides !== undefined) {
     if (!isRecord(overrides)) fail('overrides: expected an object keyed by environment id ("default" or "<org-id>:<env-id>")');
     for (const [id, value] of Object.entries(overrides)) limits.overrides[id] = { ...limits.overrides[id], ...parseLimit(value, `overrides.${id}`) };

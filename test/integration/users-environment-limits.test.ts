@@ -58,6 +58,22 @@ describe("users_per_hour", () => {
   });
 });
 
+describe("the ceiling of all organisation environments together", () => {
+  const harness = useUsersSubgraph({ env: { ENVIRONMENT_LIMITS: JSON.stringify({ users_per_hour: 2, organisations: { users_per_hour: 3 } }) } });
+
+  it("refuses a fresh organisation's first user once organisations together spent theirs; the default environment keeps its own", async () => {
+    // one attacker, many organisations: each environment alone is within its budget of 2
+    harness.dataOf((await register(harness, "org_x1:env")).result);
+    harness.dataOf((await register(harness, "org_x1:env")).result);
+    harness.dataOf((await register(harness, "org_x2:env")).result);
+    const refused = harness.errorOf((await register(harness, "org_x3:env")).result);
+    expect(refused).toMatchObject({ error_code: "USR-429-001", status: 429 });
+    expect(refused.detail).toMatch(/organisation environments together may create 3 users per hour/);
+    expect(await harness.users.services.db.user.count({ where: { environment_id: "org_x3:env" } })).toBe(0);
+    harness.dataOf((await register(harness, "default")).result);
+  });
+});
+
 describe("safe_deployments_per_day", () => {
   const harness = useUsersSubgraph({ env: { ENVIRONMENT_LIMITS: JSON.stringify({ users_per_hour: null, safe_deployments_per_day: 2 }) } });
 

@@ -8,6 +8,13 @@ describe("ENVIRONMENT_LIMITS", () => {
     expect(limits).toEqual(DEFAULT_ENVIRONMENT_LIMITS);
     expect(limitFor(limits, "org_1:env_1")).toEqual({ users_per_hour: 100, safe_deployments_per_day: 100 });
     expect(limitFor(limits, "default")).toEqual({ users_per_hour: 1000, safe_deployments_per_day: 1000 });
+    expect(limits.organisations).toEqual({ users_per_hour: 1000, safe_deployments_per_day: 500 });
+  });
+
+  it("takes the ceiling of all organisation environments together, field by field", () => {
+    const limits = loadEnvironmentLimits({ ENVIRONMENT_LIMITS: JSON.stringify({ organisations: { users_per_hour: 50 } }) });
+    expect(limits.organisations).toEqual({ users_per_hour: 50, safe_deployments_per_day: 500 });
+    expect(limitFor(limits, "org_1:env_1")).toEqual({ users_per_hour: 100, safe_deployments_per_day: 100 });
   });
 
   it("takes base numbers, per-environment overrides and null for no limit", () => {
@@ -26,6 +33,7 @@ describe("ENVIRONMENT_LIMITS", () => {
     ['{"users_per_hour": 1.5}', /positive integer/],
     ['{"users_per_day": 1}', /unknown field "users_per_day"/],
     ['{"overrides": []}', /overrides: expected an object/],
+    ['{"organisations": {"users_per_hour": -1}}', /organisations\.users_per_hour: expected a positive integer or null/],
     ['{"overrides": {"default": {"safe_deployments_per_day": "10"}}}', /overrides\.default\.safe_deployments_per_day/],
   ])("refuses %s naming the variable", (raw, problem) => {
     let error: unknown;
