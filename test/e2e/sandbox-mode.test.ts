@@ -1,6 +1,4 @@
 import { createServer, type Server } from "node:http";
-import { Writable } from "node:stream";
-import pino from "pino";
 import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
@@ -10,6 +8,7 @@ import { kycSandboxWebhookSecret } from "../../lib/webhooks/kyc-sandbox-secret.t
 import { startSingleProcess } from "../../server/single-process.ts";
 import { sandboxDecisionPayload } from "../../subgraphs/users/kyc/sandbox-kyc-provider.ts";
 import { startFakeSumsub, startFakeTwilio, type FakeSumsub, type FakeTwilio } from "../support/fake-providers.ts";
+import { capturingLogger } from "../support/log-capture.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 // Issue 7, item 1: sandbox providers, the sandbox decision route and test helpers exist only in
@@ -17,17 +16,6 @@ import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 const SECRET = "kyc-real-provider-secret-0123456789";
 const INTERNAL_SECRET = "internal-secret-shared-by-every-service-0123456789";
 const RECEIVER = "/v0/webhooks/kyc/kyc-provider/events";
-
-function capturingLogger() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { lines, logger: pino({ level: "trace" }, stream) };
-}
 
 let sumsub: FakeSumsub;
 let twilio: FakeTwilio;

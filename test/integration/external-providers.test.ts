@@ -1,9 +1,8 @@
-import { Writable } from "node:stream";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SumsubKycProvider, sumsubSignature } from "../../subgraphs/users/kyc/sumsub-kyc-provider.ts";
 import { maskPhoneNumber, TwilioSmsSender } from "../../subgraphs/users/phone/twilio-sms-sender.ts";
 import { startFakeSumsub, startFakeTwilio, type FakeSumsub, type FakeTwilio } from "../support/fake-providers.ts";
+import { capturingLogger } from "../support/log-capture.ts";
 
 // The real provider clients against fake providers on loopback that check signatures and auth.
 let sumsub: FakeSumsub;
@@ -62,19 +61,8 @@ describe("SumsubKycProvider", () => {
 });
 
 describe("TwilioSmsSender", () => {
-  function capture() {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    return { lines, logger: pino({ level: "trace" }, stream) };
-  }
-
   it("posts the form with Basic auth and logs only the masked number", async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturingLogger();
     const sender = new TwilioSmsSender({ accountSid: twilio.accountSid, authToken: twilio.authToken, from: "+15005550006", baseUrl: twilio.url }, logger);
     await sender.send({ to: "+447700900123", body: "Your verification code is 493817." });
     expect(twilio.messages.at(-1)).toEqual({ To: "+447700900123", From: "+15005550006", Body: "Your verification code is 493817." });
@@ -85,7 +73,7 @@ describe("TwilioSmsSender", () => {
   });
 
   it("throws Twilio's status and code (never the body) when auth fails or Twilio refuses", async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturingLogger();
     const wrongAuth = new TwilioSmsSender({ accountSid: twilio.accountSid, authToken: "wrong", from: "+15005550006", baseUrl: twilio.url }, logger);
     await expect(wrongAuth.send({ to: "+447700900123", body: "code 111111" })).rejects.toThrow("Twilio answered 401 (error 20003)");
     twilio.failWith = 400;

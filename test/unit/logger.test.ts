@@ -1,22 +1,10 @@
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
-import { createLogger } from "../../lib/logger.ts";
-
-function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { lines, logger: createLogger("info", {}, stream) };
-}
+import { capturingLogger } from "../support/log-capture.ts";
 
 describe("log redaction", () => {
   it("never writes a credential header's value, whichever credential it is", () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturingLogger("info");
     const headers = Object.fromEntries([...CREDENTIAL_HEADERS, "x-internal-principal", "cookie"].map((name) => [name, `secret-of-${name}`]));
     logger.info({ req: { headers: { ...headers, "user-agent": "curl/8" } } }, "request");
     const text = lines.join("");
