@@ -346,6 +346,9 @@ describe("POST /v0/idsvc/token/pint with an EOA wallet", () => {
     const elsewhere = keccak256(stringToHex("https://identity.another-deployment.example"));
     const signature = await alice.account.signTypedData({ domain: domain(BASE, elsewhere), types, primaryType: "Mandate", message: fields });
     await expectProblem(await exchange(await mintKey(), body(BASE, fields, signature)), 401, "PINT-401-001");
+    // ... and one signed in a domain that names no deployment at all (the domain before salts)
+    const saltless = await alice.account.signTypedData({ domain: { name: "PINT", version: "1", chainId: BASE }, types, primaryType: "Mandate", message: fields });
+    await expectProblem(await exchange(await mintKey(), body(BASE, fields, saltless)), 401, "PINT-401-001");
     // the very same mandate signed in this deployment's domain exchanges
     await exchanged(await signedExchange(await mintKey(), alice.account, fields));
   });

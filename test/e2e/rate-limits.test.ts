@@ -162,6 +162,19 @@ describe("rate limits", () => {
     expect429(await from(`${platform.urls.identity}/v0/idsvc/key`, { headers: { authorization: `Bearer ${generateApiKey("server", "test")}` } }));
   });
 
+  it("count a /graphql mutation per root field against a verified user's budget too, not only per address", async () => {
+    const { jwt } = await platform.createUser();
+    const as = (query: string) => fetch(platform.urls.graphql, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: JSON.stringify({ query }) });
+    const aliased = (n: number) => `mutation { ${Array.from({ length: n }, (_, i) => `a${i}: siwe_nonce { nonce }`).join(" ")} }`;
+    // the user budget is 3: four root fields are refused before any runs
+    const refused = await as(aliased(4));
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).errors[0].extensions).toMatchObject({ code: "GEN-429-001" });
+    // three fit (each then fails on its own: sign-in with Ethereum is not configured here) and spend it all
+    expect((await as(aliased(3))).status).toBe(200);
+    expect((await as("{ me { id } }")).status).toBe(429);
+  });
+
   it("count failed keys on the RPC host per address, answered as JSON-RPC", async () => {
     const from = client("127.0.0.22");
     const rpc = (key: string) => from(`${platform.urls.rpc}/v0/rpc/1`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: { jsonrpc: "2.0", id: 1, method: "eth_chainId" } });
