@@ -5,6 +5,8 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
 COPY prisma ./prisma
+# postinstall generates the Prisma clients of the subgraphs this registry lists
+COPY lib/graphql/subgraph-registry.ts ./lib/graphql/
 RUN npm ci --include=dev
 COPY . .
 USER node

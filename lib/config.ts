@@ -8,12 +8,12 @@ import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { loadEnvironmentLimits, type EnvironmentLimits } from "./environment-limits.ts";
 import { DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/kyc-event-freshness.ts";
 import { loadGraphqlLimitConfig, type GraphqlLimitConfig } from "./graphql/limits.ts";
+import { SUBGRAPHS, type SubgraphName } from "./graphql/subgraph-registry.ts";
 import { jwksUriProblem, STRICT_JWKS_POLICY, type JwksUriPolicy } from "./auth/jwks-fetch.ts";
 
 export { ConfigError };
 
 export const AUTH_PROVIDER_NAMES = ["provider_a", "provider_b", "siwe"] as const;
-export type AuthProviderName = (typeof AUTH_PROVIDER_NAMES)[number];
 
 export interface AuthProviderConfig {
   name: string;
@@ -76,7 +76,6 @@ export interface Config {
   kycWebhookSecret?: string;
   /** KYC_WEBHOOK_TOLERANCE_SECONDS: how old (or how far ahead) a KYC event's createdAtMs may be */
   kycWebhookToleranceSeconds: number;
-  bankingWebhookSecret?: string;
   chainRpcUrls: Record<number, string>;
   /** private JWK; undefined means generate once and keep in DATA_DIR */
   signingKey?: Record<string, unknown>;
@@ -84,7 +83,7 @@ export interface Config {
   /** HMAC secret for the principal header between services; generated per process when unset */
   internalSecret?: string;
   /** split mode: where the gateway finds each subgraph, and where the adapter finds the gateway's internal listener */
-  subgraphUrls: Partial<Record<"users" | "finance" | "identity" | "agents", string>>;
+  subgraphUrls: Partial<Record<SubgraphName, string>>;
   gatewayUrl: string;
   /** undefined only outside sandbox mode when SAFE_DEPLOYER is unset: the users service refuses to start (requireSafeDeployer) */
   safeDeployer?: SafeDeployerKind;
@@ -276,9 +275,8 @@ function signingKey(env: Env): Record<string, unknown> | undefined {
 
 function subgraphUrls(env: Env): Config["subgraphUrls"] {
   const result: Config["subgraphUrls"] = {};
-  for (const name of ["users", "finance", "identity", "agents"] as const) {
-    const variable = `${name.toUpperCase()}_SUBGRAPH_URL`;
-    if (envText(env, variable) !== undefined) result[name] = url(env, variable, "");
+  for (const { name, urlVariable } of SUBGRAPHS) {
+    if (envText(env, urlVariable) !== undefined) result[name] = url(env, urlVariable, "");
   }
   return result;
 }
@@ -348,7 +346,6 @@ export function loadConfig(env: Env = process.env): Config {
     walletClaimWebhookSecrets: webhookSecrets(env),
     kycWebhookSecret: envText(env, "KYC_WEBHOOK_SECRET"),
     kycWebhookToleranceSeconds: nonNegativeInt(env, "KYC_WEBHOOK_TOLERANCE_SECONDS", DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS),
-    bankingWebhookSecret: envText(env, "BANKING_WEBHOOK_SECRET"),
     chainRpcUrls: chainRpcUrls(env),
     signingKey: signingKey(env),
     logLevel,

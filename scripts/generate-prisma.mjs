@@ -1,11 +1,14 @@
 // postinstall and `npm run generate`: generates each subgraph's Prisma client from
-// prisma/<subgraph>/schema.prisma. Plain JavaScript, because it runs before anything else works.
+// prisma/<folder>/schema.prisma. Plain JavaScript, because it runs before anything else works; the
+// subgraph registry is TypeScript (so the rest of the code gets its names as types), loaded here
+// with tsx (a runtime dependency, installed before postinstall runs) since it imports nothing.
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tsImport } from "tsx/esm/api";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const subgraphs = ["users", "finance", "identity", "agents"];
+const { SUBGRAPHS } = await tsImport("../lib/graphql/subgraph-registry.ts", import.meta.url);
 const prismaCli = join(root, "node_modules", "prisma", "build", "index.js");
 
 const env = {
@@ -17,9 +20,9 @@ const env = {
   CHECKPOINT_DISABLE: "1",
 };
 
-function generate(subgraph) {
+function generate({ name: subgraph, prismaFolder }) {
   return new Promise((resolve) => {
-    const schema = join("prisma", subgraph, "schema.prisma");
+    const schema = join("prisma", prismaFolder, "schema.prisma");
     const child = spawn(process.execPath, [prismaCli, "generate", "--schema", schema], { cwd: root, env });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
@@ -29,7 +32,7 @@ function generate(subgraph) {
   });
 }
 
-const results = await Promise.all(subgraphs.map(generate));
+const results = await Promise.all(SUBGRAPHS.map(generate));
 for (const { subgraph, ok, output } of results) {
   if (ok) console.log(`prisma client generated for ${subgraph}`);
   else console.error(`prisma generate failed for ${subgraph}:\n${output.trim()}`);

@@ -1,7 +1,7 @@
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
-import { SUBGRAPH_NAMES } from "../lib/graphql/subgraph.ts";
+import { SUBGRAPH_NAMES } from "../lib/graphql/subgraph-registry.ts";
 import { createLogger } from "../lib/logger.ts";
 import { rateLimitsFor } from "../lib/rate-limit/rate-limits.ts";
 import { composeSupergraph, SUPERGRAPH_HEADER } from "../gateway/compose.ts";

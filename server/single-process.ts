@@ -7,8 +7,9 @@ import { LocalSubgraphClient } from "../gateway/subgraph-client.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
 import { openDatabase, type Database } from "../lib/db/database.ts";
-import { applyMigrations } from "../lib/db/migrations.ts";
-import { SUBGRAPH_NAMES, type Subgraph } from "../lib/graphql/subgraph.ts";
+import { applyMigrations, subgraphMigrationSets } from "../lib/db/migrations.ts";
+import type { Subgraph } from "../lib/graphql/subgraph.ts";
+import { SUBGRAPH_NAMES } from "../lib/graphql/subgraph-registry.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { announceSandbox } from "../lib/sandbox.ts";
@@ -16,6 +17,7 @@ import { rateLimitsFor } from "../lib/rate-limit/rate-limits.ts";
 import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlatformApp } from "../rest-adapter/platform.ts";
+import type { ResponseMismatchReport } from "../rest-adapter/response-check.ts";
 import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
 import { connectIdentityToUsers } from "../subgraphs/identity/index.ts";
@@ -29,6 +31,8 @@ export interface StartOptions {
   safeDeployer?: SafeDeployer;
   /** false: build everything but do not listen (tests use app.inject) */
   listen?: boolean;
+  /** tests: every REST answer is checked against its route's documented responses, mismatches reported here */
+  checkResponses?: ResponseMismatchReport;
 }
 
 export interface RunningPlatform {
@@ -51,7 +55,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
   announceSandbox(config, logger);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await applyMigrations(database, SUBGRAPH_NAMES);
+    await applyMigrations(database, subgraphMigrationSets(SUBGRAPH_NAMES));
     const rateLimits = await rateLimitsFor(config, database, logger);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const deps = { config, database, logger, signingKey, rateLimits, ...(options.safeDeployer && { safeDeployer: options.safeDeployer }) };
@@ -70,7 +74,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     });
     const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphClient(subgraphs.users!.schema), identity: new LocalSubgraphClient(subgraphs.identity!.schema), rateLimits });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
-    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy };
+    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, checkResponses: options.checkResponses };
     const apps = {
       platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks(), webhooks: platformWebhooks(config), sandbox: config.sandbox }),
       graphql: await buildGraphqlApp({ server: gateway.server, logger, rateLimits, authenticate: (h, t, o) => authenticator.authenticate(h, t, o), trustProxy: config.trustProxy }),

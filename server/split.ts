@@ -1,14 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { createAuthenticator } from "../gateway/authenticate.ts";
-import { DEFAULT_SUBGRAPH_URLS } from "../gateway/compose.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp, buildInternalGraphqlApp, type GraphqlAppOptions } from "../gateway/http.ts";
 import { RemoteSubgraphClient } from "../gateway/subgraph-client.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import { ConfigError, type Config } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
-import { applyMigrations } from "../lib/db/migrations.ts";
-import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph.ts";
+import { applyMigrations, subgraphMigrationSets } from "../lib/db/migrations.ts";
+import { isSubgraphName, SUBGRAPH_NAMES, subgraphEntry, type SubgraphName } from "../lib/graphql/subgraph-registry.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { announceSandbox } from "../lib/sandbox.ts";
@@ -26,9 +25,6 @@ import { readSupergraph } from "./supergraph.ts";
 
 export const SERVICE_NAMES = [...SUBGRAPH_NAMES, "gateway", "adapter"] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
-
-/** Default listening port of each subgraph service (matches the supergraph's URLs). */
-export const SUBGRAPH_PORTS: Record<SubgraphName, number> = { users: 4001, finance: 4002, identity: 4003, agents: 4004 };
 
 export interface RunningService {
   urls: string[];
@@ -58,7 +54,7 @@ async function edgeRateLimits(config: Config, logger: Logger): Promise<{ rateLim
 }
 
 function subgraphUrl(config: Config, name: SubgraphName): string {
-  return config.subgraphUrls[name] ?? DEFAULT_SUBGRAPH_URLS[name]!;
+  return config.subgraphUrls[name] ?? subgraphEntry(name).defaultUrl;
 }
 
 /**
@@ -70,12 +66,12 @@ export async function startService(name: ServiceName, config: Config, env: Recor
   announceSandbox(config, logger);
   const internalSecret = requireInternalSecret(config);
 
-  if ((SUBGRAPH_NAMES as readonly string[]).includes(name)) {
-    const subgraphName = name as SubgraphName;
-    const port = env.SUBGRAPH_PORT !== undefined ? Number(env.SUBGRAPH_PORT) : SUBGRAPH_PORTS[subgraphName];
+  if (isSubgraphName(name)) {
+    const subgraphName = name;
+    const port = env.SUBGRAPH_PORT !== undefined ? Number(env.SUBGRAPH_PORT) : subgraphEntry(subgraphName).port;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError("SUBGRAPH_PORT", "expected a TCP port");
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    await applyMigrations(database, [subgraphName]);
+    await applyMigrations(database, subgraphMigrationSets([subgraphName]));
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const rateLimits = await rateLimitsFor(config, database, logger);
     const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits });

@@ -1,7 +1,8 @@
 import type { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
 import type { Database } from "../lib/db/database.ts";
-import type { Subgraph, SubgraphName } from "../lib/graphql/subgraph.ts";
+import type { Subgraph } from "../lib/graphql/subgraph.ts";
+import type { SubgraphName } from "../lib/graphql/subgraph-registry.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { createAgentsSubgraph } from "../subgraphs/agents/index.ts";
@@ -19,16 +20,15 @@ export interface SubgraphDeps {
   safeDeployer?: SafeDeployer;
 }
 
+/** Every registry row's constructor (the type makes a row without one fail to compile). */
+const CONSTRUCTORS: Record<SubgraphName, (deps: SubgraphDeps) => Promise<Subgraph>> = {
+  users: createUsersSubgraph,
+  finance: createFinanceSubgraph,
+  identity: createIdentitySubgraph,
+  agents: createAgentsSubgraph,
+};
+
 /** Builds one subgraph by name: the single place that knows every subgraph's constructor. */
 export function createSubgraph(name: SubgraphName, deps: SubgraphDeps): Promise<Subgraph> {
-  switch (name) {
-    case "users":
-      return createUsersSubgraph(deps);
-    case "finance":
-      return createFinanceSubgraph(deps);
-    case "identity":
-      return createIdentitySubgraph(deps);
-    case "agents":
-      return createAgentsSubgraph(deps);
-  }
+  return CONSTRUCTORS[name](deps);
 }

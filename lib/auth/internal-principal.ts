@@ -1,4 +1,5 @@
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import type { SubgraphName } from "../graphql/subgraph-registry.ts";
 import type { Principal } from "./principal.ts";
 
 /** Header carrying a signed principal from one of our services to another (internal listeners only). */
@@ -8,7 +9,7 @@ export const PRINCIPAL_HEADER = "x-internal-principal";
  * Who a signed principal is for: a subgraph, or the gateway's internal listener (the adapter's
  * calls in split mode). A principal signed for one is refused by every other.
  */
-export type PrincipalAudience = "users" | "finance" | "identity" | "agents" | "gateway";
+export type PrincipalAudience = SubgraphName | "gateway";
 
 /**
  * A signed principal is accepted up to 15 s after it was issued (and 5 s before, for clock skew

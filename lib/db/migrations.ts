@@ -4,18 +4,21 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { SUBGRAPHS, type SubgraphName } from "../graphql/subgraph-registry.ts";
 import type { Database, Queryable } from "./database.ts";
 
-export const subgraphNames = ["users", "finance", "identity", "agents"] as const;
-export type SubgraphName = (typeof subgraphNames)[number];
-
 /**
- * Every migration set under prisma/: the subgraphs plus shared infrastructure that owns its own
- * PostgreSQL schema (`ratelimit`, the shared rate limiter's counters, lib/rate-limit). `npm run
- * migrate`, `npm run migration:new` and the drift check cover all of them.
+ * Every migration set under prisma/ (a set is a folder, named like the PostgreSQL schema it
+ * owns): the subgraphs' (the registry's Prisma folders) plus shared infrastructure with its own
+ * schema (`ratelimit`, the shared rate limiter's counters, lib/rate-limit). `npm run migrate`,
+ * `npm run migration:new` and the drift check cover all of them.
  */
-export const migrationSets = [...subgraphNames, "ratelimit"] as const;
-export type MigrationSetName = (typeof migrationSets)[number];
+export const migrationSets: readonly string[] = [...SUBGRAPHS.map((s) => s.prismaFolder), "ratelimit"];
+
+/** The migration sets one subgraph's service applies at start. */
+export function subgraphMigrationSets(names: readonly SubgraphName[]): string[] {
+  return SUBGRAPHS.filter((s) => names.includes(s.name)).map((s) => s.prismaFolder);
+}
 
 export const defaultMigrationsRoot = join(import.meta.dirname, "..", "..", "prisma");
 

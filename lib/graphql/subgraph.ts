@@ -1,7 +1,5 @@
 import type { GraphQLSchema } from "graphql";
-
-export const SUBGRAPH_NAMES = ["users", "finance", "identity", "agents"] as const;
-export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+import type { SubgraphName } from "./subgraph-registry.ts";
 
 /** A built subgraph: its federated schema plus the background work it owns. */
 export interface Subgraph {

@@ -1,8 +1,7 @@
 import type { Database } from "../../lib/db/database.ts";
+import { createSubgraphDb } from "../../lib/db/subgraph-db.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export type AgentsDb = PrismaClient;
 
-export function createAgentsDb(database: Database): AgentsDb {
-  return new PrismaClient({ adapter: database.adapter() });
-}
+export const createAgentsDb = (database: Database): AgentsDb => createSubgraphDb(database, PrismaClient);

@@ -1,8 +1,7 @@
 import type { Database } from "../../lib/db/database.ts";
+import { createSubgraphDb } from "../../lib/db/subgraph-db.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export type FinanceDb = PrismaClient;
 
-export function createFinanceDb(database: Database): FinanceDb {
-  return new PrismaClient({ adapter: database.adapter() });
-}
+export const createFinanceDb = (database: Database): FinanceDb => createSubgraphDb(database, PrismaClient);

@@ -1,8 +1,7 @@
 import type { Database } from "../../lib/db/database.ts";
+import { createSubgraphDb } from "../../lib/db/subgraph-db.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export type IdentityDb = PrismaClient;
 
-export function createIdentityDb(database: Database): IdentityDb {
-  return new PrismaClient({ adapter: database.adapter() });
-}
+export const createIdentityDb = (database: Database): IdentityDb => createSubgraphDb(database, PrismaClient);

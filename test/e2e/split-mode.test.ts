@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../../lib/auth/internal-principal.ts";
 import type { Principal } from "../../lib/auth/principal.ts";
+import { SUBGRAPH_NAMES, SUBGRAPHS } from "../../lib/graphql/subgraph-registry.ts";
 import { ADAPTER_PRINCIPAL } from "../../rest-adapter/gateway-client.ts";
 import { TestIssuer } from "../support/jwt-issuer.ts";
 import { freePort } from "../support/platform.ts";
@@ -60,7 +61,7 @@ beforeAll(async () => {
   issuer = await TestIssuer.start();
   const authProviders = JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]);
   const subgraphPorts: Record<string, number> = {};
-  for (const name of ["users", "finance", "identity", "agents"]) {
+  for (const name of SUBGRAPH_NAMES) {
     subgraphPorts[name] = await freePort();
     // each subgraph owns its data: its own database (PostgreSQL in e2e-postgres, in-memory PGlite otherwise)
     const databaseUrl = await freshDatabaseUrl();
@@ -76,7 +77,7 @@ beforeAll(async () => {
     GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
     RATE_LIMITS: JSON.stringify({ auth_failure: { limit: GATEWAY_AUTH_FAILURES } }),
     AUTH_PROVIDERS: authProviders,
-    ...Object.fromEntries(Object.entries(subgraphPorts).map(([name, port]) => [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://127.0.0.1:${port}/graphql`])),
+    ...Object.fromEntries(SUBGRAPHS.map(({ name, urlVariable }) => [urlVariable, `http://127.0.0.1:${subgraphPorts[name]}/graphql`])),
   });
   const [port, identityPort, rpcPort] = [await freePort(), await freePort(), await freePort()];
   adapterUrl = `http://127.0.0.1:${port}`;

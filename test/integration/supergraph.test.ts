@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SUBGRAPH_NAMES } from "../../lib/graphql/subgraph-registry.ts";
 import { composeCurrentSupergraph } from "../../server/compose-current.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
 
@@ -10,6 +11,6 @@ describe("gateway/supergraph.graphql", () => {
   it("keeps internal fields out of the public API and shares the User entity across subgraphs", () => {
     const sdl = readSupergraph();
     expect(sdl).toMatch(/_principal_for_jwt\([^)]*\): ResolvedPrincipal! @inaccessible/);
-    for (const graph of ["USERS", "FINANCE", "IDENTITY", "AGENTS"]) expect(sdl).toMatch(new RegExp(`@join__type\\(graph: ${graph}, key: "id"`));
+    for (const name of SUBGRAPH_NAMES) expect(sdl).toMatch(new RegExp(`@join__type\\(graph: ${name.toUpperCase()}, key: "id"`));
   });
 });
