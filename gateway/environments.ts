@@ -22,15 +22,6 @@ export interface EnvironmentResolver {
   resolve(orgEnv: OrgEnvironment | null, traceId?: string): Promise<ResolvedEnvironment | null>;
 }
 
-/** Only the default environment exists; any named environment is unknown. */
-export class DefaultEnvironmentResolver implements EnvironmentResolver {
-  constructor(private readonly verifier: JwtVerifier) {}
-
-  async resolve(orgEnv: OrgEnvironment | null): Promise<ResolvedEnvironment | null> {
-    return orgEnv === null ? { environment_id: DEFAULT_ENVIRONMENT_ID, verifier: this.verifier } : null;
-  }
-}
-
 /** How long an environment's providers (or its absence) are kept before the identity subgraph is asked again. */
 export const ENVIRONMENT_CACHE_TTL_MS = 30_000;
 

@@ -6,7 +6,6 @@ export { hashToken } from "./secret-token.ts";
 export const PAT_PREFIX = "plat_pat_";
 
 export const PAT_SCOPES = ["read", "write"] as const;
-export type PatScope = (typeof PAT_SCOPES)[number];
 
 export function generatePersonalAccessToken(): string {
   return generateSecretToken(PAT_PREFIX);

@@ -2,8 +2,3 @@
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
-
-/** Prisma's "record to update not found" (P2025): an optimistic guard in `where` did not match. */
-export function isRecordNotFound(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2025";
-}

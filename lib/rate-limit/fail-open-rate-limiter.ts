@@ -6,11 +6,16 @@
 import { checkConsumeArguments, decision, type RateLimitDecision, type RateLimitRule, type RateLimiter } from "./rate-limiter.ts";
 
 export class FailOpenRateLimiter implements RateLimiter {
+  /** the store's own, not failing open: /health reports the store as it is; absent for an in-memory store */
+  readonly ping?: () => Promise<void>;
+
   constructor(
     readonly store: RateLimiter,
     /** told of each failure; the caller's request then goes through */
     private readonly onStoreError: (error: unknown, key: string) => void = () => {},
-  ) {}
+  ) {
+    if (store.ping) this.ping = () => store.ping!();
+  }
 
   consume(key: string, rule: RateLimitRule, cost = 1): Promise<RateLimitDecision> {
     return this.guard(key, rule, cost, () => this.store.consume(key, rule, cost));

@@ -206,6 +206,10 @@ export class PostgresRateLimiter implements RateLimiter {
     return this.syncing;
   }
 
+  async ping(): Promise<void> {
+    await this.database.query(`SELECT 1 FROM "ratelimit"."buckets" LIMIT 1`);
+  }
+
   /** Stops the background writes and writes what is left (best effort). */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -46,6 +46,8 @@ export interface RateLimiter {
   peek(key: string, rule: RateLimitRule): Promise<RateLimitDecision>;
   /** Releases timers and writes what is pending (stores that batch); the limiter is not used after. */
   close?(): Promise<void>;
+  /** Stores outside the process (PostgreSQL): throws while the store cannot be read (GET /health). */
+  ping?(): Promise<void>;
 }
 
 /** The largest limit a rule may have (the PostgreSQL store counts in an int column). */

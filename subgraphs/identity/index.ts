@@ -4,6 +4,7 @@ import { supportedChainIds } from "../../lib/chains.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Database } from "../../lib/db/database.ts";
 import { buildFederatedSchema } from "../../lib/graphql/federation.ts";
+import { subgraphHealth } from "../../lib/graphql/health.ts";
 import type { Subgraph } from "../../lib/graphql/subgraph.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { RateLimits } from "../../lib/rate-limit/rate-limits.ts";
@@ -48,10 +49,11 @@ export async function createIdentitySubgraph(deps: { config: Config; database: D
     rateLimiter: deps.rateLimits.limiter,
     pintExchangeRule: deps.rateLimits.rules.pint_exchange,
   };
-  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver] as const;
+  const health = subgraphHealth("identity", db);
+  const resolvers = [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver, health.resolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
   const schema = await buildFederatedSchema(
-    { resolvers, orphanedTypes: [IdentityUser], container: { get: (someClass) => instances.get(someClass) } },
+    { resolvers, orphanedTypes: [IdentityUser, health.type], container: { get: (someClass) => instances.get(someClass) } },
     { User: { __resolveReference: resolveIdentityUserReference } },
   );
   // with no dashboard issuer configured no session can match a member, and there is nothing to attribute

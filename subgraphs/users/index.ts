@@ -9,7 +9,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { CliConfigResolver } from "./cli/cli-config.resolver.ts";
 import { createUsersDb } from "./db.ts";
 import { apiKeyFieldGuard } from "./user/api-key-field-guard.ts";
-import { HealthResolver } from "./health/health.resolver.ts";
+import { usersHealth } from "./health/health.resolver.ts";
 import { KycResolver } from "./kyc/kyc.resolver.ts";
 import { KycProviderEventResolver } from "./kyc/kyc-provider-event.resolver.ts";
 import { OnboardingResolver } from "./onboarding/onboarding.resolver.ts";
@@ -84,7 +84,8 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
       },
     }),
   };
-  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, HealthResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver] as const;
+  const health = usersHealth(db);
+  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, ...health.resolvers, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver] as const;
   const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
   const schema = await buildFederatedSchema(
     { resolvers, orphanedTypes: [Wallet], globalMiddlewares: [apiKeyFieldGuard], container: { get: (someClass) => instances.get(someClass) } },

@@ -26,6 +26,51 @@ describe("GET /health", () => {
     expect(response.status).toBe(200);
   });
 
+  it("answers 503 naming the one subgraph whose store is unavailable, while the others answer, and recovers", async () => {
+    const platform = await startTestPlatform();
+    stops.push(() => platform.stop());
+    // the finance subgraph's schema goes away; every other store still answers
+    await platform.database.exec(`ALTER SCHEMA "finance" RENAME TO "finance_away"`);
+    for (const url of [platform.urls.platform, platform.urls.identity, platform.urls.rpc]) {
+      const down = await fetch(`${url}/health`);
+      expect(down.status).toBe(503);
+      expect(down.headers.get("content-type")).toContain("application/problem+json");
+      expect(await down.json()).toMatchObject({ status: 503, error_code: "GEN-503-001", detail: "Unavailable: finance database.", instance: "/health" });
+    }
+    // each subgraph answers for its own store on /graphql too
+    const graphql = await fetch(platform.urls.graphql, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ health { users { name status } finance { name status } identity { status } agents { status } } }" }),
+    });
+    expect((await graphql.json()).data.health).toEqual({
+      users: { name: "users database", status: "ok" },
+      finance: { name: "finance database", status: "unavailable" },
+      identity: { status: "ok" },
+      agents: { status: "ok" },
+    });
+
+    await platform.database.exec(`ALTER SCHEMA "finance_away" RENAME TO "finance"`);
+    expect((await fetch(`${platform.urls.platform}/health`)).status).toBe(200);
+  });
+
+  it("answers 503 naming the rate-limit store when it is PostgreSQL and unavailable; a memory store is not a check", async () => {
+    const platform = await startTestPlatform({ RATE_LIMIT_STORE: "postgres" });
+    stops.push(() => platform.stop());
+    expect((await fetch(`${platform.urls.platform}/health`)).status).toBe(200);
+    await platform.database.exec(`ALTER SCHEMA "ratelimit" RENAME TO "ratelimit_away"`);
+    const down = await fetch(`${platform.urls.platform}/health`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ error_code: "GEN-503-001", detail: "Unavailable: rate-limit store." });
+    await platform.database.exec(`ALTER SCHEMA "ratelimit_away" RENAME TO "ratelimit"`);
+    expect((await fetch(`${platform.urls.platform}/health`)).status).toBe(200);
+
+    const memory = await startTestPlatform({ RATE_LIMIT_STORE: "memory" });
+    stops.push(() => memory.stop());
+    await memory.database.exec(`DROP SCHEMA IF EXISTS "ratelimit" CASCADE`);
+    expect((await fetch(`${memory.urls.platform}/health`)).status).toBe(200);
+  });
+
   // only a server database can go away; PGlite lives in the process
   it.skipIf(!onPostgres)("answers 503 with a ProblemDetail while PostgreSQL is down and recovers without a restart", async () => {
     const cluster: PostgresCluster = await startPostgresCluster();
@@ -38,7 +83,13 @@ describe("GET /health", () => {
     const down = await fetch(`${platform.urls.platform}/health`);
     expect(down.status).toBe(503);
     expect(down.headers.get("content-type")).toContain("application/problem+json");
-    expect(await down.json()).toMatchObject({ status: 503, error_code: "GEN-503-001", instance: "/health" });
+    // every store is on the stopped server: each check is named
+    expect(await down.json()).toMatchObject({
+      status: 503,
+      error_code: "GEN-503-001",
+      instance: "/health",
+      detail: "Unavailable: users database, finance database, identity database, agents database, rate-limit store.",
+    });
 
     await cluster.start();
     let status = 0;

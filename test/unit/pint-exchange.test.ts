@@ -3,7 +3,8 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { describe, expect, it } from "vitest";
 import { scopesNotPermitted } from "../../lib/auth/pint-scopes.ts";
 import { AppError, appError } from "../../lib/errors/app-error.ts";
-import { exchangePint, type ExchangePorts, type NewMandate, type WalletOwner } from "../../subgraphs/identity/pints/exchange.ts";
+import { exchangePint, type ExchangePorts, type NewMandate } from "../../subgraphs/identity/pints/exchange.ts";
+import type { WalletOwner } from "../../lib/wallet-owner.ts";
 import { mandateDigest, parseExchangeRequest, PINT_EIP712_TYPES, safeMessageHash, type Mandate } from "../../subgraphs/identity/pints/mandate.ts";
 import { recoverMandateSigner, recoverSafeOwnerSigners } from "../../subgraphs/identity/pints/signature.ts";
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateApiKey } from "../../lib/auth/api-key.ts";
 import type { Principal } from "../../lib/auth/principal.ts";
 import { appError } from "../../lib/errors/app-error.ts";
+import { SUBGRAPH_NAMES } from "../../lib/graphql/subgraph-registry.ts";
 import type { GatewayClient, GatewayRequest } from "../../rest-adapter/gateway-client.ts";
 import { buildRpcApp, type RpcAppOptions } from "../../rest-adapter/rpc/app.ts";
 import { gatewayKeyAuthenticator, type RpcAuthenticate } from "../../rest-adapter/rpc/auth.ts";
@@ -11,7 +12,7 @@ import { gatewayKeyAuthenticator, type RpcAuthenticate } from "../../rest-adapte
 const KEY = generateApiKey("public", "test");
 const PUBLIC: Principal = { kind: "api_key", key_id: "key_1", org_id: "org_1", env_id: "env_1", partition: "public", scopes: ["rpc.invoke"] };
 
-function gatewayStub(execute: (request: GatewayRequest) => unknown = () => ({ data: { health: { status: "ok", database: "ok" } } })): GatewayClient {
+function gatewayStub(execute: (request: GatewayRequest) => unknown = () => ({ data: { health: Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, { name: `${name} database`, status: "ok" }])) } })): GatewayClient {
   return { prepare: (source) => ({ source }), execute: async (request) => execute(request) as never };
 }
 

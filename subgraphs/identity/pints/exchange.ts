@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { scopesNotPermitted, type PintSignerRole } from "../../../lib/auth/pint-scopes.ts";
 import { AppError, appError } from "../../../lib/errors/app-error.ts";
+import type { WalletOwner } from "../../../lib/wallet-owner.ts";
 import { mandateDigest, parseExchangeRequest, type Mandate } from "./mandate.ts";
 import { recoverMandateSigner, recoverSafeOwnerSigners, type SafeSignatureCheck } from "./signature.ts";
 
@@ -27,16 +28,6 @@ import { recoverMandateSigner, recoverSafeOwnerSigners, type SafeSignatureCheck 
  * failing request consumes no nonce. Everything outside this function is a port, so the order is
  * unit-tested with fakes.
  */
-
-export interface WalletOwner {
-  user_id: string;
-  environment_id: string;
-  /** account status; `approved` once KYC passed */
-  status: string;
-  wallet_id: number;
-  wallet_type: string;
-  signers: { address: string; role: string }[];
-}
 
 export interface ExchangeCaller {
   key_id: string;

@@ -1,5 +1,6 @@
 import { isRecord } from "../../../lib/parse.ts";
 import { getAddress, hashTypedData, isAddress, isHex, type Address, type Hex } from "viem";
+import { isSupportedChain } from "../../../lib/chains.ts";
 import { isPintScope, PINT_SCOPE_NAMES, type PintScope } from "../../../lib/auth/pint-scopes.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 
@@ -101,7 +102,7 @@ export function parseExchangeRequest(input: unknown, options: { supportedChainId
   const chainId = input.chain_id;
   if (chainId === undefined) problems.push("chain_id: missing");
   else if (typeof chainId !== "number" || !Number.isSafeInteger(chainId) || chainId < 1) problems.push("chain_id: expected a positive integer (the EIP-712 domain's chainId)");
-  else if (!options.supportedChainIds.includes(chainId)) problems.push(`chain_id: ${chainId} is not a supported chain`);
+  else if (!isSupportedChain(options.supportedChainIds, chainId)) problems.push(`chain_id: ${chainId} is not a supported chain`);
 
   const signature = input.signature;
   if (signature === undefined) problems.push("signature: missing");

@@ -1,7 +1,7 @@
 import { parse } from "graphql";
 import type { SubgraphClient } from "../../../gateway/subgraph-client.ts";
 import { appError, fromExtensions } from "../../../lib/errors/app-error.ts";
-import type { WalletOwner } from "./exchange.ts";
+import type { WalletOwner } from "../../../lib/wallet-owner.ts";
 
 const WALLET_OWNERS = parse(`query ($address: String!, $chain_id: Int!, $org_id: String) {
   owners: _wallet_owners(address: $address, chain_id: $chain_id, org_id: $org_id) { user_id environment_id status wallet_id wallet_type signers { address role } }

@@ -16,7 +16,6 @@ export type OnboardingStepName = (typeof ONBOARDING_STEPS)[number];
 export const SKIPPABLE_STEPS: readonly OnboardingStepName[] = ["phone"];
 
 export const ONBOARDING_STEP_ACTIONS = ["complete", "skip"] as const;
-export type OnboardingStepAction = (typeof ONBOARDING_STEP_ACTIONS)[number];
 
 export interface OnboardingStepView {
   name: OnboardingStepName;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { getAddress, isAddress, type Address } from "viem";
 import { parseSiweMessage } from "viem/siwe";
+import { isSupportedChain } from "../../../lib/chains.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 
 /**
@@ -111,7 +112,7 @@ export function checkSiweMessage(message: string, rules: MessageRules): Accepted
   if (!isAddress(parsed.address, { strict: true })) throw rejected("The message's address is not a valid EIP-55 address.");
   if (parsed.version !== "1") throw rejected(`Version must be 1, got "${parsed.version}".`);
   if (!isWellFormedNonce(parsed.nonce)) throw rejected("The nonce must be at least 8 letters or digits.");
-  if (!Number.isSafeInteger(parsed.chainId) || !rules.supportedChainIds.includes(parsed.chainId))
+  if (!isSupportedChain(rules.supportedChainIds, parsed.chainId))
     throw rejected(`Chain ID ${parsed.chainId} is not supported here; supported: ${rules.supportedChainIds.join(", ")}.`);
 
   const now = rules.now.getTime();

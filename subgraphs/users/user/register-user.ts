@@ -1,5 +1,6 @@
 import { isAddressEqual, type Address } from "viem";
 import { checksummedAddress } from "../../../lib/address.ts";
+import { requireSupportedChain } from "../../../lib/chains.ts";
 import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
@@ -74,8 +75,7 @@ async function assertAddressControl(options: RegisterUserOptions, address: Addre
  */
 export async function registerUser(db: UsersDb, options: RegisterUserOptions): Promise<{ id: string }> {
   const address = checksummedAddress(options.primary_eoa_address, ["body", "primary_eoa_address"]);
-  if (!options.supportedChainIds.includes(options.chain_id))
-    throw validationError(["body", "chain_id"], "Value error, unsupported chain", options.chain_id, "value_error", { supported: options.supportedChainIds });
+  requireSupportedChain(options.supportedChainIds, options.chain_id);
 
   const identity = { environment_id: options.environment_id, auth_issuer: options.jwt.issuer, auth_provider_id: options.jwt.subject };
   if (await db.user.findUnique({ where: { environment_id_auth_issuer_auth_provider_id: identity }, select: { id: true } }))

@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { checksummedAddress } from "../../../lib/address.ts";
+import { requireSupportedChain } from "../../../lib/chains.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import type { UsersDb } from "../db.ts";
 import { isFreshProof, verifyAddressControl } from "./address-control.ts";
@@ -42,8 +43,7 @@ export function walletRegistrationMessage(input: { user_id: string; address: Add
  */
 export async function registerWallet(db: UsersDb, options: RegisterWalletOptions) {
   const address = checksummedAddress(options.address, ["body", "address"]);
-  if (!options.supportedChainIds.includes(options.chain_id))
-    throw validationError(["body", "chain_id"], "Value error, unsupported chain", options.chain_id, "value_error", { supported: options.supportedChainIds });
+  requireSupportedChain(options.supportedChainIds, options.chain_id);
   if (options.role === "signer" && options.type !== "EOA") throw validationError(["body", "type"], "Value error, a signer is a key-controlled (EOA) address", options.type);
   const now = options.now ?? Date.now();
   if (!isFreshProof(options.issued_at, now))

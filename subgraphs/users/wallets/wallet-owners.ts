@@ -1,23 +1,7 @@
 import { getAddress, isAddress } from "viem";
+import type { WalletOwner, WalletSigner } from "../../../lib/wallet-owner.ts";
 import type { UsersDb } from "../db.ts";
 import { visibleToOrganisation } from "../user/lookup-access.ts";
-
-export interface WalletSigner {
-  address: string;
-  /** owner: the wallet's own key, or the user's primary EOA for a Safe; agent: a registered signer of the Safe */
-  role: "owner" | "agent";
-}
-
-export interface WalletOwner {
-  user_id: string;
-  environment_id: string;
-  /** the account status (spec 3.1): `approved` once KYC passed */
-  status: string;
-  wallet_id: number;
-  wallet_type: "EOA" | "Safe";
-  /** the addresses that may sign for the wallet */
-  signers: WalletSigner[];
-}
 
 export interface FindWalletOwnersOptions {
   address: string;
