@@ -11,9 +11,11 @@ import type { GatewayClient, OperationHandle } from "./gateway-client.ts";
 import type { ErrorCode } from "../lib/errors/catalogue.ts";
 import { routeBodyError } from "./body-errors.ts";
 import { errorFromGraphQL } from "./graphql-errors.ts";
+import { processHealthChecks } from "./routes/health.ts";
 import { asAppError, renderProblem } from "./problem.ts";
-import type { HttpMethod, Route } from "./route.ts";
+import { isRateLimited, type HttpMethod, type Route } from "./route.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
+import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { compileValidator, validationItems, type RequestPart } from "./validation.ts";
 
 export interface HttpAppOptions {
@@ -36,6 +38,8 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client */
   trustProxy?: TrustProxy;
+  /** tests: each answer that differs from its route's documented responses is reported here; unset, nothing is checked */
+  checkResponses?: ResponseMismatchReport;
 }
 
 /**
@@ -160,6 +164,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     return sendProblem(request, reply, appError("GEN-404-001", `No resource exists at ${path}.`));
   });
 
+  const checker = options.checkResponses && new ResponseChecker(options.checkResponses);
   for (const route of options.routes) {
     const compiled = compile(route, options.gateway);
     known.on(route.method, fastifyPath(route.path), () => {});
@@ -167,11 +172,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       method: route.method as HttpMethod,
       url: fastifyPath(route.path),
       config: {
-        rateLimit: route.path === "/health" ? "never" : route.security.length > 0 ? "credential" : undefined,
+        rateLimit: !isRateLimited(route) ? "never" : route.security.length > 0 ? "credential" : undefined,
         bodyError: route.bodyError,
         rateLimitError: route.rateLimitError,
       } satisfies { rateLimit?: RateLimitedBy } & RouteErrorCodes,
       ...(route.bodyLimit !== undefined && { bodyLimit: route.bodyLimit }),
+      ...(checker && { onSend: checker.hook(route) }),
       handler: async (request, reply) => {
         const rawQuery = (request.query ?? {}) as Record<string, unknown>;
         const query = route.prepareQuery ? route.prepareQuery({ ...rawQuery }) : { ...rawQuery };
@@ -190,7 +196,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         if (result.errors?.length) throw errorFromGraphQL(result.errors);
         const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
         if (status === 204) return reply.code(204).send();
-        let payload = route.result(result.data, routeRequest) as Record<string, unknown>;
+        // /health also answers for this process's own stores (routes/health.ts)
+        const data = route.path === "/health" ? { ...result.data, process_checks: await processHealthChecks(options.rateLimits) } : result.data;
+        let payload = route.result(data, routeRequest) as Record<string, unknown>;
         if (route.links) payload = { ...payload, _links: route.links(payload, { ...(routeRequest as object), base_url: options.baseUrl, rpc_url: options.rpcUrl ?? "", docs_url: options.docsUrl } as never) };
         return reply.code(status).send(applyTimestampFormat(payload, timestampFormat(request.headers["x-timestamp-format"])));
       },

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
-import { SANDBOX_TAG, type Route, type SecurityScheme } from "./route.ts";
-import { COMPONENTS } from "./schemas.ts";
+import { errorStatuses, SANDBOX_TAG, type Route, type SecurityScheme } from "./route.ts";
+import { COMPONENTS, problemSchema } from "./schemas.ts";
 
 export const SPEC_VERSION = "0.35.2";
 
@@ -66,9 +66,8 @@ function operation(route: DocumentedRoute) {
   for (const [status, doc] of Object.entries(route.responses)) {
     responses[status] = { description: doc.description, ...(doc.schema && { content: { "application/json": { schema: jsonSchema(doc.schema) } } }) };
   }
-  for (const status of route.errors ?? []) {
-    const schema = status === 422 ? "HTTPValidationError" : "ProblemDetail";
-    responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: { $ref: `#/components/schemas/${schema}` } } } };
+  for (const status of errorStatuses(route)) {
+    responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: jsonSchema(problemSchema(status)) } } };
   }
   return {
     operationId: route.operationId,

@@ -8,6 +8,7 @@ import { buildHttpApp } from "./app.ts";
 import { PLATFORM_CREDENTIAL_HEADERS } from "../lib/auth/credential-headers.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { GatewayClient } from "./gateway-client.ts";
+import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { registerWebhooks, webhookDocumentation, type WebhookReceiver } from "./webhooks/webhooks.ts";
 import { SANDBOX_TAG, type Route } from "./route.ts";
@@ -45,6 +46,8 @@ export interface ListenerOptions {
   docsUrl: string;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client (per-address limits, the address sent to the gateway) */
   trustProxy?: TrustProxy;
+  /** tests: answers that differ from their documented responses (see ResponseChecker) */
+  checkResponses?: ResponseMismatchReport;
 }
 
 /** `{base_url}/errors/<code>`: the page behind every platform error's `type` URI. */
@@ -78,7 +81,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     extra: (app) => {
       app.get("/openapi.json", async () => document);
       errorPages(app);
-      registerWebhooks(app, webhooks, options.gateway);
+      registerWebhooks(app, webhooks, options.gateway, options.checkResponses && new ResponseChecker(options.checkResponses));
       const { jwks } = options;
       if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));
     },

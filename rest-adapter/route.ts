@@ -85,6 +85,18 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
 /** Routes under this tag (sandbox helpers) are served and documented only in sandbox mode (SANDBOX). */
 export const SANDBOX_TAG = "Sandbox";
 
+/** Every listener counts requests against its rate limits (429, see RateLimitedBy), except on /health, which load balancers poll. */
+export function isRateLimited(route: Pick<Route, "path">): boolean {
+  return route.path !== "/health";
+}
+
+/** The error statuses a route can answer: those it lists, and 429 wherever requests are counted. */
+export function errorStatuses(route: Pick<Route, "path" | "errors">): number[] {
+  const statuses = new Set(route.errors ?? []);
+  if (isRateLimited(route)) statuses.add(429);
+  return [...statuses].sort((a, b) => a - b);
+}
+
 /** Keeps each route's request types tied to its own schemas. */
 export function defineRoute<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(route: Route<P, Q, B>): Route {
   return route as unknown as Route;

@@ -51,6 +51,7 @@ export const HTTPValidationError = Type.Object(
     instance: Type.String(),
     error_code: Type.Literal("GEN-422-001"),
     trace_id: Type.Union([Type.String(), Type.Null()]),
+    documentation: Type.Optional(Type.String({ format: "uri", description: "identity-service errors only" })),
   },
   { $id: "HTTPValidationError" },
 );
@@ -69,6 +70,7 @@ export const Wallet = Type.Object(
     signer_of_wallet_id: Type.Union([Type.Integer(), Type.Null()]),
     created_at: EpochMs,
     updated_at: EpochMs,
+    _links: Type.Optional(Links),
   },
   { $id: "Wallet" },
 );
@@ -103,6 +105,14 @@ export const User = Type.Object(
   },
   { $id: "User" },
 );
+
+/**
+ * The body of an error status: a ProblemDetail; a 422 is either the item list of a request that
+ * did not validate (GEN-422-001) or a domain refusal with its own code and a text `detail`.
+ */
+export function problemSchema(status: number): TSchema {
+  return status === 422 ? Type.Union([Type.Ref("HTTPValidationError"), Type.Ref("ProblemDetail")]) : Type.Ref("ProblemDetail");
+}
 
 /** Components every document carries, referenced by `$ref: "#/components/schemas/<id>"`. */
 export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User];

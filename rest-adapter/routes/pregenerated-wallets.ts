@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { Address, Links } from "../schemas.ts";
+import { Address, EpochMs, Links, withLinks } from "../schemas.ts";
 
 const FIELDS = "id provider_wallet_id address type claimed_at created_at";
 
@@ -10,8 +10,8 @@ const PregeneratedWallet = Type.Object({
   provider_wallet_id: Type.String(),
   address: Type.String(),
   type: Type.String(),
-  claimed_at: Type.Union([Type.Integer(), Type.String(), Type.Null()], { description: "set by the wallet.pregen_claimed webhook; null until claimed" }),
-  created_at: Type.Union([Type.Integer(), Type.String()]),
+  claimed_at: Type.Union([EpochMs, Type.Null()], { description: "set by the wallet.pregen_claimed webhook; null until claimed" }),
+  created_at: EpochMs,
 });
 
 function listLinks(base: string) {
@@ -56,7 +56,7 @@ export const pregeneratedWalletRoutes = [
     result: (data) => data.wallet,
     status: 201,
     links: (_body, { base_url }) => listLinks(base_url),
-    responses: { 201: { description: "The registered pregenerated wallet", schema: PregeneratedWallet } },
+    responses: { 201: { description: "The registered pregenerated wallet", schema: withLinks(PregeneratedWallet) } },
     errors: [400, 401, 403, 404, 409, 422],
   }),
   defineRoute({

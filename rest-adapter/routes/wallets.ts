@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, ChainId, Links } from "../schemas.ts";
+import { Address, ChainId, Links, Wallet } from "../schemas.ts";
 import { WALLET_FIELDS } from "../graphql-fields.ts";
 
 const WalletId = Type.Object({ wallet_id: Type.Integer({ minimum: 1 }) });
@@ -115,7 +115,10 @@ export const walletRoutes = [
     }),
     responses: {
       200: { description: "The updated wallet", schema: Type.Ref("Wallet") },
-      202: { description: "Updated; a Safe deployment started (follow `_links.safe`)", schema: Type.Ref("Wallet") },
+      202: {
+        description: "Updated; a Safe deployment started (follow `_links.safe`)",
+        schema: Type.Composite([Wallet, Type.Object({ triggered_safe_wallet_id: Type.Integer({ description: "the Safe being deployed" }) })]),
+      },
     },
     errors: [400, 401, 403, 404, 409, 422, 429],
   }),

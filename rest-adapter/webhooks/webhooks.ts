@@ -4,6 +4,7 @@ import { AppError } from "../../lib/errors/app-error.ts";
 import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";
 import type { DocumentedRoute } from "../openapi.ts";
+import type { ResponseChecker } from "../response-check.ts";
 import { compileValidator, validationItems } from "../validation.ts";
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
@@ -37,15 +38,18 @@ export function webhookDocumentation(receiver: WebhookReceiver): DocumentedRoute
   return { ...doc, method: "POST", security: [], body: envelope };
 }
 
-/** Registers the receivers in their own scope, where every body stays raw bytes until verified. */
-export function registerWebhooks(app: FastifyInstance, receivers: WebhookReceiver[], gateway: GatewayClient): void {
+/**
+ * Registers the receivers in their own scope, where every body stays raw bytes until verified;
+ * `checker` (tests) compares each answer with the receiver's documented responses.
+ */
+export function registerWebhooks(app: FastifyInstance, receivers: WebhookReceiver[], gateway: GatewayClient, checker?: ResponseChecker): void {
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
     for (const receiver of receivers) {
       const validator = compileValidator(receiver.envelope, "body");
       const operation = gateway.prepare(receiver.operation);
-      scope.post(receiver.path, async (request, reply) => {
+      scope.post(receiver.path, { ...(checker && { onSend: checker.hook(webhookDocumentation(receiver)) }) }, async (request, reply) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const now = new Date();
         receiver.verify(raw, request.headers, now);

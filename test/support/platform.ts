@@ -8,6 +8,8 @@ import { newAccount, registrationBody } from "./registration.ts";
 
 export { freePort, randomAddress };
 import { freshDatabaseUrl } from "./test-database.ts";
+import type { ResponseMismatch } from "../../rest-adapter/response-check.ts";
+import { assertDocumentedResponses } from "./response-check.ts";
 
 export interface TestPlatform extends RunningPlatform {
   issuer: TestIssuer;
@@ -17,6 +19,8 @@ export interface TestPlatform extends RunningPlatform {
   identity(path: string, init?: RequestInit & { bearer?: string; json?: unknown }): Promise<Response>;
   /** fetch against the platform listener */
   api(path: string, init?: RequestInit & { jwt?: string; pat?: string; json?: unknown }): Promise<Response>;
+  /** REST answers that differed from their route's documented responses so far; `stop()` fails when there are any */
+  responseMismatches: ResponseMismatch[];
   /** registers a user for a fresh subject, its primary EOA `account` (fresh by default) signing for it; returns its JWT and id */
   createUser(options?: { sub?: string; account?: PrivateKeyAccount; chain_id?: number }): Promise<{ jwt: string; id: string; address: string; account: PrivateKeyAccount; body: any }>;
 }
@@ -48,7 +52,8 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     RATE_LIMITS: JSON.stringify({ user: { limit: 1_000_000 }, ip: { limit: 1_000_000 }, api_key: { limit: 1_000_000 }, auth_failure: { limit: 1_000_000 } }),
     ...env,
   });
-  const running = await startSingleProcess(config, { logger: createLogger(config.logLevel), ...options });
+  const responseMismatches: ResponseMismatch[] = [];
+  const running = await startSingleProcess(config, { logger: createLogger(config.logLevel), checkResponses: (mismatch) => responseMismatches.push(mismatch), ...options });
   const api: TestPlatform["api"] = (path, init = {}) => {
     const headers = new Headers(init.headers);
     if (init.jwt) headers.set("x-platform-jwt", init.jwt);
@@ -68,6 +73,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     dashboard,
     api,
     identity,
+    responseMismatches,
     async createUser(opts = {}) {
       const jwt = await issuer.sign({ sub: opts.sub ?? `sub-${Math.random().toString(36).slice(2)}` });
       const account = opts.account ?? newAccount();
@@ -80,6 +86,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
       await running.stop();
       await issuer.stop();
       await dashboard.stop();
+      assertDocumentedResponses(responseMismatches);
     },
   };
 }

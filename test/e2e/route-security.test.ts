@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { identityRoutes } from "../../rest-adapter/identity.ts";
+import { platformRoutes } from "../../rest-adapter/platform.ts";
+import type { Route } from "../../rest-adapter/route.ts";
+import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+/**
+ * A request each platform route accepts as input (it passes the adapter's validation and reaches
+ * its resolver), naming resources that do not exist where it can, so nothing is changed.
+ */
+const SAMPLES: Record<string, { params?: Record<string, string | number>; body?: unknown }> = {
+  createUser: { body: { primary_eoa_address: randomAddress(), chain_id: 8453 } },
+  getCurrentUser: {},
+  createPersonalAccessToken: { body: { name: "probe", scopes: ["read"] } },
+  listPersonalAccessTokens: {},
+  revokePersonalAccessToken: { params: { token_id: "pat_missing" } },
+  listMyPints: {},
+  getMyPint: { params: { pint_id: "pint_missing" } },
+  revokeMyPint: { params: { pint_id: "pint_missing" } },
+  getPhone: {},
+  startPhoneVerification: { body: { phone_number: "not a number" } },
+  confirmPhoneVerification: { body: { code: "000000" } },
+  getOnboardingSafe: {},
+  submitOnboardingSafe: { body: { mode: "byo" } },
+  submitOnboardingStep: { body: { name: "safe", action: "complete" } },
+  createKycAccessToken: {},
+  getKycStatus: {},
+  submitKyc: {},
+  decideKycInSandbox: { body: { answer: "PENDING" } },
+  registerPregeneratedWallet: { body: { provider_wallet_id: "w", address: randomAddress(), type: "EVM", issued_at: 0, signature: "0x00" } },
+  listPregeneratedWallets: {},
+  listWallets: {},
+  registerWallet: { body: { address: randomAddress(), chain_id: 8453, type: "EOA", issued_at: 0, signature: "0x00" } },
+  getWallet: { params: { wallet_id: 999_999 } },
+  updateWallet: { params: { wallet_id: 999_999 }, body: { nickname: "probe" } },
+  deleteWallet: { params: { wallet_id: 999_999 } },
+  getCliConfig: {},
+};
+
+const userRoutes = platformRoutes.filter((route) => route.security.some((scheme) => scheme === "PlatformJwt" || scheme === "PlatformPat"));
+
+const ORG = "org_probe";
+const ENV = "env_probe";
+
+/** The same for the identity host's routes of the dashboard and API-key schemes (PINT tokens are left out). */
+const IDENTITY_SAMPLES: Record<string, { params?: Record<string, string>; body?: unknown }> = {
+  createOrganisation: { body: { name: "Probe" } },
+  getOrganisation: {},
+  updateOrganisation: { body: { name: "Probe Ltd" } },
+  listMembers: {},
+  addMember: { body: { sub: "probe-member" } },
+  updateMember: { params: { member_id: "mem_missing" }, body: { role: "member" } },
+  removeMember: { params: { member_id: "mem_missing" } },
+  listEnvironments: {},
+  createEnvironment: { body: { name: "Probe" } },
+  getEnvironment: { params: { env_id: ENV } },
+  updateEnvironment: { params: { env_id: "env_missing" }, body: { name: "Probe" } },
+  deleteEnvironment: { params: { env_id: "env_missing" } },
+  getCurrentApiKey: {},
+  mintApiKey: { body: { name: "probe", env_id: ENV, scopes: ["idsvc.nope"] } },
+  listApiKeys: {},
+  getApiKey: { params: { key_id: "key_missing" } },
+  revokeApiKey: { params: { key_id: "key_missing" } },
+  listPintAudiences: {},
+  registerPintAudience: { body: { identifier: "com.example.probe" } },
+  removePintAudience: { params: { audience_id: "aud_missing" } },
+  listOrganisationPints: {},
+  getOrganisationPint: { params: { pint_id: "pint_missing" } },
+  revokeOrganisationPint: { params: { pint_id: "pint_missing" } },
+};
+
+/** Identity routes whose credentials their own suites try: pint-exchange.test.ts and user-lookup.test.ts. */
+const CHECKED_ELSEWHERE = ["exchangePint", "lookupUser"];
+
+const keyOrSessionRoutes = identityRoutes.filter((route) => route.security.some((scheme) => scheme === "DashboardSession" || scheme === "ApiKey") && !CHECKED_ELSEWHERE.includes(route.operationId));
+
+let platform: TestPlatform;
+let jwt: string;
+let pat: string;
+let session: string;
+let apiKey: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({
+    IDENTITY_BOOTSTRAP: JSON.stringify({ organisation: { id: ORG, name: "Probe Ltd", contact_email: "ops@probe.test" }, environment: { id: ENV, name: "Development" }, members: [{ sub: "probe-owner", email: "owner@probe.test", name: "Owner" }] }),
+  });
+  ({ jwt } = await platform.createUser());
+  const created = await platform.api("/v0/user/me/personal-access-tokens", { method: "POST", jwt, json: { name: "all", scopes: ["read", "write"] } });
+  pat = (await created.json()).token;
+  session = await platform.dashboard.sign({ sub: "probe-owner" });
+  const minted = await platform.identity(`/v0/organisation/${ORG}/keys`, { method: "POST", bearer: session, json: { name: "all", env_id: ENV, scopes: ["idsvc.lookup", "idsvc.get_kyc"] } });
+  apiKey = (await minted.json()).key;
+});
+afterAll(() => platform?.stop());
+
+async function call(route: Route, credential: { jwt?: string; pat?: string }) {
+  const sample = SAMPLES[route.operationId]!;
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(sample.params?.[name])));
+  const response = await platform.api(path, { method: route.method, ...credential, ...(sample.body !== undefined && { json: sample.body }) });
+  const body = response.status === 204 ? undefined : await response.json();
+  return { status: response.status, code: body?.error_code as string | undefined, body };
+}
+
+/** The resolvers' refusal of a credential of the wrong kind (e.g. requireJwt given a PAT). */
+const refused = (answer: { status: number; code?: string }) => answer.status === 401 || (answer.status === 403 && answer.code === "USR-403-001");
+
+describe("each route's security list matches what its resolvers require", () => {
+  it("has a sample request for every route of the user schemes", () => {
+    expect(userRoutes.map((route) => route.operationId).sort()).toEqual(Object.keys(SAMPLES).sort());
+  });
+
+  it.each(userRoutes.map((route) => [route.operationId, route] as const))("%s: a PAT is accepted exactly when PlatformPat is listed", async (_id, route) => {
+    const answer = await call(route, { pat });
+    expect({ refused: refused(answer), answer }).toMatchObject({ refused: !route.security.includes("PlatformPat") });
+    if (!route.security.includes("PlatformPat") && !route.optionalSecurity) expect(answer).toMatchObject({ status: 403, code: "USR-403-001" });
+  });
+
+  it.each(userRoutes.filter((route) => route.security.includes("PlatformJwt")).map((route) => [route.operationId, route] as const))(
+    "%s: a JWT is accepted where PlatformJwt is listed",
+    async (_id, route) => {
+      const answer = await call(route, { jwt });
+      expect({ refused: refused(answer), answer }).toMatchObject({ refused: false });
+    },
+  );
+});
+
+async function callIdentity(route: Route, bearer: string) {
+  const sample = IDENTITY_SAMPLES[route.operationId]!;
+  const values: Record<string, string> = { org_id: ORG, ...sample.params };
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name]!));
+  const response = await platform.identity(path, { method: route.method, bearer, ...(sample.body !== undefined && { json: sample.body }) });
+  const body = response.status === 204 ? undefined : await response.json();
+  return { status: response.status, code: body?.error_code as string | undefined, body };
+}
+
+describe("identity routes: the dashboard session and API key schemes", () => {
+  it("has a sample request for every route of the two schemes but those checked elsewhere", () => {
+    expect(keyOrSessionRoutes.map((route) => route.operationId).sort()).toEqual(Object.keys(IDENTITY_SAMPLES).sort());
+  });
+
+  it.each(keyOrSessionRoutes.map((route) => [route.operationId, route] as const))("%s: refuses the scheme it does not list, accepts the one it lists", async (_id, route) => {
+    const withSession = await callIdentity(route, session);
+    const withKey = await callIdentity(route, apiKey);
+    const credentialRefusal = (answer: { status: number }) => answer.status === 401 || answer.status === 403;
+    expect({ session: credentialRefusal(withSession), key: credentialRefusal(withKey), withSession, withKey }).toMatchObject({
+      session: !route.security.includes("DashboardSession"),
+      key: !route.security.includes("ApiKey"),
+    });
+  });
+});
