@@ -7,13 +7,12 @@ import { walletAddressesVouchedBy } from "../lib/auth/jwt-wallets.ts";
 import type { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
 import { ANONYMOUS, type ApiKeyPrincipal, type PintPrincipal, type Principal } from "../lib/auth/principal.ts";
-import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
+import { AppError, appError } from "../lib/errors/app-error.ts";
 import type { RateLimitRuleName } from "../lib/rate-limit/config.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
-import type { RequestContext } from "../lib/graphql/context.ts";
 import { authFailureKeys, countFailure, presentedCredential, refuseWhileFailing } from "./auth-failures.ts";
 import { IdentityEnvironmentResolver, type EnvironmentResolver } from "./environments.ts";
-import type { SubgraphClient } from "./subgraph-client.ts";
+import { FederatedClient, type SubgraphTransport } from "../lib/graphql/federated-client.ts";
 
 export type { CredentialHeaders };
 
@@ -32,8 +31,6 @@ const PINT_PRINCIPAL = parse(`query ($token: String!) {
   principal: _principal_for_pint(token: $token) { mandate_id user_id scopes audience org_id }
 }`);
 
-const GATEWAY_CONTEXT: Omit<RequestContext, "trace_id"> = { principal: { kind: "internal", service: "gateway" } };
-
 /** Positive results only: a subject's user id never changes, but a missing user may be created any time. */
 class UserIdCache {
   private readonly entries = new Map<string, string>();
@@ -51,8 +48,9 @@ export interface AuthenticatorOptions {
   environments: EnvironmentResolver;
   /** issuers of dashboard session tokens (DASHBOARD_AUTH) */
   dashboard: JwtVerifier;
-  users: SubgraphClient;
-  identity: SubgraphClient;
+  /** the users and identity subgraphs, queried as the gateway */
+  users: FederatedClient;
+  identity: FederatedClient;
   /** per user and per API key (spec 8), failed verifications; absent: no limit (tests of other concerns) */
   rateLimits?: RateLimits;
 }
@@ -212,41 +210,38 @@ export class Authenticator {
     return this.options.environments.resolve({ org_id: environmentId.slice(0, separator), env_id: environmentId.slice(separator + 1) }, traceId);
   }
 
-  private async lookup(subgraph: SubgraphClient, document: ReturnType<typeof parse>, variables: Record<string, unknown>, traceId: string): Promise<Record<string, unknown>> {
-    const result = await subgraph.execute(document, variables, { ...GATEWAY_CONTEXT, trace_id: traceId });
-    if (result.errors?.length) {
-      const error = result.errors[0]!;
-      throw fromExtensions(error.extensions) ?? appError("GEN-503-001", "The credential could not be resolved.", { cause: error });
-    }
-    return result.data as Record<string, unknown>;
+  private lookup(subgraph: FederatedClient, document: ReturnType<typeof parse>, variables: Record<string, unknown>, traceId: string): Promise<Record<string, unknown>> {
+    return subgraph.query<Record<string, unknown>>(document, variables, traceId);
   }
+
 }
 
 /**
  * The gateway's authenticator as both run modes build it: platform JWTs against AUTH_PROVIDERS
  * (default environment) or the identity environment named by `x-platform-orgid`, dashboard
  * sessions against DASHBOARD_AUTH, and the users and identity subgraphs for lookups (in memory or
- * over signed HTTP, whichever clients are given).
+ * over signed HTTP, whichever transports are given), queried as the gateway.
  */
 export function createAuthenticator(options: {
   config: Pick<Config, "authProviders" | "dashboardAuth" | "environmentCacheTtlMs" | "jwksPolicy">;
   signingKey: SigningKey;
-  users: SubgraphClient;
-  identity: SubgraphClient;
+  users: SubgraphTransport;
+  identity: SubgraphTransport;
   rateLimits: RateLimits;
 }): Authenticator {
   const { config, signingKey } = options;
+  const identity = new FederatedClient("identity", options.identity, "gateway");
   return new Authenticator({
     environments: new IdentityEnvironmentResolver({
-      identity: options.identity,
+      identity,
       defaultVerifier: new JwtVerifier(config.authProviders, signingKey.verificationKeys(), config.jwksPolicy),
       localKeys: signingKey.verificationKeys(),
       jwksPolicy: config.jwksPolicy,
       ttlMs: config.environmentCacheTtlMs,
     }),
     dashboard: new JwtVerifier(config.dashboardAuth, undefined, config.jwksPolicy),
-    users: options.users,
-    identity: options.identity,
+    users: new FederatedClient("users", options.users, "gateway"),
+    identity,
     rateLimits: options.rateLimits,
   });
 }

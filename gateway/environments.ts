@@ -5,8 +5,8 @@ import { DEFAULT_ENVIRONMENT_ID, environmentId } from "../lib/auth/orgid.ts";
 import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
 import type { JwksUriPolicy } from "../lib/auth/jwks-fetch.ts";
 import type { AuthProviderConfig } from "../lib/config.ts";
-import { appError, fromExtensions } from "../lib/errors/app-error.ts";
-import type { SubgraphClient } from "./subgraph-client.ts";
+import { appError } from "../lib/errors/app-error.ts";
+import type { FederatedClient } from "../lib/graphql/federated-client.ts";
 
 export interface ResolvedEnvironment {
   environment_id: string;
@@ -31,7 +31,7 @@ const ENVIRONMENT_AUTH = parse(`query ($org_id: String!, $env_id: String!) {
 
 export interface IdentityEnvironmentResolverOptions {
   /** the identity subgraph, which owns environments and their `auth_providers` */
-  identity: SubgraphClient;
+  identity: FederatedClient;
   /** the default environment's verifier (AUTH_PROVIDERS), used when x-platform-orgid is absent */
   defaultVerifier: JwtVerifier;
   /** keys for a `siwe` entry without its own: the platform signing key, as for AUTH_PROVIDERS */
@@ -93,15 +93,11 @@ export class IdentityEnvironmentResolver implements EnvironmentResolver {
   }
 
   private async load(orgEnv: OrgEnvironment, key: string, traceId: string): Promise<ResolvedEnvironment | null> {
-    const result = await this.options.identity.execute(ENVIRONMENT_AUTH, { org_id: orgEnv.org_id, env_id: orgEnv.env_id }, {
-      principal: { kind: "internal", service: "gateway" },
-      trace_id: traceId,
-    });
-    if (result.errors?.length) {
-      const error = result.errors[0]!;
-      throw fromExtensions(error.extensions) ?? appError("GEN-503-001", "The environment could not be resolved.", { cause: error });
-    }
-    const auth = (result.data as { auth: { environment_id: string; providers: AuthProviderConfig[] } | null } | undefined)?.auth ?? null;
+    const { auth } = await this.options.identity.query<{ auth: { environment_id: string; providers: AuthProviderConfig[] } | null }>(
+      ENVIRONMENT_AUTH,
+      { org_id: orgEnv.org_id, env_id: orgEnv.env_id },
+      traceId,
+    );
     if (auth === null) {
       this.verifiers.delete(key);
       return null;

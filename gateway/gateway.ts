@@ -2,9 +2,10 @@ import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource, type Gr
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import { createHash } from "node:crypto";
-import { execute, getOperationAST, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../lib/auth/internal-principal.ts";
-import { isErrorCode } from "../lib/errors/catalogue.ts";
+import { appError } from "../lib/errors/app-error.ts";
+import { maskError } from "../lib/graphql/mask-error.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { limitParseOptions, limitRules, operationBeyondLimits, type GraphqlLimitConfig } from "../lib/graphql/limits.ts";
@@ -31,7 +32,12 @@ const UNSIGNED_PRINCIPAL_HEADER = "x-internal-principal-unsigned";
  * the exact body sent, so it can be neither forged nor replayed elsewhere.
  */
 class PrincipalDataSource extends RemoteGraphQLDataSource<RequestContext> {
-  constructor(url: string, audience: PrincipalAudience, secret: string) {
+  constructor(
+    url: string,
+    private readonly audience: PrincipalAudience,
+    secret: string,
+    private readonly logger: Logger,
+  ) {
     super({ url });
     const send = this.fetcher;
     this.fetcher = (target, init) => {
@@ -42,6 +48,21 @@ class PrincipalDataSource extends RemoteGraphQLDataSource<RequestContext> {
       }
       return send(target, { ...init, headers });
     };
+  }
+
+  /**
+   * A subgraph that cannot be reached (or answers without GraphQL) is `GEN-503-001` naming it,
+   * as every peer call is (lib/graphql/federated-client.ts), not an untyped error the adapter
+   * could only call a 500: `/health` then answers 503 while one subgraph process is down.
+   */
+  override async process(options: GraphQLDataSourceProcessOptions<RequestContext>): ReturnType<RemoteGraphQLDataSource["process"]> {
+    try {
+      return await super.process(options);
+    } catch (error) {
+      this.logger.warn({ err: error, subgraph: this.audience }, "subgraph unreachable");
+      const refused = appError("GEN-503-001", `The ${this.audience} service could not be reached.`);
+      return { errors: [new GraphQLError(refused.detail, { extensions: { ...refused.extensions } })] };
+    }
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): void {
@@ -85,20 +106,6 @@ export interface PreparedOperation {
   queryHash: string;
 }
 
-/**
- * Unexpected failures keep their details in the log, never in the response: only catalogue
- * errors (and GraphQL's own request errors) reach clients as they are.
- */
-export function maskError(logger: Logger) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const code = formatted.extensions?.code;
-    if (isErrorCode(formatted.extensions?.error_code)) return formatted;
-    if (typeof code === "string" && code !== "INTERNAL_SERVER_ERROR" && code !== "DOWNSTREAM_SERVICE_ERROR") return formatted;
-    logger.error({ err: error }, "unexpected GraphQL error");
-    return { message: "Internal server error", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
-  };
-}
-
 export class Gateway {
   private apiSchema!: GraphQLSchema;
 
@@ -122,7 +129,7 @@ export class Gateway {
       buildService: ({ name }): GraphQLDataSource<RequestContext> => {
         const target = options.subgraphs[name];
         if (!target) throw new Error(`no subgraph configured for ${name}`);
-        return "schema" in target ? new CachedLocalDataSource(target.schema) : new PrincipalDataSource(target.url, name as PrincipalAudience, options.internalSecret);
+        return "schema" in target ? new CachedLocalDataSource(target.schema) : new PrincipalDataSource(target.url, name as PrincipalAudience, options.internalSecret, options.logger);
       },
       // its info lines (schema loaded, mode) say nothing an operator needs at start-up
       logger: options.logger.child({ component: "apollo-gateway" }, { level: "warn" }),

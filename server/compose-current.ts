@@ -1,11 +1,10 @@
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
-import { SUBGRAPH_NAMES } from "../lib/graphql/subgraph-registry.ts";
 import { createLogger } from "../lib/logger.ts";
 import { rateLimitsFor } from "../lib/rate-limit/rate-limits.ts";
 import { composeSupergraph, SUPERGRAPH_HEADER } from "../gateway/compose.ts";
-import { createSubgraph } from "./subgraphs.ts";
+import { createAllSubgraphs } from "./subgraphs.ts";
 
 /** The supergraph the current code composes to, as `gateway/supergraph.graphql` should hold it. */
 export async function composeCurrentSupergraph(): Promise<string> {
@@ -14,9 +13,7 @@ export async function composeCurrentSupergraph(): Promise<string> {
   try {
     const config = loadConfig({ DATA_DIR: "memory://" });
     const deps = { config, database, logger: createLogger("silent"), signingKey: await SigningKey.load(undefined, "memory://"), rateLimits: await rateLimitsFor(config) };
-    const subgraphs = [];
-    for (const name of SUBGRAPH_NAMES) subgraphs.push(await createSubgraph(name, deps));
-    return SUPERGRAPH_HEADER + composeSupergraph(subgraphs);
+    return SUPERGRAPH_HEADER + composeSupergraph(Object.values(await createAllSubgraphs(deps)));
   } finally {
     await database.close();
   }

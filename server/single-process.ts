@@ -3,11 +3,11 @@ import type { FastifyInstance } from "fastify";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp } from "../gateway/http.ts";
-import { LocalSubgraphClient } from "../gateway/subgraph-client.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
 import { openDatabase, type Database } from "../lib/db/database.ts";
 import { applyMigrations, subgraphMigrationSets } from "../lib/db/migrations.ts";
+import { LocalSubgraphTransport } from "../lib/graphql/federated-client.ts";
 import type { Subgraph } from "../lib/graphql/subgraph.ts";
 import { SUBGRAPH_NAMES } from "../lib/graphql/subgraph-registry.ts";
 import { listen } from "../lib/http.ts";
@@ -20,9 +20,8 @@ import { buildPlatformApp } from "../rest-adapter/platform.ts";
 import type { ResponseMismatchReport } from "../rest-adapter/response-check.ts";
 import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
-import { connectIdentityToUsers } from "../subgraphs/identity/index.ts";
 import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
-import { createSubgraph } from "./subgraphs.ts";
+import { createAllSubgraphs } from "./subgraphs.ts";
 import { readSupergraph } from "./supergraph.ts";
 
 export interface StartOptions {
@@ -59,10 +58,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     const rateLimits = await rateLimitsFor(config, database, logger);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const deps = { config, database, logger, signingKey, rateLimits, ...(options.safeDeployer && { safeDeployer: options.safeDeployer }) };
-    const subgraphs: Record<string, Subgraph> = {};
-    for (const name of SUBGRAPH_NAMES) subgraphs[name] = await createSubgraph(name, deps);
-    // PINT exchange and revocation ask the users subgraph who owns a wallet
-    connectIdentityToUsers(subgraphs.identity!, new LocalSubgraphClient(subgraphs.users!.schema));
+    const subgraphs = await createAllSubgraphs(deps);
 
     const internalSecret = config.internalSecret ?? randomBytes(32).toString("hex");
     const gateway = await Gateway.start({
@@ -72,7 +68,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       logger,
       graphql: config.graphql,
     });
-    const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphClient(subgraphs.users!.schema), identity: new LocalSubgraphClient(subgraphs.identity!.schema), rateLimits });
+    const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphTransport(subgraphs.users.schema), identity: new LocalSubgraphTransport(subgraphs.identity.schema), rateLimits });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, checkResponses: options.checkResponses };
     const apps = {

@@ -2,12 +2,12 @@ import type { FastifyInstance } from "fastify";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp, buildInternalGraphqlApp, type GraphqlAppOptions } from "../gateway/http.ts";
-import { RemoteSubgraphClient } from "../gateway/subgraph-client.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import { ConfigError, type Config } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
 import { applyMigrations, subgraphMigrationSets } from "../lib/db/migrations.ts";
 import { isSubgraphName, SUBGRAPH_NAMES, subgraphEntry, type SubgraphName } from "../lib/graphql/subgraph-registry.ts";
+import { RemoteSubgraphTransport } from "../lib/graphql/federated-client.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { announceSandbox } from "../lib/sandbox.ts";
@@ -19,7 +19,6 @@ import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
 import { gatewayKeyAuthenticator } from "../rest-adapter/rpc/auth.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
 import { buildSubgraphApp } from "../subgraphs/http.ts";
-import { connectIdentityToUsers } from "../subgraphs/identity/index.ts";
 import { createSubgraph } from "./subgraphs.ts";
 import { readSupergraph } from "./supergraph.ts";
 
@@ -74,9 +73,9 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     await applyMigrations(database, subgraphMigrationSets([subgraphName]));
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const rateLimits = await rateLimitsFor(config, database, logger);
-    const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits });
-    // PINT exchange and revocation ask the users subgraph who owns a wallet (signed internal principal)
-    if (subgraphName === "identity") connectIdentityToUsers(subgraph, new RemoteSubgraphClient(subgraphUrl(config, "users"), "users", internalSecret));
+    // its peers (identity asks users who owns a wallet) over HTTP, as itself, with signed internal principals
+    const reach = (peer: SubgraphName) => new RemoteSubgraphTransport(subgraphUrl(config, peer), peer, internalSecret);
+    const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits }, reach);
     const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger });
     const url = await listen(app, { name: subgraphName, port, host: config.host, path: "/graphql" });
     subgraph.start();
@@ -105,7 +104,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       logger,
       graphql: config.graphql,
     });
-    const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphClient(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphClient(subgraphUrl(config, "identity"), "identity", internalSecret), rateLimits });
+    const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphTransport(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphTransport(subgraphUrl(config, "identity"), "identity", internalSecret), rateLimits });
     const authenticate: GraphqlAppOptions["authenticate"] = (h, t, o) => authenticator.authenticate(h, t, o);
     const app = await buildGraphqlApp({ server: gateway.server, logger, rateLimits, authenticate, trustProxy: config.trustProxy });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });

@@ -1,34 +1,42 @@
-import type { SigningKey } from "../lib/auth/signing-key.ts";
-import type { Config } from "../lib/config.ts";
-import type { Database } from "../lib/db/database.ts";
+import { buildSubgraph, type SubgraphDefinition } from "../lib/graphql/define-subgraph.ts";
+import { FederatedClient, LocalSubgraphTransport, type SubgraphTransport } from "../lib/graphql/federated-client.ts";
 import type { Subgraph } from "../lib/graphql/subgraph.ts";
-import type { SubgraphName } from "../lib/graphql/subgraph-registry.ts";
-import type { Logger } from "../lib/logger.ts";
-import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
-import { createAgentsSubgraph } from "../subgraphs/agents/index.ts";
-import { createFinanceSubgraph } from "../subgraphs/finance/index.ts";
-import { createIdentitySubgraph } from "../subgraphs/identity/index.ts";
-import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
-import { createUsersSubgraph } from "../subgraphs/users/index.ts";
+import { SUBGRAPH_NAMES, type SubgraphName } from "../lib/graphql/subgraph-registry.ts";
+import { agentsSubgraph } from "../subgraphs/agents/index.ts";
+import { financeSubgraph } from "../subgraphs/finance/index.ts";
+import { identitySubgraph } from "../subgraphs/identity/index.ts";
+import { usersSubgraph, type UsersSubgraphDeps } from "../subgraphs/users/index.ts";
 
-export interface SubgraphDeps {
-  config: Config;
-  database: Database;
-  logger: Logger;
-  signingKey: SigningKey;
-  rateLimits: RateLimits;
-  safeDeployer?: SafeDeployer;
-}
+/** Everything any subgraph's constructor takes (the users subgraph's test hook included). */
+export type SubgraphDeps = UsersSubgraphDeps;
 
-/** Every registry row's constructor (the type makes a row without one fail to compile). */
-const CONSTRUCTORS: Record<SubgraphName, (deps: SubgraphDeps) => Promise<Subgraph>> = {
-  users: createUsersSubgraph,
-  finance: createFinanceSubgraph,
-  identity: createIdentitySubgraph,
-  agents: createAgentsSubgraph,
+/** Every registry row's definition (the type makes a row without one fail to compile). */
+const DEFINITIONS: { [Name in SubgraphName]: SubgraphDefinition<any, any, SubgraphDeps, Name> } = {
+  users: usersSubgraph,
+  finance: financeSubgraph,
+  identity: identitySubgraph,
+  agents: agentsSubgraph,
 };
 
-/** Builds one subgraph by name: the single place that knows every subgraph's constructor. */
-export function createSubgraph(name: SubgraphName, deps: SubgraphDeps): Promise<Subgraph> {
-  return CONSTRUCTORS[name](deps);
+/** The subgraphs `name` queries directly: split mode reaches them over HTTP. */
+export function subgraphPeers(name: SubgraphName): readonly SubgraphName[] {
+  return DEFINITIONS[name].peers;
+}
+
+/**
+ * Builds one subgraph by name, the single place that knows every definition; `reach` says how
+ * each of its peers is reached (in memory or over signed HTTP), and the subgraph queries them as itself.
+ */
+export function createSubgraph(name: SubgraphName, deps: SubgraphDeps, reach: (peer: SubgraphName) => SubgraphTransport): Promise<Subgraph> {
+  const definition = DEFINITIONS[name];
+  const peers = Object.fromEntries(definition.peers.map((peer) => [peer, new FederatedClient(peer, reach(peer), name)]));
+  return buildSubgraph(definition, deps, peers);
+}
+
+/** Every subgraph in one process; peers are reached in memory, once built (a peer is only queried while serving). */
+export async function createAllSubgraphs(deps: SubgraphDeps): Promise<Record<SubgraphName, Subgraph>> {
+  const built: Partial<Record<SubgraphName, Subgraph>> = {};
+  const reach = (peer: SubgraphName) => new LocalSubgraphTransport(() => built[peer]!.schema);
+  for (const name of SUBGRAPH_NAMES) built[name] = await createSubgraph(name, deps, reach);
+  return built as Record<SubgraphName, Subgraph>;
 }

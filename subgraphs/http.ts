@@ -9,7 +9,7 @@ import type { RequestContext } from "../lib/graphql/context.ts";
 import type { Subgraph } from "../lib/graphql/subgraph.ts";
 import { createHttpServer } from "../lib/http.ts";
 import type { Logger } from "../lib/logger.ts";
-import { maskError } from "../gateway/gateway.ts";
+import { maskError } from "../lib/graphql/mask-error.ts";
 
 /**
  * One subgraph served over HTTP (split mode). Only callers holding the internal secret (the

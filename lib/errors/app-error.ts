@@ -79,6 +79,15 @@ export function fromExtensions(extensions: Record<string, unknown> | undefined):
   return new AppError(extensions.error_code, { detail, ...(retryAfter !== undefined && { retryAfter }), ...(validation && { validation }) });
 }
 
+/** The first catalogue error among a GraphQL response's errors (their extensions survive the gateway), if any. */
+export function catalogueErrorOf(errors: readonly { extensions?: Record<string, unknown> | undefined }[]): AppError | undefined {
+  for (const error of errors) {
+    const known = fromExtensions(error.extensions);
+    if (known) return known;
+  }
+  return undefined;
+}
+
 /** A domain-level validation failure, rendered exactly like the adapter's schema validation. */
 export function validationError(loc: (string | number)[], msg: string, input: unknown, type = "value_error", ctx: Record<string, unknown> = {}): AppError {
   return new AppError("GEN-422-001", { validation: [{ type, loc, msg, input, ctx }] });

@@ -20,6 +20,12 @@ export interface PingableDatabase {
   $queryRawUnsafe(query: string): Promise<unknown>;
 }
 
+/** A subgraph's part of the Health entity: the type and the resolvers contributing its fields. */
+export interface SubgraphHealth {
+  type: Function;
+  resolvers: readonly Function[];
+}
+
 /**
  * The `Health` entity as one subgraph contributes to it: a field named after the subgraph
  * (`Health.finance`) that reads the subgraph's own schema (its migrations table), so every subgraph answers for its
@@ -27,7 +33,7 @@ export interface PingableDatabase {
  * gateway asks each other subgraph for its field by the entity key. Never throws: a failing
  * store is `unavailable`, and the REST adapter turns that into 503.
  */
-export function subgraphHealth(name: SubgraphName, db: PingableDatabase) {
+export function subgraphHealth(name: SubgraphName, db: PingableDatabase): SubgraphHealth & { type: new () => { id: string } } {
   @Directive(`@key(fields: "id")`)
   @ObjectType("Health", { description: "Liveness of every store the deployment depends on; one field per subgraph." })
   class Health {
@@ -44,5 +50,5 @@ export function subgraphHealth(name: SubgraphName, db: PingableDatabase) {
     }
   }
 
-  return { type: Health, resolver: HealthCheckResolver };
+  return { type: Health, resolvers: [HealthCheckResolver] };
 }

@@ -1,19 +1,15 @@
-import type { Database } from "../../lib/db/database.ts";
-import { buildFederatedSchema } from "../../lib/graphql/federation.ts";
-import { subgraphHealth } from "../../lib/graphql/health.ts";
-import type { Subgraph } from "../../lib/graphql/subgraph.ts";
+import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
+import { FinanceUserResolver, AssetResolver } from "./finance.resolver.ts";
 import { createFinanceDb } from "./db.ts";
-import { AssetResolver, FinanceUserResolver } from "./finance.resolver.ts";
+import type { FinanceServices } from "./services.ts";
 import { FinanceUser } from "./types/user.ts";
 
-export async function createFinanceSubgraph(deps: { database: Database }): Promise<Subgraph> {
-  const db = createFinanceDb(deps.database);
-  const health = subgraphHealth("finance", db);
-  const resolvers = [FinanceUserResolver, AssetResolver, health.resolver] as const;
-  const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(db)]));
-  const schema = await buildFederatedSchema(
-    { resolvers, orphanedTypes: [FinanceUser, health.type], container: { get: (someClass) => instances.get(someClass) } },
-    { User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
-  );
-  return { name: "finance", schema, start: () => {}, stop: () => db.$disconnect() };
-}
+export const financeSubgraph = defineSubgraph({
+  name: "finance",
+  peers: [],
+  services: ({ database, logger }): FinanceServices => ({ db: createFinanceDb(database), logger }),
+  resolvers: [FinanceUserResolver, AssetResolver],
+  orphanedTypes: [FinanceUser],
+  // the user's own fields here are keyed on the id alone
+  references: () => ({ User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } }),
+});

@@ -1,8 +1,8 @@
 import type { Hex } from "viem";
-import type { SubgraphClient } from "../../gateway/subgraph-client.ts";
 import type { JwksUriPolicy } from "../../lib/auth/jwks-fetch.ts";
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import type { IdentityBootstrap } from "../../lib/config.ts";
+import type { FederatedClient } from "../../lib/graphql/federated-client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { RateLimiter, RateLimitRule } from "../../lib/rate-limit/rate-limiter.ts";
 import type { IdentityDb } from "./db.ts";
@@ -32,6 +32,6 @@ export interface IdentityServices {
   pintExchangeRule: RateLimitRule;
   /** where an environment's `jwks_uri` may point (JWKS_ALLOW_LOOPBACK_HTTP) */
   jwksPolicy: JwksUriPolicy;
-  /** the users subgraph (wallet owners), handed over at wiring time: see connectIdentityToUsers */
-  users?: SubgraphClient;
+  /** the users subgraph, its peer: who owns a wallet (pints/wallet-owners.ts) */
+  users: FederatedClient;
 }

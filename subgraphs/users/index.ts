@@ -1,11 +1,7 @@
-import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import { supportedChainIds } from "../../lib/chains.ts";
 import { requireSafeDeployer, type Config } from "../../lib/config.ts";
-import type { Database } from "../../lib/db/database.ts";
-import { buildFederatedSchema } from "../../lib/graphql/federation.ts";
-import type { Subgraph } from "../../lib/graphql/subgraph.ts";
+import { defineSubgraph, type PlatformDeps } from "../../lib/graphql/define-subgraph.ts";
 import { JobQueue } from "../../lib/jobs/job-queue.ts";
-import type { Logger } from "../../lib/logger.ts";
 import { CliConfigResolver } from "./cli/cli-config.resolver.ts";
 import { createUsersDb } from "./db.ts";
 import { apiKeyFieldGuard } from "./user/api-key-field-guard.ts";
@@ -30,11 +26,7 @@ import { safeDeploymentHandler, SAFE_DEPLOYMENT_JOB } from "./wallets/safe-deplo
 import { WalletResolver } from "./wallets/wallet.resolver.ts";
 import { Wallet } from "./types/wallet.ts";
 
-export interface UsersSubgraphDeps {
-  config: Config;
-  database: Database;
-  logger: Logger;
-  signingKey: SigningKey;
+export interface UsersSubgraphDeps extends PlatformDeps {
   /** tests swap the deployer to control timing and failures */
   safeDeployer?: SafeDeployer;
 }
@@ -49,7 +41,7 @@ function createSafeDeployer(config: Config): SafeDeployer {
   });
 }
 
-export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subgraph & { services: UsersServices }> {
+function usersServices(deps: UsersSubgraphDeps): UsersServices {
   const { config, logger } = deps;
   const db = createUsersDb(deps.database);
   const deployer = deps.safeDeployer ?? createSafeDeployer(config);
@@ -60,7 +52,7 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
     handlers: { [SAFE_DEPLOYMENT_JOB]: safeDeploymentHandler(db, deployer) },
   });
   const siweProvider = config.authProviders.find((p) => p.name === "siwe");
-  const services: UsersServices = {
+  return {
     db,
     jobs,
     logger,
@@ -84,21 +76,19 @@ export async function createUsersSubgraph(deps: UsersSubgraphDeps): Promise<Subg
       },
     }),
   };
-  const health = usersHealth(db);
-  const resolvers = [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, ...health.resolvers, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver] as const;
-  const instances = new Map<unknown, unknown>(resolvers.map((R) => [R, new R(services)]));
-  const schema = await buildFederatedSchema(
-    { resolvers, orphanedTypes: [Wallet], globalMiddlewares: [apiKeyFieldGuard], container: { get: (someClass) => instances.get(someClass) } },
-    { User: { __resolveReference: resolveUserReference(services) } },
-  );
-  return {
-    name: "users",
-    schema,
-    services,
-    start: () => jobs.start(),
-    stop: async () => {
-      await jobs.stop();
-      await db.$disconnect();
-    },
-  };
 }
+
+/** Users, wallets, onboarding, KYC, phone, sign-in with Ethereum, PATs: the platform's own people and their keys. */
+export const usersSubgraph = defineSubgraph({
+  name: "users",
+  peers: [],
+  services: (deps: UsersSubgraphDeps) => usersServices(deps),
+  resolvers: [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver],
+  orphanedTypes: [Wallet],
+  globalMiddlewares: [apiKeyFieldGuard],
+  references: (services) => ({ User: { __resolveReference: resolveUserReference(services) } }),
+  // the users subgraph owns Query.health (see usersHealth)
+  health: (services) => usersHealth(services.db),
+  start: (services) => services.jobs.start(),
+  stop: (services) => services.jobs.stop(),
+});

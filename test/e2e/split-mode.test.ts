@@ -227,3 +227,19 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     expect((await other.json()).error_code).toBe("USR-401-001");
   });
 });
+
+// last: it stops a subgraph process
+describe("split mode: a subgraph process down", () => {
+  it("answers /health 503 naming the subgraph the gateway cannot reach, and the rest of the API keeps its own errors", async () => {
+    const finance = children[SUBGRAPH_NAMES.indexOf("finance")]!;
+    finance.kill("SIGTERM");
+    await new Promise((resolve) => (finance.exitCode !== null ? resolve(undefined) : finance.once("exit", resolve)));
+    const health = await fetch(`${adapterUrl}/health`);
+    expect(health.status).toBe(503);
+    const problem = await health.json();
+    expect(problem).toMatchObject({ status: 503, error_code: "GEN-503-001", detail: "The finance service could not be reached." });
+    // routes that need no finance field are untouched
+    const anonymous = await fetch(`${adapterUrl}/v0/user/me`);
+    expect(anonymous.status).toBe(401);
+  });
+});

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LocalSubgraphClient } from "../../gateway/subgraph-client.ts";
+import { LocalSubgraphTransport } from "../../lib/graphql/federated-client.ts";
 import { generateApiKey, type KeyPartition } from "../../lib/auth/api-key.ts";
 import { hashToken } from "../../lib/auth/secret-token.ts";
 import { loadConfig } from "../../lib/config.ts";
@@ -120,7 +120,7 @@ describe("legacy scope names data migration", () => {
   });
 
   it("is what the gateway sees: _principal_for_api_key of the legacy key carries idsvc.lookup", async () => {
-    const identity = new LocalSubgraphClient(platform!.subgraphs.identity!.schema);
+    const identity = new LocalSubgraphTransport(platform!.subgraphs.identity!.schema);
     const result = await identity.execute(
       parse(`query ($key: String!) { principal: _principal_for_api_key(key: $key) { key_id org_id env_id partition scopes } }`),
       { key: keys.server!.key },

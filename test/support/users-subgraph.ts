@@ -6,13 +6,16 @@ import { loadConfig } from "../../lib/config.ts";
 import { openDatabase, type Database } from "../../lib/db/database.ts";
 import { applyMigrations } from "../../lib/db/migrations.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { createUsersSubgraph } from "../../subgraphs/users/index.ts";
+import { buildSubgraph, type BuiltSubgraph } from "../../lib/graphql/define-subgraph.ts";
+import { rateLimitsFor } from "../../lib/rate-limit/rate-limits.ts";
+import { usersSubgraph } from "../../subgraphs/users/index.ts";
+import type { UsersServices } from "../../subgraphs/users/services.ts";
 import type { SafeDeployer } from "../../subgraphs/users/safe/safe-deployer.ts";
 import { userRegistrationMessage } from "../../subgraphs/users/user/register-user.ts";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { newAccount } from "./registration.ts";
 
-export type UsersSubgraph = Awaited<ReturnType<typeof createUsersSubgraph>>;
+export type UsersSubgraph = BuiltSubgraph<UsersServices>;
 
 /** The `extensions` of a GraphQL error as the users subgraph reports them. */
 export type UsersErrorExtensions = {
@@ -74,13 +77,19 @@ export function useUsersSubgraph(options: UsersSubgraphOptions = {}): UsersSubgr
   beforeAll(async () => {
     database = await openDatabase({ dataDir: "memory://" });
     await applyMigrations(database, ["users"]);
-    subgraph = await createUsersSubgraph({
-      config: loadConfig({ DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0", ...options.env }),
-      database,
-      logger: createLogger("silent"),
-      signingKey: await SigningKey.load(undefined, "memory://"),
-      ...(options.safeDeployer ? { safeDeployer: options.safeDeployer } : {}),
-    });
+    const config = loadConfig({ DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0", ...options.env });
+    subgraph = await buildSubgraph(
+      usersSubgraph,
+      {
+        config,
+        database,
+        logger: createLogger("silent"),
+        signingKey: await SigningKey.load(undefined, "memory://"),
+        rateLimits: await rateLimitsFor(config),
+        ...(options.safeDeployer ? { safeDeployer: options.safeDeployer } : {}),
+      },
+      {},
+    );
   });
 
   afterAll(async () => {

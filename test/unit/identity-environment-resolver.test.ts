@@ -1,15 +1,15 @@
 import type { DocumentNode, ExecutionResult } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ENVIRONMENT_CACHE_TTL_MS, IdentityEnvironmentResolver } from "../../gateway/environments.ts";
-import type { SubgraphClient } from "../../gateway/subgraph-client.ts";
 import { JwtVerifier } from "../../lib/auth/jwt-verifier.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../lib/graphql/context.ts";
+import { FederatedClient, type SubgraphTransport } from "../../lib/graphql/federated-client.ts";
 
 type Answer = ExecutionResult | Error;
 
 /** The identity subgraph's `_environment_auth`, answering from a table the test edits. */
-class FakeIdentity implements SubgraphClient {
+class FakeIdentity implements SubgraphTransport {
   calls: { variables: Record<string, unknown>; context: RequestContext }[] = [];
   answers = new Map<string, Answer>();
 
@@ -25,13 +25,16 @@ class FakeIdentity implements SubgraphClient {
   }
 }
 
+/** The resolver's view of the fake: the identity subgraph queried as the gateway. */
+const asGateway = (identity: FakeIdentity) => new FederatedClient("identity", identity, "gateway");
+
 const PROVIDER_B = { name: "provider_b", issuer: "https://b.test", jwks_uri: "https://b.test/jwks.json" };
 
 function setup(ttlMs?: number) {
   let now = 1_000_000;
   const identity = new FakeIdentity();
   const defaultVerifier = new JwtVerifier([]);
-  const resolver = new IdentityEnvironmentResolver({ identity, defaultVerifier, ...(ttlMs !== undefined && { ttlMs }), now: () => now });
+  const resolver = new IdentityEnvironmentResolver({ identity: asGateway(identity), defaultVerifier, ...(ttlMs !== undefined && { ttlMs }), now: () => now });
   return { identity, defaultVerifier, resolver, advance: (ms: number) => (now += ms) };
 }
 
@@ -98,7 +101,8 @@ describe("IdentityEnvironmentResolver", () => {
 
     const other = { org_id: "org_1", env_id: "env_2" };
     identity.answers.set("org_1:env_2", new Error("connection refused"));
-    await expect(resolver.resolve(other)).rejects.toThrow("connection refused");
+    // an unreachable identity service is a 503 naming it, and is not cached
+    await expect(resolver.resolve(other)).rejects.toMatchObject({ code: "GEN-503-001", detail: "The identity service could not be reached." });
     identity.providers("org_1:env_2", [PROVIDER_B]);
     expect((await resolver.resolve(other))?.environment_id).toBe("org_1:env_2");
   });
@@ -117,13 +121,13 @@ describe("IdentityEnvironmentResolver", () => {
     const { identity, resolver } = setup();
     identity.providers("org_1:env_1", [{ name: "siwe", issuer: "https://siwe.test" }]);
     await expect(resolver.resolve({ org_id: "org_1", env_id: "env_1" })).rejects.toMatchObject({ code: "GEN-503-001" });
-    const withKeys = new IdentityEnvironmentResolver({ identity, defaultVerifier: new JwtVerifier([]), localKeys: async () => new Uint8Array() });
+    const withKeys = new IdentityEnvironmentResolver({ identity: asGateway(identity), defaultVerifier: new JwtVerifier([]), localKeys: async () => new Uint8Array() });
     expect((await withKeys.resolve({ org_id: "org_1", env_id: "env_1" }))?.verifier.issuers).toEqual(["https://siwe.test"]);
   });
 
   it("keeps at most maxEntries environments", async () => {
     const identity = new FakeIdentity();
-    const resolver = new IdentityEnvironmentResolver({ identity, defaultVerifier: new JwtVerifier([]), maxEntries: 2 });
+    const resolver = new IdentityEnvironmentResolver({ identity: asGateway(identity), defaultVerifier: new JwtVerifier([]), maxEntries: 2 });
     for (const env of ["a", "b", "c"]) await resolver.resolve({ org_id: "org", env_id: env });
     expect(identity.calls).toHaveLength(3);
     await resolver.resolve({ org_id: "org", env_id: "c" });

@@ -1,6 +1,6 @@
 import { FieldResolver, Query, Resolver } from "type-graphql";
 import { appError } from "../../../lib/errors/app-error.ts";
-import { HEALTH_ID, subgraphHealth } from "../../../lib/graphql/health.ts";
+import { HEALTH_ID, subgraphHealth, type SubgraphHealth } from "../../../lib/graphql/health.ts";
 import type { UsersDb } from "../db.ts";
 
 /**
@@ -8,7 +8,7 @@ import type { UsersDb } from "../db.ts";
  * subgraph's check (`Health.users`, `Health.finance`, ...) runs even while one store is down.
  * `status` and `database` are the users database alone, as before the per-subgraph checks.
  */
-export function usersHealth(db: UsersDb) {
+export function usersHealth(db: UsersDb): SubgraphHealth {
   const health = subgraphHealth("users", db);
 
   @Resolver(() => health.type)
@@ -29,7 +29,7 @@ export function usersHealth(db: UsersDb) {
     }
   }
 
-  return { type: health.type, resolvers: [HealthResolver, health.resolver] as const };
+  return { type: health.type, resolvers: [HealthResolver, ...health.resolvers] };
 }
 
 async function usersDatabase(db: UsersDb): Promise<string> {
