@@ -61,6 +61,8 @@ export interface AuthenticateRequest {
   clientAddress: string;
   /** units of the budget the request spends (a /graphql mutation: one per root field); default 1 */
   cost?: number;
+  /** count a request without any credential header per address too (see PrincipalRequest.countAddress) */
+  countAddress?: boolean;
 }
 
 /** Which budget a principal spends: users (and dashboard sessions) per user, keys and PINTs per key. */
@@ -97,13 +99,13 @@ export class Authenticator {
   /**
    * The principal, counted: a verified user or key against its own budget (429 once spent), a
    * credential that names no one (`x-platform-orgid` alone) against the client address. A request
-   * with no credential header at all is not counted here: the listener facing the client counts
-   * it per address (the adapter, or the public /graphql).
+   * with no credential header at all is counted per address only with `countAddress` (the public
+   * /graphql); the adapter counts those itself before routing.
    */
   async authenticate(headers: CredentialHeaders, traceId: string, request: AuthenticateRequest): Promise<Principal> {
     const principal = await this.verify(headers, traceId, request);
     const rateLimits = this.options.rateLimits;
-    if (rateLimits && presentedCredential(headers) !== undefined) {
+    if (rateLimits && (request.countAddress || presentedCredential(headers) !== undefined)) {
       const bucket = rateLimitBucket(principal) ?? { key: `ip:${request.clientAddress}`, rule: "ip" as const };
       await limit(rateLimits, bucket.key, bucket.rule, request.cost);
     }

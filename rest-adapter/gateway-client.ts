@@ -1,29 +1,23 @@
 import type { ExecutionResult } from "graphql";
-import type { Authenticator, CredentialHeaders } from "../gateway/authenticate.ts";
+import type { Authenticator } from "../gateway/authenticate.ts";
 import type { Gateway, PreparedOperation } from "../gateway/gateway.ts";
+import { requestPrincipal, type PrincipalRequest } from "../gateway/request-principal.ts";
 import { PRINCIPAL_HEADER, signPrincipal } from "../lib/auth/internal-principal.ts";
-import { ANONYMOUS, type Principal } from "../lib/auth/principal.ts";
-import { AppError, appError, fromExtensions } from "../lib/errors/app-error.ts";
+import { ADAPTER_PRINCIPAL, ANONYMOUS } from "../lib/auth/principal.ts";
+import { appError } from "../lib/errors/app-error.ts";
 
 /** An operation as the client keeps it between requests (parsed and validated where that is possible). */
 export type OperationHandle = PreparedOperation | { source: string };
 
-export interface GatewayRequest {
+/**
+ * An operation with what makes its principal: the listener's credential headers (the adapter
+ * drops every other header), the route's credential mode (lib/auth/credential-mode.ts) and the
+ * client's address. Both clients hand these to the same rule (gateway/request-principal.ts): in
+ * this process, or at the gateway's internal listener.
+ */
+export interface GatewayRequest extends Omit<PrincipalRequest, "cost" | "countAddress"> {
   operation: OperationHandle;
   variables: Record<string, unknown>;
-  /** the listener's credential headers of the request (the adapter drops every other header) */
-  headers: CredentialHeaders;
-  /**
-   * "none": the operation takes no credential, so none is read (GET /health answers whatever
-   * headers come with it); "optional": a credential that fails to verify counts as absent
-   * (GET /v0/cli/config always answers 200); "required": failures are the caller's 401;
-   * "internal": the adapter itself acts (webhook receivers, after verifying the provider's
-   * signature), as the internal principal only our services can present.
-   */
-  credentials: "none" | "optional" | "required" | "internal";
-  trace_id: string;
-  /** the client's address as the adapter sees it: failed verifications and unverified credentials count on it */
-  client_address: string;
 }
 
 /** How the adapter reaches the gateway: in memory in one process, over HTTP in split mode. */
@@ -32,7 +26,6 @@ export interface GatewayClient {
   prepare(source: string): OperationHandle;
   execute(request: GatewayRequest): Promise<ExecutionResult>;
 }
-
 
 
 export class InProcessGatewayClient implements GatewayClient {
@@ -47,30 +40,17 @@ export class InProcessGatewayClient implements GatewayClient {
   }
 
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
-    const principal = await this.principal(request);
+    const principal = await requestPrincipal(this.authenticator, request);
     return this.gateway.run(request.operation as PreparedOperation, request.variables, { principal, trace_id: request.trace_id });
-  }
-
-  private async principal(request: GatewayRequest): Promise<Principal> {
-    if (request.credentials === "none") return ANONYMOUS;
-    if (request.credentials === "internal") return ADAPTER_PRINCIPAL;
-    try {
-      return await this.authenticator.authenticate(request.headers, request.trace_id, { clientAddress: request.client_address });
-    } catch (error) {
-      if (request.credentials === "optional" && error instanceof AppError && error.status === 401) return ANONYMOUS;
-      throw error;
-    }
   }
 }
 
-/** The principal of the adapter's own calls (webhook receivers): subgraphs accept it for internal mutations. */
-export const ADAPTER_PRINCIPAL: Principal = { kind: "internal", service: "rest-adapter" };
-
 /**
  * Split mode: the gateway's internal listener (GATEWAY_URL, GATEWAY_INTERNAL_PORT) over HTTP. Every
- * request carries a principal signed for the gateway over its body, with the client's address
- * (the gateway counts per-address limits on it): the adapter's own for webhook receivers, else
- * the anonymous one, meaning "verify the credential headers forwarded with it".
+ * request carries a principal signed for the gateway over its body (the adapter's own in mode
+ * "internal", else the anonymous one) with the route's credential mode and the client's address:
+ * the gateway makes the principal from the forwarded credential headers by that mode, counting
+ * on that address, in one round trip.
  */
 export class HttpGatewayClient implements GatewayClient {
   /** `internalSecret`: INTERNAL_SECRET, shared with the gateway */
@@ -84,19 +64,13 @@ export class HttpGatewayClient implements GatewayClient {
   }
 
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
-    const principal = request.credentials === "internal" ? ADAPTER_PRINCIPAL : ANONYMOUS;
     const credentials: Record<string, string> = {};
-    if (request.credentials === "optional" || request.credentials === "required")
+    // modes "none" and "internal" read no credential: none leaves this process
+    if (request.credentials !== "none" && request.credentials !== "internal")
       for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) credentials[name] = Array.isArray(value) ? value[0]! : value;
-    const result = await this.post(request, principal, credentials);
-    // the gateway refuses bad credentials before running anything; optional ones then count as absent
-    if (request.credentials === "optional" && result.errors?.some((e) => fromExtensions(e.extensions)?.status === 401)) return this.post(request, principal, {});
-    return result;
-  }
-
-  private async post(request: GatewayRequest, principal: Principal, credentials: Record<string, string>): Promise<ExecutionResult> {
+    const principal = request.credentials === "internal" ? ADAPTER_PRINCIPAL : ANONYMOUS;
     const body = JSON.stringify({ query: request.operation.source, variables: request.variables });
-    const signed = signPrincipal(principal, { secret: this.internalSecret, audience: "gateway", body, clientAddress: request.client_address });
+    const signed = signPrincipal(principal, { secret: this.internalSecret, audience: "gateway", body, clientAddress: request.client_address, credentials: request.credentials });
     const headers = { ...credentials, "content-type": "application/json", "x-request-id": request.trace_id, [PRINCIPAL_HEADER]: signed };
     let response: Response;
     try {

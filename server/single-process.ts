@@ -73,12 +73,11 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, checkResponses: options.checkResponses };
     const apps = {
       platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks(), webhooks: platformWebhooks(config), sandbox: config.sandbox }),
-      graphql: await buildGraphqlApp({ server: gateway.server, logger, rateLimits, authenticate: (h, t, o) => authenticator.authenticate(h, t, o), trustProxy: config.trustProxy }),
+      graphql: await buildGraphqlApp({ server: gateway.server, logger, authenticator, trustProxy: config.trustProxy }),
       identity: await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl, pintDomainSalt: config.pintDomainSalt }),
       rpc: await buildRpcApp({
         ...listener,
         baseUrl: config.publicRpcUrl,
-        authenticate: (h, t, o) => authenticator.verify(h, t, o),
         chainRpcUrls: config.chainRpcUrls,
         rateLimit: rateLimits.rules.rpc,
         rateLimiter: rateLimits.limiter,

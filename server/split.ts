@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
-import { buildGraphqlApp, buildInternalGraphqlApp, type GraphqlAppOptions } from "../gateway/http.ts";
+import { buildGraphqlApp, buildInternalGraphqlApp } from "../gateway/http.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import { ConfigError, type Config } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
@@ -16,7 +16,6 @@ import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlatformApp } from "../rest-adapter/platform.ts";
 import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
-import { gatewayKeyAuthenticator } from "../rest-adapter/rpc/auth.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
 import { buildSubgraphApp } from "../subgraphs/http.ts";
 import { createSubgraph } from "./subgraphs.ts";
@@ -105,11 +104,10 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       graphql: config.graphql,
     });
     const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphTransport(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphTransport(subgraphUrl(config, "identity"), "identity", internalSecret), rateLimits });
-    const authenticate: GraphqlAppOptions["authenticate"] = (h, t, o) => authenticator.authenticate(h, t, o);
-    const app = await buildGraphqlApp({ server: gateway.server, logger, rateLimits, authenticate, trustProxy: config.trustProxy });
+    const app = await buildGraphqlApp({ server: gateway.server, logger, authenticator, trustProxy: config.trustProxy });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     // the adapter's way in (GATEWAY_URL): signed requests only, on the internal network alone
-    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticate, internalSecret });
+    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticator, internalSecret });
     const internalUrl = await listen(internal, { name: "graphql-internal", port: config.gatewayInternalPort, host: config.host, path: "/graphql" });
     return {
       urls: [url, internalUrl],
@@ -131,8 +129,6 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       await buildRpcApp({
         ...listener,
         baseUrl: config.publicRpcUrl,
-        // no Authenticator in this process: the gateway verifies the key (current_api_key over /graphql)
-        authenticate: gatewayKeyAuthenticator(gatewayClient),
         chainRpcUrls: config.chainRpcUrls,
         rateLimit: rateLimits.rules.rpc,
         rateLimiter: rateLimits.limiter,

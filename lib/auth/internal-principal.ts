@@ -1,5 +1,6 @@
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import type { SubgraphName } from "../graphql/subgraph-registry.ts";
+import { isCredentialMode, type CredentialMode } from "./credential-mode.ts";
 import type { Principal } from "./principal.ts";
 
 /** Header carrying a signed principal from one of our services to another (internal listeners only). */
@@ -31,12 +32,15 @@ interface Envelope {
   jti: string;
   /** the end client's address, as the adapter saw it (split mode: the gateway counts it) */
   client_address?: string;
+  /** for the gateway: the route's credential mode, so it makes the principal from the forwarded headers as the in-process client does */
+  credentials?: CredentialMode;
 }
 
 /** What a verified principal says. */
 export interface VerifiedPrincipal {
   principal: Principal;
   client_address?: string;
+  credentials?: CredentialMode;
 }
 
 /** SHA-256 of a request body, as signed and as verified. */
@@ -67,6 +71,7 @@ export interface SignOptions {
   /** the exact request body that goes with the header */
   body: string | Uint8Array;
   clientAddress?: string;
+  credentials?: CredentialMode;
   now?: number;
 }
 
@@ -79,6 +84,7 @@ export function signPrincipal(principal: Principal, options: SignOptions): strin
     iat: options.now ?? Date.now(),
     jti: randomBytes(16).toString("base64url"),
     ...(options.clientAddress !== undefined && { client_address: options.clientAddress }),
+    ...(options.credentials !== undefined && { credentials: options.credentials }),
   };
   const payload = Buffer.from(JSON.stringify(envelope)).toString("base64url");
   return `${payload}.${mac(audienceKey(options.secret, options.audience), payload).toString("base64url")}`;
@@ -122,7 +128,11 @@ export class PrincipalVerifier {
     const signed = Buffer.from(String(envelope.body), "base64url");
     if (signed.length !== digest.length || !timingSafeEqual(signed, digest)) return undefined;
     if (!this.firstUse(envelope.jti, envelope.iat + PRINCIPAL_LIFETIME_MS, now)) return undefined;
-    return { principal: envelope.principal, ...(typeof envelope.client_address === "string" && { client_address: envelope.client_address }) };
+    return {
+      principal: envelope.principal,
+      ...(typeof envelope.client_address === "string" && { client_address: envelope.client_address }),
+      ...(isCredentialMode(envelope.credentials) && { credentials: envelope.credentials }),
+    };
   }
 
   private firstUse(jti: string, expiresAt: number, now: number): boolean {

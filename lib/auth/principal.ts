@@ -68,3 +68,6 @@ export interface InternalPrincipal {
 }
 
 export const ANONYMOUS: AnonymousPrincipal = { kind: "anonymous" };
+
+/** The adapter acting as itself (webhook receivers, credential mode "internal"): subgraphs accept it for internal mutations. */
+export const ADAPTER_PRINCIPAL: InternalPrincipal = { kind: "internal", service: "rest-adapter" };

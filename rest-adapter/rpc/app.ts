@@ -4,14 +4,14 @@ import type { RateLimitRule, RateLimiter } from "../../lib/rate-limit/rate-limit
 import { buildHttpApp, type RateLimitedBy } from "../app.ts";
 import type { ListenerOptions } from "../platform.ts";
 import { healthRoutes } from "../routes/health.ts";
-import { RpcHttpError, authorise, keyOf, limitExceeded, refuse, type RpcAuthenticate } from "./auth.ts";
+import { RpcHttpError, authorise, gatewayKeyAuthenticator, keyOf, limitExceeded, refuse, type RpcAuthenticate } from "./auth.ts";
 import { buildRpcOpenApiDocument } from "./openapi.ts";
 import { RPC_ERROR, assemble, errorResponse, parseBody, planCall, upstreamCalls, type JsonRpcResponse, type UpstreamOutcome } from "./protocol.ts";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, UpstreamError, httpUpstreams } from "./upstream.ts";
 
 export interface RpcAppOptions extends ListenerOptions {
-  /** verifies `Authorization: Bearer <key>`: the gateway's Authenticator, or gatewayKeyAuthenticator in split mode */
-  authenticate: RpcAuthenticate;
+  /** verifies `Authorization: Bearer <key>`; default (both run modes): gatewayKeyAuthenticator over `gateway` */
+  authenticate?: RpcAuthenticate;
   /** CHAIN_RPC_URLS: the chains served and their upstream nodes (http and https ones; ws ones are not served) */
   chainRpcUrls: Readonly<Record<number, string>>;
   /** the `rpc` rule of RATE_LIMITS, per key; a batch of N calls costs N */
@@ -55,6 +55,7 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
   if (skipped.length) options.logger.warn({ chains: skipped }, "RPC host: chains with only a ws(s) upstream in CHAIN_RPC_URLS are not served (it forwards over HTTP)");
   const chains = [...upstreams.keys()].sort((a, b) => a - b);
   const limiter = options.rateLimiter ?? new MemoryRateLimiter();
+  const authenticate = options.authenticate ?? gatewayKeyAuthenticator(options.gateway);
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
   const document = buildRpcOpenApiDocument({ rpcUrl: options.baseUrl, chains, rateLimit: options.rateLimit, upstreamTimeoutMs });
 
@@ -77,8 +78,8 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
       await countAddress(request);
       throw error;
     }
-    // failed verifications count against `auth_failure` (Authenticator.verify); a verified key against `rpc` below
-    const principal = await authorise(options.authenticate, key, request.id, request.ip);
+    // failed verifications count against `auth_failure` (credential mode "verify"); a verified key against `rpc` below
+    const principal = await authorise(authenticate, key, request.id, request.ip);
     request.log = request.log.child({ key_id: principal.key_id, org_id: principal.org_id });
 
     const chainId = /^[1-9]\d{0,15}$/.test(params.chain_id) ? Number(params.chain_id) : Number.NaN;

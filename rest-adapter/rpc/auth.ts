@@ -1,7 +1,9 @@
 // Who may call the RPC host (spec 1, 5.2): public-partition API keys carrying `rpc.invoke`. The
-// key is verified by the same Authenticator the gateway uses, so revocation is immediate and
-// the rules are the identity service's own.
-import type { CredentialHeaders } from "../../gateway/authenticate.ts";
+// key is verified by the gateway, through the GatewayClient in both run modes (credential mode
+// "verify"), so revocation is immediate, the rules are the identity service's own, and the key
+// spends the same budgets either way: failures count against `auth_failure`, a verified key only
+// against the RPC host's own `rpc` rule (rpc/app.ts), never its `api_key` budget.
+import type { CredentialHeaders } from "../../lib/auth/credential-headers.ts";
 import { isWellFormedApiKey, looksLikeApiKey } from "../../lib/auth/api-key.ts";
 import type { ApiKeyPrincipal, Principal } from "../../lib/auth/principal.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
@@ -14,7 +16,7 @@ export const RPC_SCOPE = "rpc.invoke";
 /**
  * The principal behind `{authorization: "Bearer <key>"}`, or an AppError (401 for an unknown or
  * revoked key, 429 while failed verifications from this address or of this key are being slowed
- * down). One process: the gateway's Authenticator (`verify`). Split mode: the gateway.
+ * down): gatewayKeyAuthenticator.
  */
 export type RpcAuthenticate = (headers: CredentialHeaders, traceId: string, request: { clientAddress: string }) => Promise<Principal>;
 
@@ -91,15 +93,15 @@ interface CurrentKey {
 }
 
 /**
- * Split mode: the adapter holds no Authenticator, so it asks the gateway. The Bearer header goes
- * to /graphql like any dashboard's; the gateway authenticates it (401 for unknown or revoked
- * keys, before running anything) and `current_api_key` names the key, its partition and scopes.
- * Works through either GatewayClient; one process uses the Authenticator directly instead.
+ * Asks the gateway, in both run modes: the Bearer header goes with `current_api_key` in
+ * credential mode "verify" (401 for unknown or revoked keys before running anything, failures
+ * counted, the key's own `api_key` budget untouched), and `current_api_key` names the key, its
+ * partition and scopes.
  */
 export function gatewayKeyAuthenticator(gateway: GatewayClient): RpcAuthenticate {
   const operation = gateway.prepare(CURRENT_API_KEY);
   return async (headers, traceId, { clientAddress }) => {
-    const result = await gateway.execute({ operation, variables: {}, headers, credentials: "required", trace_id: traceId, client_address: clientAddress });
+    const result = await gateway.execute({ operation, variables: {}, headers, credentials: "verify", trace_id: traceId, client_address: clientAddress });
     if (result.errors?.length) throw errorFromGraphQL(result.errors);
     const key = (result.data as { key: CurrentKey }).key;
     return { kind: "api_key", key_id: key.id, org_id: key.meta.org_id, env_id: key.meta.env_id, partition: key.partition, scopes: key.scopes };

@@ -9,7 +9,6 @@ import { buildInternalGraphqlApp } from "../../gateway/http.ts";
 import { listen } from "../../lib/http.ts";
 import { HttpGatewayClient } from "../../rest-adapter/gateway-client.ts";
 import { buildRpcApp } from "../../rest-adapter/rpc/app.ts";
-import { gatewayKeyAuthenticator } from "../../rest-adapter/rpc/auth.ts";
 import { startDevnet, type Devnet } from "../support/devnet.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
@@ -384,15 +383,13 @@ describe("split mode: keys verified through the gateway's internal /graphql", ()
   let base: string;
   beforeAll(async () => {
     const internalSecret = randomBytes(32).toString("hex");
-    const authenticator = platform.gatewayClient.authenticator;
-    internal = await buildInternalGraphqlApp({ server: platform.gateway.server, logger: pino({ level: "silent" }), internalSecret, authenticate: (h, t, o) => authenticator.authenticate(h, t, o) });
+    internal = await buildInternalGraphqlApp({ server: platform.gateway.server, logger: pino({ level: "silent" }), internalSecret, authenticator: platform.gatewayClient.authenticator });
     const gateway = new HttpGatewayClient(await listen(internal, { name: "graphql-internal", port: 0, host: "127.0.0.1", path: "/graphql" }), internalSecret);
     app = await buildRpcApp({
       gateway,
       logger: pino({ level: "silent" }),
       baseUrl: "http://rpc.test",
       docsUrl: platform.config.docsUrl,
-      authenticate: gatewayKeyAuthenticator(gateway),
       chainRpcUrls: { [FAKE]: node.url },
       rateLimit: { limit: 100, windowMs: 60_000 },
     });

@@ -3,9 +3,9 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../../lib/auth/internal-principal.ts";
-import type { Principal } from "../../lib/auth/principal.ts";
+import type { CredentialMode } from "../../lib/auth/credential-mode.ts";
+import { ADAPTER_PRINCIPAL, type Principal } from "../../lib/auth/principal.ts";
 import { SUBGRAPH_NAMES, SUBGRAPHS } from "../../lib/graphql/subgraph-registry.ts";
-import { ADAPTER_PRINCIPAL } from "../../rest-adapter/gateway-client.ts";
 import { TestIssuer } from "../support/jwt-issuer.ts";
 import { freePort } from "../support/platform.ts";
 import { registrationBody } from "../support/registration.ts";
@@ -24,9 +24,9 @@ const internalSecret = randomBytes(32).toString("hex");
 /** the gateway refuses credentials after this many failed verifications per client address (auth_failure) */
 const GATEWAY_AUTH_FAILURES = 5;
 
-/** A POST as one of our services sends it: the principal signed for `audience` over this very body. */
-function signedPost(principal: Principal, audience: PrincipalAudience, body: string, clientAddress?: string): RequestInit {
-  const header = signPrincipal(principal, { secret: internalSecret, audience, body, ...(clientAddress !== undefined && { clientAddress }) });
+/** A POST as one of our services sends it: the principal signed for `audience` over this very body (for the gateway: with the client's address and a credential mode). */
+function signedPost(principal: Principal, audience: PrincipalAudience, body: string, clientAddress?: string, credentials?: CredentialMode): RequestInit {
+  const header = signPrincipal(principal, { secret: internalSecret, audience, body, ...(clientAddress !== undefined && { clientAddress }), ...(credentials && { credentials }) });
   return { method: "POST", headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: header }, body };
 }
 
@@ -186,7 +186,7 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
       query: `mutation ($input: WalletClaimInput!) { record_wallet_claim(input: $input) { outcome } }`,
       variables: { input: { event_id: `evt_${randomBytes(6).toString("hex")}`, type: "wallet.unknown_type", created_at: new Date().toISOString() } },
     });
-    const request = signedPost(ADAPTER_PRINCIPAL, "gateway", body, "127.0.0.1");
+    const request = signedPost(ADAPTER_PRINCIPAL, "gateway", body, "127.0.0.1", "internal");
     const replayed = await (await fetch(gatewayUrl, request)).json();
     expect(replayed.data).toBeNull();
     expect(replayed.errors[0].extensions.error_code).toBe("USR-403-001");
@@ -206,10 +206,12 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     const jwt = await issuer.sign({ sub: "split-internal" });
     await refused({ method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: query });
     await refused(signedPost(ADAPTER_PRINCIPAL, "users", query, "127.0.0.1"));
-    const other = signedPost({ kind: "anonymous" }, "gateway", query, "127.0.0.1");
+    const other = signedPost({ kind: "anonymous" }, "gateway", query, "127.0.0.1", "required");
     await refused({ ...other, body: JSON.stringify({ query: "{ me { id phone } }" }) });
+    // without a credential mode: refused, the gateway would not know how to count the headers
+    await refused(signedPost({ kind: "anonymous" }, "gateway", query, "127.0.0.1"));
     // forwarded credentials are still verified by the gateway
-    const forwarded = signedPost({ kind: "anonymous" }, "gateway", query, "127.0.0.1");
+    const forwarded = signedPost({ kind: "anonymous" }, "gateway", query, "127.0.0.1", "required");
     const response = await fetch(gatewayInternalUrl, { ...forwarded, headers: { ...(forwarded.headers as Record<string, string>), "x-platform-jwt": "garbage" } });
     expect((await response.json()).errors[0].extensions.error_code).toBe("USR-401-001");
   });

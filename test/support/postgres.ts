@@ -2,11 +2,11 @@
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { freePort } from "./net.ts";
 
 export type PostgresCluster = {
   /** Superuser `app` on database `app`. */
@@ -61,17 +61,6 @@ async function runServerCommand(file: string, args: string[], cwd: string): Prom
     const stderr = (error as { stderr?: string }).stderr ?? "";
     throw new Error(`${path.basename(file)} ${args.join(" ")} failed: ${stderr || String(error)}`);
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 // Clusters still alive in this process; the exit hook stops them so none is leaked.

@@ -28,6 +28,20 @@ describe("signPrincipal / PrincipalVerifier", () => {
     expect(verifier("gateway").verify(header, bodyDigest(BODY), NOW)).toEqual({ principal: { kind: "anonymous" }, client_address: "203.0.113.7" });
   });
 
+  it("carries the route's credential mode for the gateway, under the signature; an unknown mode reads as none", () => {
+    const header = signPrincipal({ kind: "anonymous" }, { secret: SECRET, audience: "gateway", body: BODY, now: NOW, clientAddress: "203.0.113.7", credentials: "optional" });
+    expect(verifier("gateway").verify(header, bodyDigest(BODY), NOW)).toEqual({ principal: { kind: "anonymous" }, client_address: "203.0.113.7", credentials: "optional" });
+    // changing the mode breaks the MAC
+    const [payload, mac] = header.split(".") as [string, string];
+    const envelope = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const altered = Buffer.from(JSON.stringify({ ...envelope, credentials: "internal" })).toString("base64url");
+    expect(verifier("gateway").verify(`${altered}.${mac}`, bodyDigest(BODY), NOW)).toBeUndefined();
+    // a validly signed envelope with a mode we do not know carries none (the gateway then refuses it)
+    const key = new PrincipalVerifier(SECRET, "gateway");
+    const odd = signPrincipal({ kind: "anonymous" }, { secret: SECRET, audience: "gateway", body: BODY, now: NOW, credentials: "everything" as never });
+    expect(key.verify(odd, bodyDigest(BODY), NOW)).toEqual({ principal: { kind: "anonymous" } });
+  });
+
   it("refuses a principal signed for another audience (a capture replayed at another service)", () => {
     const forUsers = sign(INTERNAL, "users");
     for (const audience of ["finance", "identity", "agents", "gateway"] as const) expect(verifier(audience).verify(forUsers, bodyDigest(BODY), NOW)).toBeUndefined();

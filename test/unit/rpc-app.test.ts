@@ -137,7 +137,7 @@ describe("gatewayKeyAuthenticator (split mode)", () => {
       }),
     );
     expect(await authenticate({ authorization: "Bearer k" }, "trace", { clientAddress: "203.0.113.9" })).toEqual({ kind: "api_key", key_id: "key_9", org_id: "org_9", env_id: "env_9", partition: "server", scopes: ["idsvc.lookup"] });
-    expect(seen).toMatchObject({ headers: { authorization: "Bearer k" }, credentials: "required", trace_id: "trace", client_address: "203.0.113.9" });
+    expect(seen).toMatchObject({ headers: { authorization: "Bearer k" }, credentials: "verify", trace_id: "trace", client_address: "203.0.113.9" });
     expect((seen!.operation as { source: string }).source).toContain("current_api_key");
   });
 
