@@ -18,7 +18,7 @@ export async function probe(name: string, ping: () => Promise<unknown>): Promise
   }
 }
 
-/** The checks that failed, by name; empty when healthy. */
-export function failingChecks(checks: readonly HealthCheckResult[]): string[] {
+/** The checks that failed, by name; empty when healthy. A status other than `ok` (as a subgraph answers it over GraphQL) is a failure. */
+export function failingChecks(checks: readonly { name: string; status: string }[]): string[] {
   return checks.filter((check) => check.status !== "ok").map((check) => check.name);
 }

@@ -2,10 +2,13 @@
 // it, the identity subgraph reads it for the PINT exchange and mandate revocation. Described once
 // here because neither subgraph may import the other's internals.
 
+import type { PintSignerRole } from "./auth/pint-scopes.ts";
+import type { WalletType } from "./vocabulary/wallets.ts";
+
 export interface WalletSigner {
   address: string;
   /** owner: the wallet's own key, or the user's primary EOA for a Safe; agent: a registered signer of the Safe */
-  role: "owner" | "agent";
+  role: PintSignerRole;
 }
 
 export interface WalletOwner {
@@ -14,7 +17,7 @@ export interface WalletOwner {
   /** the account status (spec 3.1): `approved` once KYC passed */
   status: string;
   wallet_id: number;
-  wallet_type: "EOA" | "Safe";
+  wallet_type: WalletType;
   /** the addresses that may sign for the wallet */
   signers: WalletSigner[];
 }

@@ -25,6 +25,8 @@ export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pi
     title: "Identity service",
     description: "Organisations, environments, members, API keys, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3).",
     serverUrl: options.baseUrl,
+    errorStyle: "identity",
+    docsUrl: options.docsUrl,
     routes: identityRoutes.map((route) => documentPintDomainSalt(route, options.pintDomainSalt)),
   });
   return buildHttpApp({

@@ -1,5 +1,8 @@
 import type { TSchema } from "@sinclair/typebox";
-import { errorStatuses, SANDBOX_TAG, type Route, type SecurityScheme } from "./route.ts";
+import { AppError } from "../lib/errors/app-error.ts";
+import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
+import { renderProblem, type ProblemContext } from "./problem.ts";
+import { routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
 import { COMPONENTS, problemSchema } from "./schemas.ts";
 
 export const SPEC_VERSION = "0.35.2";
@@ -9,6 +12,10 @@ export interface OpenApiOptions {
   description: string;
   serverUrl: string;
   routes: DocumentedRoute[];
+  /** how the host renders errors (see ProblemContext): the examples' `type` URIs follow it; default platform */
+  errorStyle?: ProblemContext["style"];
+  /** {docs_url}, for identity-style `type` and `documentation` URIs in the examples */
+  docsUrl?: string;
 }
 
 const CREDENTIAL_HEADERS = [
@@ -26,9 +33,12 @@ const STATUS_TEXT: Record<number, string> = {
   405: "Method not allowed",
   409: "Conflict",
   410: "Gone",
+  413: "Payload too large",
+  415: "Unsupported media type",
   422: "Validation error",
   424: "Failed dependency (an on-chain call failed; retry with backoff)",
   429: "Rate limited (see Retry-After)",
+  500: "Internal error",
   502: "Upstream failure",
   503: "Unavailable",
 };
@@ -55,9 +65,35 @@ function parameters(schema: TSchema | undefined, location: "path" | "query") {
 }
 
 /** What the document needs of a route: route tables and webhook receivers both provide it. */
-export type DocumentedRoute = Pick<Route, "operationId" | "method" | "path" | "tag" | "summary" | "description" | "security" | "optionalSecurity" | "params" | "query" | "body" | "responses" | "errors">;
+export type DocumentedRoute = Pick<Route, "operationId" | "tag" | "summary" | "description" | "responses"> & RouteErrorFacts;
 
-function operation(route: DocumentedRoute) {
+/** GEN-422-001 as the adapter renders it: an item list, here one item on the first field the route validates (else a body that is not JSON). */
+function validationExample(route: DocumentedRoute): AppError {
+  const [part, schema] = route.body ? (["body", route.body] as const) : route.query ? (["query", route.query] as const) : (["path", route.params] as const);
+  const field = Object.keys((schema as { properties?: object } | undefined)?.properties ?? {})[0];
+  const item = field
+    ? { type: "missing", loc: [part, field], msg: "Field required", input: null, ctx: {} }
+    : { type: "json_invalid", loc: ["body"], msg: "JSON decode error", input: {}, ctx: { error: "Unexpected end of JSON input" } };
+  return new AppError("GEN-422-001", { validation: [item] });
+}
+
+/** One ProblemDetail example per code, keyed by the code, rendered as this host renders it. */
+function problemExamples(route: DocumentedRoute, codes: ErrorCode[], context: ProblemContext): Record<string, { summary: string; value: unknown }> {
+  const examples: Record<string, { summary: string; value: unknown }> = {};
+  for (const code of codes) {
+    const error = code === "GEN-422-001" ? validationExample(route) : new AppError(code);
+    examples[code] = { summary: errorDefinition(code).title, value: renderProblem(error, context) };
+  }
+  return examples;
+}
+
+/** The status's text, then one line per code: `CODE` title: the catalogue's detail. */
+function errorDescription(status: number, codes: ErrorCode[]): string {
+  const lines = codes.map((code) => `- \`${code}\` ${errorDefinition(code).title}: ${errorDefinition(code).detail}`);
+  return [STATUS_TEXT[status] ?? "Error", "", ...lines].join("\n");
+}
+
+function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, "instance">) {
   const headers = [
     { name: "X-Timestamp-Format", in: "header", required: false, description: "`iso8601` for ISO 8601 timestamps; anything else means epoch milliseconds.", schema: { type: "string" } },
     ...(route.security.some((scheme) => scheme.startsWith("Platform")) ? CREDENTIAL_HEADERS.map((h) => ({ ...h, in: "header", required: false, schema: { type: "string" } })) : []),
@@ -66,8 +102,18 @@ function operation(route: DocumentedRoute) {
   for (const [status, doc] of Object.entries(route.responses)) {
     responses[status] = { description: doc.description, ...(doc.schema && { content: { "application/json": { schema: jsonSchema(doc.schema) } } }) };
   }
-  for (const status of errorStatuses(route)) {
-    responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: jsonSchema(problemSchema(status)) } } };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of routeErrorCodes(route)) {
+    const status = errorDefinition(code).status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of byStatus) {
+    responses[status] = {
+      description: errorDescription(status, codes),
+      content: {
+        "application/problem+json": { schema: jsonSchema(problemSchema(status)), examples: problemExamples(route, codes, { ...problemContext, instance: route.path }) },
+      },
+    };
   }
   return {
     operationId: route.operationId,
@@ -90,6 +136,9 @@ const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
   PintToken: { type: "apiKey", in: "header", name: "x-platform-pint-token", description: "PINT JWT issued by POST /v0/idsvc/token/pint" },
 };
 
+/** The trace id shown in error examples (answers carry the request's own, also in `x-request-id`). */
+const EXAMPLE_TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
 /** The OpenAPI 3.1 document, generated from the same route tables that serve and validate. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   [SANDBOX_TAG]: "Sandbox mode only (`SANDBOX=true`): helpers that play external providers offline. They do not exist, and are not documented, outside sandbox mode.",
@@ -97,7 +146,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  const problemContext = { trace_id: EXAMPLE_TRACE_ID, base_url: options.serverUrl, docs_url: options.docsUrl ?? options.serverUrl, style: options.errorStyle ?? "platform" } as const;
+  for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, problemContext);
   const used = new Set(options.routes.flatMap((r) => r.security));
   const schemas: Record<string, unknown> = {};
   for (const component of COMPONENTS) {

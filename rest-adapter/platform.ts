@@ -72,6 +72,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     title: "Platform API",
     description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
     serverUrl: options.baseUrl,
+    docsUrl: options.docsUrl,
     routes: [...routes, ...webhooks.map(webhookDocumentation)],
   });
   return buildHttpApp({

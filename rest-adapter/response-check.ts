@@ -3,7 +3,8 @@ import addFormatsModule from "ajv-formats";
 import type { TSchema } from "@sinclair/typebox";
 import type { onSendAsyncHookHandler } from "fastify";
 import type { DocumentedRoute } from "./openapi.ts";
-import { errorStatuses } from "./route.ts";
+import { errorStatuses, routeErrorCodes } from "./route.ts";
+import { errorDefinition } from "../lib/errors/catalogue.ts";
 import { COMPONENTS, problemSchema } from "./schemas.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 
@@ -25,7 +26,8 @@ export interface ResponseMismatch {
 
 export type ResponseMismatchReport = (mismatch: ResponseMismatch) => void;
 
-type Expected = { media: "application/json" | "application/problem+json"; validate?: ValidateFunction };
+/** `codes`: for an error status, the catalogue codes the route answers with it */
+type Expected = { media: "application/json" | "application/problem+json"; validate?: ValidateFunction; codes?: ReadonlySet<string> };
 
 function describe(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}${e.keyword === "additionalProperties" ? ` (${String(e.params.additionalProperty)})` : ""}`).join("; ");
@@ -49,8 +51,9 @@ function closed(schema: unknown): unknown {
 
 /**
  * Checks each answer of a listener against its route's documented responses: the status is one
- * the route documents (`responses` or `errorStatuses`), the media type matches, and the body
- * validates against the status's schema (`problemSchema` for errors), objects closed. Built only
+ * the route documents (`responses` or `errorStatuses`), the media type matches, the body
+ * validates against the status's schema (`problemSchema` for errors), objects closed, and a
+ * ProblemDetail's `error_code` is one of the route's codes (`routeErrorCodes`). Built only
  * when a caller asks for it (the test platform), so production answers pass through untouched.
  * `X-Timestamp-Format: iso8601` answers are checked after turning their timestamps back into
  * epoch milliseconds, the format the schemas describe (the conversion is lossless both ways).
@@ -77,7 +80,11 @@ export class ResponseChecker {
     for (const [status, doc] of Object.entries(route.responses)) {
       expected.set(Number(status), { media: "application/json", ...(doc.schema && { validate: this.compile(doc.schema) }) });
     }
-    for (const status of errorStatuses(route)) expected.set(status, { media: "application/problem+json", validate: status === 422 ? this.unprocessable : this.problem });
+    const codes = routeErrorCodes(route);
+    for (const status of errorStatuses(route)) {
+      const validate = status === 422 ? this.unprocessable : this.problem;
+      expected.set(status, { media: "application/problem+json", validate, codes: new Set(codes.filter((code) => errorDefinition(code).status === status)) });
+    }
     return expected;
   }
 
@@ -107,6 +114,10 @@ export class ResponseChecker {
       if (body === undefined) return (mismatch("no body where one is documented", body), payload);
       const checked = timestampFormat(request.headers["x-timestamp-format"]) === "iso8601" ? applyTimestampFormat(body, "epoch_ms") : body;
       if (!entry.validate(checked)) mismatch(describe(entry.validate.errors), body);
+      else if (entry.codes) {
+        const code = (body as { error_code: string }).error_code;
+        if (!entry.codes.has(code)) mismatch(`error_code ${code} is not one of the route's codes (${[...entry.codes].join(", ")})`, body);
+      }
       return payload;
     };
   }

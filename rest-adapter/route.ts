@@ -1,6 +1,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { ErrorCode } from "../lib/errors/catalogue.ts";
+import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
 import type { Links } from "./links.ts";
+import type { OperationData } from "./operation-data.generated.ts";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -31,12 +32,15 @@ export interface ResponseDoc {
   schema?: TSchema;
 }
 
+/** The operationIds `npm run generate:operations` has typed (rest-adapter/operation-data.generated.ts). */
+export type OperationId = keyof OperationData;
+
 /**
  * A REST route as data: method, path (OpenAPI style), schemas, the GraphQL operation it runs and
  * how the result becomes the HTTP answer. Validation, the OpenAPI document and the handler all
- * come from this one definition.
+ * come from this one definition. `D`: the operation's data; `R`: the response body `result` makes.
  */
-export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema> {
+export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema, D = unknown, R = unknown> {
   operationId: string;
   method: HttpMethod;
   path: string;
@@ -73,13 +77,17 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
   operation: string;
   variables?: (request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => Record<string, unknown>;
   /** picks the response body out of the operation's data */
-  result: (data: any, request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => unknown;
-  status?: number | ((data: any) => number);
-  links?: (body: any, context: LinkContext<Static<P>, Static<Q>, Static<B>>) => Links;
+  result: (data: D, request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => R;
+  status?: number | ((data: D) => number);
+  /** `body`: what `result` made */
+  links?: (body: R, context: LinkContext<Static<P>, Static<Q>, Static<B>>) => Links;
   /** documented success responses by status */
   responses: Record<number, ResponseDoc>;
-  /** documented error statuses (ProblemDetail bodies) */
-  errors?: number[];
+  /**
+   * The catalogue codes this route's own operation answers (read off its resolvers and domain
+   * functions). Not the codes every route of its kind answers: `routeErrorCodes` adds those.
+   */
+  errors: ErrorCode[];
 }
 
 /** Routes under this tag (sandbox helpers) are served and documented only in sandbox mode (SANDBOX). */
@@ -90,14 +98,78 @@ export function isRateLimited(route: Pick<Route, "path">): boolean {
   return route.path !== "/health";
 }
 
-/** The error statuses a route can answer: those it lists, and 429 wherever requests are counted. */
-export function errorStatuses(route: Pick<Route, "path" | "errors">): number[] {
-  const statuses = new Set(route.errors ?? []);
-  if (isRateLimited(route)) statuses.add(429);
-  return [...statuses].sort((a, b) => a - b);
+/** What decides a route's error codes; `rawBody`: a webhook receiver, which reads any media type as raw bytes. */
+export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "errors"> & {
+  rawBody?: boolean;
+};
+
+/** The host whose credential headers a scheme arrives with. */
+const SCHEME_HOST: Record<SecurityScheme, "platform" | "identity"> = {
+  PlatformJwt: "platform",
+  PlatformPat: "platform",
+  DashboardSession: "identity",
+  ApiKey: "identity",
+  PintToken: "identity",
+};
+
+/**
+ * The 401s of every credential a host reads (gateway/authenticate.ts). The authenticator verifies
+ * whichever credential header arrives, not only those of the route's schemes, so a route answers
+ * them all: platform: a bad JWT, `x-platform-orgid`, unknown environment, bad PAT, agent token;
+ * identity: a bad or malformed Bearer API key, a bad dashboard session, a bad, expired or revoked PINT token.
+ */
+const CREDENTIAL_ERRORS: Record<"platform" | "identity", readonly ErrorCode[]> = {
+  platform: ["USR-401-001", "USR-401-002", "USR-401-003", "USR-401-004", "USR-401-005"],
+  identity: ["IDS-401-001", "IDS-401-002", "PINT-401-003", "PINT-401-004", "PINT-401-006"],
+};
+
+/** Any operation: an unexpected error, the gateway unreachable (split mode), a subgraph or store unavailable. */
+const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "GEN-503-001"];
+
+/**
+ * The codes every route of a kind answers, derived here and never listed per route:
+ * - GEN-422-001 when the adapter validates path, query or body (a webhook: its envelope);
+ * - a body refused before the route runs, on every method but GET (Fastify parses a body sent
+ *   with DELETE too): `bodyError` when the route has one, a webhook's GEN-413-001 (it reads any
+ *   media type), else GEN-413-001, GEN-415-001 and GEN-422-001 (not JSON, empty);
+ * - where requests are counted (`isRateLimited`): the route's `rateLimitError`, else GEN-429-001;
+ * - with a required credential: the 401s of its host's credentials (`CREDENTIAL_ERRORS`); an
+ *   optional one answers none (a credential that fails counts as absent). A dashboard-only
+ *   operation refuses an API key with IDS-403-002 (`requireDashboard`);
+ * - GEN-500-001, GEN-502-001 and GEN-503-001 everywhere.
+ * GEN-404-001 and GEN-405-001 belong to unknown paths and methods, not to routes.
+ */
+export function derivedErrorCodes(route: RouteErrorFacts): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  if (route.params || route.query || (route.body && route.validateBody !== false) || route.rawBody) codes.push("GEN-422-001");
+  if (route.method !== "GET") {
+    if (route.bodyError) codes.push(route.bodyError);
+    else if (route.rawBody) codes.push("GEN-413-001");
+    else codes.push("GEN-413-001", "GEN-415-001", "GEN-422-001");
+  }
+  if (isRateLimited(route)) codes.push(route.rateLimitError ?? "GEN-429-001");
+  if (!route.optionalSecurity) for (const host of new Set(route.security.map((scheme) => SCHEME_HOST[scheme]))) codes.push(...CREDENTIAL_ERRORS[host]);
+  if (route.security.length > 0 && route.security.every((scheme) => scheme === "DashboardSession")) codes.push("IDS-403-002");
+  codes.push(...GENERIC_FAILURES);
+  return [...new Set(codes)];
 }
 
-/** Keeps each route's request types tied to its own schemas. */
-export function defineRoute<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(route: Route<P, Q, B>): Route {
+/** Every code a route answers: its own (`errors`) and the derived ones, by status, then code. */
+export function routeErrorCodes(route: RouteErrorFacts): ErrorCode[] {
+  return [...new Set([...route.errors, ...derivedErrorCodes(route)])].sort((a, b) => errorDefinition(a).status - errorDefinition(b).status || a.localeCompare(b));
+}
+
+/** The error statuses a route answers, from the catalogue's status of each of its codes. */
+export function errorStatuses(route: RouteErrorFacts): number[] {
+  return [...new Set(routeErrorCodes(route).map((code) => errorDefinition(code).status))];
+}
+
+/**
+ * Keeps each route's request types tied to its own schemas and its `result`, `status` and `links`
+ * to its operation's data, looked up by operationId (a new route: run `npm run generate:operations`).
+ */
+export function defineRoute<Id extends OperationId, R, P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(
+  route: Route<P, Q, B, OperationData[Id], R> & { operationId: Id },
+): Route {
   return route as unknown as Route;
 }

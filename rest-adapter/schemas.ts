@@ -1,6 +1,18 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Type, type SchemaOptions, type TLiteral, type TNull, type TSchema, type TUnion } from "@sinclair/typebox";
+import { ACCOUNT_STATUSES } from "../lib/vocabulary/kyc.ts";
+import { SAFE_CREATION_STATUSES, WALLET_ROLES, WALLET_TYPES } from "../lib/vocabulary/wallets.ts";
 
 /** Schema parts shared by route modules and the OpenAPI document. */
+
+/** One of a vocabulary list (lib/vocabulary/ and the lib/ modules owning a list): the same values the GraphQL enums carry. */
+export function literalUnion<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<TLiteral<T[number]>[]> {
+  return Type.Union(values.map((value) => Type.Literal(value)), options);
+}
+
+/** `literalUnion` or null, as one flat union. */
+export function nullableLiteralUnion<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<(TLiteral<T[number]> | TNull)[]> {
+  return Type.Union([...values.map((value) => Type.Literal(value)), Type.Null()], options);
+}
 
 export const Address = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "20-byte hex address", examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] });
 export const EpochMs = Type.Integer({ description: "Epoch milliseconds, or an ISO 8601 string with X-Timestamp-Format: iso8601" });
@@ -59,13 +71,13 @@ export const HTTPValidationError = Type.Object(
 export const Wallet = Type.Object(
   {
     id: Type.Integer({ description: "wallet id ({wallet_id} in paths)" }),
-    type: Type.Union([Type.Literal("EOA"), Type.Literal("Safe")]),
-    role: Type.Union([Type.Literal("wallet"), Type.Literal("signer")], { description: "signer: an address in the signer set of the user's Safe" }),
+    type: literalUnion(WALLET_TYPES),
+    role: literalUnion(WALLET_ROLES, { description: "signer: an address in the signer set of the user's Safe" }),
     address: Type.Union([Type.String(), Type.Null()], { description: "checksummed; null while a Safe is being deployed" }),
     chain_id: Type.Integer(),
     is_primary: Type.Boolean(),
     nickname: Type.Union([Type.String(), Type.Null()]),
-    safe_creation_status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed"), Type.Null()]),
+    safe_creation_status: nullableLiteralUnion(SAFE_CREATION_STATUSES),
     safe_creation_event_id: Type.Union([Type.String(), Type.Null()]),
     signer_of_wallet_id: Type.Union([Type.Integer(), Type.Null()]),
     created_at: EpochMs,
@@ -77,8 +89,8 @@ export const Wallet = Type.Object(
 
 export const StatusChange = Type.Object(
   {
-    from: Type.Union([Type.String(), Type.Null()]),
-    to: Type.String(),
+    from: nullableLiteralUnion(ACCOUNT_STATUSES),
+    to: literalUnion(ACCOUNT_STATUSES),
     cause: Type.String(),
     event_id: Type.Union([Type.String(), Type.Null()]),
     ignored: Type.Boolean(),
@@ -92,10 +104,10 @@ export const User = Type.Object(
     id: Type.String({ examples: ["usr_01j9z3k4m5n6p7q8r9s0t1v2w3"] }),
     auth_provider: Type.String({ examples: ["provider_a"] }),
     auth_provider_id: Type.String(),
-    status: Type.Union(["pending", "in_progress", "retry", "approved", "rejected"].map((s) => Type.Literal(s))),
+    status: literalUnion(ACCOUNT_STATUSES),
     primary_eoa_address: Type.String(),
     primary_chain_id: Type.Integer(),
-    safe_creation_status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed"), Type.Null()]),
+    safe_creation_status: nullableLiteralUnion(SAFE_CREATION_STATUSES),
     phone_number: Type.Union([Type.String(), Type.Null()]),
     created_at: EpochMs,
     updated_at: EpochMs,

@@ -1,7 +1,12 @@
 import { generateSecretToken, isWellFormedSecretToken } from "./secret-token.ts";
 
-export type KeyPartition = "server" | "public";
-export type EnvironmentKind = "live" | "test";
+/** server keys never reach a browser; public keys may (spec 2.6). */
+export const KEY_PARTITIONS = ["server", "public"] as const;
+export type KeyPartition = (typeof KEY_PARTITIONS)[number];
+
+/** An environment is live (production) or test; its keys' prefix shows which. */
+export const ENVIRONMENT_KINDS = ["live", "test"] as const;
+export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
 
 /**
  * API keys of the identity service: `idsvc_<sk|pk>_<live|test>_` + a secret token. The prefix shows
@@ -12,7 +17,7 @@ export function apiKeyPrefix(partition: KeyPartition, kind: EnvironmentKind): st
   return `idsvc_${partition === "server" ? "sk" : "pk"}_${kind}_`;
 }
 
-const PREFIXES = (["server", "public"] as const).flatMap((p) => (["live", "test"] as const).map((k) => apiKeyPrefix(p, k)));
+const PREFIXES = KEY_PARTITIONS.flatMap((p) => ENVIRONMENT_KINDS.map((k) => apiKeyPrefix(p, k)));
 
 export function generateApiKey(partition: KeyPartition, kind: EnvironmentKind): string {
   return generateSecretToken(apiKeyPrefix(partition, kind));

@@ -9,7 +9,8 @@
  *   `role: "signer"`): read scopes only.
  */
 export type PintScopeAccess = "read" | "write";
-export type PintSignerRole = "owner" | "agent";
+export const PINT_SIGNER_ROLES = ["owner", "agent"] as const;
+export type PintSignerRole = (typeof PINT_SIGNER_ROLES)[number];
 
 export interface PintScopeDefinition {
   access: PintScopeAccess;

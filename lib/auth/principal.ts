@@ -1,3 +1,5 @@
+import type { KeyPartition } from "./api-key.ts";
+
 /**
  * Who is calling, as the gateway established it once per request. Subgraphs authorise on this
  * and never look at credential headers themselves.
@@ -40,7 +42,7 @@ export interface ApiKeyPrincipal {
   key_id: string;
   org_id: string;
   env_id: string;
-  partition: "server" | "public";
+  partition: KeyPartition;
   scopes: string[];
 }
 

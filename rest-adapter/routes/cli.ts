@@ -17,6 +17,6 @@ export const cliRoutes = [
     result: (data) => data.cli_config,
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/cli/config")) }),
     responses: { 200: { description: "The toggles", schema: Type.Object({ debug: Type.Boolean(), _links: Links }) } },
-    errors: [422],
+    errors: [],
   }),
 ];

@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
+import { Links, literalUnion } from "../schemas.ts";
+import { ENVIRONMENT_KINDS } from "../../lib/auth/api-key.ts";
 import { AUTH_PROVIDER_NAMES } from "../../lib/config.ts";
 import { Environment, ENVIRONMENT_FIELDS } from "./organisations.ts";
 
@@ -14,7 +15,7 @@ const EnvPath = Type.Object({ org_id: Type.String({ minLength: 1 }), env_id: Typ
  */
 const AuthProvider = Type.Object(
   {
-    name: Type.Union(AUTH_PROVIDER_NAMES.map((name) => Type.Literal(name))),
+    name: literalUnion(AUTH_PROVIDER_NAMES),
     issuer: Type.String({ minLength: 1, description: "the `iss` of the provider's tokens; picks the provider" }),
     jwks_uri: Type.Optional(
       Type.String({
@@ -62,7 +63,7 @@ export const environmentRoutes = [
     result: (data) => ({ items: data.environments }),
     links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/organisation/{org_id}/environments", { org_id: params.org_id })) }),
     responses: { 200: { description: "The environments", schema: Type.Object({ items: Type.Array(Environment), _links: Links }) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-404-001"],
   }),
   defineRoute({
     operationId: "createEnvironment",
@@ -79,7 +80,7 @@ export const environmentRoutes = [
     body: Type.Object({
       name: Type.String({ minLength: 1, maxLength: 100 }),
       label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-      kind: Type.Optional(Type.Union([Type.Literal("live"), Type.Literal("test")])),
+      kind: Type.Optional(literalUnion(ENVIRONMENT_KINDS)),
       ...AUTH_FIELDS,
     }),
     operation: `mutation CreateEnvironment($org_id: ID!, $input: CreateEnvironmentInput!) { environment: create_environment(org_id: $org_id, input: $input) { ${ENVIRONMENT_FIELDS} } }`,
@@ -88,7 +89,7 @@ export const environmentRoutes = [
     status: 201,
     links: (body, { base_url, params }) => environmentLinks(base_url, params.org_id, body.id),
     responses: { 201: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-403-003", "IDS-404-001"],
   }),
   defineRoute({
     operationId: "getEnvironment",
@@ -103,7 +104,7 @@ export const environmentRoutes = [
     result: (data) => data.environment,
     links: (_body, { base_url, params }) => environmentLinks(base_url, params.org_id, params.env_id),
     responses: { 200: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-404-001"],
   }),
   defineRoute({
     operationId: "updateEnvironment",
@@ -124,7 +125,7 @@ export const environmentRoutes = [
     result: (data) => data.environment,
     links: (_body, { base_url, params }) => environmentLinks(base_url, params.org_id, params.env_id),
     responses: { 200: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-403-003", "IDS-404-001"],
   }),
   defineRoute({
     operationId: "deleteEnvironment",
@@ -141,6 +142,6 @@ export const environmentRoutes = [
     result: () => undefined,
     status: 204,
     responses: { 204: { description: "Deleted; its keys are revoked" } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-403-003", "IDS-404-001"],
   }),
 ];

@@ -1,14 +1,15 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link, type Links as LinkMap } from "../links.ts";
-import { EpochMs, Links } from "../schemas.ts";
+import { EpochMs, Links, literalUnion } from "../schemas.ts";
+import { KEY_PARTITIONS } from "../../lib/auth/api-key.ts";
 
 const KEY_FIELDS = "id name partition scopes meta { org_id env_id } key_prefix key_last_four created_at last_used_at revoked_at";
 
 const ApiKey = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  partition: Type.Union([Type.Literal("server"), Type.Literal("public")]),
+  partition: literalUnion(KEY_PARTITIONS),
   scopes: Type.Array(Type.String()),
   meta: Type.Object({ org_id: Type.String(), env_id: Type.String() }),
   key_prefix: Type.String({ description: "the key's first characters, e.g. idsvc_sk_live_Ab12" }),
@@ -54,7 +55,7 @@ export const keyRoutes = [
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
     responses: { 200: { description: "The key", schema: Type.Composite([ApiKey, Type.Object({ _links: Links })]) } },
-    errors: [401],
+    errors: [],
   }),
   defineRoute({
     operationId: "mintApiKey",
@@ -72,7 +73,7 @@ export const keyRoutes = [
     status: 201,
     links: (body, context) => keyLinks(context, body),
     responses: { 201: { description: "The key, with its secret shown this once", schema: Type.Composite([ApiKey, Type.Object({ key: Type.String(), _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-403-003", "IDS-404-001", "IDS-422-006", "IDS-422-007"],
   }),
   defineRoute({
     operationId: "listApiKeys",
@@ -87,7 +88,7 @@ export const keyRoutes = [
     result: (data) => ({ items: data.keys }),
     links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/organisation/{org_id}/keys", { org_id: params.org_id })) }),
     responses: { 200: { description: "The keys", schema: Type.Object({ items: Type.Array(ApiKey), _links: Links }) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-404-001"],
   }),
   defineRoute({
     operationId: "getApiKey",
@@ -102,7 +103,7 @@ export const keyRoutes = [
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
     responses: { 200: { description: "The key", schema: Type.Composite([ApiKey, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-404-001"],
   }),
   defineRoute({
     operationId: "revokeApiKey",
@@ -118,6 +119,6 @@ export const keyRoutes = [
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
     responses: { 200: { description: "The revoked key", schema: Type.Composite([ApiKey, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-403-003", "IDS-404-001"],
   }),
 ];

@@ -1,12 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link } from "../links.ts";
-import { EpochMs, Links } from "../schemas.ts";
+import { EpochMs, Links, literalUnion } from "../schemas.ts";
+import { ACCOUNT_STATUSES, SANDBOX_KYC_DECISIONS } from "../../lib/vocabulary/kyc.ts";
 
 const KYC_STATUS_FIELDS = "status applicant_id provider updated_at can_submit";
 
 const KycStatus = Type.Object({
-  status: Type.Union(["pending", "in_progress", "retry", "approved", "rejected"].map((s) => Type.Literal(s))),
+  status: literalUnion(ACCOUNT_STATUSES),
   applicant_id: Type.Union([Type.String(), Type.Null()]),
   provider: Type.Union([Type.String(), Type.Null()]),
   updated_at: EpochMs,
@@ -41,7 +42,7 @@ export const kycRoutes = [
         schema: Type.Object({ token: Type.String(), expires_at: EpochMs, applicant_id: Type.String(), provider: Type.String(), _links: Links }),
       },
     },
-    errors: [401, 403, 404, 409, 502, 503],
+    errors: ["USR-403-001", "USR-404-001", "KYC-409-001", "KYC-502-001", "KYC-503-001"],
   }),
   defineRoute({
     operationId: "getKycStatus",
@@ -54,7 +55,7 @@ export const kycRoutes = [
     result: (data) => data.kyc,
     links: (_body, { base_url }) => kycLinks(base_url),
     responses: { 200: { description: "The status", schema: KycStatus } },
-    errors: [401, 403, 404],
+    errors: ["USR-404-001"],
   }),
   defineRoute({
     operationId: "submitKyc",
@@ -70,7 +71,7 @@ export const kycRoutes = [
     status: 202,
     links: (_body, { base_url }) => kycLinks(base_url),
     responses: { 202: { description: "Under review", schema: KycStatus } },
-    errors: [401, 403, 404, 409],
+    errors: ["USR-403-001", "USR-404-001", "KYC-409-001", "KYC-409-002"],
   }),
   defineRoute({
     operationId: "decideKycInSandbox",
@@ -82,7 +83,7 @@ export const kycRoutes = [
       "**Exists only in sandbox mode** (`SANDBOX=true`, the default unless `NODE_ENV=production`); otherwise this path answers 404 like any unknown path and is not in this document. Plays the KYC provider offline. The sandbox provider builds the provider event (`GREEN` → `applicantReviewed` GREEN, `RED` → `applicantReviewed` RED, `PENDING` → `applicantPending`, marked `sandboxMode: true`), signs it with the sandbox's own secret (`HMAC_SHA256_HEX`; never `KYC_WEBHOOK_SECRET`, and accepted by the receiver only in sandbox mode) and POSTs it to `{PUBLIC_BASE_URL}/v0/webhooks/kyc/kyc-provider/events`, which applies it like any provider delivery (a decision the status does not allow is recorded as ignored). " +
       "Answers the receiver's status and the account status afterwards. 404 also when `KYC_PROVIDER` is not `sandbox`; 409 `KYC-409-002` without an applicant; 502 `KYC-502-001` when the receiver cannot be reached or does not answer 200 (PUBLIC_BASE_URL must reach this listener).",
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({ answer: Type.Union([Type.Literal("GREEN"), Type.Literal("RED"), Type.Literal("PENDING")]) }),
+    body: Type.Object({ answer: literalUnion(SANDBOX_KYC_DECISIONS) }),
     operation: `mutation KycSandboxDecision($answer: String!) { decision: kyc_sandbox_decision(answer: $answer) { answer event_type applicant_id webhook_status status } }`,
     variables: ({ body }) => ({ answer: body.answer }),
     result: (data) => data.decision,
@@ -100,6 +101,6 @@ export const kycRoutes = [
         }),
       },
     },
-    errors: [401, 403, 404, 409, 422, 502],
+    errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "KYC-409-002", "KYC-502-001"],
   }),
 ];

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
+import { Links, literalUnion } from "../schemas.ts";
 import { Member, MEMBER_FIELDS } from "./organisations.ts";
+import { MEMBER_ROLES } from "../../lib/vocabulary/organisations.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const MemberPath = Type.Object({ org_id: Type.String({ minLength: 1 }), member_id: Type.String({ minLength: 1 }) });
@@ -22,7 +23,7 @@ export const memberRoutes = [
     result: (data) => ({ items: data.members }),
     links: (_body, { base_url, params }) => ({ self: link(membersHref(base_url, params.org_id)), add: link(membersHref(base_url, params.org_id), { method: "POST" }) }),
     responses: { 200: { description: "The members", schema: Type.Object({ items: Type.Array(Member), _links: Links }) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-404-001"],
   }),
   defineRoute({
     operationId: "addMember",
@@ -39,7 +40,7 @@ export const memberRoutes = [
       sub: Type.String({ minLength: 1, description: "the member's session token `sub`" }),
       email: Type.Optional(Type.Union([Type.String({ format: "email" }), Type.Null()])),
       name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-      role: Type.Optional(Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")])),
+      role: Type.Optional(literalUnion(MEMBER_ROLES)),
     }),
     operation: `mutation AddMember($org_id: ID!, $input: AddMemberInput!) { member: add_member(org_id: $org_id, input: $input) { ${MEMBER_FIELDS} } }`,
     variables: ({ params, body }) => ({ org_id: params.org_id, input: body }),
@@ -50,7 +51,7 @@ export const memberRoutes = [
       remove: link(href(base_url, "/v0/organisation/{org_id}/members/{member_id}", { org_id: params.org_id, member_id: body.id }), { method: "DELETE" }),
     }),
     responses: { 201: { description: "The member", schema: Type.Composite([Member, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 409, 422],
+    errors: ["IDS-403-003", "IDS-403-004", "IDS-404-001", "IDS-409-001", "IDS-409-002"],
   }),
   defineRoute({
     operationId: "updateMember",
@@ -62,7 +63,7 @@ export const memberRoutes = [
       "Owners and admins (403 `IDS-403-003`). Only owners grant the owner role or take it away (403 `IDS-403-004`); the last owner cannot be demoted (409 `IDS-409-002`).",
     security: ["DashboardSession"],
     params: MemberPath,
-    body: Type.Object({ role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]) }, { additionalProperties: false }),
+    body: Type.Object({ role: literalUnion(MEMBER_ROLES) }, { additionalProperties: false }),
     operation: `mutation UpdateMember($org_id: ID!, $member_id: ID!, $role: String!) { member: update_member_role(org_id: $org_id, member_id: $member_id, role: $role) { ${MEMBER_FIELDS} } }`,
     variables: ({ params, body }) => ({ org_id: params.org_id, member_id: params.member_id, role: body.role }),
     result: (data) => data.member,
@@ -71,7 +72,7 @@ export const memberRoutes = [
       remove: link(href(base_url, "/v0/organisation/{org_id}/members/{member_id}", { org_id: params.org_id, member_id: body.id }), { method: "DELETE" }),
     }),
     responses: { 200: { description: "The member", schema: Type.Composite([Member, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 409, 422],
+    errors: ["IDS-403-003", "IDS-403-004", "IDS-404-001", "IDS-409-002"],
   }),
   defineRoute({
     operationId: "removeMember",
@@ -87,6 +88,6 @@ export const memberRoutes = [
     result: () => undefined,
     status: 204,
     responses: { 204: { description: "Removed" } },
-    errors: [401, 403, 404, 409, 422],
+    errors: ["IDS-403-003", "IDS-403-004", "IDS-404-001", "IDS-409-002"],
   }),
 ];

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, Links } from "../schemas.ts";
+import { Address, Links, literalUnion } from "../schemas.ts";
 import { WALLET_FIELDS } from "../graphql-fields.ts";
+import { ONBOARDING_SAFE_MODES, ONBOARDING_STEP_ACTIONS, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
 
 const ONBOARDING_SAFE_FIELDS = `mode chain_id required step_status
   wallet { ${WALLET_FIELDS} }
@@ -12,7 +13,7 @@ const ONBOARDING_SAFE_FIELDS = `mode chain_id required step_status
     ... on BYOConfigData { mode safe_address accepted_versions required_owner }
   }`;
 
-const STEP_STATUS = Type.Union(["not_started", "awaiting_user", "processing", "completed", "failed", "skipped"].map((s) => Type.Literal(s)), {
+const STEP_STATUS = literalUnion(STEP_STATUSES, {
   description:
     "not_started: nothing happened yet; awaiting_user: prepared, waiting for the user; processing: the platform or a provider is working (poll); completed; failed: the last attempt failed (act again; terminal for a rejected KYC); skipped: an optional step the user skipped",
 });
@@ -59,7 +60,7 @@ const BYOConfigData = Type.Object(
 const OnboardingSafeResponse = Type.Object(
   {
     _links: Links,
-    mode: Type.Union([Type.Literal("user_signed_deploy"), Type.Literal("byo"), Type.Literal("agent_create2")]),
+    mode: literalUnion(ONBOARDING_SAFE_MODES),
     config: Type.Union([UserSignedDeployData, BYOConfigData, AgentCreate2ConfigData], { discriminator: { propertyName: "mode" } }),
     wallet: Type.Union([Type.Ref("Wallet"), Type.Null()]),
     chain_id: Type.Union([Type.Integer(), Type.Null()]),
@@ -84,8 +85,6 @@ function safeLinks(base: string, body: { wallet: { id: number } | null; step_sta
   };
 }
 
-const SAFE_ERRORS = [400, 401, 403, 404, 409, 422, 429, 502];
-
 export const onboardingRoutes = [
   defineRoute({
     operationId: "getOnboardingSafe",
@@ -99,7 +98,7 @@ export const onboardingRoutes = [
     result: (data) => data.onboarding,
     links: (body, { base_url }) => safeLinks(base_url, body),
     responses: { 200: { description: "OnboardingSafeResponse", schema: OnboardingSafeResponse } },
-    errors: SAFE_ERRORS,
+    errors: ["USR-404-001"],
   }),
   defineRoute({
     operationId: "submitOnboardingSafe",
@@ -115,7 +114,7 @@ export const onboardingRoutes = [
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({
-      mode: Type.Union([Type.Literal("user_signed_deploy"), Type.Literal("byo"), Type.Literal("agent_create2")]),
+      mode: literalUnion(ONBOARDING_SAFE_MODES),
       safe_address: Type.Optional(Address),
       transaction_hash: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" })),
     }),
@@ -124,7 +123,7 @@ export const onboardingRoutes = [
     result: (data) => data.onboarding,
     links: (body, { base_url }) => safeLinks(base_url, body),
     responses: { 200: { description: "OnboardingSafeResponse", schema: OnboardingSafeResponse } },
-    errors: SAFE_ERRORS,
+    errors: ["USR-403-001", "USR-404-001", "ONB-400-001", "ONB-400-002", "ONB-409-001", "WAL-429-001", "CHN-502-001"],
   }),
   defineRoute({
     operationId: "submitOnboardingStep",
@@ -136,14 +135,14 @@ export const onboardingRoutes = [
       "`{name, action}`: `complete` on `kyc` submits the documents (as `POST /v0/kyc/submissions`); `complete` on `phone` or `safe` is accepted once their own flow finished them (409 `ONB-409-001` otherwise); `skip` is allowed for `phone` only (400 `ONB-400-003`). Answers the checklist (safe, phone, kyc).",
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({
-      name: Type.Union([Type.Literal("safe"), Type.Literal("phone"), Type.Literal("kyc")]),
-      action: Type.Union([Type.Literal("complete"), Type.Literal("skip")]),
+      name: literalUnion(ONBOARDING_STEPS),
+      action: literalUnion(ONBOARDING_STEP_ACTIONS),
     }),
     operation: `mutation SubmitOnboardingStep($input: SubmitOnboardingStepInput!) { checklist: submit_onboarding_step(input: $input) { steps { name step_status required skippable } } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.checklist,
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/onboarding/steps")), safe: link(href(base_url, "/v0/user/me/onboarding/safe")) }),
     responses: { 200: { description: "The checklist", schema: Checklist } },
-    errors: [400, 401, 403, 404, 409, 422],
+    errors: ["USR-403-001", "USR-404-001", "ONB-400-003", "ONB-409-001", "KYC-409-001", "KYC-409-002"],
   }),
 ];

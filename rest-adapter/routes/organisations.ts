@@ -1,7 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { EpochMs, Links } from "../schemas.ts";
+import { EpochMs, Links, literalUnion } from "../schemas.ts";
+import { ENVIRONMENT_KINDS } from "../../lib/auth/api-key.ts";
+import { MEMBER_ROLES, MEMBER_STATUSES, ORGANISATION_STATUSES } from "../../lib/vocabulary/organisations.ts";
 
 export const MEMBER_FIELDS = "id name email status role issuer sub created_at";
 export const ENVIRONMENT_FIELDS = "id name label kind created_at updated_at auth { provider providers provider_configs is_active created_at updated_at credentials { environment_id api_key } } features { name enabled config created_at updated_at }";
@@ -13,8 +15,8 @@ export const Member = Type.Object({
   id: Type.String(),
   name: Type.Union([Type.String(), Type.Null()]),
   email: Type.Union([Type.String(), Type.Null()]),
-  status: Type.Union([Type.Literal("active"), Type.Literal("removed")]),
-  role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]),
+  status: literalUnion(MEMBER_STATUSES),
+  role: literalUnion(MEMBER_ROLES),
   issuer: Type.Union([Type.String(), Type.Null()], { description: "the dashboard session token's issuer (DASHBOARD_AUTH); null: recorded before issuers were and matching no token until added again" }),
   sub: Type.String({ description: "the dashboard session token's subject" }),
   created_at: EpochMs,
@@ -24,7 +26,7 @@ export const Environment = Type.Object({
   id: Type.String(),
   name: Type.String(),
   label: Type.Union([Type.String(), Type.Null()]),
-  kind: Type.Union([Type.Literal("live"), Type.Literal("test")], { description: "shown in the prefix of the environment's keys" }),
+  kind: literalUnion(ENVIRONMENT_KINDS, { description: "shown in the prefix of the environment's keys" }),
   created_at: EpochMs,
   updated_at: EpochMs,
   auth: Type.Object({
@@ -42,7 +44,7 @@ export const Environment = Type.Object({
 const Organisation = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  status: Type.Union([Type.Literal("active"), Type.Literal("suspended")]),
+  status: literalUnion(ORGANISATION_STATUSES),
   created_at: EpochMs,
   contact_email: Type.Union([Type.String(), Type.Null()]),
   dashboard_org_id: Type.Union([Type.String(), Type.Null()]),
@@ -57,8 +59,6 @@ export function organisationLinks(base: string, orgId: string) {
   const org = (path: string) => link(href(base, `/v0/organisation/{org_id}${path}`, { org_id: orgId }));
   return { self: org(""), members: org("/members"), keys: org("/keys"), environments: org("/environments"), events: org("/events") };
 }
-
-const ORG_ERRORS = [401, 403, 404, 422];
 
 export const organisationRoutes = [
   defineRoute({
@@ -76,7 +76,7 @@ export const organisationRoutes = [
     status: 201,
     links: (body, { base_url }) => organisationLinks(base_url, body.organisation.id),
     responses: { 201: { description: "The organisation", schema: OrganisationResponse } },
-    errors: [401, 403, 422],
+    errors: [],
   }),
   defineRoute({
     operationId: "getOrganisation",
@@ -92,7 +92,7 @@ export const organisationRoutes = [
     result: (data) => ({ organisation: data.organisation }),
     links: (_body, { base_url, params }) => organisationLinks(base_url, params.org_id),
     responses: { 200: { description: "The organisation", schema: OrganisationResponse } },
-    errors: ORG_ERRORS,
+    errors: ["IDS-404-001"],
   }),
   defineRoute({
     operationId: "updateOrganisation",
@@ -109,6 +109,6 @@ export const organisationRoutes = [
     result: (data) => ({ organisation: data.organisation }),
     links: (_body, { base_url, params }) => organisationLinks(base_url, params.org_id),
     responses: { 200: { description: "The organisation", schema: OrganisationResponse } },
-    errors: ORG_ERRORS,
+    errors: ["IDS-403-003", "IDS-404-001"],
   }),
 ];

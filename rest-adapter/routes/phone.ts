@@ -35,7 +35,7 @@ export const phoneRoutes = [
     result: (data) => data.phone,
     links: (_body, { base_url }) => phoneLinks(base_url),
     responses: { 200: { description: "The phone state", schema: PhoneState } },
-    errors: [401, 403, 404],
+    errors: ["USR-404-001"],
   }),
   defineRoute({
     operationId: "startPhoneVerification",
@@ -53,7 +53,7 @@ export const phoneRoutes = [
     status: 202,
     links: (_body, { base_url }) => phoneLinks(base_url),
     responses: { 202: { description: "Code sent", schema: Type.Composite([Challenge, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422, 429, 502, 503],
+    errors: ["USR-403-001", "USR-404-001", "PHN-429-001", "PHN-502-001", "PHN-503-001"],
   }),
   defineRoute({
     operationId: "confirmPhoneVerification",
@@ -69,6 +69,6 @@ export const phoneRoutes = [
     result: (data) => data.phone,
     links: (_body, { base_url }) => phoneLinks(base_url),
     responses: { 200: { description: "Verified", schema: PhoneState } },
-    errors: [400, 401, 403, 404, 410, 422],
+    errors: ["USR-403-001", "USR-404-001", "PHN-400-001", "PHN-404-001", "PHN-410-001"],
   }),
 ];

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { PINT_SCOPES, PINT_SCOPE_NAMES } from "../../lib/auth/pint-scopes.ts";
+import { PINT_SCOPES, PINT_SCOPE_NAMES, PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
+import { PINT_REVOKERS, PINT_STATUSES } from "../../lib/vocabulary/pints.ts";
 import { defineRoute, type Route } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, EpochMs, Links } from "../schemas.ts";
+import { Address, EpochMs, Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
 
 /**
  * PINT exchange and administration on the identity host ({sis_url}): the exchange itself (API
@@ -20,7 +21,7 @@ export const PintRecord = Type.Object({
   wallet: Address,
   chain_id: Type.Integer(),
   signer: Address,
-  signer_role: Type.Union([Type.Literal("owner"), Type.Literal("agent")]),
+  signer_role: literalUnion(PINT_SIGNER_ROLES),
   audience: Type.String(),
   scopes: Type.Array(Type.String()),
   nonce: Type.String({ description: "uint256 as decimal text" }),
@@ -29,8 +30,8 @@ export const PintRecord = Type.Object({
   organisation_id: Type.String(),
   created_at: EpochMs,
   revoked_at: Type.Union([EpochMs, Type.Null()]),
-  revoked_by: Type.Union([Type.Literal("user"), Type.Literal("organisation"), Type.Null()]),
-  status: Type.Union([Type.Literal("active"), Type.Literal("expired"), Type.Literal("revoked")]),
+  revoked_by: nullableLiteralUnion(PINT_REVOKERS),
+  status: literalUnion(PINT_STATUSES),
 });
 
 const AudienceRecord = Type.Object({
@@ -153,7 +154,7 @@ const MandateBody = Type.Object(
       description: "an audience registered by the key's organisation, namespaced: `<org_id>:<identifier>`",
       examples: ["org_01jb4x8w5n6p7q8r9s0t1v2w3x:com.example.wallet-app"],
     }),
-    scopes: Type.Array(Type.Union(PINT_SCOPE_NAMES.map((name) => Type.Literal(name))), { minItems: 1, maxItems: 16, uniqueItems: true }),
+    scopes: Type.Array(literalUnion(PINT_SCOPE_NAMES), { minItems: 1, maxItems: 16, uniqueItems: true }),
     nonce: Type.Union([Type.String({ pattern: "^\\d{1,78}$" }), Type.Integer({ minimum: 0 })], { description: "uint256: single use per wallet and chain" }),
     expiresAt: Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: "^\\d{1,20}$" })], { description: "uint64 Unix seconds, in the future, at most 90 days ahead" }),
   },
@@ -211,7 +212,7 @@ export const pintRoutes = [
         schema: Type.Object({ token: Type.String(), token_type: Type.Literal("JWT"), expires_at: EpochMs, pint: PintRecord, _links: Links }),
       },
     },
-    errors: [400, 401, 403, 409, 410, 424, 429],
+    errors: ["IDS-403-001", "PINT-400-002", "PINT-401-001", "PINT-401-002", "PINT-403-001", "PINT-403-002", "PINT-409-001", "PINT-409-002", "PINT-410-001", "PINT-424-001"],
   }),
   defineRoute({
     operationId: "getCurrentPint",
@@ -228,7 +229,7 @@ export const pintRoutes = [
       user: link(href(base_url, "/v0/users/{sri}", { sri: body.user_id }), { description: "the mandate's user" }),
     }),
     responses: { 200: { description: "The mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
-    errors: [401],
+    errors: [],
   }),
   defineRoute({
     operationId: "getPintJwks",
@@ -241,6 +242,7 @@ export const pintRoutes = [
     operation: `query PintJwks { jwks: pint_jwks { keys } }`,
     result: (data) => data.jwks,
     responses: { 200: { description: "The JWKS", schema: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }) } },
+    errors: [],
   }),
   defineRoute({
     operationId: "listPintAudiences",
@@ -255,7 +257,7 @@ export const pintRoutes = [
     result: (data) => ({ items: data.audiences }),
     links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/organisation/{org_id}/audiences", { org_id: params.org_id })) }),
     responses: { 200: { description: "The audiences", schema: Type.Object({ items: Type.Array(AudienceRecord), _links: Links }) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-404-001"],
   }),
   defineRoute({
     operationId: "registerPintAudience",
@@ -280,7 +282,7 @@ export const pintRoutes = [
       list: link(href(base_url, "/v0/organisation/{org_id}/audiences", { org_id: params.org_id })),
     }),
     responses: { 201: { description: "The audience", schema: Type.Composite([AudienceRecord, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 409, 422],
+    errors: ["IDS-403-003", "IDS-404-001", "IDS-409-001"],
   }),
   defineRoute({
     operationId: "removePintAudience",
@@ -296,7 +298,7 @@ export const pintRoutes = [
     result: () => undefined,
     status: 204,
     responses: { 204: { description: "Removed; its mandates are revoked" } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-403-003", "IDS-404-001"],
   }),
   defineRoute({
     operationId: "listOrganisationPints",
@@ -313,7 +315,7 @@ export const pintRoutes = [
     result: (data) => ({ items: data.pints }),
     links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/organisation/{org_id}/pints", { org_id: params.org_id })) }),
     responses: { 200: { description: "The mandates", schema: Type.Object({ items: Type.Array(PintRecord), _links: Links }) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-404-001"],
   }),
   defineRoute({
     operationId: "getOrganisationPint",
@@ -328,7 +330,7 @@ export const pintRoutes = [
     result: (data) => data.pint,
     links: (_body, { base_url, params }) => organisationPintLinks(base_url, params.org_id, params.pint_id),
     responses: { 200: { description: "The mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-404-001", "PINT-404-001"],
   }),
   defineRoute({
     operationId: "revokeOrganisationPint",
@@ -345,6 +347,6 @@ export const pintRoutes = [
     result: (data) => data.pint,
     links: (_body, { base_url, params }) => organisationPintLinks(base_url, params.org_id, params.pint_id),
     responses: { 200: { description: "The revoked mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["IDS-403-003", "IDS-404-001", "PINT-404-001"],
   }),
 ];

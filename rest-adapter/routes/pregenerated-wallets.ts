@@ -57,7 +57,7 @@ export const pregeneratedWalletRoutes = [
     status: 201,
     links: (_body, { base_url }) => listLinks(base_url),
     responses: { 201: { description: "The registered pregenerated wallet", schema: withLinks(PregeneratedWallet) } },
-    errors: [400, 401, 403, 404, 409, 422],
+    errors: ["USR-403-001", "USR-404-001", "WAL-400-001", "WAL-409-005"],
   }),
   defineRoute({
     operationId: "listPregeneratedWallets",
@@ -70,6 +70,6 @@ export const pregeneratedWalletRoutes = [
     result: (data) => ({ items: data.pregenerated_wallets }),
     links: (_body, { base_url }) => listLinks(base_url),
     responses: { 200: { description: "The pregenerated wallets", schema: Type.Object({ items: Type.Array(PregeneratedWallet), _links: Links }) } },
-    errors: [401, 403, 404],
+    errors: ["USR-404-001"],
   }),
 ];

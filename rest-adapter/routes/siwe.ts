@@ -76,7 +76,7 @@ export const siweRoutes = [
       jwks: link(href(base_url, "/.well-known/jwks.json"), { description: "keys that verify the session token" }),
     }),
     responses: { 201: { description: "A nonce and the message's required values", schema: ChallengeBody } },
-    errors: [503],
+    errors: ["SIW-503-001"],
   }),
   defineRoute({
     operationId: "verifySiweMessage",
@@ -109,6 +109,6 @@ export const siweRoutes = [
       jwks: link(href(base_url, "/.well-known/jwks.json"), { description: "keys that verify the token" }),
     }),
     responses: { 200: { description: "The session token", schema: SessionBody } },
-    errors: [401, 422, 502, 503],
+    errors: ["SIW-401-001", "SIW-401-002", "SIW-503-001", "CHN-502-001"],
   }),
 ];

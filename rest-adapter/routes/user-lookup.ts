@@ -57,6 +57,6 @@ export const userLookupRoutes = [
         }),
       },
     },
-    errors: [400, 401, 403, 404, 422],
+    errors: ["IDS-400-001", "IDS-403-001", "IDS-404-001"],
   }),
 ];

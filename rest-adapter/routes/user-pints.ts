@@ -35,7 +35,7 @@ export const userPintRoutes = [
     result: (data) => ({ items: data.pints }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/pints")) }),
     responses: { 200: { description: "The mandates", schema: Type.Object({ items: Type.Array(PintRecord), _links: Links }) } },
-    errors: [401, 403, 404, 422],
+    errors: ["USR-404-001"],
   }),
   defineRoute({
     operationId: "getMyPint",
@@ -50,7 +50,7 @@ export const userPintRoutes = [
     result: (data) => data.pint,
     links: (_body, { base_url, params }) => pintLinks(base_url, params.pint_id),
     responses: { 200: { description: "The mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["USR-404-001", "PINT-404-001"],
   }),
   defineRoute({
     operationId: "revokeMyPint",
@@ -67,6 +67,6 @@ export const userPintRoutes = [
     result: (data) => data.pint,
     links: (_body, { base_url, params }) => pintLinks(base_url, params.pint_id),
     responses: { 200: { description: "The revoked mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
-    errors: [401, 403, 404, 422],
+    errors: ["USR-403-001", "USR-404-001", "PINT-404-001"],
   }),
 ];

@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, ChainId, Links, withLinks } from "../schemas.ts";
+import { Address, ChainId, Links, literalUnion, withLinks } from "../schemas.ts";
+import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
 import { STATUS_CHANGE_FIELDS, USER_FIELDS, WALLET_FIELDS } from "../graphql-fields.ts";
 
 const EXPANDABLE = ["wallets", "status_history"] as const;
@@ -71,7 +72,7 @@ export const userRoutes = [
     status: 201,
     links: (_body, { base_url }) => userLinks(base_url),
     responses: { 201: { description: "The user, created", schema: Type.Ref("User") } },
-    errors: [401, 403, 409, 422, 429, 502],
+    errors: ["USR-403-001", "USR-403-002", "USR-409-001", "USR-429-001", "WAL-429-001", "CHN-502-001"],
   }),
   defineRoute({
     operationId: "getCurrentUser",
@@ -82,7 +83,7 @@ export const userRoutes = [
     description: "`expand=wallets` and `expand=status_history` (repeated or comma-separated) add those keys; without them the keys are absent.",
     security: ["PlatformJwt", "PlatformPat"],
     query: Type.Object({
-      expand: Type.Optional(Type.Array(Type.Union(EXPANDABLE.map((e) => Type.Literal(e))), { description: "wallets, status_history" })),
+      expand: Type.Optional(Type.Array(literalUnion(EXPANDABLE), { description: "wallets, status_history" })),
     }),
     prepareQuery: splitExpand,
     operation: `query CurrentUser($wallets: Boolean!, $status_history: Boolean!) { me { ${USER_SELECTION} } }`,
@@ -90,7 +91,7 @@ export const userRoutes = [
     result: (data) => data.me,
     links: (_body, { base_url }) => userLinks(base_url),
     responses: { 200: { description: "The user", schema: Type.Ref("User") } },
-    errors: [401, 403, 404, 422],
+    errors: ["USR-404-001"],
   }),
 ];
 
@@ -118,7 +119,7 @@ export const personalAccessTokenRoutes = [
     security: ["PlatformJwt"],
     body: Type.Object({
       name: Type.String({ minLength: 1, maxLength: 100 }),
-      scopes: Type.Array(Type.Union([Type.Literal("read"), Type.Literal("write")]), { minItems: 1 }),
+      scopes: Type.Array(literalUnion(PAT_SCOPES), { minItems: 1 }),
       expires_in_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 366 }), Type.Null()])),
     }),
     operation: `mutation CreatePat($input: CreatePersonalAccessTokenInput!) { token: create_personal_access_token(input: $input) { ${TOKEN_FIELDS} token } }`,
@@ -131,7 +132,7 @@ export const personalAccessTokenRoutes = [
       list: link(href(base_url, "/v0/user/me/personal-access-tokens")),
     }),
     responses: { 201: { description: "The token, with its secret shown this once", schema: withLinks(Type.Composite([PersonalAccessToken, Type.Object({ token: Type.String() })])) } },
-    errors: [401, 403, 404, 422],
+    errors: ["USR-403-001", "USR-404-001"],
   }),
   defineRoute({
     operationId: "listPersonalAccessTokens",
@@ -144,7 +145,7 @@ export const personalAccessTokenRoutes = [
     result: (data) => ({ items: data.tokens }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/personal-access-tokens")) }),
     responses: { 200: { description: "The tokens", schema: Type.Object({ items: Type.Array(PersonalAccessToken), _links: Links }) } },
-    errors: [401, 403, 404],
+    errors: ["USR-403-001", "USR-404-001"],
   }),
   defineRoute({
     operationId: "revokePersonalAccessToken",
@@ -160,6 +161,6 @@ export const personalAccessTokenRoutes = [
     result: (data) => data.token,
     links: (_body, { base_url }) => ({ list: link(href(base_url, "/v0/user/me/personal-access-tokens")) }),
     responses: { 200: { description: "The revoked token", schema: withLinks(PersonalAccessToken) } },
-    errors: [401, 403, 404, 422],
+    errors: ["USR-403-001", "USR-404-001", "PAT-404-001"],
   }),
 ];

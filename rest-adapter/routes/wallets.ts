@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, ChainId, Links, Wallet } from "../schemas.ts";
+import { Address, ChainId, Links, literalUnion, Wallet } from "../schemas.ts";
 import { WALLET_FIELDS } from "../graphql-fields.ts";
+import { WALLET_ROLES, WALLET_TYPES } from "../../lib/vocabulary/wallets.ts";
 
 const WalletId = Type.Object({ wallet_id: Type.Integer({ minimum: 1 }) });
 
@@ -34,7 +35,7 @@ export const walletRoutes = [
     result: (data) => ({ items: data.wallets }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/wallets")), register: link(href(base_url, "/v0/wallets"), { method: "POST" }) }),
     responses: { 200: { description: "The wallets", schema: Type.Object({ items: Type.Array(Type.Ref("Wallet")), _links: Links }) } },
-    errors: [401, 403, 404, 422],
+    errors: ["USR-404-001"],
   }),
   defineRoute({
     operationId: "registerWallet",
@@ -61,8 +62,8 @@ export const walletRoutes = [
     body: Type.Object({
       address: Address,
       chain_id: ChainId,
-      type: Type.Union([Type.Literal("EOA"), Type.Literal("Safe")]),
-      role: Type.Optional(Type.Union([Type.Literal("wallet"), Type.Literal("signer")], { default: "wallet" })),
+      type: literalUnion(WALLET_TYPES),
+      role: Type.Optional(literalUnion(WALLET_ROLES, { default: "wallet" })),
       nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
       issued_at: Type.Integer({ description: "epoch milliseconds written in the signed message" }),
       signature: Type.String({ pattern: "^0x[0-9a-fA-F]+$" }),
@@ -73,7 +74,7 @@ export const walletRoutes = [
     status: 201,
     links: (body, { base_url }) => walletLinks(base_url, body),
     responses: { 201: { description: "The registered wallet", schema: Type.Ref("Wallet") } },
-    errors: [400, 401, 403, 404, 409, 422, 502],
+    errors: ["USR-403-001", "USR-404-001", "WAL-400-001", "WAL-400-002", "WAL-409-003", "CHN-502-001"],
   }),
   defineRoute({
     operationId: "getWallet",
@@ -88,7 +89,7 @@ export const walletRoutes = [
     result: (data) => data.wallet,
     links: (body, { base_url }) => walletLinks(base_url, body),
     responses: { 200: { description: "The wallet", schema: Type.Ref("Wallet") } },
-    errors: [401, 403, 404, 422],
+    errors: ["USR-404-001", "WAL-404-001"],
   }),
   defineRoute({
     operationId: "updateWallet",
@@ -120,7 +121,7 @@ export const walletRoutes = [
         schema: Type.Composite([Wallet, Type.Object({ triggered_safe_wallet_id: Type.Integer({ description: "the Safe being deployed" }) })]),
       },
     },
-    errors: [400, 401, 403, 404, 409, 422, 429],
+    errors: ["USR-403-001", "USR-404-001", "WAL-400-002", "WAL-404-001", "WAL-409-004", "WAL-429-001"],
   }),
   defineRoute({
     operationId: "deleteWallet",
@@ -136,6 +137,6 @@ export const walletRoutes = [
     result: () => undefined,
     status: 204,
     responses: { 204: { description: "Deleted" } },
-    errors: [401, 403, 404, 409, 422],
+    errors: ["USR-403-001", "USR-404-001", "WAL-404-001", "WAL-409-001", "WAL-409-002"],
   }),
 ];

@@ -4,7 +4,7 @@
 // spends the same budgets either way: failures count against `auth_failure`, a verified key only
 // against the RPC host's own `rpc` rule (rpc/app.ts), never its `api_key` budget.
 import type { CredentialHeaders } from "../../lib/auth/credential-headers.ts";
-import { isWellFormedApiKey, looksLikeApiKey } from "../../lib/auth/api-key.ts";
+import { isWellFormedApiKey, looksLikeApiKey, type KeyPartition } from "../../lib/auth/api-key.ts";
 import type { ApiKeyPrincipal, Principal } from "../../lib/auth/principal.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import type { GatewayClient } from "../gateway-client.ts";
@@ -87,7 +87,7 @@ const CURRENT_API_KEY = "query RpcHostKey { key: current_api_key { id partition 
 
 interface CurrentKey {
   id: string;
-  partition: "server" | "public";
+  partition: KeyPartition;
   scopes: string[];
   meta: { org_id: string; env_id: string };
 }

@@ -89,6 +89,6 @@ export function kycProviderWebhook(options: KycWebhookOptions) {
       "**Rules**: a move the state table does not allow is accepted (200) and recorded in status_history as `ignored`, never applied; every applied change lands in status_history with cause `kyc_approved`, `kyc_rejected` or `kyc_retry_requested` and the event id. The provider sends no event id: the de-duplication key is `kyc_` + SHA-256 of the verified JSON body, so a replay (and concurrent deliveries of one event) applies once. Unknown applicants and other event types: 200 no-op. A verified body that is not a valid envelope (`applicantReviewed` without `reviewResult` included): 422. A handler failure (e.g. database down) answers 5xx with nothing written, so the provider retries.",
     ].join("\n\n"),
     responses: { 200: { description: "Received (applied, ignored or a no-op)", schema: Type.Object({ received: Type.Literal(true) }) } },
-    errors: [401, 422, 500, 503],
+    errors: ["WHK-401-001"],
   });
 }

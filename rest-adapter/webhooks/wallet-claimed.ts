@@ -69,6 +69,6 @@ export function walletClaimedWebhook(secrets: readonly string[]) {
       },
     }),
     responses: { 200: { description: "Received (recorded, or a no-op)", schema: Type.Object({ received: Type.Boolean() }) } },
-    errors: [401, 422, 500],
+    errors: ["WHK-401-001"],
   });
 }

@@ -16,7 +16,8 @@ export type WebhookHeaders = Record<string, string | string[] | undefined>;
  * principal may call. 200 `{received: true}` when handled (no-ops included); a handler failure is
  * 5xx so the provider retries.
  */
-export interface WebhookReceiver<E extends TSchema = TSchema> extends Omit<DocumentedRoute, "method" | "security" | "body" | "params" | "query"> {
+export interface WebhookReceiver<E extends TSchema = TSchema>
+  extends Omit<DocumentedRoute, "method" | "security" | "optionalSecurity" | "body" | "params" | "query" | "validateBody" | "bodyError" | "rateLimitError" | "rawBody"> {
   /** the verified body's schema (422 with FastAPI-style items when it does not match) */
   envelope: E;
   /** throws WHK-401-001 unless the delivery is authentic; gets the raw body bytes */
@@ -35,7 +36,7 @@ export function defineWebhook<E extends TSchema>(receiver: WebhookReceiver<E>): 
 /** The receiver as the OpenAPI document shows it. */
 export function webhookDocumentation(receiver: WebhookReceiver): DocumentedRoute {
   const { envelope, verify: _verify, check: _check, operation: _operation, variables: _variables, ...doc } = receiver;
-  return { ...doc, method: "POST", security: [], body: envelope };
+  return { ...doc, method: "POST", security: [], body: envelope, rawBody: true };
 }
 
 /**

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ACCOUNT_STATUSES,
-  nextAccountStatus,
-  REGISTRATION_STATUS,
-  verificationSubmissionTrigger,
-  type AccountStatus,
-  type AccountTrigger,
-} from "../../subgraphs/users/user/account-status.ts";
+import { ACCOUNT_STATUSES, type AccountStatus } from "../../lib/vocabulary/kyc.ts";
+import { nextAccountStatus, REGISTRATION_STATUS, verificationSubmissionTrigger, type AccountTrigger } from "../../subgraphs/users/user/account-status.ts";
 
 const TRIGGERS: AccountTrigger[] = ["kyc_started", "kyc_resubmitted", "kyc_approved", "kyc_rejected", "kyc_retry_requested"];
 

@@ -6,9 +6,9 @@ import {
   phoneStepStatus,
   safeCreationModeOf,
   safeStepStatus,
-  STEP_STATUSES,
   type SafeWalletFacts,
 } from "../../subgraphs/users/onboarding/step-status.ts";
+import { STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
 
 const agent = (safe_creation_status: string | null): SafeWalletFacts => ({ safe_creation_status, safe_creation_event_id: "sce_1", safe_deployment_tx_hash: null });
 const userSigned = (safe_creation_status: string | null): SafeWalletFacts => ({ safe_creation_status, safe_creation_event_id: "sce_2", safe_deployment_tx_hash: "0xab" });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildHttpApp } from "../../rest-adapter/app.ts";
 import type { GatewayClient } from "../../rest-adapter/gateway-client.ts";
 import type { ResponseMismatch } from "../../rest-adapter/response-check.ts";
-import { defineRoute } from "../../rest-adapter/route.ts";
+import type { Route } from "../../rest-adapter/route.ts";
 import { EpochMs } from "../../rest-adapter/schemas.ts";
 
 /** A gateway answering every operation with what the test hands it. */
@@ -13,7 +13,8 @@ function gatewayAnswering(answer: () => unknown): GatewayClient {
   return { prepare: (source) => ({ source }), execute: async () => answer() as never };
 }
 
-const thing = defineRoute({
+/** Not in the route tables, so not typed by operationId: the test reads its data itself. */
+const thing: Route = {
   operationId: "getThing",
   method: "GET",
   path: "/v0/things/{id}",
@@ -22,10 +23,10 @@ const thing = defineRoute({
   security: [],
   params: Type.Object({ id: Type.Integer() }),
   operation: "query Thing { thing { name created_at } }",
-  result: (data) => data.thing,
+  result: (data) => (data as { thing: unknown }).thing,
   responses: { 200: { description: "The thing", schema: Type.Object({ name: Type.String(), created_at: EpochMs }) } },
-  errors: [404, 422],
-});
+  errors: ["WAL-404-001"],
+};
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -79,6 +80,21 @@ describe("response check", () => {
     expect((await target.inject({ url: "/v0/things/1" })).statusCode).toBe(404);
     expect((await target.inject({ url: "/v0/things/x" })).statusCode).toBe(422);
     expect(mismatches).toEqual([]);
+  });
+
+  it("passes the codes every route of its kind answers (derived, not listed): an unavailable subgraph", async () => {
+    const mismatches: ResponseMismatch[] = [];
+    const target = await build(() => error("GEN-503-001"), mismatches);
+    expect((await target.inject({ url: "/v0/things/1" })).statusCode).toBe(503);
+    expect(mismatches).toEqual([]);
+  });
+
+  it("reports a ProblemDetail whose error_code is not one of the route's codes, though its status is declared", async () => {
+    const mismatches: ResponseMismatch[] = [];
+    const target = await build(() => error("PAT-404-001"), mismatches);
+    const response = await target.inject({ url: "/v0/things/1" });
+    expect([response.statusCode, response.json().error_code]).toEqual([404, "PAT-404-001"]);
+    expect(mismatches).toMatchObject([{ operationId: "getThing", status: 404, problem: "error_code PAT-404-001 is not one of the route's codes (WAL-404-001)", body: { error_code: "PAT-404-001" } }]);
   });
 
   it("reports a status the route does not declare", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nextSafeCreationStatus, SAFE_CREATION_STATUSES, type SafeCreationStatus, type SafeCreationTrigger } from "../../subgraphs/users/wallets/safe-creation-status.ts";
+import { SAFE_CREATION_STATUSES, type SafeCreationStatus } from "../../lib/vocabulary/wallets.ts";
+import { nextSafeCreationStatus, type SafeCreationTrigger } from "../../subgraphs/users/wallets/safe-creation-status.ts";
 
 const TRIGGERS: SafeCreationTrigger[] = ["triggered", "deployed", "deployment_failed", "retry"];
 const FROM: (SafeCreationStatus | null)[] = [null, ...SAFE_CREATION_STATUSES];

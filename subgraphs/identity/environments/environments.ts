@@ -8,6 +8,8 @@ import type { Logger } from "../../../lib/logger.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { storedAuthProviders, validateAuthProviders } from "./auth-providers.ts";
 import { environmentRecord } from "./environment-record.ts";
+import { ENVIRONMENT_KINDS } from "../../../lib/auth/api-key.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 
 async function liveEnvironment(db: IdentityDb, orgId: string, envId: string) {
   const row = await db.environment.findFirst({ where: { id: envId, organisation_id: orgId, deleted_at: null } });
@@ -32,6 +34,7 @@ export async function createEnvironment(
   input: { name: string; label?: string | null; kind?: string | null } & EnvironmentAuthInput,
   policy: EnvironmentAuthPolicy,
 ) {
+  const kind = requireOneOf(ENVIRONMENT_KINDS, input.kind ?? "test", ["body", "kind"]);
   await requireMembership(db, principal, orgId, "admin");
   const providers = input.auth_providers != null ? validateAuthProviders(input.auth_providers, policy.jwksPolicy) : [];
   const row = await db.environment.create({
@@ -40,7 +43,7 @@ export async function createEnvironment(
       organisation_id: orgId,
       name: input.name,
       label: input.label ?? null,
-      kind: input.kind ?? "test",
+      kind,
       auth_providers: providers as unknown as Prisma.InputJsonValue,
       ...(input.auth_is_active != null && { auth_is_active: input.auth_is_active }),
     },

@@ -1,4 +1,4 @@
-import { isWellFormedApiKey } from "../../../lib/auth/api-key.ts";
+import { isWellFormedApiKey, type KeyPartition } from "../../../lib/auth/api-key.ts";
 import { hashToken } from "../../../lib/auth/secret-token.ts";
 import type { IdentityDb } from "../db.ts";
 
@@ -24,5 +24,5 @@ export async function resolveApiKey(db: IdentityDb, key: string, now = new Date(
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.apiKey.update({ where: { id: row.id }, data: { last_used_at: now } });
   }
-  return { key_id: row.id, org_id: row.organisation_id, env_id: row.environment_id, partition: row.partition as "server" | "public", scopes: row.scopes };
+  return { key_id: row.id, org_id: row.organisation_id, env_id: row.environment_id, partition: row.partition as KeyPartition, scopes: row.scopes };
 }

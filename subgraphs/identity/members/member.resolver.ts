@@ -4,14 +4,14 @@ import { validationError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { IdentityServices } from "../services.ts";
 import { Member } from "../types/member.ts";
-import { addMember, listMembers, removeMember, updateMemberRole, type MemberRole } from "./members.ts";
-
-const ROLES: readonly string[] = ["owner", "admin", "member"];
+import { MEMBER_ROLES, type MemberRole } from "../../../lib/vocabulary/organisations.ts";
+import { isOneOf } from "../../../lib/vocabulary/values.ts";
+import { addMember, listMembers, removeMember, updateMemberRole } from "./members.ts";
 
 function role(value: string | null | undefined): MemberRole | undefined {
   if (value == null) return undefined;
-  if (!ROLES.includes(value)) throw validationError(["body", "role"], "Input should be 'owner', 'admin' or 'member'", value, "enum");
-  return value as MemberRole;
+  if (!isOneOf(MEMBER_ROLES, value)) throw validationError(["body", "role"], "Input should be 'owner', 'admin' or 'member'", value, "enum");
+  return value;
 }
 
 @InputType()

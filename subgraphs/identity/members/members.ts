@@ -2,10 +2,10 @@ import type { DashboardPrincipal } from "../../../lib/auth/principal.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
+import type { MemberRole } from "../../../lib/vocabulary/organisations.ts";
 import type { IdentityDb } from "../db.ts";
 import { requireMembership } from "../organisations/membership.ts";
 
-export type MemberRole = "owner" | "admin" | "member";
 type Tx = Parameters<Parameters<IdentityDb["$transaction"]>[0]>[0];
 
 /**

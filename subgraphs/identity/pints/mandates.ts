@@ -2,6 +2,7 @@ import type { DashboardPrincipal } from "../../../lib/auth/principal.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
+import type { PintRevoker, PintStatus } from "../../../lib/vocabulary/pints.ts";
 import type { IdentityDb } from "../db.ts";
 import { requireMembership } from "../organisations/membership.ts";
 import type { NewMandate } from "./exchange.ts";
@@ -26,7 +27,7 @@ export function mandateRecord(row: MandateRow, now = new Date()) {
     created_at: row.created_at,
     revoked_at: row.revoked_at,
     revoked_by: row.revoked_by,
-    status: row.revoked_at ? "revoked" : row.expires_at <= now ? "expired" : "active",
+    status: (row.revoked_at ? "revoked" : row.expires_at <= now ? "expired" : "active") satisfies PintStatus,
   };
 }
 
@@ -56,7 +57,7 @@ function page(input: Partial<Page>): Page {
 }
 
 /** Marks a mandate revoked (once: a second revocation keeps the first's time and actor). */
-async function revoke(db: IdentityDb, row: MandateRow, by: "user" | "organisation", byId: string): Promise<MandateRow> {
+async function revoke(db: IdentityDb, row: MandateRow, by: PintRevoker, byId: string): Promise<MandateRow> {
   if (row.revoked_at) return row;
   await db.pintMandate.updateMany({ where: { id: row.id, revoked_at: null }, data: { revoked_at: new Date(), revoked_by: by, revoked_by_id: byId } });
   return db.pintMandate.findUniqueOrThrow({ where: { id: row.id } });

@@ -1,4 +1,5 @@
 import { Field, ID, ObjectType } from "type-graphql";
+import { KeyPartitionEnum } from "./enums.ts";
 
 @ObjectType()
 export class ApiKeyMeta {
@@ -17,7 +18,7 @@ export class ApiKey {
   @Field(() => String)
   name!: string;
 
-  @Field(() => String, { description: "server or public, fixed at mint" })
+  @Field(() => KeyPartitionEnum, { description: "server or public, fixed at mint" })
   partition!: string;
 
   @Field(() => [String])

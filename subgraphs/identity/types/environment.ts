@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from "type-graphql";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { EnvironmentKindEnum } from "./enums.ts";
 
 @ObjectType({ description: "Provider credentials of the environment; secrets are never returned." })
 export class EnvironmentCredentials {
@@ -63,7 +64,7 @@ export class Environment {
   @Field(() => String, { nullable: true })
   label!: string | null;
 
-  @Field(() => String, { description: "live (production) or test: shown in its keys' prefix" })
+  @Field(() => EnvironmentKindEnum, { description: "live (production) or test: shown in its keys' prefix" })
   kind!: string;
 
   @Field(() => Date)

@@ -1,4 +1,5 @@
 import { Field, ID, ObjectType } from "type-graphql";
+import { MemberRoleEnum, MemberStatusEnum } from "./enums.ts";
 
 @ObjectType({ description: "A member of an organisation (spec 2.5): a dashboard user, by the session token's issuer and subject." })
 export class Member {
@@ -11,10 +12,10 @@ export class Member {
   @Field(() => String, { nullable: true })
   email!: string | null;
 
-  @Field(() => String, { description: "active or removed" })
+  @Field(() => MemberStatusEnum, { description: "active or removed" })
   status!: string;
 
-  @Field(() => String, { description: "owner, admin or member" })
+  @Field(() => MemberRoleEnum, { description: "owner, admin or member" })
   role!: string;
 
   @Field(() => String, { nullable: true, description: "the dashboard session token's issuer (a DASHBOARD_AUTH issuer); null for a member recorded before issuers were, who matches no token" })

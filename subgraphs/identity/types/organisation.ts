@@ -1,6 +1,7 @@
 import { Field, ID, ObjectType } from "type-graphql";
 import { Environment } from "./environment.ts";
 import { Member } from "./member.ts";
+import { OrganisationStatusEnum } from "./enums.ts";
 
 @ObjectType({ description: "An organisation of the identity service (spec 2.5)." })
 export class Organisation {
@@ -10,7 +11,7 @@ export class Organisation {
   @Field(() => String)
   name!: string;
 
-  @Field(() => String, { description: "active or suspended" })
+  @Field(() => OrganisationStatusEnum, { description: "active or suspended" })
   status!: string;
 
   @Field(() => String, { nullable: true })

@@ -1,5 +1,6 @@
 import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { PintRevokerEnum, PintSignerRoleEnum, PintStatusEnum } from "./enums.ts";
 
 @ObjectType({ description: "An exchanged PINT mandate: a wallet's signed grant of scopes to a third party (audience)." })
 export class PintMandate {
@@ -18,7 +19,7 @@ export class PintMandate {
   @Field(() => String)
   signer!: string;
 
-  @Field(() => String, { description: "owner (the wallet's key or the user's primary EOA) or agent (a registered Safe signer)" })
+  @Field(() => PintSignerRoleEnum, { description: "owner (the wallet's key or the user's primary EOA) or agent (a registered Safe signer)" })
   signer_role!: string;
 
   @Field(() => String)
@@ -45,10 +46,10 @@ export class PintMandate {
   @Field(() => Date, { nullable: true })
   revoked_at!: Date | null;
 
-  @Field(() => String, { nullable: true, description: "user or organisation" })
+  @Field(() => PintRevokerEnum, { nullable: true, description: "user or organisation" })
   revoked_by!: string | null;
 
-  @Field(() => String, { description: "active, expired or revoked" })
+  @Field(() => PintStatusEnum, { description: "active, expired or revoked" })
   status!: string;
 }
 

@@ -1,5 +1,6 @@
 import type { UsersTx } from "../db.ts";
-import type { AccountStatus, AccountTrigger } from "../user/account-status.ts";
+import type { AccountStatus } from "../../../lib/vocabulary/kyc.ts";
+import type { AccountTrigger } from "../user/account-status.ts";
 
 export interface AccountTransition {
   user_id: string;

@@ -4,7 +4,10 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { UsersServices } from "../services.ts";
 import { applyKycProviderEvent, type KycProviderTrigger } from "./kyc-provider-event.ts";
-import { SANDBOX_DECISIONS, SandboxKycProvider, type SandboxDecision } from "./sandbox-kyc-provider.ts";
+import { SANDBOX_KYC_DECISIONS } from "../../../lib/vocabulary/kyc.ts";
+import { isOneOf } from "../../../lib/vocabulary/values.ts";
+import { SandboxKycProvider } from "./sandbox-kyc-provider.ts";
+import { AccountStatusEnum } from "../types/enums.ts";
 
 @InputType({ description: "Internal (REST adapter's KYC webhook receiver): a verified provider event." })
 export class KycProviderEventInput {
@@ -29,7 +32,7 @@ export class KycProviderEventResult {
   @Field(() => String, { description: "applied, ignored (recorded, not applied), duplicate, unknown_applicant, user_mismatch or unsupported_event." })
   outcome!: string;
 
-  @Field(() => String, { nullable: true, description: "The account status after the event; null when no user was matched." })
+  @Field(() => AccountStatusEnum, { nullable: true, description: "The account status after the event; null when no user was matched." })
   status!: string | null;
 }
 
@@ -95,12 +98,12 @@ export class KycProviderEventResolver {
     const { user_id } = requireUser(ctx.principal, "write");
     const provider = this.services.kyc;
     if (!(provider instanceof SandboxKycProvider)) throw appError("GEN-404-001", "Sandbox decisions exist only while the sandbox KYC provider is active.");
-    if (!(SANDBOX_DECISIONS as readonly string[]).includes(answer)) throw appError("GEN-400-001", "answer must be GREEN, RED or PENDING.");
+    if (!isOneOf(SANDBOX_KYC_DECISIONS, answer)) throw appError("GEN-400-001", "answer must be GREEN, RED or PENDING.");
     const applicant = await this.services.db.kycApplicant.findUnique({ where: { user_id }, select: { applicant_id: true } });
     if (!applicant) throw appError("KYC-409-002");
     let delivery;
     try {
-      delivery = await provider.decide({ user_id, applicant_id: applicant.applicant_id, decision: answer as SandboxDecision });
+      delivery = await provider.decide({ user_id, applicant_id: applicant.applicant_id, decision: answer });
     } catch (error) {
       throw appError("KYC-502-001", "The sandbox provider could not deliver its decision webhook to PUBLIC_BASE_URL.", { cause: error });
     }

@@ -1,6 +1,7 @@
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import type { UsersDb } from "../db.ts";
-import { nextAccountStatus, type AccountStatus, type AccountTrigger } from "../user/account-status.ts";
+import type { AccountStatus } from "../../../lib/vocabulary/kyc.ts";
+import { nextAccountStatus, type AccountTrigger } from "../user/account-status.ts";
 import { changeAccountStatus } from "./account-transition.ts";
 
 /** The account triggers a KYC provider event maps to (spec 6): applicantReviewed GREEN/RED, applicantPending. */

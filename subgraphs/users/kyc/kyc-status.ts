@@ -1,6 +1,7 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { UsersTx } from "../db.ts";
-import { verificationSubmissionTrigger, type AccountStatus } from "../user/account-status.ts";
+import type { AccountStatus } from "../../../lib/vocabulary/kyc.ts";
+import { verificationSubmissionTrigger } from "../user/account-status.ts";
 
 export interface KycStatusView {
   status: AccountStatus;

@@ -6,6 +6,7 @@ import type { UsersServices } from "../services.ts";
 import { issueKycAccessToken } from "./kyc-access-token.ts";
 import { findKycStatus } from "./kyc-status.ts";
 import { submitKyc } from "./submit-kyc.ts";
+import { AccountStatusEnum } from "../types/enums.ts";
 
 @ObjectType({ description: "A short-lived token for the verification provider's web SDK (POST /v0/kyc/access-token)." })
 export class KycAccessToken {
@@ -24,7 +25,7 @@ export class KycAccessToken {
 
 @ObjectType({ description: "Verification status (GET /v0/kyc/status)." })
 export class KycStatus {
-  @Field(() => String, { description: "The account status: pending, in_progress, retry, approved or rejected (spec 3.1)." })
+  @Field(() => AccountStatusEnum, { description: "The account status: pending, in_progress, retry, approved or rejected (spec 3.1)." })
   status!: string;
 
   @Field(() => String, { nullable: true, description: "The provider applicant; null until an access token was requested." })

@@ -1,12 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import { newId } from "../../../lib/ids.ts";
+import type { SandboxKycDecision } from "../../../lib/vocabulary/kyc.ts";
 import { KYC_DIGEST_ALG_HEADER, KYC_DIGEST_HEADER, signKycPayload } from "../../../lib/webhooks/kyc-payload-digest.ts";
 import { KYC_TOKEN_TTL_SECONDS, type KycAccessToken, type KycProvider } from "./kyc-provider.ts";
 
-/** The review decision a developer asks the sandbox for (POST /v0/kyc/sandbox/decision). */
-export const SANDBOX_DECISIONS = ["GREEN", "RED", "PENDING"] as const;
-export type SandboxDecision = (typeof SANDBOX_DECISIONS)[number];
 
 /** Where the sandbox delivers its decision webhooks: the platform's own KYC receiver. */
 export interface SandboxWebhookTarget {
@@ -23,7 +21,7 @@ export interface SandboxDelivery {
 }
 
 /** The webhook body the provider sends: flat, Sumsub-like. */
-export function sandboxDecisionPayload(input: { user_id: string; applicant_id: string; decision: SandboxDecision; now?: Date }) {
+export function sandboxDecisionPayload(input: { user_id: string; applicant_id: string; decision: SandboxKycDecision; now?: Date }) {
   const { decision } = input;
   const reviewed = decision !== "PENDING";
   return {
@@ -61,7 +59,7 @@ export class SandboxKycProvider implements KycProvider {
    * secret (HMAC_SHA256_HEX over the exact bytes sent), which the receiver accepts only in
    * sandbox mode. Throws when the receiver cannot be reached; answers its status otherwise.
    */
-  async decide(input: { user_id: string; applicant_id: string; decision: SandboxDecision }): Promise<SandboxDelivery> {
+  async decide(input: { user_id: string; applicant_id: string; decision: SandboxKycDecision }): Promise<SandboxDelivery> {
     const payload = sandboxDecisionPayload(input);
     const body = JSON.stringify(payload);
     const response = await fetch(this.webhook.url, {

@@ -1,6 +1,7 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { UsersDb } from "../db.ts";
-import { nextAccountStatus, verificationSubmissionTrigger, type AccountStatus } from "../user/account-status.ts";
+import type { AccountStatus } from "../../../lib/vocabulary/kyc.ts";
+import { nextAccountStatus, verificationSubmissionTrigger } from "../user/account-status.ts";
 import { changeAccountStatus } from "./account-transition.ts";
 import { findKycStatus, type KycStatusView } from "./kyc-status.ts";
 

@@ -4,7 +4,8 @@ import type { UsersTx } from "../db.ts";
 import { encodeSafeInitializer, predictSafeAddress } from "../safe/safe-address.ts";
 import { SAFE_PROXY_FACTORY, SAFE_PROXY_FACTORY_ABI, safeSingletonFor } from "../safe/safe-contracts.ts";
 import { saltNonceFor, type SafeDeploymentPayload } from "../wallets/safe-deployment.ts";
-import { isStepRequired, onboardingSafeMode, safeCreationModeOf, safeStepStatus, type OnboardingSafeMode, type StepStatus } from "./step-status.ts";
+import type { OnboardingSafeMode, StepStatus } from "../../../lib/vocabulary/onboarding.ts";
+import { isStepRequired, onboardingSafeMode, safeCreationModeOf, safeStepStatus } from "./step-status.ts";
 
 /** Safe versions a brought-your-own Safe may run: the two current canonical releases. */
 export const ACCEPTED_SAFE_VERSIONS = ["1.3.0", "1.4.1"] as const;

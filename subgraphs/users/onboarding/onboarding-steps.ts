@@ -1,21 +1,14 @@
-import { appError, validationError } from "../../../lib/errors/app-error.ts";
+import { appError } from "../../../lib/errors/app-error.ts";
 import type { UsersDb, UsersTx } from "../db.ts";
 import { submitKyc } from "../kyc/submit-kyc.ts";
 import { findPhoneState } from "../phone/phone-state.ts";
-import type { AccountStatus } from "../user/account-status.ts";
+import type { AccountStatus } from "../../../lib/vocabulary/kyc.ts";
+import { ONBOARDING_STEP_ACTIONS, ONBOARDING_STEPS, type OnboardingStepName, type StepStatus } from "../../../lib/vocabulary/onboarding.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import { findOnboardingSafe } from "./onboarding-safe.ts";
-import { isStepRequired, kycStepStatus, phoneStepStatus, type StepStatus } from "./step-status.ts";
+import { isStepRequired, kycStepStatus, phoneStepStatus } from "./step-status.ts";
 
-/**
- * The onboarding checklist, in the order a client walks it. `safe` is started by registration
- * (the Safe deployment) and finished through POST /v0/user/me/onboarding/safe; `phone` is the SMS
- * verification and the only optional step; `kyc` is identity verification (spec 3.1).
- */
-export const ONBOARDING_STEPS = ["safe", "phone", "kyc"] as const;
-export type OnboardingStepName = (typeof ONBOARDING_STEPS)[number];
 export const SKIPPABLE_STEPS: readonly OnboardingStepName[] = ["phone"];
-
-export const ONBOARDING_STEP_ACTIONS = ["complete", "skip"] as const;
 
 export interface OnboardingStepView {
   name: OnboardingStepName;
@@ -50,12 +43,6 @@ export async function findOnboardingChecklist(db: UsersTx, options: { user_id: s
   };
 }
 
-function oneOf<T extends string>(values: readonly T[], value: string, loc: string[]): T {
-  if (!(values as readonly string[]).includes(value))
-    throw validationError(loc, `Input should be ${values.map((v) => `'${v}'`).join(", ")}`, value, "enum", { expected: values.join(", ") });
-  return value as T;
-}
-
 /**
  * POST /v0/user/me/onboarding/steps, body `{ name, action }`:
  * - `skip` (optional steps only, i.e. `phone`; others ONB-400-003): the step becomes `skipped` and
@@ -69,8 +56,8 @@ function oneOf<T extends string>(values: readonly T[], value: string, loc: strin
  * Returns the checklist.
  */
 export async function submitOnboardingStep(db: UsersDb, options: { user_id: string; name: string; action: string }): Promise<OnboardingChecklistView> {
-  const name = oneOf(ONBOARDING_STEPS, options.name, ["body", "name"]);
-  const action = oneOf(ONBOARDING_STEP_ACTIONS, options.action, ["body", "action"]);
+  const name = requireOneOf(ONBOARDING_STEPS, options.name, ["body", "name"]);
+  const action = requireOneOf(ONBOARDING_STEP_ACTIONS, options.action, ["body", "action"]);
   const { user_id } = options;
 
   if (action === "skip") {

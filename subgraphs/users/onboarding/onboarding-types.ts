@@ -1,11 +1,7 @@
 import { createUnionType, Field, InputType, Int, ObjectType } from "type-graphql";
 import { Wallet } from "../types/wallet.ts";
 import type { OnboardingSafeConfig as OnboardingSafeConfigValue } from "./onboarding-safe.ts";
-
-const STEP_STATUS_DESCRIPTION =
-  "not_started (nothing happened yet; the user starts it), awaiting_user (prepared, waiting for the user's action), " +
-  "processing (the platform or a provider is working; poll), completed, failed (the last attempt failed; act again, or terminal for a rejected KYC), " +
-  "skipped (an optional step the user skipped).";
+import { OnboardingSafeModeEnum, OnboardingStepNameEnum, StepStatusEnum } from "../types/enums.ts";
 
 @ObjectType({ description: "The transaction the user signs and sends for user_signed_deploy: SafeProxyFactory.createProxyWithNonce." })
 export class SafeDeployTransaction {
@@ -102,7 +98,7 @@ export const OnboardingSafeConfig = createUnionType({
 
 @ObjectType({ description: "The Safe-onboarding state (OnboardingSafeResponse of spec 2.4, without _links)." })
 export class OnboardingSafe {
-  @Field(() => String, { description: "user_signed_deploy, byo or agent_create2 (the default: registration triggers it)." })
+  @Field(() => OnboardingSafeModeEnum, { description: "user_signed_deploy, byo or agent_create2 (the default: registration triggers it)." })
   mode!: string;
 
   @Field(() => OnboardingSafeConfig)
@@ -117,16 +113,16 @@ export class OnboardingSafe {
   @Field(() => Boolean, { description: "True until the step is completed (or skipped)." })
   required!: boolean;
 
-  @Field(() => String, { description: STEP_STATUS_DESCRIPTION })
+  @Field(() => StepStatusEnum)
   step_status!: string;
 }
 
 @ObjectType({ description: "One onboarding step." })
 export class OnboardingStep {
-  @Field(() => String, { description: "safe, phone or kyc." })
+  @Field(() => OnboardingStepNameEnum)
   name!: string;
 
-  @Field(() => String, { description: STEP_STATUS_DESCRIPTION })
+  @Field(() => StepStatusEnum)
   step_status!: string;
 
   @Field(() => Boolean, { description: "True until the step is completed or skipped." })

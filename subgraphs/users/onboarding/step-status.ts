@@ -1,30 +1,11 @@
-import type { AccountStatus } from "../user/account-status.ts";
-import type { SafeCreationStatus } from "../wallets/safe-creation-status.ts";
-
-/**
- * Status of an onboarding step (spec 2.4 `step_status`; 3.6 leaves the values to us):
- * - `not_started`: nothing has happened yet; the user starts it.
- * - `awaiting_user`: prepared or under way, waiting for the user (submit the Safe or the deployment
- *   transaction, enter the SMS code, resubmit KYC documents).
- * - `processing`: the platform or a provider is working (Safe deployment, KYC review); poll.
- * - `completed`: done.
- * - `failed`: the last attempt failed; the user acts again (retry the Safe), or, for a rejected
- *   KYC, cannot (terminal).
- * - `skipped`: the user skipped an optional step.
- */
-export const STEP_STATUSES = ["not_started", "awaiting_user", "processing", "completed", "failed", "skipped"] as const;
-export type StepStatus = (typeof STEP_STATUSES)[number];
+import type { AccountStatus } from "../../../lib/vocabulary/kyc.ts";
+import { ONBOARDING_SAFE_MODES, type OnboardingSafeMode, type StepStatus } from "../../../lib/vocabulary/onboarding.ts";
+import { isOneOf } from "../../../lib/vocabulary/values.ts";
+import type { SafeCreationStatus } from "../../../lib/vocabulary/wallets.ts";
 
 /** spec 2.4 `required`: true until the step is completed or skipped. */
 export function isStepRequired(status: StepStatus): boolean {
   return status !== "completed" && status !== "skipped";
-}
-
-export const ONBOARDING_SAFE_MODES = ["user_signed_deploy", "byo", "agent_create2"] as const;
-export type OnboardingSafeMode = (typeof ONBOARDING_SAFE_MODES)[number];
-
-export function isOnboardingSafeMode(value: string): value is OnboardingSafeMode {
-  return (ONBOARDING_SAFE_MODES as readonly string[]).includes(value);
 }
 
 /** The mode registration starts with: the agent signer workflow deploys by CREATE2. */
@@ -54,7 +35,7 @@ export function safeCreationModeOf(wallet: SafeWalletFacts): OnboardingSafeMode 
 export function onboardingSafeMode(chosen: string | null, primarySafe: SafeWalletFacts | null): OnboardingSafeMode {
   const status = primarySafe?.safe_creation_status;
   if (primarySafe && (status === "processing" || status === "completed" || status === null)) return safeCreationModeOf(primarySafe);
-  if (chosen !== null && isOnboardingSafeMode(chosen)) return chosen;
+  if (isOneOf(ONBOARDING_SAFE_MODES, chosen)) return chosen;
   return primarySafe ? safeCreationModeOf(primarySafe) : DEFAULT_ONBOARDING_SAFE_MODE;
 }
 

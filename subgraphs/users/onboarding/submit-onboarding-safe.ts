@@ -9,7 +9,9 @@ import { deployingSafe, enqueueSafeDeployment, retrySafeDeployment, triggerSafeD
 import { lockUserWallets } from "../wallets/wallet-access.ts";
 import { ACCEPTED_SAFE_VERSIONS, findOnboardingSafe, findPrimarySafe, plannedSafe, type OnboardingSafeView, type SafeWalletRow } from "./onboarding-safe.ts";
 import type { SafeInspector } from "./safe-inspector.ts";
-import { ONBOARDING_SAFE_MODES, isOnboardingSafeMode, safeCreationModeOf, type OnboardingSafeMode } from "./step-status.ts";
+import { ONBOARDING_SAFE_MODES, type OnboardingSafeMode } from "../../../lib/vocabulary/onboarding.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import { safeCreationModeOf } from "./step-status.ts";
 
 /**
  * user_signed_deploy: how long the deployment job leaves the user's own transaction to land before
@@ -80,11 +82,7 @@ async function recordMode(tx: UsersTx, userId: string, mode: OnboardingSafeMode)
  * one-primary-Safe rule holds under concurrent requests.
  */
 export async function submitOnboardingSafe(db: UsersDb, options: SubmitOnboardingSafeOptions): Promise<SubmitOnboardingSafeResult> {
-  const { mode } = options;
-  if (!isOnboardingSafeMode(mode))
-    throw validationError(["body", "mode"], `Input should be ${ONBOARDING_SAFE_MODES.map((m) => `'${m}'`).join(", ")}`, mode, "enum", {
-      expected: ONBOARDING_SAFE_MODES.join(", "),
-    });
+  const mode = requireOneOf(ONBOARDING_SAFE_MODES, options.mode, ["body", "mode"]);
   if (options.safe_address != null && mode !== "byo") throw appError("ONB-400-001", "safe_address is only accepted with mode byo.");
   if (options.transaction_hash != null && mode !== "user_signed_deploy")
     throw appError("ONB-400-001", "transaction_hash is only accepted with mode user_signed_deploy.");

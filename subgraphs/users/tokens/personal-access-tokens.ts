@@ -1,13 +1,14 @@
 import { displayPrefix, generatePersonalAccessToken, hashToken, PAT_SCOPES } from "../../../lib/auth/personal-access-token.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
+import { isOneOf } from "../../../lib/vocabulary/values.ts";
 import type { UsersDb } from "../db.ts";
 
 export const MAX_TOKEN_LIFETIME_DAYS = 366;
 
 /** Issues a PAT: the plaintext is returned once, only the SHA-256 hash is stored. */
 export async function createPersonalAccessToken(db: UsersDb, options: { user_id: string; name: string; scopes: string[]; expires_in_days?: number | null; now?: Date }) {
-  const unknown = options.scopes.filter((s) => !(PAT_SCOPES as readonly string[]).includes(s));
+  const unknown = options.scopes.filter((s) => !isOneOf(PAT_SCOPES, s));
   if (options.scopes.length === 0 || unknown.length > 0)
     throw validationError(["body", "scopes"], `Value error, scopes must be a non-empty subset of ${PAT_SCOPES.join(", ")}`, options.scopes);
   const now = options.now ?? new Date();

@@ -1,4 +1,5 @@
 import { Field, ID, ObjectType } from "type-graphql";
+import { PatScopeEnum } from "./enums.ts";
 
 @ObjectType({ description: "A personal access token of the user; the secret itself is shown only at creation." })
 export class PersonalAccessToken {
@@ -11,7 +12,7 @@ export class PersonalAccessToken {
   @Field(() => String, { description: "The token's first characters, to tell tokens apart." })
   token_prefix!: string;
 
-  @Field(() => [String], { description: "read, write" })
+  @Field(() => [PatScopeEnum], { description: "read, write" })
   scopes!: string[];
 
   @Field(() => Date, { nullable: true })

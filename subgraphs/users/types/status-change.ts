@@ -1,11 +1,12 @@
 import { Field, ObjectType } from "type-graphql";
+import { AccountStatusEnum } from "./enums.ts";
 
 @ObjectType({ description: "One account status change (status_history)." })
 export class StatusChange {
-  @Field(() => String, { nullable: true, description: "Status before; null for registration." })
+  @Field(() => AccountStatusEnum, { nullable: true, description: "Status before; null for registration." })
   from!: string | null;
 
-  @Field(() => String)
+  @Field(() => AccountStatusEnum)
   to!: string;
 
   @Field(() => String, { description: "What caused it: registration, kyc_started, kyc_resubmitted, or a provider event." })

@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from "type-graphql";
+import { AccountStatusEnum } from "./enums.ts";
 
 @ObjectType({ description: "The full identity record, for identity-service keys with idsvc.get_details." })
 export class UserIdentityRecord {
@@ -26,7 +27,7 @@ export class UserIdentityRecord {
 
 @ObjectType({ description: "KYC verification status, for identity-service keys with idsvc.get_kyc." })
 export class UserKyc {
-  @Field(() => String, { description: "pending, in_progress, retry, approved or rejected" })
+  @Field(() => AccountStatusEnum, { description: "pending, in_progress, retry, approved or rejected" })
   status!: string;
 
   @Field(() => Boolean)

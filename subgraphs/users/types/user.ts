@@ -1,6 +1,7 @@
 import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
 import { StatusChange } from "./status-change.ts";
 import { Wallet } from "./wallet.ts";
+import { AccountStatusEnum, SafeCreationStatusEnum } from "./enums.ts";
 
 @Directive('@key(fields: "id")')
 @ObjectType({ description: "A platform user (spec 2.2)." })
@@ -14,7 +15,7 @@ export class User {
   @Field(() => String)
   auth_provider_id!: string;
 
-  @Field(() => String, { description: "pending, in_progress, retry, approved or rejected." })
+  @Field(() => AccountStatusEnum, { description: "pending, in_progress, retry, approved or rejected." })
   status!: string;
 
   @Field(() => String)
@@ -23,7 +24,7 @@ export class User {
   @Field(() => Int, { description: "Chain of the primary EOA and primary Safe." })
   primary_chain_id!: number;
 
-  @Field(() => String, { nullable: true, description: "processing, completed or failed; null when the user has no primary Safe." })
+  @Field(() => SafeCreationStatusEnum, { nullable: true, description: "processing, completed or failed; null when the user has no primary Safe." })
   safe_creation_status!: string | null;
 
   @Field(() => String, { nullable: true, description: "Verified phone number (E.164)." })

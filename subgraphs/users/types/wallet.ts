@@ -1,4 +1,5 @@
 import { Directive, Field, Int, ObjectType } from "type-graphql";
+import { SafeCreationStatusEnum, WalletRoleEnum, WalletTypeEnum } from "./enums.ts";
 
 /** Spec 2.3. `type` is EOA or Safe; signer rows are key-controlled (EOA) with role "signer". */
 @Directive('@key(fields: "id")')
@@ -7,10 +8,10 @@ export class Wallet {
   @Field(() => Int)
   id!: number;
 
-  @Field(() => String, { description: "EOA (key-controlled) or Safe (smart account)." })
+  @Field(() => WalletTypeEnum, { description: "EOA (key-controlled) or Safe (smart account)." })
   type!: string;
 
-  @Field(() => String, { description: "wallet, or signer for an address in the signer set of the user's Safe." })
+  @Field(() => WalletRoleEnum, { description: "wallet, or signer for an address in the signer set of the user's Safe." })
   role!: string;
 
   @Field(() => String, { nullable: true, description: "Checksummed address; null while a Safe is being deployed." })
@@ -25,7 +26,7 @@ export class Wallet {
   @Field(() => String, { nullable: true })
   nickname!: string | null;
 
-  @Field(() => String, { nullable: true, description: "Safe wallets: processing, completed or failed." })
+  @Field(() => SafeCreationStatusEnum, { nullable: true, description: "Safe wallets: processing, completed or failed." })
   safe_creation_status!: string | null;
 
   @Field(() => String, { nullable: true })

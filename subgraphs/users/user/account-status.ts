@@ -1,9 +1,9 @@
+import type { AccountStatus } from "../../../lib/vocabulary/kyc.ts";
+
 /**
  * The user / KYC state table of spec 3.1, as data. Every status change goes through
  * `nextAccountStatus`; webhooks (a later issue) use the same table to decide apply-or-ignore.
  */
-export const ACCOUNT_STATUSES = ["pending", "in_progress", "retry", "approved", "rejected"] as const;
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 export type AccountTrigger =
   | "kyc_started" // user starts verification (documents submitted)

@@ -2,6 +2,8 @@ import type { Address } from "viem";
 import { checksummedAddress } from "../../../lib/address.ts";
 import { requireSupportedChain } from "../../../lib/chains.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import { WALLET_ROLES, WALLET_TYPES } from "../../../lib/vocabulary/wallets.ts";
 import type { UsersDb } from "../db.ts";
 import { isFreshProof, verifyAddressControl } from "./address-control.ts";
 import { findOwnWallet, lockUserWallets } from "./wallet-access.ts";
@@ -10,8 +12,9 @@ export interface RegisterWalletOptions {
   user_id: string;
   address: string;
   chain_id: number;
-  type: "EOA" | "Safe";
-  role: "wallet" | "signer";
+  /** checked against WALLET_TYPES and WALLET_ROLES: GraphQL takes them as String (see lib/graphql/enums.ts) */
+  type: string;
+  role: string;
   nickname?: string | null;
   /** epoch ms the client put in the signed message */
   issued_at: number;
@@ -42,26 +45,28 @@ export function walletRegistrationMessage(input: { user_id: string; address: Add
  * primary Safe, after checking a signature by that address over `walletRegistrationMessage`.
  */
 export async function registerWallet(db: UsersDb, options: RegisterWalletOptions) {
+  const type = requireOneOf(WALLET_TYPES, options.type, ["body", "type"]);
+  const role = requireOneOf(WALLET_ROLES, options.role, ["body", "role"]);
   const address = checksummedAddress(options.address, ["body", "address"]);
   requireSupportedChain(options.supportedChainIds, options.chain_id);
-  if (options.role === "signer" && options.type !== "EOA") throw validationError(["body", "type"], "Value error, a signer is a key-controlled (EOA) address", options.type);
+  if (role === "signer" && type !== "EOA") throw validationError(["body", "type"], "Value error, a signer is a key-controlled (EOA) address", type);
   const now = options.now ?? Date.now();
   if (!isFreshProof(options.issued_at, now))
     throw appError("WAL-400-001", "issued_at must be within 10 minutes of the server's time.");
 
-  const message = walletRegistrationMessage({ user_id: options.user_id, address, chain_id: options.chain_id, type: options.type, role: options.role, issued_at: options.issued_at });
-  const proof = { address, message, signature: options.signature, signer: options.type === "EOA" ? "EOA" : "contract", chain_id: options.chain_id, chainRpcUrls: options.chainRpcUrls } as const;
+  const message = walletRegistrationMessage({ user_id: options.user_id, address, chain_id: options.chain_id, type, role, issued_at: options.issued_at });
+  const proof = { address, message, signature: options.signature, signer: type === "EOA" ? "EOA" : "contract", chain_id: options.chain_id, chainRpcUrls: options.chainRpcUrls } as const;
   if (!(await verifyAddressControl(proof))) throw appError("WAL-400-001");
 
   return db.$transaction(async (tx) => {
     await lockUserWallets(tx, options.user_id);
     const existing = await tx.wallet.findFirst({
-      where: { user_id: options.user_id, address, chain_id: options.chain_id, role: options.role, deleted_at: null },
+      where: { user_id: options.user_id, address, chain_id: options.chain_id, role, deleted_at: null },
       select: { id: true },
     });
     if (existing) throw appError("WAL-409-003", `This address is already registered for the user on this chain as wallet ${existing.id}.`);
     let signer_of_wallet_id: number | null = null;
-    if (options.role === "signer") {
+    if (role === "signer") {
       const safe = await tx.wallet.findFirst({ where: { user_id: options.user_id, type: "Safe", is_primary: true, deleted_at: null } });
       if (!safe) throw appError("WAL-400-002", "The user has no primary Safe to add a signer to.");
       signer_of_wallet_id = (await findOwnWallet(tx, options.user_id, safe.id)).id;
@@ -69,13 +74,13 @@ export async function registerWallet(db: UsersDb, options: RegisterWalletOptions
     return tx.wallet.create({
       data: {
         user_id: options.user_id,
-        type: options.type,
-        role: options.role,
+        type,
+        role,
         address,
         chain_id: options.chain_id,
         nickname: options.nickname ?? null,
         signer_of_wallet_id,
-        ...(options.type === "Safe" && { safe_creation_status: "completed" }),
+        ...(type === "Safe" && { safe_creation_status: "completed" }),
       },
     });
   });

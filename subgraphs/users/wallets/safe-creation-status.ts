@@ -1,7 +1,6 @@
-/** Safe creation states of spec 3.2. */
-export const SAFE_CREATION_STATUSES = ["processing", "completed", "failed"] as const;
-export type SafeCreationStatus = (typeof SAFE_CREATION_STATUSES)[number];
+import type { SafeCreationStatus } from "../../../lib/vocabulary/wallets.ts";
 
+/** The moves between the Safe creation states of spec 3.2. */
 export type SafeCreationTrigger = "triggered" | "deployed" | "deployment_failed" | "retry";
 
 const TRANSITIONS: Record<SafeCreationTrigger, Partial<Record<SafeCreationStatus | "none", SafeCreationStatus>>> = {

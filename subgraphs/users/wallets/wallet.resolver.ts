@@ -30,10 +30,10 @@ class RegisterWalletInput {
   chain_id!: number;
 
   @Field(() => String, { description: "EOA or Safe" })
-  type!: "EOA" | "Safe";
+  type!: string;
 
   @Field(() => String, { nullable: true, description: "wallet (default) or signer" })
-  role?: "wallet" | "signer";
+  role?: string | null;
 
   @Field(() => String, { nullable: true })
   nickname?: string | null;

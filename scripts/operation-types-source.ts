@@ -1,0 +1,12 @@
+import { join } from "node:path";
+import { identityRoutes } from "../rest-adapter/identity.ts";
+import { platformRoutes } from "../rest-adapter/platform.ts";
+import { readSupergraph } from "../server/supergraph.ts";
+import { apiSchemaOf, renderOperationTypes } from "./operation-types.ts";
+
+export const OPERATION_TYPES_PATH = join(import.meta.dirname, "..", "rest-adapter", "operation-data.generated.ts");
+
+/** The generated module as the committed supergraph and today's route tables make it (webhooks return no data). */
+export function currentOperationTypes(): string {
+  return renderOperationTypes(apiSchemaOf(readSupergraph()), [...platformRoutes, ...identityRoutes]);
+}

@@ -1,0 +1,62 @@
+import { isEnumType } from "graphql";
+import { describe, expect, it } from "vitest";
+import { ENVIRONMENT_KINDS, KEY_PARTITIONS } from "../../lib/auth/api-key.ts";
+import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
+import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
+import { AppError } from "../../lib/errors/app-error.ts";
+import { ACCOUNT_STATUSES } from "../../lib/vocabulary/kyc.ts";
+import { ONBOARDING_SAFE_MODES, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
+import { MEMBER_ROLES, MEMBER_STATUSES, ORGANISATION_STATUSES } from "../../lib/vocabulary/organisations.ts";
+import { PINT_REVOKERS, PINT_STATUSES } from "../../lib/vocabulary/pints.ts";
+import { isOneOf, requireOneOf } from "../../lib/vocabulary/values.ts";
+import { SAFE_CREATION_STATUSES, WALLET_ROLES, WALLET_TYPES } from "../../lib/vocabulary/wallets.ts";
+import { apiSchemaOf } from "../../scripts/operation-types.ts";
+import { readSupergraph } from "../../server/supergraph.ts";
+
+/** Every GraphQL enum of the public API and the vocabulary list it is built from. */
+const ENUMS: Record<string, readonly string[]> = {
+  WalletType: WALLET_TYPES,
+  WalletRole: WALLET_ROLES,
+  SafeCreationStatus: SAFE_CREATION_STATUSES,
+  AccountStatus: ACCOUNT_STATUSES,
+  OnboardingStepStatus: STEP_STATUSES,
+  OnboardingSafeMode: ONBOARDING_SAFE_MODES,
+  OnboardingStepName: ONBOARDING_STEPS,
+  PersonalAccessTokenScope: PAT_SCOPES,
+  OrganisationStatus: ORGANISATION_STATUSES,
+  MemberStatus: MEMBER_STATUSES,
+  MemberRole: MEMBER_ROLES,
+  EnvironmentKind: ENVIRONMENT_KINDS,
+  KeyPartition: KEY_PARTITIONS,
+  PintSignerRole: PINT_SIGNER_ROLES,
+  PintStatus: PINT_STATUSES,
+  PintRevoker: PINT_REVOKERS,
+};
+
+describe("value lists", () => {
+  it("are the GraphQL enums of the committed supergraph, value for value", () => {
+    const schema = apiSchemaOf(readSupergraph());
+    const enums = Object.values(schema.getTypeMap()).filter((type) => isEnumType(type) && !type.name.startsWith("__"));
+    expect(Object.fromEntries(enums.map((type) => [type.name, isEnumType(type) ? type.getValues().map((value) => value.name) : []]))).toEqual(
+      Object.fromEntries(Object.entries(ENUMS).map(([name, values]) => [name, [...values]])),
+    );
+  });
+
+  it("requireOneOf passes a listed value and refuses any other with a GEN-422-001 item at its location", () => {
+    expect(isOneOf(WALLET_TYPES, "Safe")).toBe(true);
+    expect(isOneOf(WALLET_TYPES, "safe")).toBe(false);
+    expect(isOneOf(WALLET_TYPES, 1)).toBe(false);
+    expect(requireOneOf(MEMBER_ROLES, "admin", ["body", "role"])).toBe("admin");
+    let error: unknown;
+    try {
+      requireOneOf(ENVIRONMENT_KINDS, "production", ["body", "kind"]);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      code: "GEN-422-001",
+      validation: [{ loc: ["body", "kind"], msg: "Input should be 'live', 'test'", type: "enum", input: "production", ctx: { expected: "live, test" } }],
+    });
+  });
+});
