@@ -8,6 +8,7 @@ import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { loadEnvironmentLimits, type EnvironmentLimits } from "./environment-limits.ts";
 import { DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/kyc-event-freshness.ts";
 import { loadGraphqlLimitConfig, type GraphqlLimitConfig } from "./graphql/limits.ts";
+import { loadPriceConfig, type PriceConfig } from "./price-config.ts";
 import { SUBGRAPHS, type SubgraphName } from "./graphql/subgraph-registry.ts";
 import { jwksUriProblem, STRICT_JWKS_POLICY, type JwksUriPolicy } from "./auth/jwks-fetch.ts";
 
@@ -77,6 +78,8 @@ export interface Config {
   /** KYC_WEBHOOK_TOLERANCE_SECONDS: how old (or how far ahead) a KYC event's createdAtMs may be */
   kycWebhookToleranceSeconds: number;
   chainRpcUrls: Record<number, string>;
+  /** PRICE_SOURCE, ASSET_PRICES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PRICE_CACHE_SECONDS (lib/price-config.ts) */
+  prices: PriceConfig;
   /** private JWK; undefined means generate once and keep in DATA_DIR */
   signingKey?: Record<string, unknown>;
   logLevel: string;
@@ -316,6 +319,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dashboardAuth = providers(env, "DASHBOARD_AUTH", undefined, jwks);
 
   const kycProvider = loadKycProviderConfig(env, sandbox);
+  const rpcUrls = chainRpcUrls(env);
   const smsProvider = loadSmsProviderConfig(env, sandbox);
 
   return {
@@ -346,7 +350,8 @@ export function loadConfig(env: Env = process.env): Config {
     walletClaimWebhookSecrets: webhookSecrets(env),
     kycWebhookSecret: envText(env, "KYC_WEBHOOK_SECRET"),
     kycWebhookToleranceSeconds: nonNegativeInt(env, "KYC_WEBHOOK_TOLERANCE_SECONDS", DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS),
-    chainRpcUrls: chainRpcUrls(env),
+    chainRpcUrls: rpcUrls,
+    prices: loadPriceConfig(env, rpcUrls),
     signingKey: signingKey(env),
     logLevel,
     internalSecret,

@@ -4,6 +4,7 @@ import type { ValidateFunction } from "ajv";
 import { hasAnyHeader } from "../lib/auth/credential-headers.ts";
 import { AppError, appError, type ValidationItem } from "../lib/errors/app-error.ts";
 import { createHttpServer } from "../lib/http.ts";
+import { IDEMPOTENCY_KEY_HEADER, requireIdempotencyKey } from "../lib/idempotency.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { Logger } from "../lib/logger.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
@@ -73,6 +74,8 @@ export function fastifyPath(path: string): string {
 }
 
 function compile(route: Route, gateway: GatewayClient): CompiledRoute {
+  if (route.idempotent && !/\$idempotency_key\s*:\s*String\b/.test(route.operation))
+    throw new Error(`${route.operationId}: an idempotent route's operation declares $idempotency_key: String`);
   const validators: CompiledRoute["validators"] = {};
   if (route.params) validators.path = compileValidator(route.params, "path");
   if (route.query) validators.query = compileValidator(route.query, "query");
@@ -185,9 +188,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const body = request.body;
         validate(compiled, { path: params, query, body, header: request.headers });
         const routeRequest = { params, query, body, headers: request.headers } as never;
+        const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
         const result = await options.gateway.execute({
           operation: compiled.operation,
-          variables: route.variables?.(routeRequest) ?? {},
+          variables: {
+            ...route.variables?.(routeRequest),
+            ...(route.idempotent && { idempotency_key: idempotencyKey === undefined ? null : requireIdempotencyKey(idempotencyKey) }),
+          },
           headers: pick(request.headers, options.credentialHeaders),
           credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
           trace_id: request.id,

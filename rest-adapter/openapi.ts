@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { AppError } from "../lib/errors/app-error.ts";
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS } from "../lib/idempotency.ts";
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
 import { renderProblem, type ProblemContext } from "./problem.ts";
 import { routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
@@ -24,6 +25,18 @@ const CREDENTIAL_HEADERS = [
   { name: "x-platform-token", description: "Agent token (not accepted yet: 401 USR-401-005)." },
   { name: "x-platform-pat", description: "Personal access token (PlatformPat scheme)." },
 ];
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    `Makes a retry safe: the first request with a key moves the money and its answer (status and body) is stored with the movement, in one database transaction; ` +
+    `the same key with the same request (operation and body, key order aside) answers that stored response again without moving money twice, also while the first is still running (the retry waits for it). ` +
+    `The same key with another request: 422 \`TXN-422-001\`. Refused requests are not stored, so a key can be retried after fixing the cause. ` +
+    `Keys are per user, 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces (a UUID is a good choice), and kept ${IDEMPOTENCY_KEY_RETENTION_MS / 3_600_000} hours; afterwards the same key starts a new request. Without the header every request moves money.`,
+  schema: { type: "string", pattern: IDEMPOTENCY_KEY_PATTERN, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+};
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad request",
@@ -97,6 +110,7 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
   const headers = [
     { name: "X-Timestamp-Format", in: "header", required: false, description: "`iso8601` for ISO 8601 timestamps; anything else means epoch milliseconds.", schema: { type: "string" } },
     ...(route.security.some((scheme) => scheme.startsWith("Platform")) ? CREDENTIAL_HEADERS.map((h) => ({ ...h, in: "header", required: false, schema: { type: "string" } })) : []),
+    ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, doc] of Object.entries(route.responses)) {

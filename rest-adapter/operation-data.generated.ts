@@ -468,6 +468,118 @@ export interface OperationData {
       id: number;
     };
   };
+  /** GET /v0/transactions/{transaction_id} */
+  getTransaction: {
+    transaction: {
+      id: string;
+      type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+      status: "pending" | "processing" | "completed" | "failed";
+      direction: "in" | "out";
+      amount: string;
+      asset: {
+        symbol: string;
+        decimals: number;
+      } | null;
+      currency: string | null;
+      amount_usd: string | null;
+      category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+      description: string | null;
+      merchant: {
+        name: string | null;
+        mcc: string | null;
+      } | null;
+      wallet_id: number | null;
+      card_id: string | null;
+      bank_account_id: string | null;
+      counterparty: string | null;
+      chain_id: number | null;
+      tx_hash: string | null;
+      timestamp: number;
+      created_at: number;
+      updated_at: number;
+      status_history: {
+        from: "pending" | "processing" | "completed" | "failed" | null;
+        to: "pending" | "processing" | "completed" | "failed";
+        changed_at: number;
+      }[];
+    };
+  };
+  /** POST /v0/sandbox/deposits */
+  createSandboxDeposit: {
+    transaction: {
+      id: string;
+      type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+      status: "pending" | "processing" | "completed" | "failed";
+      direction: "in" | "out";
+      amount: string;
+      asset: {
+        symbol: string;
+        decimals: number;
+      } | null;
+      currency: string | null;
+      amount_usd: string | null;
+      category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+      description: string | null;
+      merchant: {
+        name: string | null;
+        mcc: string | null;
+      } | null;
+      wallet_id: number | null;
+      card_id: string | null;
+      bank_account_id: string | null;
+      counterparty: string | null;
+      chain_id: number | null;
+      tx_hash: string | null;
+      timestamp: number;
+      created_at: number;
+      updated_at: number;
+      status_history: {
+        from: "pending" | "processing" | "completed" | "failed" | null;
+        to: "pending" | "processing" | "completed" | "failed";
+        changed_at: number;
+      }[];
+    };
+  };
+  /** GET /v0/assets */
+  listAssets: {
+    assets: {
+      id: string;
+      asset_type: "crypto" | "fiat";
+      symbol: string;
+      name: string;
+      decimals: number;
+      contract_addresses: {
+        chain_id: number;
+        address: string | null;
+      }[];
+      price: {
+        value_usd: string;
+        timestamp: number;
+        stale: boolean;
+        source: "static" | "chainlink";
+      } | null;
+    }[];
+  };
+  /** GET /v0/assets/{asset_id} */
+  getAsset: {
+    asset: {
+      id: string;
+      asset_type: "crypto" | "fiat";
+      symbol: string;
+      name: string;
+      decimals: number;
+      contract_addresses: {
+        chain_id: number;
+        address: string | null;
+      }[];
+      price: {
+        value_usd: string;
+        timestamp: number;
+        stale: boolean;
+        source: "static" | "chainlink";
+      } | null;
+    };
+  };
   /** GET /v0/cli/config */
   getCliConfig: {
     cli_config: {

@@ -21,6 +21,8 @@ import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
+import { transactionRoutes } from "./routes/transactions.ts";
+import { assetRoutes } from "./routes/assets.ts";
 import { pregeneratedWalletRoutes } from "./routes/pregenerated-wallets.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
@@ -34,6 +36,8 @@ export const platformRoutes: Route[] = [
   ...kycRoutes,
   ...pregeneratedWalletRoutes,
   ...walletRoutes,
+  ...transactionRoutes,
+  ...assetRoutes,
   ...cliRoutes,
   ...siweRoutes,
 ];

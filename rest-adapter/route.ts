@@ -73,6 +73,13 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
   bodyLimit?: number;
   /** normalises the raw query before validation (e.g. comma-separated lists) */
   prepareQuery?: (query: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * A money-moving POST: the adapter reads the optional `Idempotency-Key` header (format checked,
+   * GEN-422-001 at header.Idempotency-Key), passes it as the operation's `$idempotency_key: String`
+   * variable (start-up fails when the operation does not declare it), and documents it; the
+   * resolver stores the first response per user and key (subgraphs/finance/idempotency/).
+   */
+  idempotent?: boolean;
   /** the GraphQL operation, parsed once at start-up */
   operation: string;
   variables?: (request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => Record<string, unknown>;
@@ -99,7 +106,7 @@ export function isRateLimited(route: Pick<Route, "path">): boolean {
 }
 
 /** What decides a route's error codes; `rawBody`: a webhook receiver, which reads any media type as raw bytes. */
-export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "errors"> & {
+export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "idempotent" | "errors"> & {
   rawBody?: boolean;
 };
 
@@ -136,6 +143,7 @@ const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "G
  * - with a required credential: the 401s of its host's credentials (`CREDENTIAL_ERRORS`); an
  *   optional one answers none (a credential that fails counts as absent). A dashboard-only
  *   operation refuses an API key with IDS-403-002 (`requireDashboard`);
+ * - an idempotent route: TXN-422-001, its Idempotency-Key reused with another request;
  * - GEN-500-001, GEN-502-001 and GEN-503-001 everywhere.
  * GEN-404-001 and GEN-405-001 belong to unknown paths and methods, not to routes.
  */
@@ -150,6 +158,7 @@ export function derivedErrorCodes(route: RouteErrorFacts): ErrorCode[] {
   if (isRateLimited(route)) codes.push(route.rateLimitError ?? "GEN-429-001");
   if (!route.optionalSecurity) for (const host of new Set(route.security.map((scheme) => SCHEME_HOST[scheme]))) codes.push(...CREDENTIAL_ERRORS[host]);
   if (route.security.length > 0 && route.security.every((scheme) => scheme === "DashboardSession")) codes.push("IDS-403-002");
+  if (route.idempotent) codes.push("TXN-422-001");
   codes.push(...GENERIC_FAILURES);
   return [...new Set(codes)];
 }

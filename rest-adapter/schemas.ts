@@ -1,5 +1,7 @@
 import { Type, type SchemaOptions, type TLiteral, type TNull, type TSchema, type TUnion } from "@sinclair/typebox";
+import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
 import { ACCOUNT_STATUSES } from "../lib/vocabulary/kyc.ts";
+import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../lib/vocabulary/transactions.ts";
 import { SAFE_CREATION_STATUSES, WALLET_ROLES, WALLET_TYPES } from "../lib/vocabulary/wallets.ts";
 
 /** Schema parts shared by route modules and the OpenAPI document. */
@@ -118,6 +120,71 @@ export const User = Type.Object(
   { $id: "User" },
 );
 
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A ledger movement (spec 2.10, 3.4): amounts are decimal strings in asset units, never numbers. */
+export const Transaction = Type.Object(
+  {
+    id: Type.String({ examples: ["txn_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+    type: literalUnion(TRANSACTION_TYPES),
+    status: literalUnion(TRANSACTION_STATUSES, { description: "pending → processing → completed or failed (spec 3.4)" }),
+    direction: literalUnion(TRANSACTION_DIRECTIONS, { description: "in: money arrived at the source; out: it left" }),
+    amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", description: "in asset units (0.1 ETH is \"0.1\"), always positive; direction gives the sign", examples: ["0.25"] }),
+    asset: Nullable(Type.Object({ symbol: Type.String(), decimals: Type.Integer() }, { description: "the crypto asset; null for fiat" })),
+    currency: Nullable(Type.String({ description: "ISO 4217 code of a fiat movement; null for crypto" })),
+    amount_usd: Nullable(Type.String({ description: "USD at the price of its time; null while no price is known" })),
+    category: nullableLiteralUnion(SPENDING_CATEGORIES),
+    description: Nullable(Type.String()),
+    merchant: Nullable(Type.Object({ name: Nullable(Type.String()), mcc: Nullable(Type.String()) })),
+    wallet_id: Nullable(Type.Integer({ description: "the source: a wallet, a card or a bank account (one is set)" })),
+    card_id: Nullable(Type.String()),
+    bank_account_id: Nullable(Type.String()),
+    counterparty: Nullable(Type.String()),
+    chain_id: Nullable(Type.Integer()),
+    tx_hash: Nullable(Type.String()),
+    timestamp: EpochMs,
+    created_at: EpochMs,
+    updated_at: EpochMs,
+    status_history: Type.Array(
+      Type.Object({ from: nullableLiteralUnion(TRANSACTION_STATUSES), to: literalUnion(TRANSACTION_STATUSES), changed_at: EpochMs }),
+      { description: "every status it went through, oldest first; the first has from null" },
+    ),
+    _links: Type.Optional(Links),
+  },
+  { $id: "Transaction" },
+);
+
+/** An asset of the catalogue (spec 2.10); prices are decimal strings, never numbers. */
+export const Asset = Type.Object(
+  {
+    id: Type.String({ description: "ast_<symbol in lower case>", examples: ["ast_usdc"] }),
+    asset_type: literalUnion(ASSET_TYPES),
+    symbol: Type.String({ examples: ["USDC"] }),
+    name: Type.String({ examples: ["USD Coin"] }),
+    decimals: Type.Integer({ minimum: 0, description: "decimals of the base unit (USDC 6, ETH 18, fiat 2)" }),
+    contract_addresses: Type.Array(
+      Type.Object({
+        chain_id: Type.Integer({ examples: [8453] }),
+        address: Nullable(Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "EIP-55; null for the chain's native coin (ETH)" })),
+      }),
+      { description: "one entry per chain the asset is on, by chain id; empty for fiat" },
+    ),
+    price: Nullable(
+      Type.Object(
+        {
+          value_usd: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", description: "USD per whole unit", examples: ["1.00"] }),
+          timestamp: EpochMs,
+          stale: Type.Boolean({ description: "older than PRICE_MAX_AGE_SECONDS" }),
+          source: literalUnion(PRICE_SOURCES, { description: "static: configured (ASSET_PRICES); chainlink: an on-chain aggregator (PRICE_FEEDS)" }),
+        },
+        { description: "null while no source knows a price" },
+      ),
+    ),
+    _links: Type.Optional(Links),
+  },
+  { $id: "Asset" },
+);
+
 /**
  * The body of an error status: a ProblemDetail; a 422 is either the item list of a request that
  * did not validate (GEN-422-001) or a domain refusal with its own code and a text `detail`.
@@ -127,7 +194,7 @@ export function problemSchema(status: number): TSchema {
 }
 
 /** Components every document carries, referenced by `$ref: "#/components/schemas/<id>"`. */
-export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User];
+export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User, Transaction, Asset];
 
 /** `{ ...schema, _links }` for a response body. */
 export function withLinks(schema: TSchema): TSchema {

@@ -63,6 +63,16 @@ export const ERROR_CATALOGUE = {
   "ONB-400-003": { status: 400, title: "Step Not Skippable", detail: "Only optional onboarding steps can be skipped." },
   "ONB-409-001": { status: 409, title: "Onboarding Step Conflict", detail: "The onboarding step is not in a state that allows this action." },
 
+  // Assets (spec 2.10)
+  "AST-404-001": { status: 404, title: "Asset Not Found", detail: "No asset with this id is in the catalogue." },
+
+  // Transactions and the ledger (spec 2.10, 3.4); TXN-422-001 is every money-moving POST's Idempotency-Key reuse
+  "TXN-404-001": { status: 404, title: "Transaction Not Found", detail: "No transaction with this id belongs to the user." },
+  "TXN-409-001": { status: 409, title: "Transaction Status Move Not Allowed", detail: "The transaction's status does not allow this move (pending → processing → completed or failed)." },
+  "TXN-409-002": { status: 409, title: "Insufficient Balance", detail: "The movement would overdraw its source." },
+  "TXN-422-001": { status: 422, title: "Idempotency Key Reused", detail: "This Idempotency-Key was used with a different request; use a new key for a new request." },
+  "TXN-422-002": { status: 422, title: "Unknown Asset", detail: "The asset is not in the catalogue for this source's chain." },
+
   // Chains
   "CHN-502-001": { status: 502, title: "Chain Unavailable", detail: "The chain could not be reached; retry later." },
 

@@ -1,8 +1,16 @@
+import type { FederatedClient } from "../../lib/graphql/federated-client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { FinanceDb } from "./db.ts";
+import type { AssetPrices } from "./prices/asset-prices.ts";
 
 /** What the finance subgraph's resolvers need, built once at start and injected. */
 export interface FinanceServices {
   db: FinanceDb;
   logger: Logger;
+  /** the users subgraph, asked whether a wallet is the caller's before money is booked against it */
+  users: FederatedClient;
+  /** USD prices of the catalogue's assets (PRICE_SOURCE), cached */
+  prices: AssetPrices;
+  /** SANDBOX: sandbox deposits exist */
+  sandbox: boolean;
 }

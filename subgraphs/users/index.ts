@@ -23,6 +23,7 @@ import type { UsersServices } from "./services.ts";
 import { PersonalAccessTokenResolver } from "./tokens/personal-access-token.resolver.ts";
 import { resolveUserReference, UserResolver } from "./user/user.resolver.ts";
 import { safeDeploymentHandler, SAFE_DEPLOYMENT_JOB } from "./wallets/safe-deployment.ts";
+import { OwnedWalletResolver } from "./wallets/owned-wallet.resolver.ts";
 import { WalletResolver } from "./wallets/wallet.resolver.ts";
 import { Wallet } from "./types/wallet.ts";
 
@@ -83,7 +84,7 @@ export const usersSubgraph = defineSubgraph({
   name: "users",
   peers: [],
   services: (deps: UsersSubgraphDeps) => usersServices(deps),
-  resolvers: [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver],
+  resolvers: [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver, OwnedWalletResolver],
   orphanedTypes: [Wallet],
   globalMiddlewares: [apiKeyFieldGuard],
   references: (services) => ({ User: { __resolveReference: resolveUserReference(services) } }),

@@ -34,6 +34,10 @@ const SAMPLES: Record<string, { params?: Record<string, string | number>; body?:
   getWallet: { params: { wallet_id: 999_999 } },
   updateWallet: { params: { wallet_id: 999_999 }, body: { nickname: "probe" } },
   deleteWallet: { params: { wallet_id: 999_999 } },
+  getTransaction: { params: { transaction_id: "txn_missing" } },
+  createSandboxDeposit: { body: { wallet_id: 999_999, asset: "ETH", amount: "1" } },
+  listAssets: {},
+  getAsset: { params: { asset_id: "ast_missing" } },
   getCliConfig: {},
 };
 

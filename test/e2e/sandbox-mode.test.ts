@@ -101,6 +101,21 @@ describe("sandbox off: the self-approval attack", () => {
     expect(applicant_id).toBe(before.applicant_id);
   });
 
+  it("POST /v0/sandbox/deposits answers the generic 404, and its GraphQL mutation GEN-404-001", async () => {
+    const { jwt } = await off.createUser();
+    const wallet_id = (await (await off.api("/v0/wallets", { jwt })).json()).items[0].id;
+    const deposit = await off.api("/v0/sandbox/deposits", { method: "POST", jwt, json: { wallet_id, asset: "ETH", amount: "1" } });
+    expect(deposit.status).toBe(404);
+    expect(await deposit.json()).toMatchObject({ error_code: "GEN-404-001", detail: "No resource exists at /v0/sandbox/deposits." });
+    const graphql = await fetch(off.urls.graphql, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-platform-jwt": jwt },
+      body: JSON.stringify({ query: `mutation { sandbox_deposit(input: { wallet_id: ${wallet_id}, asset: "ETH", amount: "1" }) { id } }` }),
+    });
+    expect((await graphql.json()).errors[0].extensions.error_code).toBe("GEN-404-001");
+    expect(await (off.subgraphs.finance as any).services.db.transaction.count()).toBe(0);
+  });
+
   it("the receiver refuses an event signed with the sandbox secret, and one marked sandboxMode, even with the real secret", async () => {
     const { jwt, id, applicant_id } = await submittedUser(off);
     const event = sandboxDecisionPayload({ user_id: id, applicant_id, decision: "GREEN" });
@@ -120,6 +135,7 @@ describe("sandbox off: the self-approval attack", () => {
   it("is not documented: no sandbox route and no Sandbox tag in /openapi.json", async () => {
     const document = await (await off.api("/openapi.json")).json();
     expect(document.paths["/v0/kyc/sandbox/decision"]).toBeUndefined();
+    expect(document.paths["/v0/sandbox/deposits"]).toBeUndefined();
     expect(document.tags.map((t: { name: string }) => t.name)).not.toContain("Sandbox");
   });
 });

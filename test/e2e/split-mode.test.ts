@@ -61,11 +61,13 @@ beforeAll(async () => {
   issuer = await TestIssuer.start();
   const authProviders = JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]);
   const subgraphPorts: Record<string, number> = {};
+  for (const name of SUBGRAPH_NAMES) subgraphPorts[name] = await freePort();
+  // subgraphs reach their peers (finance → users, identity → users) over signed HTTP too
+  const subgraphUrls = Object.fromEntries(SUBGRAPHS.map(({ name, urlVariable }) => [urlVariable, `http://127.0.0.1:${subgraphPorts[name]}/graphql`]));
   for (const name of SUBGRAPH_NAMES) {
-    subgraphPorts[name] = await freePort();
     // each subgraph owns its data: its own database (PostgreSQL in e2e-postgres, in-memory PGlite otherwise)
     const databaseUrl = await freshDatabaseUrl();
-    startService(name, { SUBGRAPH_PORT: String(subgraphPorts[name]), DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0", ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
+    startService(name, { SUBGRAPH_PORT: String(subgraphPorts[name]), DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0", ...subgraphUrls, ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
   }
   usersUrl = `http://127.0.0.1:${subgraphPorts.users}/graphql`;
   identityUrl = `http://127.0.0.1:${subgraphPorts.identity}/graphql`;
@@ -77,7 +79,7 @@ beforeAll(async () => {
     GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
     RATE_LIMITS: JSON.stringify({ auth_failure: { limit: GATEWAY_AUTH_FAILURES } }),
     AUTH_PROVIDERS: authProviders,
-    ...Object.fromEntries(SUBGRAPHS.map(({ name, urlVariable }) => [urlVariable, `http://127.0.0.1:${subgraphPorts[name]}/graphql`])),
+    ...subgraphUrls,
   });
   const [port, identityPort, rpcPort] = [await freePort(), await freePort(), await freePort()];
   adapterUrl = `http://127.0.0.1:${port}`;
@@ -110,6 +112,20 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     const problem = await fetch(`${adapterUrl}/v0/user/me`, { headers: { "x-platform-jwt": "garbage" } });
     expect(problem.status).toBe(401);
     expect(await problem.json()).toMatchObject({ error_code: "USR-401-001", trace_id: problem.headers.get("x-request-id") });
+  });
+
+  it("finance asks the users service over HTTP whose wallet a sandbox deposit credits", async () => {
+    const jwt = await issuer.sign({ sub: "split-user" });
+    const wallets = await (await fetch(`${adapterUrl}/v0/wallets`, { headers: { "x-platform-jwt": jwt } })).json();
+    const deposit = (wallet_id: number) =>
+      fetch(`${adapterUrl}/v0/sandbox/deposits`, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: JSON.stringify({ wallet_id, asset: "NOPE", amount: "1" }) });
+    // the users service's WAL-404-001 arrives as it is; the caller's own wallet passes on to the asset check (finance's catalogue is empty here)
+    const missing = await deposit(999_999);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error_code).toBe("WAL-404-001");
+    const own = await deposit(wallets.items[0].id);
+    expect(own.status).toBe(422);
+    expect((await own.json()).error_code).toBe("TXN-422-002");
   });
 
   it("plans across subgraphs through the gateway's /graphql with the REST credential headers", async () => {

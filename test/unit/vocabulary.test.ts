@@ -4,10 +4,12 @@ import { ENVIRONMENT_KINDS, KEY_PARTITIONS } from "../../lib/auth/api-key.ts";
 import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
 import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
+import { ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
 import { ACCOUNT_STATUSES } from "../../lib/vocabulary/kyc.ts";
 import { ONBOARDING_SAFE_MODES, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
 import { MEMBER_ROLES, MEMBER_STATUSES, ORGANISATION_STATUSES } from "../../lib/vocabulary/organisations.ts";
 import { PINT_REVOKERS, PINT_STATUSES } from "../../lib/vocabulary/pints.ts";
+import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
 import { isOneOf, requireOneOf } from "../../lib/vocabulary/values.ts";
 import { SAFE_CREATION_STATUSES, WALLET_ROLES, WALLET_TYPES } from "../../lib/vocabulary/wallets.ts";
 import { apiSchemaOf } from "../../scripts/operation-types.ts";
@@ -31,6 +33,12 @@ const ENUMS: Record<string, readonly string[]> = {
   PintSignerRole: PINT_SIGNER_ROLES,
   PintStatus: PINT_STATUSES,
   PintRevoker: PINT_REVOKERS,
+  TransactionType: TRANSACTION_TYPES,
+  TransactionStatus: TRANSACTION_STATUSES,
+  TransactionDirection: TRANSACTION_DIRECTIONS,
+  SpendingCategory: SPENDING_CATEGORIES,
+  AssetType: ASSET_TYPES,
+  PriceSource: PRICE_SOURCES,
 };
 
 describe("value lists", () => {

@@ -1,11 +1,40 @@
 import { Field, ID, Int, ObjectType } from "type-graphql";
+import { graphqlEnum } from "../../../lib/graphql/enums.ts";
+import { ASSET_TYPES, PRICE_SOURCES } from "../../../lib/vocabulary/assets.ts";
 
-@ObjectType({ description: "A crypto or fiat asset (spec 2.10)." })
+export const AssetTypeEnum = graphqlEnum(ASSET_TYPES, "AssetType", "crypto: a token on chains; fiat: a currency (spec 2.10).");
+export const PriceSourceEnum = graphqlEnum(PRICE_SOURCES, "PriceSource", "static: the configured prices (ASSET_PRICES); chainlink: an on-chain aggregator (PRICE_FEEDS).");
+
+@ObjectType({ description: "Where a crypto asset lives on one chain." })
+export class AssetContractAddress {
+  @Field(() => Int)
+  chain_id!: number;
+
+  @Field(() => String, { nullable: true, description: "The token contract; null for the chain's native coin (ETH)." })
+  address!: string | null;
+}
+
+@ObjectType({ description: "An asset's USD price and when it was observed." })
+export class AssetPriceQuote {
+  @Field(() => String, { description: "USD per whole unit, decimal string." })
+  value_usd!: string;
+
+  @Field(() => Date, { description: "When the source observed the price (a static price: when it was read)." })
+  timestamp!: Date;
+
+  @Field(() => Boolean, { description: "true when the price is older than PRICE_MAX_AGE_SECONDS." })
+  stale!: boolean;
+
+  @Field(() => PriceSourceEnum)
+  source!: string;
+}
+
+@ObjectType({ description: "A crypto or fiat asset of the catalogue (spec 2.10)." })
 export class Asset {
-  @Field(() => ID)
+  @Field(() => ID, { description: "ast_<symbol in lower case>, e.g. ast_usdc" })
   id!: string;
 
-  @Field(() => String, { description: "crypto or fiat" })
+  @Field(() => AssetTypeEnum)
   asset_type!: string;
 
   @Field(() => String)
@@ -14,12 +43,12 @@ export class Asset {
   @Field(() => String)
   name!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "Decimals of the base unit (USDC 6, ETH 18, fiat 2)." })
   decimals!: number;
 
-  @Field(() => Int, { nullable: true })
-  chain_id!: number | null;
+  @Field(() => [AssetContractAddress], { description: "One entry per chain the asset is on; empty for fiat." })
+  contract_addresses!: AssetContractAddress[];
 
-  @Field(() => String, { nullable: true })
-  contract_address!: string | null;
+  @Field(() => AssetPriceQuote, { nullable: true, description: "null while no source knows a price." })
+  price!: AssetPriceQuote | null;
 }

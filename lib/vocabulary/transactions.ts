@@ -1,0 +1,35 @@
+/** Spec 2.10: the kinds of movement the ledger records. */
+export const TRANSACTION_TYPES = [
+  "deposit",
+  "withdrawal",
+  "transfer",
+  "swap",
+  "card_purchase",
+  "card_refund",
+  "on_ramp",
+  "off_ramp",
+  "bank_transfer",
+  "direct_debit",
+  "standing_order",
+  "bank_payment",
+  "bank_refund",
+  "interest",
+  "fee",
+] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** Spec 3.4 (the moves between them: subgraphs/finance/transactions/transaction-status.ts). */
+export const TRANSACTION_STATUSES = ["pending", "processing", "completed", "failed"] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** Amounts are always positive; the direction says whether money came in or went out of the source. */
+export const TRANSACTION_DIRECTIONS = ["in", "out"] as const;
+export type TransactionDirection = (typeof TRANSACTION_DIRECTIONS)[number];
+
+/** Spec 2.10: the budget categories, also a transaction's spending category. */
+export const SPENDING_CATEGORIES = ["restaurants", "groceries", "transportation", "entertainment", "shopping", "utilities", "travel", "health", "other"] as const;
+export type SpendingCategory = (typeof SPENDING_CATEGORIES)[number];
+
+/** What a movement is booked against: one of the user's wallets, cards or bank accounts (spec 2.10 account sources). */
+export const LEDGER_SOURCE_KINDS = ["wallet", "card", "bank_account"] as const;
+export type LedgerSourceKind = (typeof LEDGER_SOURCE_KINDS)[number];

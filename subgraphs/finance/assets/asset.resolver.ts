@@ -1,0 +1,36 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import type { FinanceServices } from "../services.ts";
+import type { AssetPrice } from "../prices/asset-prices.ts";
+import { Asset, AssetPriceQuote } from "../types/asset.ts";
+import type { AssetRecord } from "./asset-record.ts";
+import { getAsset } from "./get-asset.ts";
+import { listAssets } from "./list-assets.ts";
+
+@Resolver(() => Asset)
+export class AssetResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @Query(() => [Asset], { description: "The asset catalogue (GET /v0/assets); filters combine with AND." })
+  assets(
+    @Ctx() ctx: RequestContext,
+    @Arg("asset_type", () => String, { nullable: true, description: "crypto or fiat" }) assetType?: string | null,
+    @Arg("chain_id", () => Int, { nullable: true, description: "crypto assets on this chain; not with asset_type fiat" }) chainId?: number | null,
+    @Arg("symbol", () => String, { nullable: true, description: "any case" }) symbol?: string | null,
+  ): Promise<AssetRecord[]> {
+    requireUser(ctx.principal, "read");
+    return listAssets(this.services.db, { asset_type: assetType, chain_id: chainId, symbol });
+  }
+
+  @Query(() => Asset, { description: "One asset of the catalogue (GET /v0/assets/{asset_id})." })
+  asset(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<AssetRecord> {
+    requireUser(ctx.principal, "read");
+    return getAsset(this.services.db, id);
+  }
+
+  @FieldResolver(() => AssetPriceQuote, { nullable: true })
+  price(@Root() asset: AssetRecord): Promise<AssetPrice | null> {
+    return this.services.prices.price(asset.symbol);
+  }
+}

@@ -1,0 +1,62 @@
+import { createPublicClient, formatUnits, http, type PublicClient } from "viem";
+import type { PriceFeed } from "../../../lib/price-config.ts";
+import type { PriceQuote, PriceSource } from "./price-source.ts";
+
+/** The two reads of a Chainlink AggregatorV3Interface we need. */
+export const AGGREGATOR_ABI = [
+  { type: "function", name: "decimals", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "uint8" }] },
+  {
+    type: "function",
+    name: "latestRoundData",
+    stateMutability: "view",
+    inputs: [],
+    outputs: [
+      { name: "roundId", type: "uint80" },
+      { name: "answer", type: "int256" },
+      { name: "startedAt", type: "uint256" },
+      { name: "answeredAt", type: "uint256" },
+      { name: "answeredInRound", type: "uint80" },
+    ],
+  },
+] as const;
+
+/** An aggregator's answer as a USD decimal string; null when it is no price (zero or negative, or never updated). */
+export function priceFromRound(answer: bigint, decimals: number, updatedAt: bigint): { value_usd: string; timestamp: Date } | null {
+  if (answer <= 0n || updatedAt === 0n) return null;
+  return { value_usd: formatUnits(answer, decimals), timestamp: new Date(Number(updatedAt) * 1000) };
+}
+
+/**
+ * Chainlink-style aggregators (PRICE_FEEDS) read through CHAIN_RPC_URLS; a symbol without a feed is
+ * asked of `fallback` (the static prices). A failed read throws: the cache keeps the last price.
+ */
+export class ChainlinkPriceSource implements PriceSource {
+  private readonly clients = new Map<number, PublicClient>();
+
+  constructor(
+    private readonly feeds: Readonly<Record<string, PriceFeed>>,
+    private readonly chainRpcUrls: Readonly<Record<number, string>>,
+    private readonly fallback?: PriceSource,
+  ) {}
+
+  async price(symbol: string): Promise<PriceQuote | null> {
+    const feed = this.feeds[symbol.toUpperCase()];
+    if (!feed) return this.fallback ? this.fallback.price(symbol) : null;
+    const client = this.client(feed.chain_id);
+    const [decimals, round] = await Promise.all([
+      client.readContract({ address: feed.address, abi: AGGREGATOR_ABI, functionName: "decimals" }),
+      client.readContract({ address: feed.address, abi: AGGREGATOR_ABI, functionName: "latestRoundData" }),
+    ]);
+    const price = priceFromRound(round[1], decimals, round[3]);
+    return price && { ...price, source: "chainlink" };
+  }
+
+  private client(chainId: number): PublicClient {
+    let client = this.clients.get(chainId);
+    if (!client) {
+      client = createPublicClient({ transport: http(this.chainRpcUrls[chainId], { retryCount: 1, timeout: 10_000 }) });
+      this.clients.set(chainId, client);
+    }
+    return client;
+  }
+}

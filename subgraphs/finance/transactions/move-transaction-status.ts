@@ -1,0 +1,27 @@
+import { appError } from "../../../lib/errors/app-error.ts";
+import { TRANSACTION_STATUSES, type TransactionStatus } from "../../../lib/vocabulary/transactions.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { FinanceTx } from "../db.ts";
+import { findOwnTransaction, type TransactionView } from "./transaction-record.ts";
+import { requireTransactionMove } from "./transaction-status.ts";
+
+/**
+ * Moves the user's transaction to `to` (spec 3.4; anything else TXN-409-001 naming its status) and
+ * appends the change to its status_history, in the caller's database transaction. The update matches only
+ * while the status is still the one read, so of two concurrent moves from one status one applies
+ * and the other is refused with the status it then finds.
+ */
+export async function moveTransactionStatus(tx: FinanceTx, options: { user_id: string; transaction_id: string; to: TransactionStatus }): Promise<TransactionView> {
+  const to = requireOneOf(TRANSACTION_STATUSES, options.to, ["body", "status"]);
+  const current = await findOwnTransaction(tx, options.user_id, options.transaction_id);
+  requireTransactionMove(current.status, to);
+  const now = new Date();
+  const { count } = await tx.transaction.updateMany({ where: { id: current.id, status: current.status }, data: { status: to, updated_at: now } });
+  if (count === 0) {
+    const latest = await findOwnTransaction(tx, options.user_id, options.transaction_id);
+    requireTransactionMove(latest.status, to);
+    throw appError("TXN-409-001", `The transaction changed while moving it; it is ${latest.status}.`);
+  }
+  await tx.transactionStatusChange.create({ data: { transaction_id: current.id, from: current.status, to, changed_at: now } });
+  return findOwnTransaction(tx, options.user_id, options.transaction_id);
+}

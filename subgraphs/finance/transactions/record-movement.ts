@@ -1,0 +1,94 @@
+import { appError } from "../../../lib/errors/app-error.ts";
+import { newId } from "../../../lib/ids.ts";
+import {
+  SPENDING_CATEGORIES,
+  TRANSACTION_DIRECTIONS,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  type TransactionDirection,
+  type TransactionStatus,
+  type TransactionType,
+} from "../../../lib/vocabulary/transactions.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { FinanceTx } from "../db.ts";
+import { parseAmount } from "./amount.ts";
+import { availableAfter } from "./balances.ts";
+import { lockSource, sourceColumns, type LedgerSource } from "./ledger-source.ts";
+import { loadTransaction, type TransactionView } from "./transaction-record.ts";
+import { pathFromInitial } from "./transaction-status.ts";
+
+export interface MovementInput {
+  user_id: string;
+  type: TransactionType;
+  direction: TransactionDirection;
+  /** positive decimal string in asset units */
+  amount: string;
+  /** a crypto asset, or `currency` for fiat; `decimals` bounds the amount's fraction digits */
+  unit: { asset_symbol: string; decimals: number } | { currency: string; decimals: number };
+  source: LedgerSource;
+  /** where the movement stands once recorded: pending (default), or further along spec 3.4's path */
+  status?: TransactionStatus;
+  /** "allow" only for sources that may go below zero (a credit line); wallets never do */
+  overdraft?: "refuse" | "allow";
+  amount_usd?: string | null;
+  category?: string | null;
+  description?: string | null;
+  merchant?: { name: string | null; mcc: string | null } | null;
+  counterparty?: string | null;
+  chain_id?: number | null;
+  tx_hash?: string | null;
+  /** when it happened; default now */
+  timestamp?: Date;
+}
+
+/**
+ * Records one movement in the ledger, in the caller's database transaction (which also holds the
+ * Idempotency-Key row of the request, when there is one). The source is locked first, so an
+ * outflow that would overdraw it is refused (TXN-409-002) even against concurrent outflows; the
+ * row and its status_history (pending, then each move to `status`) are written together.
+ */
+export async function recordMovement(tx: FinanceTx, input: MovementInput): Promise<TransactionView> {
+  const type = requireOneOf(TRANSACTION_TYPES, input.type, ["body", "type"]);
+  const direction = requireOneOf(TRANSACTION_DIRECTIONS, input.direction, ["body", "direction"]);
+  const status = requireOneOf(TRANSACTION_STATUSES, input.status ?? "pending", ["body", "status"]);
+  const category = input.category == null ? null : requireOneOf(SPENDING_CATEGORIES, input.category, ["body", "category"]);
+  const amount = parseAmount(input.amount, input.unit.decimals, ["body", "amount"]);
+  const unit = "asset_symbol" in input.unit ? { asset_symbol: input.unit.asset_symbol, currency: null } : { asset_symbol: null, currency: input.unit.currency };
+
+  await lockSource(tx, input.source);
+  if (direction === "out" && status !== "failed" && (input.overdraft ?? "refuse") === "refuse") {
+    const left = await availableAfter(tx, input.source, unit, amount);
+    if (left.startsWith("-"))
+      throw appError("TXN-409-002", `The movement of ${amount} ${unit.asset_symbol ?? unit.currency} would overdraw its source (${left} after it).`);
+  }
+
+  const now = new Date();
+  const id = newId("txn", now.getTime());
+  const path = pathFromInitial(status);
+  await tx.transaction.create({
+    data: {
+      id,
+      user_id: input.user_id,
+      type,
+      status,
+      direction,
+      amount,
+      ...unit,
+      decimals: input.unit.decimals,
+      amount_usd: input.amount_usd ?? null,
+      category,
+      description: input.description ?? null,
+      merchant_name: input.merchant?.name ?? null,
+      merchant_mcc: input.merchant?.mcc ?? null,
+      ...sourceColumns(input.source),
+      counterparty: input.counterparty ?? null,
+      chain_id: input.chain_id ?? null,
+      tx_hash: input.tx_hash ?? null,
+      timestamp: input.timestamp ?? now,
+      created_at: now,
+      updated_at: now,
+      status_history: { create: path.map((to, i) => ({ from: i === 0 ? null : path[i - 1]!, to, changed_at: now })) },
+    },
+  });
+  return (await loadTransaction(tx, id))!;
+}

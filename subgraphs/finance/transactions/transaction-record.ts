@@ -1,0 +1,98 @@
+import { appError } from "../../../lib/errors/app-error.ts";
+import type { TransactionDirection, TransactionStatus, TransactionType } from "../../../lib/vocabulary/transactions.ts";
+import type { FinanceTx } from "../db.ts";
+
+/** A status change as the API shows it (status_history). */
+export interface TransactionStatusChangeView {
+  from: TransactionStatus | null;
+  to: TransactionStatus;
+  changed_at: Date;
+}
+
+/** A ledger row as the API shows it: amounts as decimal strings, never numbers. */
+export interface TransactionView {
+  id: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  direction: TransactionDirection;
+  amount: string;
+  asset: { symbol: string; decimals: number } | null;
+  currency: string | null;
+  amount_usd: string | null;
+  category: string | null;
+  description: string | null;
+  merchant: { name: string | null; mcc: string | null } | null;
+  wallet_id: number | null;
+  card_id: string | null;
+  bank_account_id: string | null;
+  counterparty: string | null;
+  chain_id: number | null;
+  tx_hash: string | null;
+  timestamp: Date;
+  created_at: Date;
+  updated_at: Date;
+  status_history: TransactionStatusChangeView[];
+}
+
+const WITH_HISTORY = { status_history: { orderBy: { id: "asc" } } } as const;
+
+type Row = NonNullable<Awaited<ReturnType<FinanceTx["transaction"]["findUnique"]>>> & {
+  status_history: { from: string | null; to: string; changed_at: Date }[];
+};
+
+export function transactionView(row: Row): TransactionView {
+  return {
+    id: row.id,
+    type: row.type as TransactionType,
+    status: row.status as TransactionStatus,
+    direction: row.direction as TransactionDirection,
+    // toFixed(): plain notation whatever the exponent, trailing zeros dropped
+    amount: row.amount.toFixed(),
+    asset: row.asset_symbol === null ? null : { symbol: row.asset_symbol, decimals: row.decimals },
+    currency: row.currency,
+    amount_usd: row.amount_usd === null ? null : row.amount_usd.toFixed(),
+    category: row.category,
+    description: row.description,
+    merchant: row.merchant_name === null && row.merchant_mcc === null ? null : { name: row.merchant_name, mcc: row.merchant_mcc },
+    wallet_id: row.wallet_id,
+    card_id: row.card_id,
+    bank_account_id: row.bank_account_id,
+    counterparty: row.counterparty,
+    chain_id: row.chain_id,
+    tx_hash: row.tx_hash,
+    timestamp: row.timestamp,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    status_history: row.status_history.map((change) => ({ from: change.from as TransactionStatus | null, to: change.to as TransactionStatus, changed_at: change.changed_at })),
+  };
+}
+
+/** One transaction with its history, or null. */
+export async function loadTransaction(tx: FinanceTx, id: string): Promise<TransactionView | null> {
+  const row = await tx.transaction.findUnique({ where: { id }, include: WITH_HISTORY });
+  return row && transactionView(row);
+}
+
+/** The user's transaction, or TXN-404-001: other users' transactions do not exist. */
+export async function findOwnTransaction(tx: FinanceTx, userId: string, id: string): Promise<TransactionView> {
+  const row = await tx.transaction.findFirst({ where: { id, user_id: userId }, include: WITH_HISTORY });
+  if (!row) throw appError("TXN-404-001", `Transaction ${id} was not found for this user.`);
+  return transactionView(row);
+}
+
+/** JSON of a view (dates as ISO strings), as the idempotency store keeps a response. */
+export function transactionSnapshot(view: TransactionView): unknown {
+  return JSON.parse(JSON.stringify(view));
+}
+
+/** The view back from its snapshot. */
+export function transactionFromSnapshot(json: unknown): TransactionView {
+  const view = json as TransactionView & { timestamp: string; created_at: string; updated_at: string; status_history: { from: TransactionStatus | null; to: TransactionStatus; changed_at: string }[] };
+  return {
+    ...view,
+    timestamp: new Date(view.timestamp),
+    created_at: new Date(view.created_at),
+    updated_at: new Date(view.updated_at),
+    status_history: view.status_history.map((change) => ({ ...change, changed_at: new Date(change.changed_at) })),
+  };
+}
