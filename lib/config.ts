@@ -9,6 +9,7 @@ import { loadEnvironmentLimits, type EnvironmentLimits } from "./environment-lim
 import { DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/kyc-event-freshness.ts";
 import { loadGraphqlLimitConfig, type GraphqlLimitConfig } from "./graphql/limits.ts";
 import { loadPriceConfig, type PriceConfig } from "./price-config.ts";
+import { loadBalanceConfig, type BalanceConfig } from "./balance-config.ts";
 import { SUBGRAPHS, type SubgraphName } from "./graphql/subgraph-registry.ts";
 import { jwksUriProblem, STRICT_JWKS_POLICY, type JwksUriPolicy } from "./auth/jwks-fetch.ts";
 
@@ -80,6 +81,8 @@ export interface Config {
   chainRpcUrls: Record<number, string>;
   /** PRICE_SOURCE, ASSET_PRICES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PRICE_CACHE_SECONDS (lib/price-config.ts) */
   prices: PriceConfig;
+  /** BALANCE_SOURCE, BALANCE_CACHE_SECONDS (lib/balance-config.ts) */
+  balances: BalanceConfig;
   /** private JWK; undefined means generate once and keep in DATA_DIR */
   signingKey?: Record<string, unknown>;
   logLevel: string;
@@ -352,6 +355,7 @@ export function loadConfig(env: Env = process.env): Config {
     kycWebhookToleranceSeconds: nonNegativeInt(env, "KYC_WEBHOOK_TOLERANCE_SECONDS", DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS),
     chainRpcUrls: rpcUrls,
     prices: loadPriceConfig(env, rpcUrls),
+    balances: loadBalanceConfig(env, rpcUrls),
     signingKey: signingKey(env),
     logLevel,
     internalSecret,

@@ -468,6 +468,69 @@ export interface OperationData {
       id: number;
     };
   };
+  /** GET /v0/transactions */
+  listTransactions: {
+    me: {
+      transactions: {
+        items: {
+          id: string;
+          type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+          status: "pending" | "processing" | "completed" | "failed";
+          direction: "in" | "out";
+          amount: string;
+          asset: {
+            symbol: string;
+            decimals: number;
+          } | null;
+          currency: string | null;
+          amount_usd: string | null;
+          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+          description: string | null;
+          merchant: {
+            name: string | null;
+            mcc: string | null;
+          } | null;
+          wallet_id: number | null;
+          card_id: string | null;
+          bank_account_id: string | null;
+          counterparty: string | null;
+          chain_id: number | null;
+          tx_hash: string | null;
+          note: string | null;
+          timestamp: number;
+          created_at: number;
+          updated_at: number;
+          status_history: {
+            from: "pending" | "processing" | "completed" | "failed" | null;
+            to: "pending" | "processing" | "completed" | "failed";
+            changed_at: number;
+          }[];
+        }[];
+        pagination: {
+          limit: number;
+          offset: number;
+          total: number;
+        };
+        meta?: {
+          transaction_count: number;
+          date_range: {
+            earliest: number | null;
+            latest: number | null;
+          };
+          cashflow: {
+            gross_in: string;
+            gross_out: string;
+            net: string;
+          };
+          categories: {
+            category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other";
+            total_amount: string;
+            percentage_of_total: number;
+          }[];
+        };
+      };
+    };
+  };
   /** GET /v0/transactions/{transaction_id} */
   getTransaction: {
     transaction: {
@@ -494,6 +557,44 @@ export interface OperationData {
       counterparty: string | null;
       chain_id: number | null;
       tx_hash: string | null;
+      note: string | null;
+      timestamp: number;
+      created_at: number;
+      updated_at: number;
+      status_history: {
+        from: "pending" | "processing" | "completed" | "failed" | null;
+        to: "pending" | "processing" | "completed" | "failed";
+        changed_at: number;
+      }[];
+    };
+  };
+  /** PATCH /v0/transactions/{transaction_id} */
+  updateTransaction: {
+    transaction: {
+      id: string;
+      type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+      status: "pending" | "processing" | "completed" | "failed";
+      direction: "in" | "out";
+      amount: string;
+      asset: {
+        symbol: string;
+        decimals: number;
+      } | null;
+      currency: string | null;
+      amount_usd: string | null;
+      category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+      description: string | null;
+      merchant: {
+        name: string | null;
+        mcc: string | null;
+      } | null;
+      wallet_id: number | null;
+      card_id: string | null;
+      bank_account_id: string | null;
+      counterparty: string | null;
+      chain_id: number | null;
+      tx_hash: string | null;
+      note: string | null;
       timestamp: number;
       created_at: number;
       updated_at: number;
@@ -530,6 +631,7 @@ export interface OperationData {
       counterparty: string | null;
       chain_id: number | null;
       tx_hash: string | null;
+      note: string | null;
       timestamp: number;
       created_at: number;
       updated_at: number;
@@ -539,6 +641,94 @@ export interface OperationData {
         changed_at: number;
       }[];
     };
+  };
+  /** GET /v0/budgets */
+  listBudgets: {
+    budgets: {
+      id: string;
+      category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other";
+      amount: string;
+      currency: string;
+      period: "weekly" | "monthly" | "custom";
+      period_start: number;
+      period_end: number;
+      time_zone: string;
+      spent: string;
+      remaining: string;
+      percentage_used: number;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/budgets */
+  createBudget: {
+    budget: {
+      id: string;
+      category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other";
+      amount: string;
+      currency: string;
+      period: "weekly" | "monthly" | "custom";
+      period_start: number;
+      period_end: number;
+      time_zone: string;
+      spent: string;
+      remaining: string;
+      percentage_used: number;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/budgets/settings */
+  getBudgetSettings: {
+    settings: {
+      time_zone: string;
+    };
+  };
+  /** PATCH /v0/budgets/settings */
+  updateBudgetSettings: {
+    settings: {
+      time_zone: string;
+    };
+  };
+  /** GET /v0/budgets/{budget_id} */
+  getBudget: {
+    budget: {
+      id: string;
+      category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other";
+      amount: string;
+      currency: string;
+      period: "weekly" | "monthly" | "custom";
+      period_start: number;
+      period_end: number;
+      time_zone: string;
+      spent: string;
+      remaining: string;
+      percentage_used: number;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/budgets/{budget_id} */
+  updateBudget: {
+    budget: {
+      id: string;
+      category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other";
+      amount: string;
+      currency: string;
+      period: "weekly" | "monthly" | "custom";
+      period_start: number;
+      period_end: number;
+      time_zone: string;
+      spent: string;
+      remaining: string;
+      percentage_used: number;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/budgets/{budget_id} */
+  deleteBudget: {
+    deleted: string;
   };
   /** GET /v0/assets */
   listAssets: {
@@ -578,6 +768,70 @@ export interface OperationData {
         stale: boolean;
         source: "static" | "chainlink";
       } | null;
+    };
+  };
+  /** GET /v0/wallets/{wallet_id}/assets */
+  listWalletAssets: {
+    wallet: {
+      id: number;
+      assets: {
+        asset: {
+          id: string;
+          asset_type: "crypto" | "fiat";
+          symbol: string;
+          name: string;
+          decimals: number;
+          contract_addresses: {
+            chain_id: number;
+            address: string | null;
+          }[];
+          price: {
+            value_usd: string;
+            timestamp: number;
+            stale: boolean;
+            source: "static" | "chainlink";
+          } | null;
+        };
+        balance: string;
+        value_usd: string | null;
+      }[];
+    };
+  };
+  /** GET /v0/accounts */
+  listAccounts: {
+    me: {
+      accounts: {
+        items: {
+          source: "crypto_wallet" | "bank_account" | "card";
+          source_id: string;
+          name: string | null;
+          chain_id: number | null;
+          address: string | null;
+          balances: {
+            asset: {
+              id: string;
+              asset_type: "crypto" | "fiat";
+              symbol: string;
+              name: string;
+              decimals: number;
+              contract_addresses: {
+                chain_id: number;
+                address: string | null;
+              }[];
+              price: {
+                value_usd: string;
+                timestamp: number;
+                stale: boolean;
+                source: "static" | "chainlink";
+              } | null;
+            };
+            balance: string;
+            value_usd: string | null;
+          }[];
+          total_value_usd: string;
+        }[];
+        total_value_usd: string;
+      };
     };
   };
   /** GET /v0/cli/config */

@@ -22,7 +22,10 @@ import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
+import { budgetRoutes } from "./routes/budgets.ts";
 import { assetRoutes } from "./routes/assets.ts";
+import { walletAssetRoutes } from "./routes/wallet-assets.ts";
+import { accountRoutes } from "./routes/accounts.ts";
 import { pregeneratedWalletRoutes } from "./routes/pregenerated-wallets.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
@@ -37,7 +40,10 @@ export const platformRoutes: Route[] = [
   ...pregeneratedWalletRoutes,
   ...walletRoutes,
   ...transactionRoutes,
+  ...budgetRoutes,
   ...assetRoutes,
+  ...walletAssetRoutes,
+  ...accountRoutes,
   ...cliRoutes,
   ...siweRoutes,
 ];

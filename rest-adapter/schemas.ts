@@ -1,5 +1,6 @@
 import { Type, type SchemaOptions, type TLiteral, type TNull, type TSchema, type TUnion } from "@sinclair/typebox";
 import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
+import { BUDGET_PERIODS } from "../lib/vocabulary/budgets.ts";
 import { ACCOUNT_STATUSES } from "../lib/vocabulary/kyc.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../lib/vocabulary/transactions.ts";
 import { SAFE_CREATION_STATUSES, WALLET_ROLES, WALLET_TYPES } from "../lib/vocabulary/wallets.ts";
@@ -142,6 +143,7 @@ export const Transaction = Type.Object(
     counterparty: Nullable(Type.String()),
     chain_id: Nullable(Type.Integer()),
     tx_hash: Nullable(Type.String()),
+    note: Nullable(Type.String({ description: "the user's own note (PATCH)" })),
     timestamp: EpochMs,
     created_at: EpochMs,
     updated_at: EpochMs,
@@ -185,6 +187,27 @@ export const Asset = Type.Object(
   { $id: "Asset" },
 );
 
+/** A budget with its current period's figures (spec 2.10); money as decimal strings. */
+export const Budget = Type.Object(
+  {
+    id: Type.String({ examples: ["bgt_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+    category: literalUnion(SPENDING_CATEGORIES),
+    amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", description: "the limit, in currency units", examples: ["250"] }),
+    currency: Type.String({ description: "a symbol of the asset catalogue (GET /v0/assets)", examples: ["USD"] }),
+    period: literalUnion(BUDGET_PERIODS, { description: "weekly: resets Monday 00:00; monthly: on the 1st 00:00, in time_zone; custom: its own bounds" }),
+    period_start: EpochMs,
+    period_end: EpochMs,
+    time_zone: Type.String({ description: "IANA zone the current period was computed in (GET /v0/budgets/settings)", examples: ["Europe/Berlin"] }),
+    spent: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", description: "completed, pending and processing out transactions of the category in [period_start, period_end)", examples: ["187.4"] }),
+    remaining: Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "amount − spent; negative once overspent", examples: ["62.6"] }),
+    percentage_used: Type.Number({ description: "spent / amount × 100, two decimals; over 100 once overspent", examples: [74.96] }),
+    created_at: EpochMs,
+    updated_at: EpochMs,
+    _links: Type.Optional(Links),
+  },
+  { $id: "Budget" },
+);
+
 /**
  * The body of an error status: a ProblemDetail; a 422 is either the item list of a request that
  * did not validate (GEN-422-001) or a domain refusal with its own code and a text `detail`.
@@ -194,7 +217,7 @@ export function problemSchema(status: number): TSchema {
 }
 
 /** Components every document carries, referenced by `$ref: "#/components/schemas/<id>"`. */
-export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User, Transaction, Asset];
+export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User, Transaction, Asset, Budget];
 
 /** `{ ...schema, _links }` for a response body. */
 export function withLinks(schema: TSchema): TSchema {

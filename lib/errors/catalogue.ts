@@ -73,6 +73,11 @@ export const ERROR_CATALOGUE = {
   "TXN-422-001": { status: 422, title: "Idempotency Key Reused", detail: "This Idempotency-Key was used with a different request; use a new key for a new request." },
   "TXN-422-002": { status: 422, title: "Unknown Asset", detail: "The asset is not in the catalogue for this source's chain." },
 
+  // Budgets (spec 2.10)
+  "BGT-404-001": { status: 404, title: "Budget Not Found", detail: "No budget with this id belongs to the user." },
+  "BGT-409-001": { status: 409, title: "Budget Already Exists", detail: "The user already has a budget for this category and period; update that one." },
+  "BGT-422-001": { status: 422, title: "Unknown Currency", detail: "The budget's currency is not a symbol of the asset catalogue (GET /v0/assets)." },
+
   // Chains
   "CHN-502-001": { status: 502, title: "Chain Unavailable", detail: "The chain could not be reached; retry later." },
 

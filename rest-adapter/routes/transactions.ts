@@ -2,6 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link } from "../links.ts";
 import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
+import { Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
+import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
+import { MAX_NOTE_LENGTH } from "../../subgraphs/finance/transactions/update-transaction.ts";
 
 const TransactionId = Type.Object({ transaction_id: Type.String({ minLength: 1, maxLength: 64, description: "txn_<id>" }) });
 
@@ -12,7 +16,97 @@ function transactionLinks(base: string, transaction: { id: string; wallet_id: nu
   };
 }
 
+const Instant = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: "date-time" })], {
+  description: "epoch milliseconds, or an ISO 8601 instant such as 2026-11-01T00:00:00Z",
+});
+const DecimalBound = Type.String({ pattern: "^[0-9]{1,60}(\\.[0-9]{1,18})?$", description: "decimal in asset units, compared exactly", examples: ["0.1"] });
+const UsdAmount = Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "USD, exact decimal string" });
+
+const FeedQuery = Type.Object({
+  type: Type.Optional(literalUnion(TRANSACTION_TYPES)),
+  status: Type.Optional(literalUnion(TRANSACTION_STATUSES)),
+  direction: Type.Optional(literalUnion(TRANSACTION_DIRECTIONS)),
+  wallet_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  card_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  period_start: Type.Optional({ ...Instant, description: `inclusive; ${Instant.description}` }),
+  period_end: Type.Optional({ ...Instant, description: `exclusive; ${Instant.description}` }),
+  amount_min: Type.Optional({ ...DecimalBound, description: "amount >= amount_min (asset units, exact)" }),
+  amount_max: Type.Optional({ ...DecimalBound, description: "amount <= amount_max (asset units, exact)" }),
+  category: Type.Optional(literalUnion(SPENDING_CATEGORIES)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+  meta: Type.Optional(Type.Boolean({ default: false, description: "true adds `meta` over the whole filtered set" })),
+});
+
+const TransactionMeta = Type.Object(
+  {
+    transaction_count: Type.Integer(),
+    date_range: Type.Object(
+      {
+        earliest: Type.Union([Type.Integer(), Type.Null()]),
+        latest: Type.Union([Type.Integer(), Type.Null()]),
+      },
+      { description: "oldest and newest `timestamp` of the filtered set in epoch milliseconds (null when empty); not converted by X-Timestamp-Format, which spec 2.1 applies to `*_at`, `timestamp` and `period_*` only" },
+    ),
+    cashflow: Type.Object(
+      { gross_in: UsdAmount, gross_out: UsdAmount, net: UsdAmount },
+      { description: "exact sums of `amount_usd`; failed movements and movements without a price count nothing; net = gross_in − gross_out" },
+    ),
+    categories: Type.Array(
+      Type.Object({ category: literalUnion(SPENDING_CATEGORIES), total_amount: UsdAmount, percentage_of_total: Type.Number({ description: "share of gross_out in percent, 2 decimals" }) }),
+      { description: "spending (direction out) per category, largest first; an uncategorised outflow counts as `other`; empty when nothing was spent" },
+    ),
+  },
+  { description: "spec 2.10, over every page of the filtered set, computed in SQL" },
+);
+
+type FeedQueryValues = Record<string, string | number | boolean | undefined>;
+
+/** The feed's URL with the request's own filters and another offset (self, next, prev). */
+function feedHref(base: string, query: FeedQueryValues, offset: number): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...query, offset })) if (value !== undefined) params.set(name, String(value));
+  return `${href(base, "/v0/transactions")}?${params.toString()}`;
+}
+
 export const transactionRoutes = [
+  defineRoute({
+    operationId: "listTransactions",
+    method: "GET",
+    path: "/v0/transactions",
+    tag: "Transactions",
+    summary: "The user's transaction feed, newest first",
+    description: [
+      "Every filter is optional and they combine with AND. `period_start` is inclusive and `period_end` exclusive, each in epoch milliseconds or as an ISO 8601 instant; `amount_min`/`amount_max` compare `amount` (asset units) exactly as decimals (`0.1` equals `0.10`). `category` is one of the budget categories.",
+      `Order: \`timestamp\` newest first, then \`id\` descending, so walking the pages with \`offset\` while nothing changes yields every transaction once. \`limit\` is 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}; more is a 422), \`offset\` from 0. \`pagination.total\` counts every page; \`_links.next\` and \`_links.prev\` appear when such a page exists.`,
+      "`meta=true` adds `meta` (spec 2.10) over the whole filtered set, not only the page: `transaction_count`, `date_range`, `cashflow` in USD from `amount_usd` and spending per category with its share of `gross_out`.",
+    ].join("\n\n"),
+    security: ["PlatformJwt", "PlatformPat"],
+    query: FeedQuery,
+    operation: `query ListTransactions($filter: TransactionFilter, $page: PageInput, $meta: Boolean!) { me { transactions(filter: $filter, page: $page) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta @include(if: $meta) { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } } }`,
+    variables: ({ query: { limit, offset, meta, ...filter } }) => ({ filter, page: { limit, offset }, meta: meta ?? false }),
+    result: (data) => data.me.transactions,
+    links: (body, { base_url, query }) => {
+      const { limit, offset, total } = body.pagination;
+      return {
+        self: link(feedHref(base_url, query, offset)),
+        ...(offset + limit < total && { next: link(feedHref(base_url, query, offset + limit)) }),
+        ...(offset > 0 && { prev: link(feedHref(base_url, query, Math.max(0, offset - limit))) }),
+      };
+    },
+    responses: {
+      200: {
+        description: "One page of transactions",
+        schema: Type.Object({
+          items: Type.Array(Type.Ref("Transaction")),
+          pagination: Type.Object({ limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer({ description: "transactions passing the filters, over all pages" }) }),
+          meta: Type.Optional({ ...TransactionMeta, description: `only with meta=true; ${TransactionMeta.description}` }),
+          _links: Links,
+        }),
+      },
+    },
+    errors: ["USR-404-001"],
+  }),
   defineRoute({
     operationId: "getTransaction",
     method: "GET",
@@ -29,6 +123,31 @@ export const transactionRoutes = [
     links: (body, { base_url }) => transactionLinks(base_url, body),
     responses: { 200: { description: "The transaction", schema: Type.Ref("Transaction") } },
     errors: ["USR-404-001", "TXN-404-001"],
+  }),
+  defineRoute({
+    operationId: "updateTransaction",
+    method: "PATCH",
+    path: "/v0/transactions/{transaction_id}",
+    tag: "Transactions",
+    summary: "Set the category or note of one of your transactions",
+    description:
+      `Give \`category\` (a budget category, or null to clear it), \`note\` (at most ${MAX_NOTE_LENGTH} characters, or null to clear it) or both; an absent field is unchanged. ` +
+      "A category set on a transaction with a merchant is remembered: your later transactions of the same merchant (its name, any case) that arrive without a category get it; null forgets it. Transactions already recorded keep theirs. Another user's transaction: 404 `TXN-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: TransactionId,
+    body: Type.Object(
+      {
+        category: Type.Optional(nullableLiteralUnion(SPENDING_CATEGORIES)),
+        note: Type.Optional(Type.Union([Type.String({ maxLength: MAX_NOTE_LENGTH }), Type.Null()])),
+      },
+      { minProperties: 1 },
+    ),
+    operation: `mutation UpdateTransaction($id: ID!, $input: UpdateTransactionInput!) { transaction: update_transaction(id: $id, input: $input) { ${TRANSACTION_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.transaction_id, input: body }),
+    result: (data) => data.transaction,
+    links: (body, { base_url }) => transactionLinks(base_url, body),
+    responses: { 200: { description: "The transaction as updated", schema: Type.Ref("Transaction") } },
+    errors: ["USR-403-001", "USR-404-001", "TXN-404-001"],
   }),
   defineRoute({
     operationId: "createSandboxDeposit",

@@ -2,6 +2,7 @@ import type { FederatedClient } from "../../lib/graphql/federated-client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { FinanceDb } from "./db.ts";
 import type { AssetPrices } from "./prices/asset-prices.ts";
+import type { BalanceSource } from "./balances/balance-source.ts";
 
 /** What the finance subgraph's resolvers need, built once at start and injected. */
 export interface FinanceServices {
@@ -11,6 +12,8 @@ export interface FinanceServices {
   users: FederatedClient;
   /** USD prices of the catalogue's assets (PRICE_SOURCE), cached */
   prices: AssetPrices;
+  /** wallet balances (BALANCE_SOURCE): the ledger, or the chain */
+  balances: BalanceSource;
   /** SANDBOX: sandbox deposits exist */
   sandbox: boolean;
 }

@@ -4,7 +4,8 @@ import { ENVIRONMENT_KINDS, KEY_PARTITIONS } from "../../lib/auth/api-key.ts";
 import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
 import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
-import { ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
+import { ACCOUNT_SOURCES, ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
+import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
 import { ACCOUNT_STATUSES } from "../../lib/vocabulary/kyc.ts";
 import { ONBOARDING_SAFE_MODES, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
 import { MEMBER_ROLES, MEMBER_STATUSES, ORGANISATION_STATUSES } from "../../lib/vocabulary/organisations.ts";
@@ -39,6 +40,8 @@ const ENUMS: Record<string, readonly string[]> = {
   SpendingCategory: SPENDING_CATEGORIES,
   AssetType: ASSET_TYPES,
   PriceSource: PRICE_SOURCES,
+  AccountSource: ACCOUNT_SOURCES,
+  BudgetPeriod: BUDGET_PERIODS,
 };
 
 describe("value lists", () => {

@@ -1,5 +1,6 @@
-import { createPublicClient, formatUnits, http, type PublicClient } from "viem";
+import { formatUnits } from "viem";
 import type { PriceFeed } from "../../../lib/price-config.ts";
+import { ChainClients } from "../chain-clients.ts";
 import type { PriceQuote, PriceSource } from "./price-source.ts";
 
 /** The two reads of a Chainlink AggregatorV3Interface we need. */
@@ -31,32 +32,25 @@ export function priceFromRound(answer: bigint, decimals: number, updatedAt: bigi
  * asked of `fallback` (the static prices). A failed read throws: the cache keeps the last price.
  */
 export class ChainlinkPriceSource implements PriceSource {
-  private readonly clients = new Map<number, PublicClient>();
+  private readonly clients: ChainClients;
 
   constructor(
     private readonly feeds: Readonly<Record<string, PriceFeed>>,
-    private readonly chainRpcUrls: Readonly<Record<number, string>>,
+    chainRpcUrls: Readonly<Record<number, string>>,
     private readonly fallback?: PriceSource,
-  ) {}
+  ) {
+    this.clients = new ChainClients(chainRpcUrls);
+  }
 
   async price(symbol: string): Promise<PriceQuote | null> {
     const feed = this.feeds[symbol.toUpperCase()];
     if (!feed) return this.fallback ? this.fallback.price(symbol) : null;
-    const client = this.client(feed.chain_id);
+    const client = this.clients.get(feed.chain_id);
     const [decimals, round] = await Promise.all([
       client.readContract({ address: feed.address, abi: AGGREGATOR_ABI, functionName: "decimals" }),
       client.readContract({ address: feed.address, abi: AGGREGATOR_ABI, functionName: "latestRoundData" }),
     ]);
     const price = priceFromRound(round[1], decimals, round[3]);
     return price && { ...price, source: "chainlink" };
-  }
-
-  private client(chainId: number): PublicClient {
-    let client = this.clients.get(chainId);
-    if (!client) {
-      client = createPublicClient({ transport: http(this.chainRpcUrls[chainId], { retryCount: 1, timeout: 10_000 }) });
-      this.clients.set(chainId, client);
-    }
-    return client;
   }
 }

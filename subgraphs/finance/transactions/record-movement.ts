@@ -13,9 +13,11 @@ import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
 import { parseAmount } from "./amount.ts";
 import { availableAfter } from "./balances.ts";
+import { rememberedCategory } from "./merchant-category-rules.ts";
 import { lockSource, sourceColumns, type LedgerSource } from "./ledger-source.ts";
 import { loadTransaction, type TransactionView } from "./transaction-record.ts";
 import { pathFromInitial } from "./transaction-status.ts";
+import { usdValue } from "./usd-value.ts";
 
 export interface MovementInput {
   user_id: string;
@@ -30,7 +32,11 @@ export interface MovementInput {
   status?: TransactionStatus;
   /** "allow" only for sources that may go below zero (a credit line); wallets never do */
   overdraft?: "refuse" | "allow";
+  /** the USD value; when absent, amount × `usd_price` (or null without a price) */
   amount_usd?: string | null;
+  /** USD per whole unit at the time (usdPriceNow): amount_usd is computed from it in SQL */
+  usd_price?: string | null;
+  /** absent: the category the user gave this merchant before (merchant-category-rules.ts), if any */
   category?: string | null;
   description?: string | null;
   merchant?: { name: string | null; mcc: string | null } | null;
@@ -62,6 +68,8 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
       throw appError("TXN-409-002", `The movement of ${amount} ${unit.asset_symbol ?? unit.currency} would overdraw its source (${left} after it).`);
   }
 
+  const amountUsd = input.amount_usd ?? (input.usd_price == null ? null : await usdValue(tx, amount, input.usd_price));
+  const ruled = category ?? (await rememberedCategory(tx, input.user_id, input.merchant?.name));
   const now = new Date();
   const id = newId("txn", now.getTime());
   const path = pathFromInitial(status);
@@ -75,8 +83,8 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
       amount,
       ...unit,
       decimals: input.unit.decimals,
-      amount_usd: input.amount_usd ?? null,
-      category,
+      amount_usd: amountUsd,
+      category: ruled,
       description: input.description ?? null,
       merchant_name: input.merchant?.name ?? null,
       merchant_mcc: input.merchant?.mcc ?? null,

@@ -28,6 +28,7 @@ export interface TransactionView {
   counterparty: string | null;
   chain_id: number | null;
   tx_hash: string | null;
+  note: string | null;
   timestamp: Date;
   created_at: Date;
   updated_at: Date;
@@ -60,11 +61,19 @@ export function transactionView(row: Row): TransactionView {
     counterparty: row.counterparty,
     chain_id: row.chain_id,
     tx_hash: row.tx_hash,
+    note: row.note,
     timestamp: row.timestamp,
     created_at: row.created_at,
     updated_at: row.updated_at,
     status_history: row.status_history.map((change) => ({ from: change.from as TransactionStatus | null, to: change.to as TransactionStatus, changed_at: change.changed_at })),
   };
+}
+
+/** Transactions by id with their histories, in the order of `ids` (one query for a page). */
+export async function loadTransactions(tx: FinanceTx, ids: string[]): Promise<TransactionView[]> {
+  const rows = await tx.transaction.findMany({ where: { id: { in: ids } }, include: WITH_HISTORY });
+  const byId = new Map(rows.map((row) => [row.id, transactionView(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** One transaction with its history, or null. */

@@ -1,10 +1,12 @@
-import { Arg, Ctx, Field, ID, InputType, Int, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Directive, Field, ID, InputType, Int, Mutation, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Transaction } from "../types/transaction.ts";
 import { sandboxDeposit } from "./sandbox-deposit.ts";
 import { findOwnTransaction } from "./transaction-record.ts";
+import { updateTransaction } from "./update-transaction.ts";
 
 @InputType()
 class SandboxDepositInput {
@@ -21,14 +23,30 @@ class SandboxDepositInput {
   description?: string | null;
 }
 
+@InputType({ description: "What the user sets on a transaction; an absent field is unchanged, null clears it." })
+class UpdateTransactionInput {
+  @Field(() => String, { nullable: true, description: "A spending category (spec 2.10); remembered for the merchant's later transactions." })
+  category?: string | null;
+
+  @Field(() => String, { nullable: true, description: "At most 500 characters." })
+  note?: string | null;
+}
+
 @Resolver(() => Transaction)
 export class TransactionResolver {
   constructor(private readonly services: FinanceServices) {}
 
+  @Directive(AGENT_TAG)
   @Query(() => Transaction, { description: "One transaction of the user." })
   transaction(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
     return findOwnTransaction(this.services.db, user_id, id);
+  }
+
+  @Mutation(() => Transaction, { description: "Sets the category and/or note of the user's transaction." })
+  update_transaction(@Arg("id", () => ID) id: string, @Arg("input", () => UpdateTransactionInput) input: UpdateTransactionInput, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return updateTransaction(this.services.db, { user_id, transaction_id: id, ...input });
   }
 
   @Mutation(() => Transaction, { description: "Sandbox mode only: credit the user's wallet with a completed deposit." })

@@ -84,6 +84,9 @@ export class Transaction {
   @Field(() => String, { nullable: true })
   tx_hash!: string | null;
 
+  @Field(() => String, { nullable: true, description: "The user's own note (PATCH)." })
+  note!: string | null;
+
   @Field(() => Date, { description: "When the movement happened." })
   timestamp!: Date;
 

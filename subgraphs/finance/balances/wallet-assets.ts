@@ -1,0 +1,41 @@
+import { ASSET_INCLUDE, assetRecord, type AssetRecord } from "../assets/asset-record.ts";
+import type { FinanceDb } from "../db.ts";
+import type { AssetPrices } from "../prices/asset-prices.ts";
+import type { BalanceSource, BalanceWallet } from "./balance-source.ts";
+import { valueUsd } from "./usd-value.ts";
+
+/** One asset of a wallet as the API shows it (spec 2.10's wallet asset listing). */
+export interface AssetBalanceView {
+  asset: AssetRecord;
+  /** base units, a whole decimal string */
+  balance: string;
+  /** exact decimal string; null while no price is known */
+  value_usd: string | null;
+}
+
+export interface WalletAssetServices {
+  db: FinanceDb;
+  balances: BalanceSource;
+  prices: AssetPrices;
+}
+
+/**
+ * What the wallet holds (BALANCE_SOURCE), each asset with its catalogue record and its value at the
+ * current USD price, by symbol. The wallet is the users subgraph's answer (it authorised the read).
+ */
+export async function walletAssets(services: WalletAssetServices, wallet: BalanceWallet): Promise<AssetBalanceView[]> {
+  const held = await services.balances.walletBalances(wallet);
+  if (held.length === 0) return [];
+  const rows = await services.db.asset.findMany({ where: { symbol: { in: held.map((h) => h.symbol) } }, include: ASSET_INCLUDE });
+  const catalogue = new Map(rows.map((row) => [row.symbol, assetRecord(row)]));
+  const views = await Promise.all(
+    held.map(async ({ symbol, balance }): Promise<AssetBalanceView | null> => {
+      const asset = catalogue.get(symbol);
+      // the ledger books catalogue assets only; a symbol gone from the catalogue has no name to show
+      if (!asset) return null;
+      const price = await services.prices.price(symbol);
+      return { asset, balance, value_usd: price ? valueUsd(balance, asset.decimals, price.value_usd) : null };
+    }),
+  );
+  return views.filter((view): view is AssetBalanceView => view !== null).sort((a, b) => a.asset.symbol.localeCompare(b.asset.symbol));
+}

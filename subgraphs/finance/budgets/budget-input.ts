@@ -1,0 +1,56 @@
+import { appError, validationError } from "../../../lib/errors/app-error.ts";
+import { BUDGET_PERIODS, type BudgetPeriod } from "../../../lib/vocabulary/budgets.ts";
+import { SPENDING_CATEGORIES, type SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { FinanceTx } from "../db.ts";
+import { parseAmount } from "../transactions/amount.ts";
+
+/** What a budget stores, checked: the shape create and update both write. */
+export interface BudgetFields {
+  category: SpendingCategory;
+  amount: string;
+  currency: string;
+  period: BudgetPeriod;
+  period_start: Date | null;
+  period_end: Date | null;
+}
+
+/** The fields as given (create: all that matter; update: the stored ones overlaid with the patch). */
+export interface BudgetFieldsInput {
+  category: unknown;
+  amount: unknown;
+  currency: unknown;
+  period: unknown;
+  period_start: Date | null;
+  period_end: Date | null;
+}
+
+/** `currency` as the catalogue spells it, with its decimals (USD 2, USDC 6), or BGT-422-001. */
+async function budgetCurrency(tx: FinanceTx, currency: unknown): Promise<{ symbol: string; decimals: number }> {
+  if (typeof currency !== "string" || currency.length === 0) throw validationError(["body", "currency"], "Input should be an asset symbol such as \"USD\"", currency, "string_type");
+  const asset = await tx.asset.findFirst({ where: { symbol: { equals: currency, mode: "insensitive" } }, select: { symbol: true, decimals: true } });
+  if (!asset) throw appError("BGT-422-001", `${currency} is not in the asset catalogue; use a symbol from GET /v0/assets, such as USD or EUR.`);
+  return asset;
+}
+
+/**
+ * Checks a budget's fields together: category and period from spec 2.10, a positive amount with
+ * at most the currency's decimals, and bounds exactly when the period is custom, ending after they
+ * start. Refusals are GEN-422-001 items at `body.<field>` (an unknown currency BGT-422-001).
+ */
+export async function checkBudgetFields(tx: FinanceTx, input: BudgetFieldsInput): Promise<BudgetFields> {
+  const category = requireOneOf(SPENDING_CATEGORIES, input.category, ["body", "category"]);
+  const period = requireOneOf(BUDGET_PERIODS, input.period, ["body", "period"]);
+  const currency = await budgetCurrency(tx, input.currency);
+  const amount = parseAmount(input.amount, currency.decimals, ["body", "amount"]);
+  if (period !== "custom") {
+    for (const field of ["period_start", "period_end"] as const)
+      if (input[field] !== null) throw validationError(["body", field], "Only custom budgets take period_start and period_end", input[field]!.getTime(), "extra_forbidden");
+    return { category, amount, currency: currency.symbol, period, period_start: null, period_end: null };
+  }
+  for (const field of ["period_start", "period_end"] as const)
+    if (input[field] === null) throw validationError(["body", field], "Field required for a custom budget", null, "missing");
+  if (input.period_end!.getTime() <= input.period_start!.getTime())
+    throw validationError(["body", "period_end"], "Input should be after period_start", input.period_end!.getTime(), "greater_than", { gt: input.period_start!.getTime() });
+  return { category, amount, currency: currency.symbol, period, period_start: input.period_start, period_end: input.period_end };
+}

@@ -1,0 +1,124 @@
+import { Arg, Ctx, Directive, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import type { FinanceServices } from "../services.ts";
+import { Budget, BudgetSettings } from "../types/budget.ts";
+import { FinanceUser } from "../types/user.ts";
+import { getBudget, listBudgets } from "./budget-record.ts";
+import { getBudgetSettings, updateBudgetSettings } from "./budget-settings.ts";
+import { createBudget } from "./create-budget.ts";
+import { deleteBudget } from "./delete-budget.ts";
+import { updateBudget } from "./update-budget.ts";
+
+@InputType()
+class CreateBudgetInput {
+  @Field(() => String, { description: "One of the nine categories of spec 2.10." })
+  category!: string;
+
+  @Field(() => String, { description: "Positive decimal string, at most the currency's decimals." })
+  amount!: string;
+
+  @Field(() => String, { nullable: true, description: "A symbol of the asset catalogue; default USD." })
+  currency?: string | null;
+
+  @Field(() => String, { description: "weekly, monthly or custom" })
+  period!: string;
+
+  @Field(() => Date, { nullable: true, description: "custom only: start (inclusive)." })
+  period_start?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: "custom only: end (exclusive)." })
+  period_end?: Date | null;
+}
+
+@InputType({ description: "The fields to change; absent or null: unchanged." })
+class UpdateBudgetInput {
+  @Field(() => String, { nullable: true })
+  category?: string | null;
+
+  @Field(() => String, { nullable: true })
+  amount?: string | null;
+
+  @Field(() => String, { nullable: true })
+  currency?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Leaving custom drops the bounds; moving to custom needs both." })
+  period?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  period_start?: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  period_end?: Date | null;
+}
+
+@InputType()
+class UpdateBudgetSettingsInput {
+  @Field(() => String, { description: "IANA time zone name, e.g. Europe/Berlin." })
+  time_zone!: string;
+}
+
+@Resolver(() => Budget)
+export class BudgetResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @Directive(AGENT_TAG)
+  @Query(() => [Budget], { description: "The user's budgets with the current period's spending." })
+  budgets(@Ctx() ctx: RequestContext): Promise<unknown[]> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return listBudgets(this.services.db, { user_id });
+  }
+
+  @Directive(AGENT_TAG)
+  @Query(() => Budget, { description: "One budget of the user." })
+  budget(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return getBudget(this.services.db, { user_id, budget_id: id });
+  }
+
+  @Directive(AGENT_TAG)
+  @Query(() => BudgetSettings, { description: "Where the user's budget periods begin." })
+  budget_settings(@Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return getBudgetSettings(this.services.db, { user_id });
+  }
+
+  @Mutation(() => Budget)
+  create_budget(@Arg("input", () => CreateBudgetInput) input: CreateBudgetInput, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return createBudget(this.services.db, { user_id, ...input });
+  }
+
+  @Mutation(() => Budget)
+  update_budget(@Arg("id", () => ID) id: string, @Arg("input", () => UpdateBudgetInput) input: UpdateBudgetInput, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return updateBudget(this.services.db, { user_id, budget_id: id, ...input });
+  }
+
+  @Mutation(() => ID, { description: "Deletes the budget; answers its id." })
+  delete_budget(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<string> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return deleteBudget(this.services.db, { user_id, budget_id: id });
+  }
+
+  @Mutation(() => BudgetSettings)
+  update_budget_settings(@Arg("input", () => UpdateBudgetSettingsInput) input: UpdateBudgetSettingsInput, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return updateBudgetSettings(this.services.db, { user_id, time_zone: input.time_zone });
+  }
+}
+
+@Resolver(() => FinanceUser)
+export class BudgetUserResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @Directive(AGENT_TAG)
+  @FieldResolver(() => [Budget], { description: "The user's budgets with the current period's spending." })
+  budgets(@Root() user: FinanceUser, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    // entity references come from the gateway's plan; still, only the caller's own budgets
+    const { user_id } = requireUser(ctx.principal, "read");
+    if (user_id !== user.id) return Promise.resolve([]);
+    return listBudgets(this.services.db, { user_id });
+  }
+}

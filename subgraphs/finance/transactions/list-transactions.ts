@@ -1,0 +1,42 @@
+import { validationError } from "../../../lib/errors/app-error.ts";
+import type { FinanceTx } from "../db.ts";
+import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
+import { loadTransactions, type TransactionView } from "./transaction-record.ts";
+
+/** Page size of the feed when the client gives none, and the most it may ask for (spec 8 leaves both to us). */
+export const DEFAULT_PAGE_LIMIT = 50;
+export const MAX_PAGE_LIMIT = 200;
+
+export interface PageInput {
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export interface TransactionPageView {
+  items: TransactionView[];
+  pagination: { limit: number; offset: number; total: number };
+}
+
+function page(input: PageInput): { limit: number; offset: number } {
+  const limit = input.limit ?? DEFAULT_PAGE_LIMIT;
+  const offset = input.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
+    throw validationError(["query", "limit"], `Input should be between 1 and ${MAX_PAGE_LIMIT}`, limit, "less_than_equal", { le: MAX_PAGE_LIMIT });
+  if (!Number.isInteger(offset) || offset < 0) throw validationError(["query", "offset"], "Input should be greater than or equal to 0", offset, "greater_than_equal", { ge: 0 });
+  return { limit, offset };
+}
+
+/**
+ * One page of the user's feed: newest first by `timestamp`, then by id (unique), so walking the
+ * pages while nothing changes yields every row once; on the (user_id, timestamp desc, id desc)
+ * index. Only ids are paged in SQL; the page's rows and histories are loaded by id.
+ */
+export async function listTransactions(tx: FinanceTx, options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null }): Promise<TransactionPageView> {
+  const { limit, offset } = page(options.page ?? {});
+  const where = transactionCondition(options.user_id, options.filter ?? {});
+  const [rows, [count]] = await Promise.all([
+    tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
+    tx.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM "finance"."transactions" WHERE ${where}`,
+  ]);
+  return { items: await loadTransactions(tx, rows.map((row) => row.id)), pagination: { limit, offset, total: count!.total } };
+}

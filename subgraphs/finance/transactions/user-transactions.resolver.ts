@@ -1,0 +1,40 @@
+import { Arg, Ctx, Directive, FieldResolver, Resolver, Root } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import type { FinanceServices } from "../services.ts";
+import { PageInput, TransactionFilter, TransactionMeta, TransactionPage } from "../types/transaction-page.ts";
+import { FinanceUser } from "../types/user.ts";
+import { listTransactions } from "./list-transactions.ts";
+import { transactionMeta } from "./transaction-meta.ts";
+
+@Resolver(() => FinanceUser)
+export class UserTransactionsResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @Directive(AGENT_TAG)
+  @FieldResolver(() => TransactionPage, { description: "The user's transaction feed (spec 4.3): filters combined with AND, newest first." })
+  async transactions(
+    @Root() user: FinanceUser,
+    @Arg("filter", () => TransactionFilter, { nullable: true }) filter: TransactionFilter | null,
+    @Arg("page", () => PageInput, { nullable: true }) page: PageInput | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TransactionPage> {
+    // entity references come from the gateway's plan; still, only the caller's own rows: another
+    // user's feed reads as that of the id "", which no user has (an empty page, an empty meta)
+    const { user_id } = requireUser(ctx.principal, "read");
+    const query = { user_id: user_id === user.id ? user_id : "", filter };
+    return { ...(await listTransactions(this.services.db, { ...query, page })), query } as unknown as TransactionPage;
+  }
+}
+
+@Resolver(() => TransactionPage)
+export class TransactionPageResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @Directive(AGENT_TAG)
+  @FieldResolver(() => TransactionMeta, { description: "Counts, date range, USD cashflow and spending per category over every page (spec 2.10)." })
+  meta(@Root() page: TransactionPage): Promise<unknown> {
+    return transactionMeta(this.services.db, page.query);
+  }
+}

@@ -1,0 +1,51 @@
+import { Field, Int, ObjectType } from "type-graphql";
+import { graphqlEnum } from "../../../lib/graphql/enums.ts";
+import { ACCOUNT_SOURCES } from "../../../lib/vocabulary/assets.ts";
+import { Asset } from "./asset.ts";
+
+export const AccountSourceEnum = graphqlEnum(ACCOUNT_SOURCES, "AccountSource", "What an account of the unified view is (spec 2.10).");
+
+@ObjectType({ description: "What a wallet (or another account) holds of one asset (spec 2.10)." })
+export class AssetBalance {
+  @Field(() => Asset)
+  asset!: Asset;
+
+  @Field(() => String, { description: "In the asset's base units (wei for ETH, 10^-6 for USDC, cents for fiat), a whole decimal string." })
+  balance!: string;
+
+  @Field(() => String, { nullable: true, description: "balance × the asset's USD price, exact decimal string; null while no price is known." })
+  value_usd!: string | null;
+}
+
+@ObjectType({ description: "One entry of the unified account view: a crypto wallet now; bank accounts and cards take the same shape." })
+export class Account {
+  @Field(() => AccountSourceEnum)
+  source!: string;
+
+  @Field(() => String, { description: "The source's own id as a string: the wallet id (\"12\"), later a bank account or card id." })
+  source_id!: string;
+
+  @Field(() => String, { nullable: true, description: "The wallet's nickname (later the bank account's or card's display name)." })
+  name!: string | null;
+
+  @Field(() => Int, { nullable: true, description: "crypto_wallet: the wallet's chain; null for other sources." })
+  chain_id!: number | null;
+
+  @Field(() => String, { nullable: true, description: "crypto_wallet: the wallet's address (null while a Safe is deployed); null for other sources." })
+  address!: string | null;
+
+  @Field(() => [AssetBalance], { description: "Non-zero balances, crypto and fiat alike (fiat currencies are catalogue assets)." })
+  balances!: AssetBalance[];
+
+  @Field(() => String, { description: "Sum of the balances' value_usd (those with a price), exact decimal string." })
+  total_value_usd!: string;
+}
+
+@ObjectType({ description: "The user's unified account view (GET /v0/accounts)." })
+export class AccountView {
+  @Field(() => [Account])
+  items!: Account[];
+
+  @Field(() => String, { description: "Sum over every account, exact decimal string." })
+  total_value_usd!: string;
+}
