@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../subgraphs/finance/db.ts";
 import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { ensureAsset, userWithWallet } from "../support/finance.ts";
 
 // Issue 9, the transaction feed: GET /v0/transactions (filters, pages, meta), amount_usd at the
 // price of its time, PATCH with merchant rules, and User.transactions through /graphql.
@@ -13,17 +14,6 @@ let db: FinanceDb;
 const T0 = Date.UTC(2026, 0, 1);
 const HOUR = 3_600_000;
 const CARD = "crd_feed_test";
-
-async function ensureAsset(symbol: string, decimals: number) {
-  const found = await db.asset.findFirst({ where: { asset_type: "crypto", symbol } });
-  if (!found) await db.asset.create({ data: { id: `ast_test_${symbol.toLowerCase()}`, asset_type: "crypto", symbol, name: symbol, decimals } });
-}
-
-async function userWithWallet() {
-  const user = await platform.createUser();
-  const wallets = await (await platform.api("/v0/wallets", { jwt: user.jwt })).json();
-  return { ...user, wallet_id: wallets.items.find((w: { type: string }) => w.type === "EOA").id as number };
-}
 
 type Seed = Partial<MovementInput> & { at: number };
 
@@ -50,7 +40,7 @@ const card = { kind: "card", id: CARD } as const;
 
 /** Eight movements of one user: types, directions, sources, statuses, categories and two at the same instant. */
 async function seededUser() {
-  const user = await userWithWallet();
+  const user = await userWithWallet(platform);
   const s = (input: Seed) => seed(user.id, user.wallet_id, input);
   const rows = {
     deposit: await s({ at: T0, amount: "0.1", amount_usd: "0.1" }),
@@ -80,11 +70,11 @@ let A: Awaited<ReturnType<typeof seededUser>>;
 beforeAll(async () => {
   platform = await startTestPlatform();
   db = (platform.subgraphs.finance as any).services.db;
-  await ensureAsset("ETH", 18);
-  await ensureAsset("USDC", 6);
+  await ensureAsset(db, "ETH", 18);
+  await ensureAsset(db, "USDC", 6);
   A = await seededUser();
   // another user's movements at the same instants and amounts: never in A's feed or meta
-  const other = await userWithWallet();
+  const other = await userWithWallet(platform);
   await seed(other.id, other.wallet_id, { at: T0, amount: "0.1", amount_usd: "0.1" });
   await seed(other.id, other.wallet_id, { at: T0 + HOUR, type: "card_purchase", direction: "out", amount: "1", unit: usd, source: { kind: "card", id: CARD }, category: "restaurants", amount_usd: "1" });
 });
@@ -222,7 +212,7 @@ describe("GET /v0/transactions", () => {
   });
 
   it("shows a user without transactions an empty feed, and refuses a missing credential (401)", async () => {
-    const fresh = await userWithWallet();
+    const fresh = await userWithWallet(platform);
     expect(await (await feed(fresh.jwt, "meta=true")).json()).toMatchObject({ items: [], pagination: { total: 0 }, meta: { transaction_count: 0, categories: [] } });
     const anonymous = await platform.api("/v0/transactions");
     expect(anonymous.status).toBe(401);
@@ -258,18 +248,18 @@ describe("User.transactions through /graphql", () => {
 
 describe("amount_usd at the price of its time", () => {
   it("fills a sandbox deposit's amount_usd from the asset's price, exactly; null without a price", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     const deposit = (asset: string, amount: string) => platform.api("/v0/sandbox/deposits", { method: "POST", jwt, json: { wallet_id, asset, amount } });
     expect(await (await deposit("USDC", "25.50")).json()).toMatchObject({ amount: "25.5", amount_usd: "25.5" });
     // ETH at the default 3000.00: 0.000000000000000001 ETH is 0.000000000000003 USD, no float rounding
     expect(await (await deposit("ETH", "0.000000000000000001")).json()).toMatchObject({ amount_usd: "0.000000000000003" });
     expect(await (await deposit("ETH", "1.1")).json()).toMatchObject({ amount_usd: "3300" });
-    await ensureAsset("NOPRICE", 18);
+    await ensureAsset(db, "NOPRICE", 18);
     expect(await (await deposit("NOPRICE", "1")).json()).toMatchObject({ amount_usd: null });
   });
 
   it("computes amount_usd from usd_price when the caller gives one", async () => {
-    const { id, wallet_id } = await userWithWallet();
+    const { id, wallet_id } = await userWithWallet(platform);
     const row = await seed(id, wallet_id, { at: T0, amount: "0.3", usd_price: "0.1", amount_usd: undefined });
     expect(row.amount_usd).toBe("0.03");
   });
@@ -279,7 +269,7 @@ describe("PATCH /v0/transactions/{transaction_id}", () => {
   const patch = (jwt: string, id: string, body: unknown) => platform.api(`/v0/transactions/${id}`, { method: "PATCH", jwt, json: body });
 
   it("sets the category and note, clears them with null, and leaves absent fields alone", async () => {
-    const user = await userWithWallet();
+    const user = await userWithWallet(platform);
     const row = await seed(user.id, user.wallet_id, { at: T0, type: "withdrawal", direction: "out", amount: "1" });
     const response = await patch(user.jwt, row.id, { category: "travel", note: "train to Lyon" });
     expect(response.status).toBe(200);
@@ -293,8 +283,8 @@ describe("PATCH /v0/transactions/{transaction_id}", () => {
   });
 
   it("refuses another user's transaction (TXN-404-001), bad input (422), no credential (401), a read-only PAT (403)", async () => {
-    const owner = await userWithWallet();
-    const other = await userWithWallet();
+    const owner = await userWithWallet(platform);
+    const other = await userWithWallet(platform);
     const row = await seed(owner.id, owner.wallet_id, { at: T0, type: "withdrawal", direction: "out", amount: "1" });
     const hidden = await patch(other.jwt, row.id, { category: "travel" });
     expect(hidden.status).toBe(404);
@@ -314,8 +304,8 @@ describe("PATCH /v0/transactions/{transaction_id}", () => {
   });
 
   it("remembers the category for the merchant's later transactions of the same user", async () => {
-    const user = await userWithWallet();
-    const other = await userWithWallet();
+    const user = await userWithWallet(platform);
+    const other = await userWithWallet(platform);
     const purchase = (u: { id: string; wallet_id: number }, name: string, extra: Partial<Seed> = {}) =>
       seed(u.id, u.wallet_id, { at: T0, type: "card_purchase", direction: "out", amount: "3", unit: usd, source: card, merchant: { name, mcc: "5814" }, ...extra });
     const first = await purchase(user, "Corner Coffee", { category: "restaurants" });

@@ -5,24 +5,13 @@ import { sourceBalances } from "../../subgraphs/finance/transactions/balances.ts
 import { moveTransactionStatus } from "../../subgraphs/finance/transactions/move-transaction-status.ts";
 import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { ensureAsset, userWithWallet } from "../support/finance.ts";
 
 // Issue 9, the ledger: sandbox deposits, GET /v0/transactions/{id}, Idempotency-Key, balances
 // computed in SQL, overdrafts refused and concurrent requests (on PostgreSQL in e2e-postgres).
 
 let platform: TestPlatform;
 let db: FinanceDb;
-
-/** The catalogue row a deposit needs, unless the seeded catalogue has it already. */
-async function ensureAsset(symbol: string, decimals: number) {
-  const found = await db.asset.findFirst({ where: { asset_type: "crypto", symbol } });
-  if (!found) await db.asset.create({ data: { id: `ast_test_${symbol.toLowerCase()}`, asset_type: "crypto", symbol, name: symbol, decimals } });
-}
-
-async function userWithWallet() {
-  const user = await platform.createUser();
-  const wallets = await (await platform.api("/v0/wallets", { jwt: user.jwt })).json();
-  return { ...user, wallet_id: wallets.items.find((w: { type: string }) => w.type === "EOA").id as number };
-}
 
 function deposit(jwt: string, body: unknown, key?: string) {
   return platform.api("/v0/sandbox/deposits", { method: "POST", jwt, json: body, ...(key !== undefined && { headers: { "idempotency-key": key } }) });
@@ -47,14 +36,14 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
 beforeAll(async () => {
   platform = await startTestPlatform();
   db = (platform.subgraphs.finance as any).services.db;
-  await ensureAsset("ETH", 18);
-  await ensureAsset("USDC", 6);
+  await ensureAsset(db, "ETH", 18);
+  await ensureAsset(db, "USDC", 6);
 });
 afterAll(() => platform?.stop());
 
 describe("POST /v0/sandbox/deposits", () => {
   it("credits the user's wallet with a completed deposit, readable by id", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     const response = await deposit(jwt, { wallet_id, asset: "usdc", amount: "25.50", description: "first funds" });
     expect(response.status).toBe(201);
     const body = await response.json();
@@ -89,8 +78,8 @@ describe("POST /v0/sandbox/deposits", () => {
   });
 
   it("refuses another user's wallet (WAL-404-001) and another user's transaction (TXN-404-001)", async () => {
-    const owner = await userWithWallet();
-    const other = await userWithWallet();
+    const owner = await userWithWallet(platform);
+    const other = await userWithWallet(platform);
     const refused = await deposit(other.jwt, { wallet_id: owner.wallet_id, asset: "ETH", amount: "1" });
     expect(refused.status).toBe(404);
     expect((await refused.json()).error_code).toBe("WAL-404-001");
@@ -103,7 +92,7 @@ describe("POST /v0/sandbox/deposits", () => {
   });
 
   it("needs a credential (401) and a PAT with the write scope (403)", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     const anonymous = await platform.api("/v0/sandbox/deposits", { method: "POST", json: { wallet_id, asset: "ETH", amount: "1" } });
     expect(anonymous.status).toBe(401);
     expect((await anonymous.json()).error_code).toBe("USR-401-001");
@@ -118,7 +107,7 @@ describe("POST /v0/sandbox/deposits", () => {
   });
 
   it("refuses amounts that are not positive decimals within the asset's decimals, and unknown assets", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     for (const amount of ["0", "-1", "1e3", "0.1234567"]) {
       const response = await deposit(jwt, { wallet_id, asset: "USDC", amount });
       expect(response.status).toBe(422);
@@ -135,7 +124,7 @@ describe("POST /v0/sandbox/deposits", () => {
 
 describe("Idempotency-Key", () => {
   it("answers a retry with the first response and books one movement", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     const body = { wallet_id, asset: "ETH", amount: "0.5" };
     const first = await deposit(jwt, body, "key-retry-1");
     expect(first.status).toBe(201);
@@ -153,19 +142,19 @@ describe("Idempotency-Key", () => {
   });
 
   it("refuses the same key with another body (TXN-422-001), and keys are per user", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "1" }, "key-reuse")).status).toBe(201);
     const other = await deposit(jwt, { wallet_id, asset: "ETH", amount: "2" }, "key-reuse");
     expect(other.status).toBe(422);
     expect((await other.json()).error_code).toBe("TXN-422-001");
     expect(await db.transaction.count({ where: { wallet_id } })).toBe(1);
 
-    const someoneElse = await userWithWallet();
+    const someoneElse = await userWithWallet(platform);
     expect((await deposit(someoneElse.jwt, { wallet_id: someoneElse.wallet_id, asset: "ETH", amount: "2" }, "key-reuse")).status).toBe(201);
   });
 
   it("forgets a key after 24 hours: the same key then starts a new request", async () => {
-    const { id, jwt, wallet_id } = await userWithWallet();
+    const { id, jwt, wallet_id } = await userWithWallet(platform);
     expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "1" }, "key-expiring")).status).toBe(201);
     await db.idempotencyKey.update({ where: { user_id_key: { user_id: id, key: "key-expiring" } }, data: { created_at: new Date(Date.now() - 24 * 3_600_000 - 1_000) } });
     const later = await deposit(jwt, { wallet_id, asset: "ETH", amount: "2" }, "key-expiring");
@@ -178,7 +167,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("refuses a malformed key with GEN-422-001 at header.Idempotency-Key", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     const response = await deposit(jwt, { wallet_id, asset: "ETH", amount: "1" }, "x".repeat(256));
     expect(response.status).toBe(422);
     const problem = await response.json();
@@ -188,14 +177,14 @@ describe("Idempotency-Key", () => {
   });
 
   it("stores nothing for a refused request, so the key can be retried", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     expect((await deposit(jwt, { wallet_id, asset: "NOPE", amount: "1" }, "key-after-refusal")).status).toBe(422);
     expect((await deposit(jwt, { wallet_id: wallet_id + 1_000_000, asset: "ETH", amount: "1" }, "key-after-refusal-2")).status).toBe(404);
     expect(await db.idempotencyKey.count({ where: { key: { startsWith: "key-after-refusal" } } })).toBe(0);
   });
 
   it("turns concurrent duplicates into one movement with one answer", async () => {
-    const { jwt, wallet_id } = await userWithWallet();
+    const { jwt, wallet_id } = await userWithWallet(platform);
     const body = { wallet_id, asset: "ETH", amount: "0.25" };
     const responses = await Promise.all(Array.from({ length: 8 }, () => deposit(jwt, body, "key-concurrent")));
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
@@ -216,7 +205,7 @@ describe("Idempotency-Key", () => {
 
 describe("the ledger", () => {
   it("sums balances exactly in SQL: 0.1 + 0.2 is 0.3", async () => {
-    const { jwt, id, wallet_id } = await userWithWallet();
+    const { jwt, id, wallet_id } = await userWithWallet(platform);
     expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "0.1" })).status).toBe(201);
     expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "0.2" })).status).toBe(201);
     expect((await deposit(jwt, { wallet_id, asset: "USDC", amount: "0.000001" })).status).toBe(201);
@@ -247,7 +236,7 @@ describe("the ledger", () => {
   });
 
   it("refuses an outflow that would overdraw its source (TXN-409-002), unless the source allows it", async () => {
-    const { jwt, id, wallet_id } = await userWithWallet();
+    const { jwt, id, wallet_id } = await userWithWallet(platform);
     expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "0.3" })).status).toBe(201);
     const refused = await refusal(outflow(id, wallet_id, "0.300000000000000001"));
     expect(refused.code).toBe("TXN-409-002");
@@ -260,7 +249,7 @@ describe("the ledger", () => {
   });
 
   it("lets concurrent outflows spend a balance once", async () => {
-    const { jwt, id, wallet_id } = await userWithWallet();
+    const { jwt, id, wallet_id } = await userWithWallet(platform);
     expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "0.3" })).status).toBe(201);
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => outflow(id, wallet_id, "0.1", { status: "completed" })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
@@ -270,7 +259,7 @@ describe("the ledger", () => {
   });
 
   it("moves a status along spec 3.4 only, with history", async () => {
-    const { jwt, id, wallet_id } = await userWithWallet();
+    const { jwt, id, wallet_id } = await userWithWallet(platform);
     expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "1" })).status).toBe(201);
     const pending = await outflow(id, wallet_id, "0.4");
     expect(pending.status).toBe("pending");

@@ -1,0 +1,15 @@
+import type { FinanceDb } from "../../subgraphs/finance/db.ts";
+import type { TestPlatform } from "./platform.ts";
+
+/** Makes sure the asset catalogue holds a crypto asset with this symbol (the seeded one may not). */
+export async function ensureAsset(db: FinanceDb, symbol: string, decimals: number): Promise<void> {
+  const found = await db.asset.findFirst({ where: { asset_type: "crypto", symbol } });
+  if (!found) await db.asset.create({ data: { id: `ast_test_${symbol.toLowerCase()}`, asset_type: "crypto", symbol, name: symbol, decimals } });
+}
+
+/** A registered user with the id of their primary EOA wallet. */
+export async function userWithWallet(platform: TestPlatform) {
+  const user = await platform.createUser();
+  const wallets = await (await platform.api("/v0/wallets", { jwt: user.jwt })).json();
+  return { ...user, wallet_id: wallets.items.find((w: { type: string }) => w.type === "EOA").id as number };
+}
