@@ -642,6 +642,43 @@ export interface OperationData {
       }[];
     };
   };
+  /** POST /v0/sandbox/payments */
+  createSandboxPayment: {
+    transaction: {
+      id: string;
+      type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+      status: "pending" | "processing" | "completed" | "failed";
+      direction: "in" | "out";
+      amount: string;
+      asset: {
+        symbol: string;
+        decimals: number;
+      } | null;
+      currency: string | null;
+      amount_usd: string | null;
+      category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+      description: string | null;
+      merchant: {
+        name: string | null;
+        mcc: string | null;
+      } | null;
+      wallet_id: number | null;
+      card_id: string | null;
+      bank_account_id: string | null;
+      counterparty: string | null;
+      chain_id: number | null;
+      tx_hash: string | null;
+      note: string | null;
+      timestamp: number;
+      created_at: number;
+      updated_at: number;
+      status_history: {
+        from: "pending" | "processing" | "completed" | "failed" | null;
+        to: "pending" | "processing" | "completed" | "failed";
+        changed_at: number;
+      }[];
+    };
+  };
   /** GET /v0/budgets */
   listBudgets: {
     budgets: {
@@ -729,6 +766,84 @@ export interface OperationData {
   /** DELETE /v0/budgets/{budget_id} */
   deleteBudget: {
     deleted: string;
+  };
+  /** GET /v0/insights */
+  listInsights: {
+    insights: {
+      items: {
+        id: string;
+        type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
+        severity: "info" | "warning" | "critical";
+        status: "active" | "resolved" | "dismissed";
+        title: string;
+        description: string;
+        data: Record<string, unknown>;
+        created_at: number;
+        updated_at: number;
+        resolved_at: number | null;
+        dismissed_at: number | null;
+      }[];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
+  };
+  /** POST /v0/insights/refresh */
+  refreshInsights: {
+    insights: {
+      items: {
+        id: string;
+        type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
+        severity: "info" | "warning" | "critical";
+        status: "active" | "resolved" | "dismissed";
+        title: string;
+        description: string;
+        data: Record<string, unknown>;
+        created_at: number;
+        updated_at: number;
+        resolved_at: number | null;
+        dismissed_at: number | null;
+      }[];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
+  };
+  /** GET /v0/insights/{insight_id} */
+  getInsight: {
+    insight: {
+      id: string;
+      type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
+      severity: "info" | "warning" | "critical";
+      status: "active" | "resolved" | "dismissed";
+      title: string;
+      description: string;
+      data: Record<string, unknown>;
+      created_at: number;
+      updated_at: number;
+      resolved_at: number | null;
+      dismissed_at: number | null;
+    };
+  };
+  /** POST /v0/insights/{insight_id}/dismiss */
+  dismissInsight: {
+    insight: {
+      id: string;
+      type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
+      severity: "info" | "warning" | "critical";
+      status: "active" | "resolved" | "dismissed";
+      title: string;
+      description: string;
+      data: Record<string, unknown>;
+      created_at: number;
+      updated_at: number;
+      resolved_at: number | null;
+      dismissed_at: number | null;
+    };
   };
   /** GET /v0/assets */
   listAssets: {

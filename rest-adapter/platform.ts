@@ -23,6 +23,7 @@ import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
 import { budgetRoutes } from "./routes/budgets.ts";
+import { insightRoutes } from "./routes/insights.ts";
 import { assetRoutes } from "./routes/assets.ts";
 import { walletAssetRoutes } from "./routes/wallet-assets.ts";
 import { accountRoutes } from "./routes/accounts.ts";
@@ -41,6 +42,7 @@ export const platformRoutes: Route[] = [
   ...walletRoutes,
   ...transactionRoutes,
   ...budgetRoutes,
+  ...insightRoutes,
   ...assetRoutes,
   ...walletAssetRoutes,
   ...accountRoutes,

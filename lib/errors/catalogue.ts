@@ -78,6 +78,9 @@ export const ERROR_CATALOGUE = {
   "BGT-409-001": { status: 409, title: "Budget Already Exists", detail: "The user already has a budget for this category and period; update that one." },
   "BGT-422-001": { status: 422, title: "Unknown Currency", detail: "The budget's currency is not a symbol of the asset catalogue (GET /v0/assets)." },
 
+  // Insights (spec 2.10)
+  "INS-404-001": { status: 404, title: "Insight Not Found", detail: "No insight with this id belongs to the user." },
+
   // Chains
   "CHN-502-001": { status: 502, title: "Chain Unavailable", detail: "The chain could not be reached; retry later." },
 

@@ -71,6 +71,30 @@ export class JobQueue {
     );
   }
 
+  /**
+   * Asks for a standing job (one row per key, kept after it ends) to run: a finished job is queued
+   * again at `runAt`, a queued one keeps the earlier of its time and `runAt` (so a burst of
+   * requests runs it once), and a running one is marked to run again when it ends, so what the
+   * request was about is never missed. Inside the caller's transaction, like `enqueue`.
+   */
+  static async request(db: RawSql, schema: string, job: { id: string; kind: string; key: string; payload: unknown; runAt?: Date }): Promise<void> {
+    await db.$executeRawUnsafe(
+      `INSERT INTO "${schema}"."jobs" AS j (id, kind, key, payload, run_at, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, now())
+       ON CONFLICT (key) DO UPDATE SET
+         payload = EXCLUDED.payload,
+         rerun = j.status = 'running',
+         run_at = CASE WHEN j.status = 'queued' THEN LEAST(j.run_at, EXCLUDED.run_at) WHEN j.status = 'running' THEN j.run_at ELSE EXCLUDED.run_at END,
+         attempts = CASE WHEN j.status IN ('succeeded', 'failed') THEN 0 ELSE j.attempts END,
+         status = CASE WHEN j.status = 'running' THEN 'running' ELSE 'queued' END,
+         updated_at = now()`,
+      job.id,
+      job.kind,
+      job.key,
+      JSON.stringify(job.payload),
+      job.runAt ?? new Date(),
+    );
+  }
+
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
@@ -146,11 +170,16 @@ export class JobQueue {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const result = await handler.run(job);
       if (result.outcome === "done") {
-        await this.options.db.$executeRawUnsafe(`UPDATE ${this.table} SET status = 'succeeded', locked_until = NULL, updated_at = now() WHERE id = $1`, job.id);
+        // asked for again while it ran (request): queue it once more instead of ending
+        await this.options.db.$executeRawUnsafe(
+          `UPDATE ${this.table} SET status = CASE WHEN rerun THEN 'queued' ELSE 'succeeded' END, attempts = CASE WHEN rerun THEN 0 ELSE attempts END,
+             run_at = CASE WHEN rerun THEN now() ELSE run_at END, rerun = false, locked_until = NULL, updated_at = now() WHERE id = $1`,
+          job.id,
+        );
       } else {
         // waiting on the outside world is not a failed attempt
         await this.options.db.$executeRawUnsafe(
-          `UPDATE ${this.table} SET status = 'queued', attempts = attempts - 1, run_at = now() + ($2 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
+          `UPDATE ${this.table} SET status = 'queued', attempts = attempts - 1, rerun = false, run_at = now() + ($2 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
           job.id,
           String(result.afterMs),
         );
@@ -161,7 +190,8 @@ export class JobQueue {
         log.error({ err: error }, "job failed for good");
         await handler?.exhausted?.(job, error);
         await this.options.db.$executeRawUnsafe(
-          `UPDATE ${this.table} SET status = 'failed', last_error = $2, locked_until = NULL, updated_at = now() WHERE id = $1`,
+          `UPDATE ${this.table} SET status = CASE WHEN rerun THEN 'queued' ELSE 'failed' END, attempts = CASE WHEN rerun THEN 0 ELSE attempts END,
+             run_at = CASE WHEN rerun THEN now() ELSE run_at END, rerun = false, last_error = $2, locked_until = NULL, updated_at = now() WHERE id = $1`,
           job.id,
           message,
         );
@@ -169,7 +199,7 @@ export class JobQueue {
         const delay = backoffMs(job.attempts);
         log.warn({ err: error, retry_in_ms: delay }, "job failed, will retry");
         await this.options.db.$executeRawUnsafe(
-          `UPDATE ${this.table} SET status = 'queued', last_error = $2, run_at = now() + ($3 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
+          `UPDATE ${this.table} SET status = 'queued', rerun = false, last_error = $2, run_at = now() + ($3 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
           job.id,
           message,
           String(delay),

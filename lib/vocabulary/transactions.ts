@@ -30,6 +30,10 @@ export type TransactionDirection = (typeof TRANSACTION_DIRECTIONS)[number];
 export const SPENDING_CATEGORIES = ["restaurants", "groceries", "transportation", "entertainment", "shopping", "utilities", "travel", "health", "other"] as const;
 export type SpendingCategory = (typeof SPENDING_CATEGORIES)[number];
 
+/** The outgoing movements the sandbox's payment helper may play (POST /v0/sandbox/payments), and how far back it may date them. */
+export const SANDBOX_PAYMENT_TYPES = ["transfer", "withdrawal", "fee"] as const satisfies readonly TransactionType[];
+export const SANDBOX_BACKDATE_DAYS = 400;
+
 /** What a movement is booked against: one of the user's wallets, cards or bank accounts (spec 2.10 account sources). */
 export const LEDGER_SOURCE_KINDS = ["wallet", "card", "bank_account"] as const;
 export type LedgerSourceKind = (typeof LEDGER_SOURCE_KINDS)[number];

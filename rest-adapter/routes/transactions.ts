@@ -3,7 +3,7 @@ import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link } from "../links.ts";
 import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
 import { Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
-import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
+import { SANDBOX_BACKDATE_DAYS, SANDBOX_PAYMENT_TYPES, SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
 import { MAX_NOTE_LENGTH } from "../../subgraphs/finance/transactions/update-transaction.ts";
 
@@ -174,5 +174,46 @@ export const transactionRoutes = [
     links: (body, { base_url }) => transactionLinks(base_url, body),
     responses: { 201: { description: "The completed deposit (also the answer to a retry with the same Idempotency-Key)", schema: Type.Ref("Transaction") } },
     errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "WAL-404-001", "TXN-422-002"],
+  }),
+  defineRoute({
+    operationId: "createSandboxPayment",
+    method: "POST",
+    path: "/v0/sandbox/payments",
+    tag: SANDBOX_TAG,
+    summary: "Sandbox mode only: pay a merchant from one of your wallets, now or backdated",
+    description:
+      "**Exists only in sandbox mode** (`SANDBOX=true`, the default unless `NODE_ENV=production`); otherwise this path answers 404 like any unknown path and is not in this document. " +
+      "Books a completed outgoing movement (`type` `transfer` by default, or `withdrawal` or `fee`; direction `out`) of `amount` `asset` from the wallet, so spending, the feed's `meta`, budgets and insights can be tried without a chain or a card. " +
+      `\`timestamp\` dates it (epoch milliseconds or ISO 8601, from ${SANDBOX_BACKDATE_DAYS} days ago to now; default now), so a history of monthly charges can be built for insights; its \`amount_usd\` is at today's price. ` +
+      "Its `category` is the one given, else the one you last gave this merchant (`PATCH /v0/transactions/{transaction_id}`), else the one its `merchant.mcc` (ISO 18245 merchant category code) says. " +
+      "The wallet and asset rules are those of `POST /v0/sandbox/deposits`; a payment the wallet cannot cover is 409 `TXN-409-002`. Honours `Idempotency-Key`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    idempotent: true,
+    body: Type.Object({
+      wallet_id: Type.Integer({ minimum: 1 }),
+      asset: Type.String({ minLength: 1, maxLength: 32, description: "asset symbol, e.g. USDC", examples: ["USDC"] }),
+      amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in asset units", examples: ["15.99"] }),
+      type: Type.Optional(literalUnion(SANDBOX_PAYMENT_TYPES, { description: "default transfer" })),
+      merchant: Type.Optional(
+        Type.Union([
+          Type.Object({
+            name: Type.String({ minLength: 1, maxLength: 100, examples: ["Netflix"] }),
+            mcc: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]{4}$", description: "merchant category code", examples: ["4899"] }), Type.Null()])),
+          }),
+          Type.Null(),
+        ]),
+      ),
+      category: Type.Optional(nullableLiteralUnion(SPENDING_CATEGORIES)),
+      counterparty: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+      description: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+      timestamp: Type.Optional(Type.Union([Instant, Type.Null()])),
+    }),
+    operation: `mutation CreateSandboxPayment($input: SandboxPaymentInput!, $idempotency_key: String) { transaction: sandbox_payment(input: $input, idempotency_key: $idempotency_key) { ${TRANSACTION_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
+    result: (data) => data.transaction,
+    status: 201,
+    links: (body, { base_url }) => transactionLinks(base_url, body),
+    responses: { 201: { description: "The completed payment (also the answer to a retry with the same Idempotency-Key)", schema: Type.Ref("Transaction") } },
+    errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "WAL-404-001", "TXN-409-002", "TXN-422-002"],
   }),
 ];

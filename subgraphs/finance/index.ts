@@ -1,4 +1,8 @@
 import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
+import { JobQueue } from "../../lib/jobs/job-queue.ts";
+import { NO_GOALS } from "./insights/goal-progress.ts";
+import { InsightResolver, InsightUserResolver } from "./insights/insight.resolver.ts";
+import { insightsJobHandler, INSIGHTS_JOB } from "./insights/insights-job.ts";
 import { FinanceUserResolver } from "./finance.resolver.ts";
 import { AssetResolver } from "./assets/asset.resolver.ts";
 import { BudgetResolver, BudgetUserResolver } from "./budgets/budget.resolver.ts";
@@ -19,6 +23,8 @@ export const financeSubgraph = defineSubgraph({
   peers: ["users"],
   services: ({ config, database, logger }, peers): FinanceServices => {
     const db = createFinanceDb(database);
+    const goals = NO_GOALS;
+    const jobs = new JobQueue({ db, schema: "finance", logger: logger.child({ subgraph: "finance" }), handlers: { [INSIGHTS_JOB]: insightsJobHandler({ db, goals }) } });
     return {
       db,
       logger,
@@ -26,13 +32,17 @@ export const financeSubgraph = defineSubgraph({
       sandbox: config.sandbox,
       prices: new AssetPrices(createPriceSource(config.prices, config.chainRpcUrls), config.prices, logger),
       balances: createBalanceSource(db, config.balances, config.chainRpcUrls, logger),
+      jobs,
+      goals,
     };
   },
-  resolvers: [FinanceUserResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver],
+  resolvers: [FinanceUserResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({
     User: { __resolveReference: (reference: { id: string }) => reference },
     Wallet: { __resolveReference: (reference: { id: number }) => reference },
   }),
+  start: (services) => services.jobs.start(),
+  stop: (services) => services.jobs.stop(),
 });

@@ -3,6 +3,8 @@ import type { Logger } from "../../lib/logger.ts";
 import type { FinanceDb } from "./db.ts";
 import type { AssetPrices } from "./prices/asset-prices.ts";
 import type { BalanceSource } from "./balances/balance-source.ts";
+import type { JobQueue } from "../../lib/jobs/job-queue.ts";
+import type { GoalSource } from "./insights/goal-progress.ts";
 
 /** What the finance subgraph's resolvers need, built once at start and injected. */
 export interface FinanceServices {
@@ -16,4 +18,8 @@ export interface FinanceServices {
   balances: BalanceSource;
   /** SANDBOX: sandbox deposits exist */
   sandbox: boolean;
+  /** the finance jobs (the insights computation after ledger changes) */
+  jobs: JobQueue;
+  /** savings goals for goal_progress insights: none until the agents subgraph keeps them */
+  goals: GoalSource;
 }

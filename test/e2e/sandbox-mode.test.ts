@@ -113,6 +113,9 @@ describe("sandbox off: the self-approval attack", () => {
       body: JSON.stringify({ query: `mutation { sandbox_deposit(input: { wallet_id: ${wallet_id}, asset: "ETH", amount: "1" }) { id } }` }),
     });
     expect((await graphql.json()).errors[0].extensions.error_code).toBe("GEN-404-001");
+    const payment = await off.api("/v0/sandbox/payments", { method: "POST", jwt, json: { wallet_id, asset: "ETH", amount: "1" } });
+    expect(payment.status).toBe(404);
+    expect((await payment.json()).error_code).toBe("GEN-404-001");
     expect(await (off.subgraphs.finance as any).services.db.transaction.count()).toBe(0);
   });
 
@@ -136,6 +139,7 @@ describe("sandbox off: the self-approval attack", () => {
     const document = await (await off.api("/openapi.json")).json();
     expect(document.paths["/v0/kyc/sandbox/decision"]).toBeUndefined();
     expect(document.paths["/v0/sandbox/deposits"]).toBeUndefined();
+    expect(document.paths["/v0/sandbox/payments"]).toBeUndefined();
     expect(document.tags.map((t: { name: string }) => t.name)).not.toContain("Sandbox");
   });
 });

@@ -303,7 +303,7 @@ describe("PATCH /v0/transactions/{transaction_id}", () => {
     expect(await db.transaction.findUnique({ where: { id: row.id }, select: { category: true, note: true } })).toEqual({ category: null, note: null });
   });
 
-  it("remembers the category for the merchant's later transactions of the same user", async () => {
+  it("remembers the category for the merchant's later transactions of the same user, above what the MCC says", async () => {
     const user = await userWithWallet(platform);
     const other = await userWithWallet(platform);
     const purchase = (u: { id: string; wallet_id: number }, name: string, extra: Partial<Seed> = {}) =>
@@ -313,13 +313,15 @@ describe("PATCH /v0/transactions/{transaction_id}", () => {
 
     expect((await purchase(user, "  CORNER coffee ")).category).toBe("entertainment");
     expect((await purchase(user, "Corner Coffee", { category: "groceries" })).category).toBe("groceries");
-    expect((await purchase(user, "Another Place")).category).toBeNull();
-    expect((await purchase(other, "Corner Coffee")).category).toBeNull();
+    // without a rule of the user's, the MCC (5814, fast food) decides; without either, none
+    expect((await purchase(user, "Another Place")).category).toBe("restaurants");
+    expect((await purchase(other, "Corner Coffee")).category).toBe("restaurants");
+    expect((await purchase(user, "No Code Shop", { merchant: { name: "No Code Shop", mcc: null } })).category).toBeNull();
     // earlier transactions keep their own category
     expect((await db.transaction.findUnique({ where: { id: first.id } }))!.category).toBe("entertainment");
 
     // null forgets the merchant's rule
     expect((await patch(user.jwt, first.id, { category: null })).status).toBe(200);
-    expect((await purchase(user, "Corner Coffee")).category).toBeNull();
+    expect((await purchase(user, "Corner Coffee")).category).toBe("restaurants");
   });
 });

@@ -81,4 +81,61 @@ describe("JobQueue", () => {
     expect(backoffMs(30, fixed)).toBe(300_000);
     expect(backoffMs(3, () => 0)).toBe(2000);
   });
+  describe("request (a standing job per key)", () => {
+    const at = (ms: number) => new Date(Date.now() + ms);
+
+    it("coalesces requests while queued: one row, the earliest time, one run", async () => {
+      await JobQueue.request(db, "users", { id: "job_r1", kind: "test", key: "standing", payload: { n: 1 }, runAt: at(-1000) });
+      await JobQueue.request(db, "users", { id: "job_r2", kind: "test", key: "standing", payload: { n: 2 }, runAt: at(60_000) });
+      const rows = await db.job.findMany({ where: { key: "standing" } });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.run_at.getTime()).toBeLessThan(Date.now());
+      const runs: unknown[] = [];
+      expect(await queue({ run: async (job) => (runs.push(job.payload), { outcome: "done" }) }).drain()).toBe(1);
+      expect(runs).toEqual([{ n: 2 }]);
+    });
+
+    it("queues a finished job again, with its attempts reset", async () => {
+      await JobQueue.request(db, "users", { id: "job_s", kind: "test", key: "again", payload: {} });
+      const q = queue({ run: async () => ({ outcome: "done" }) });
+      await q.drain();
+      expect((await db.job.findFirst({ where: { key: "again" } }))!.status).toBe("succeeded");
+      await JobQueue.request(db, "users", { id: "job_s2", kind: "test", key: "again", payload: {} });
+      expect(await db.job.findFirst({ where: { key: "again" } })).toMatchObject({ id: "job_s", status: "queued", attempts: 0 });
+      expect(await q.drain()).toBe(1);
+    });
+
+    it("runs once more when asked while running, so a request made mid-run is not missed", async () => {
+      await JobQueue.request(db, "users", { id: "job_m", kind: "test", key: "midrun", payload: {} });
+      let runs = 0;
+      const q = queue({
+        run: async () => {
+          runs += 1;
+          if (runs === 1) await JobQueue.request(db, "users", { id: "job_m2", kind: "test", key: "midrun", payload: {} });
+          return { outcome: "done" };
+        },
+      });
+      expect(await q.drain()).toBe(2);
+      expect(runs).toBe(2);
+      expect(await db.job.findFirst({ where: { key: "midrun" } })).toMatchObject({ status: "succeeded", rerun: false });
+    });
+
+    it("a job that ends for good while asked again runs again instead of staying failed", async () => {
+      await db.job.create({ data: { id: "job_x", kind: "test", key: "fails", payload: {}, max_attempts: 1 } });
+      let runs = 0;
+      const q = queue({
+        run: async () => {
+          runs += 1;
+          if (runs === 1) {
+            await JobQueue.request(db, "users", { id: "job_x2", kind: "test", key: "fails", payload: {} });
+            throw new Error("boom");
+          }
+          return { outcome: "done" };
+        },
+      });
+      await q.drain();
+      expect(runs).toBe(2);
+      expect((await db.job.findFirst({ where: { key: "fails" } }))!.status).toBe("succeeded");
+    });
+  });
 });

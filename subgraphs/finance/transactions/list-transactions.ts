@@ -17,9 +17,10 @@ export interface TransactionPageView {
   pagination: { limit: number; offset: number; total: number };
 }
 
-function page(input: PageInput): { limit: number; offset: number } {
-  const limit = input.limit ?? DEFAULT_PAGE_LIMIT;
-  const offset = input.offset ?? 0;
+/** The page asked for, within bounds (GEN-422-001 at query.limit or query.offset otherwise). */
+export function pageBounds(input: PageInput | null | undefined): { limit: number; offset: number } {
+  const limit = input?.limit ?? DEFAULT_PAGE_LIMIT;
+  const offset = input?.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
     throw validationError(["query", "limit"], `Input should be between 1 and ${MAX_PAGE_LIMIT}`, limit, "less_than_equal", { le: MAX_PAGE_LIMIT });
   if (!Number.isInteger(offset) || offset < 0) throw validationError(["query", "offset"], "Input should be greater than or equal to 0", offset, "greater_than_equal", { ge: 0 });
@@ -32,7 +33,7 @@ function page(input: PageInput): { limit: number; offset: number } {
  * index. Only ids are paged in SQL; the page's rows and histories are loaded by id.
  */
 export async function listTransactions(tx: FinanceTx, options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null }): Promise<TransactionPageView> {
-  const { limit, offset } = page(options.page ?? {});
+  const { limit, offset } = pageBounds(options.page);
   const where = transactionCondition(options.user_id, options.filter ?? {});
   const [rows, [count]] = await Promise.all([
     tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,

@@ -4,6 +4,7 @@ import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
 import { findOwnTransaction, type TransactionView } from "./transaction-record.ts";
 import { requireTransactionMove } from "./transaction-status.ts";
+import { requestInsights } from "../insights/insights-job.ts";
 
 /**
  * Moves the user's transaction to `to` (spec 3.4; anything else TXN-409-001 naming its status) and
@@ -23,5 +24,6 @@ export async function moveTransactionStatus(tx: FinanceTx, options: { user_id: s
     throw appError("TXN-409-001", `The transaction changed while moving it; it is ${latest.status}.`);
   }
   await tx.transactionStatusChange.create({ data: { transaction_id: current.id, from: current.status, to, changed_at: now } });
+  await requestInsights(tx, options.user_id, now);
   return findOwnTransaction(tx, options.user_id, options.transaction_id);
 }

@@ -13,11 +13,13 @@ import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
 import { parseAmount } from "./amount.ts";
 import { availableAfter } from "./balances.ts";
+import { categoryOfMcc } from "./mcc-category.ts";
 import { rememberedCategory } from "./merchant-category-rules.ts";
 import { lockSource, sourceColumns, type LedgerSource } from "./ledger-source.ts";
 import { loadTransaction, type TransactionView } from "./transaction-record.ts";
 import { pathFromInitial } from "./transaction-status.ts";
 import { usdValue } from "./usd-value.ts";
+import { requestInsights } from "../insights/insights-job.ts";
 
 export interface MovementInput {
   user_id: string;
@@ -36,7 +38,7 @@ export interface MovementInput {
   amount_usd?: string | null;
   /** USD per whole unit at the time (usdPriceNow): amount_usd is computed from it in SQL */
   usd_price?: string | null;
-  /** absent: the category the user gave this merchant before (merchant-category-rules.ts), if any */
+  /** absent: the category the user gave this merchant before (merchant-category-rules.ts), else the merchant's MCC's */
   category?: string | null;
   description?: string | null;
   merchant?: { name: string | null; mcc: string | null } | null;
@@ -69,7 +71,8 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
   }
 
   const amountUsd = input.amount_usd ?? (input.usd_price == null ? null : await usdValue(tx, amount, input.usd_price));
-  const ruled = category ?? (await rememberedCategory(tx, input.user_id, input.merchant?.name));
+  // the user's own word for the merchant outranks what its MCC says
+  const ruled = category ?? (await rememberedCategory(tx, input.user_id, input.merchant?.name)) ?? categoryOfMcc(input.merchant?.mcc);
   const now = new Date();
   const id = newId("txn", now.getTime());
   const path = pathFromInitial(status);
@@ -98,5 +101,6 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
       status_history: { create: path.map((to, i) => ({ from: i === 0 ? null : path[i - 1]!, to, changed_at: now })) },
     },
   });
+  await requestInsights(tx, input.user_id, now);
   return (await loadTransaction(tx, id))!;
 }

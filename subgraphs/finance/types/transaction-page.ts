@@ -53,7 +53,7 @@ export class Pagination {
   @Field(() => Int)
   offset!: number;
 
-  @Field(() => Int, { description: "Every transaction passing the filters, over all pages." })
+  @Field(() => Int, { description: "Every item passing the filters, over all pages." })
   total!: number;
 }
 

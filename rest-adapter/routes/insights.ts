@@ -1,0 +1,125 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { INSIGHT_FIELDS } from "../graphql-fields.ts";
+import { Links, literalUnion } from "../schemas.ts";
+import { INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
+
+const InsightId = Type.Object({ insight_id: Type.String({ minLength: 1, maxLength: 64, description: "ins_<id>" }) });
+const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+};
+const InsightPage = Type.Object({
+  items: Type.Array(Type.Ref("Insight")),
+  pagination: Type.Object({ limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer({ description: "insights passing the filters, over all pages" }) }),
+  _links: Links,
+});
+const PAGE_FIELDS = `items { ${INSIGHT_FIELDS} } pagination { limit offset total }`;
+
+const RULES = [
+  "Insights are computed from your ledger by a background job a few seconds after your transactions or budgets change (and at once with `POST /v0/insights/refresh`). The five types of spec 2.10:",
+  "- `spending_spike`: a category's spending this month (in your time zone, `GET /v0/budgets/settings`) is at least 1.5 times its monthly average over the three months before and at least 50 USD above it, with spending in at least two of those months.",
+  "- `recurring_charge`: the same merchant charging a similar amount (within 20% of the latest) at a regular cadence (weekly, biweekly, monthly or quarterly) at least three times in a row, the latest recently enough that it still stands.",
+  "- `saving_opportunity`: two or more recurring charges in one of entertainment, utilities, health or shopping (`data.reason` `overlapping_subscriptions`), or at least 5 USD of `fee` transactions over the last 90 days (`fees`).",
+  "- `budget_warning`: a budget's current period at 80% (`warning`) or 100% (`critical`) of its amount; reaching 100% supersedes the 80% insight.",
+  "- `goal_progress`: 25, 50, 75 and 100% of a savings goal, once savings strategies keep goals (Strategies).",
+  "Spending is `out` transactions that are not `failed`, valued in USD (`amount_usd`, or the amount of a USD transaction). Each finding is one insight while it stands: computing again refreshes its figures (`updated_at`) rather than repeating it; one no longer found becomes `resolved` (and `active` again if found again); a dismissed one stays dismissed.",
+].join("\n");
+
+function insightLinks(base: string, insight: { id: string; status: string }) {
+  const self = href(base, "/v0/insights/{insight_id}", { insight_id: insight.id });
+  return {
+    self: link(self),
+    ...(insight.status !== "dismissed" && { dismiss: link(href(base, "/v0/insights/{insight_id}/dismiss", { insight_id: insight.id }), { method: "POST" }) }),
+    list: link(href(base, "/v0/insights")),
+  };
+}
+
+type QueryValues = Record<string, string | number | boolean | undefined>;
+
+/** The list's URL with the request's own filters and another offset (self, next, prev). */
+function listHref(base: string, query: QueryValues, offset: number): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...query, offset })) if (value !== undefined) params.set(name, String(value));
+  return `${href(base, "/v0/insights")}?${params.toString()}`;
+}
+
+function pageLinks(base: string, query: QueryValues, pagination: { limit: number; offset: number; total: number }) {
+  const { limit, offset, total } = pagination;
+  return {
+    self: link(listHref(base, query, offset)),
+    ...(offset + limit < total && { next: link(listHref(base, query, offset + limit)) }),
+    ...(offset > 0 && { prev: link(listHref(base, query, Math.max(0, offset - limit))) }),
+    refresh: link(href(base, "/v0/insights/refresh"), { method: "POST" }),
+  };
+}
+
+export const insightRoutes = [
+  defineRoute({
+    operationId: "listInsights",
+    method: "GET",
+    path: "/v0/insights",
+    tag: "Insights",
+    summary: "What your ledger says about your money: spikes, recurring charges, savings, budget warnings",
+    description: `Newest first (\`created_at\`, then \`id\`). \`status\` is \`active\` unless you ask for \`resolved\`, \`dismissed\` or \`all\`; \`type\` narrows to one type. \`limit\` 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}), \`offset\` from 0.\n\n${RULES}`,
+    security: ["PlatformJwt", "PlatformPat"],
+    query: Type.Object({ type: Type.Optional(literalUnion(INSIGHT_TYPES)), status: Type.Optional(literalUnion([...INSIGHT_STATUSES, "all"], { default: "active" })), ...PageQuery }),
+    operation: `query ListInsights($filter: InsightFilter, $page: PageInput) { insights(filter: $filter, page: $page) { ${PAGE_FIELDS} } }`,
+    variables: ({ query: { limit, offset, ...filter } }) => ({ filter, page: { limit, offset } }),
+    result: (data) => data.insights,
+    links: (body, { base_url, query }) => pageLinks(base_url, query, body.pagination),
+    responses: { 200: { description: "One page of insights", schema: InsightPage } },
+    errors: ["USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "refreshInsights",
+    method: "POST",
+    path: "/v0/insights/refresh",
+    tag: "Insights",
+    summary: "Compute your insights now",
+    description: `Runs the computation the background job runs after ledger changes, at once, and answers the first page of your active insights (\`limit\`, \`offset\` as for the list). Safe to repeat: a finding that stands is never repeated.\n\n${RULES}`,
+    security: ["PlatformJwt", "PlatformPat"],
+    query: Type.Object(PageQuery),
+    operation: `mutation RefreshInsights($page: PageInput) { insights: refresh_insights(page: $page) { ${PAGE_FIELDS} } }`,
+    variables: ({ query }) => ({ page: query }),
+    result: (data) => data.insights,
+    links: (body, { base_url }) => pageLinks(base_url, {}, body.pagination),
+    responses: { 200: { description: "Your active insights after computing", schema: InsightPage } },
+    errors: ["USR-403-001", "USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "getInsight",
+    method: "GET",
+    path: "/v0/insights/{insight_id}",
+    tag: "Insights",
+    summary: "One of your insights",
+    description: "Any status. Another user's insight: 404 `INS-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: InsightId,
+    operation: `query GetInsight($id: ID!) { insight(id: $id) { ${INSIGHT_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.insight_id }),
+    result: (data) => data.insight,
+    links: (body, { base_url }) => insightLinks(base_url, body),
+    responses: { 200: { description: "The insight", schema: Type.Ref("Insight") } },
+    errors: ["USR-404-001", "INS-404-001"],
+  }),
+  defineRoute({
+    operationId: "dismissInsight",
+    method: "POST",
+    path: "/v0/insights/{insight_id}/dismiss",
+    tag: "Insights",
+    summary: "Dismiss one of your insights",
+    description:
+      "The insight becomes `dismissed` (with `dismissed_at`) and stays so: computing again never brings the same finding back while it stands, though a new period's finding (next month's spike, next week's budget warning) is a new insight. Dismissing it again answers it unchanged. Another user's insight: 404 `INS-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: InsightId,
+    operation: `mutation DismissInsight($id: ID!) { insight: dismiss_insight(id: $id) { ${INSIGHT_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.insight_id }),
+    result: (data) => data.insight,
+    links: (body, { base_url }) => insightLinks(base_url, body),
+    responses: { 200: { description: "The dismissed insight", schema: Type.Ref("Insight") } },
+    errors: ["USR-403-001", "USR-404-001", "INS-404-001"],
+  }),
+];
