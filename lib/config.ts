@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { ConfigError } from "./config-error.ts";
 import { envText, isRecord, type Env } from "./parse.ts";
 import { loadPintDomainSalt } from "./pint-domain.ts";
-import { loadKycProviderConfig, loadSmsProviderConfig, type KycProviderConfig, type SmsProviderConfig } from "./provider-config.ts";
+import { loadCardIssuerName, loadKycProviderConfig, loadSmsProviderConfig, type KycProviderConfig, type SmsProviderConfig } from "./provider-config.ts";
 import { loadRateLimitConfig, type RateLimitConfig } from "./rate-limit/config.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { loadEnvironmentLimits, type EnvironmentLimits } from "./environment-limits.ts";
@@ -43,6 +43,8 @@ export interface Config {
    * exist only when true. Default: true unless NODE_ENV is production.
    */
   sandbox: boolean;
+  /** CARD_ISSUER (lib/provider-config.ts); undefined: none, issuing a card answers 503 CRD-503-001 */
+  cardIssuer?: "sandbox";
   /** KYC_PROVIDER (lib/provider-config.ts); undefined: none, the KYC routes that need one answer 503 */
   kycProvider?: KycProviderConfig;
   /** SMS_PROVIDER (lib/provider-config.ts); undefined: none, sending a code answers 503 */
@@ -85,6 +87,8 @@ export interface Config {
   balances: BalanceConfig;
   /** private JWK; undefined means generate once and keep in DATA_DIR */
   signingKey?: Record<string, unknown>;
+  /** CARD_DATA_KEY: the AES-256 key sealing card numbers and CVVs; undefined means generate once and keep in DATA_DIR */
+  cardDataKey?: Buffer;
   logLevel: string;
   /** HMAC secret for the principal header between services; generated per process when unset */
   internalSecret?: string;
@@ -279,6 +283,14 @@ function signingKey(env: Env): Record<string, unknown> | undefined {
   return value;
 }
 
+function cardDataKey(env: Env): Buffer | undefined {
+  const value = envText(env, "CARD_DATA_KEY");
+  if (value === undefined) return undefined;
+  const key = Buffer.from(value, "base64");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || key.length !== 32) throw new ConfigError("CARD_DATA_KEY", "expected 32 bytes in base64 (openssl rand -base64 32)");
+  return key;
+}
+
 function subgraphUrls(env: Env): Config["subgraphUrls"] {
   const result: Config["subgraphUrls"] = {};
   for (const { name, urlVariable } of SUBGRAPHS) {
@@ -322,12 +334,14 @@ export function loadConfig(env: Env = process.env): Config {
   const dashboardAuth = providers(env, "DASHBOARD_AUTH", undefined, jwks);
 
   const kycProvider = loadKycProviderConfig(env, sandbox);
+  const cardIssuer = loadCardIssuerName(env, sandbox);
   const rpcUrls = chainRpcUrls(env);
   const smsProvider = loadSmsProviderConfig(env, sandbox);
 
   return {
     sandbox,
     ...(kycProvider && { kycProvider }),
+    ...(cardIssuer && { cardIssuer }),
     ...(smsProvider && { smsProvider }),
     rateLimits: loadRateLimitConfig(env),
     environmentLimits: loadEnvironmentLimits(env),
@@ -357,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
     prices: loadPriceConfig(env, rpcUrls),
     balances: loadBalanceConfig(env, rpcUrls),
     signingKey: signingKey(env),
+    cardDataKey: cardDataKey(env),
     logLevel,
     internalSecret,
     subgraphUrls: subgraphUrls(env),

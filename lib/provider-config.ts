@@ -73,6 +73,11 @@ export function loadKycProviderConfig(env: Env, sandbox: boolean): KycProviderCo
   };
 }
 
+/** CARD_ISSUER: only the sandbox issuer exists so far; outside sandbox mode none, and cards answer 503. */
+export function loadCardIssuerName(env: Env, sandbox: boolean): "sandbox" | undefined {
+  return choice(env, "CARD_ISSUER", [] as const, sandbox);
+}
+
 export function loadSmsProviderConfig(env: Env, sandbox: boolean): SmsProviderConfig | undefined {
   const name = choice(env, "SMS_PROVIDER", ["twilio"] as const, sandbox);
   if (name !== "twilio") return name && { name };

@@ -845,6 +845,410 @@ export interface OperationData {
       dismissed_at: number | null;
     };
   };
+  /** POST /v0/cards */
+  createCard: {
+    card: {
+      id: string;
+      type: "virtual" | "physical";
+      status: "pending" | "active" | "suspended" | "closed";
+      nickname: string | null;
+      currency: string;
+      last_four: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+      controls: {
+        daily_limit: string | null;
+        monthly_limit: string | null;
+        single_transaction_limit: string | null;
+        allowed_mcc: string[];
+        blocked_mcc: string[];
+      };
+      usage: {
+        time_zone: string;
+        daily: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        monthly: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        single_transaction_limit: string | null;
+      };
+      shipping_address: Record<string, unknown> | null;
+      status_history: {
+        from: "pending" | "active" | "suspended" | "closed" | null;
+        to: "pending" | "active" | "suspended" | "closed";
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/cards */
+  listCards: {
+    cards: {
+      id: string;
+      type: "virtual" | "physical";
+      status: "pending" | "active" | "suspended" | "closed";
+      nickname: string | null;
+      currency: string;
+      last_four: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+      controls: {
+        daily_limit: string | null;
+        monthly_limit: string | null;
+        single_transaction_limit: string | null;
+        allowed_mcc: string[];
+        blocked_mcc: string[];
+      };
+      usage: {
+        time_zone: string;
+        daily: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        monthly: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        single_transaction_limit: string | null;
+      };
+      shipping_address: Record<string, unknown> | null;
+      status_history: {
+        from: "pending" | "active" | "suspended" | "closed" | null;
+        to: "pending" | "active" | "suspended" | "closed";
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** GET /v0/cards/{card_id} */
+  getCard: {
+    card: {
+      id: string;
+      type: "virtual" | "physical";
+      status: "pending" | "active" | "suspended" | "closed";
+      nickname: string | null;
+      currency: string;
+      last_four: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+      controls: {
+        daily_limit: string | null;
+        monthly_limit: string | null;
+        single_transaction_limit: string | null;
+        allowed_mcc: string[];
+        blocked_mcc: string[];
+      };
+      usage: {
+        time_zone: string;
+        daily: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        monthly: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        single_transaction_limit: string | null;
+      };
+      shipping_address: Record<string, unknown> | null;
+      status_history: {
+        from: "pending" | "active" | "suspended" | "closed" | null;
+        to: "pending" | "active" | "suspended" | "closed";
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/cards/{card_id} */
+  updateCard: {
+    card: {
+      id: string;
+      type: "virtual" | "physical";
+      status: "pending" | "active" | "suspended" | "closed";
+      nickname: string | null;
+      currency: string;
+      last_four: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+      controls: {
+        daily_limit: string | null;
+        monthly_limit: string | null;
+        single_transaction_limit: string | null;
+        allowed_mcc: string[];
+        blocked_mcc: string[];
+      };
+      usage: {
+        time_zone: string;
+        daily: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        monthly: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        single_transaction_limit: string | null;
+      };
+      shipping_address: Record<string, unknown> | null;
+      status_history: {
+        from: "pending" | "active" | "suspended" | "closed" | null;
+        to: "pending" | "active" | "suspended" | "closed";
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/cards/{card_id}/activate */
+  activateCard: {
+    card: {
+      id: string;
+      type: "virtual" | "physical";
+      status: "pending" | "active" | "suspended" | "closed";
+      nickname: string | null;
+      currency: string;
+      last_four: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+      controls: {
+        daily_limit: string | null;
+        monthly_limit: string | null;
+        single_transaction_limit: string | null;
+        allowed_mcc: string[];
+        blocked_mcc: string[];
+      };
+      usage: {
+        time_zone: string;
+        daily: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        monthly: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        single_transaction_limit: string | null;
+      };
+      shipping_address: Record<string, unknown> | null;
+      status_history: {
+        from: "pending" | "active" | "suspended" | "closed" | null;
+        to: "pending" | "active" | "suspended" | "closed";
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/cards/{card_id}/freeze */
+  freezeCard: {
+    card: {
+      id: string;
+      type: "virtual" | "physical";
+      status: "pending" | "active" | "suspended" | "closed";
+      nickname: string | null;
+      currency: string;
+      last_four: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+      controls: {
+        daily_limit: string | null;
+        monthly_limit: string | null;
+        single_transaction_limit: string | null;
+        allowed_mcc: string[];
+        blocked_mcc: string[];
+      };
+      usage: {
+        time_zone: string;
+        daily: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        monthly: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        single_transaction_limit: string | null;
+      };
+      shipping_address: Record<string, unknown> | null;
+      status_history: {
+        from: "pending" | "active" | "suspended" | "closed" | null;
+        to: "pending" | "active" | "suspended" | "closed";
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/cards/{card_id}/unfreeze */
+  unfreezeCard: {
+    card: {
+      id: string;
+      type: "virtual" | "physical";
+      status: "pending" | "active" | "suspended" | "closed";
+      nickname: string | null;
+      currency: string;
+      last_four: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+      controls: {
+        daily_limit: string | null;
+        monthly_limit: string | null;
+        single_transaction_limit: string | null;
+        allowed_mcc: string[];
+        blocked_mcc: string[];
+      };
+      usage: {
+        time_zone: string;
+        daily: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        monthly: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        single_transaction_limit: string | null;
+      };
+      shipping_address: Record<string, unknown> | null;
+      status_history: {
+        from: "pending" | "active" | "suspended" | "closed" | null;
+        to: "pending" | "active" | "suspended" | "closed";
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/cards/{card_id}/close */
+  closeCard: {
+    card: {
+      id: string;
+      type: "virtual" | "physical";
+      status: "pending" | "active" | "suspended" | "closed";
+      nickname: string | null;
+      currency: string;
+      last_four: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+      controls: {
+        daily_limit: string | null;
+        monthly_limit: string | null;
+        single_transaction_limit: string | null;
+        allowed_mcc: string[];
+        blocked_mcc: string[];
+      };
+      usage: {
+        time_zone: string;
+        daily: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        monthly: {
+          limit: string | null;
+          spent: string;
+          remaining: string | null;
+          period_start: number;
+          period_end: number;
+        };
+        single_transaction_limit: string | null;
+      };
+      shipping_address: Record<string, unknown> | null;
+      status_history: {
+        from: "pending" | "active" | "suspended" | "closed" | null;
+        to: "pending" | "active" | "suspended" | "closed";
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/cards/{card_id}/funding */
+  getCardFunding: {
+    card: {
+      id: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+    };
+  };
+  /** PUT /v0/cards/{card_id}/funding */
+  setCardFunding: {
+    card: {
+      id: string;
+      funding_source: {
+        type: "crypto_wallet" | "bank_account";
+        id: string;
+      };
+    };
+  };
   /** GET /v0/assets */
   listAssets: {
     assets: {

@@ -24,6 +24,8 @@ import { walletRoutes } from "./routes/wallets.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
 import { budgetRoutes } from "./routes/budgets.ts";
 import { insightRoutes } from "./routes/insights.ts";
+import { cardRoutes } from "./routes/cards.ts";
+import { cardFundingRoutes } from "./routes/card-funding.ts";
 import { assetRoutes } from "./routes/assets.ts";
 import { walletAssetRoutes } from "./routes/wallet-assets.ts";
 import { accountRoutes } from "./routes/accounts.ts";
@@ -43,6 +45,8 @@ export const platformRoutes: Route[] = [
   ...transactionRoutes,
   ...budgetRoutes,
   ...insightRoutes,
+  ...cardRoutes,
+  ...cardFundingRoutes,
   ...assetRoutes,
   ...walletAssetRoutes,
   ...accountRoutes,

@@ -1,6 +1,7 @@
 import { Type, type SchemaOptions, type TLiteral, type TNull, type TSchema, type TUnion } from "@sinclair/typebox";
 import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
 import { BUDGET_PERIODS } from "../lib/vocabulary/budgets.ts";
+import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES } from "../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../lib/vocabulary/insights.ts";
 import { ACCOUNT_STATUSES } from "../lib/vocabulary/kyc.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../lib/vocabulary/transactions.ts";
@@ -209,6 +210,42 @@ export const Budget = Type.Object(
   { $id: "Budget" },
 );
 
+const CardLimit = Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" });
+const CardLimitUsage = Type.Object(
+  { limit: CardLimit, spent: Type.String(), remaining: Type.Union([Type.String(), Type.Null()], { description: "limit − spent, never below 0; null without a limit" }), period_start: EpochMs, period_end: EpochMs },
+  { description: "approved and settled purchases in the period (card_purchase transactions not failed); refunds do not give limits back" },
+);
+
+/** A card (spec 2.10, 3.3): never its number, CVV or expiry, which only the secure-details reveal answers. */
+export const Card = Type.Object(
+  {
+    id: Type.String({ examples: ["crd_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+    type: literalUnion(CARD_TYPES),
+    status: literalUnion(CARD_STATUSES, { description: "pending → active ⇄ suspended → closed (spec 3.3)" }),
+    nickname: Type.Union([Type.String(), Type.Null()]),
+    currency: Type.String({ description: "USD or EUR; a crypto wallet settles purchases in USDC or EURC, one to one", examples: ["USD"] }),
+    last_four: Type.String({ pattern: "^[0-9]{4}$", examples: ["4242"] }),
+    funding_source: Type.Object({ type: literalUnion(CARD_FUNDING_SOURCE_TYPES), id: Type.String({ description: "the wallet id, or the bank account id", examples: ["12"] }) }),
+    controls: Type.Object({
+      daily_limit: CardLimit,
+      monthly_limit: CardLimit,
+      single_transaction_limit: CardLimit,
+      allowed_mcc: Type.Array(Type.String({ pattern: "^[0-9]{4}$" }), { description: "only these merchant category codes; empty: any" }),
+      blocked_mcc: Type.Array(Type.String({ pattern: "^[0-9]{4}$" }), { description: "these merchant category codes are declined" }),
+    }),
+    usage: Type.Object(
+      { time_zone: Type.String({ examples: ["Europe/Berlin"] }), daily: CardLimitUsage, monthly: CardLimitUsage, single_transaction_limit: CardLimit },
+      { description: "how much of each limit the current day and month use, in the holder's time zone (GET /v0/budgets/settings)" },
+    ),
+    shipping_address: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "physical cards: where it is shipped" }),
+    status_history: Type.Array(Type.Object({ from: nullableLiteralUnion(CARD_STATUSES), to: literalUnion(CARD_STATUSES), changed_at: EpochMs })),
+    created_at: EpochMs,
+    updated_at: EpochMs,
+    _links: Type.Optional(Links),
+  },
+  { $id: "Card" },
+);
+
 /** A finding computed from the ledger (spec 2.10 insight types), with the figures behind it. */
 export const Insight = Type.Object(
   {
@@ -241,7 +278,7 @@ export function problemSchema(status: number): TSchema {
 }
 
 /** Components every document carries, referenced by `$ref: "#/components/schemas/<id>"`. */
-export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User, Transaction, Asset, Budget, Insight];
+export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User, Transaction, Asset, Budget, Insight, Card];
 
 /** `{ ...schema, _links }` for a response body. */
 export function withLinks(schema: TSchema): TSchema {

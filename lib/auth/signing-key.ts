@@ -1,29 +1,7 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../config-error.ts";
+import { readPrivateFile } from "../private-file.ts";
 import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload, type JWTVerifyGetKey, type CryptoKey } from "jose";
-
-/**
- * The file's text, or undefined when it does not exist. A private key that group or others may
- * read is refused rather than used: anyone holding it can mint SIWE sessions and PINT JWTs.
- */
-function readPrivateFile(file: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  try {
-    const mode = fstatSync(fd).mode & 0o777;
-    if (process.platform !== "win32" && (mode & 0o077) !== 0)
-      throw new ConfigError("DATA_DIR", `${file} is readable by other users (mode ${mode.toString(8)}); run chmod 600 on it, or set SIGNING_KEY`);
-    return readFileSync(fd, "utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** The key the platform signs its own tokens with (SIWE sessions, PINT JWTs), and its JWKS. */
 export class SigningKey {
@@ -45,7 +23,7 @@ export class SigningKey {
     if (configured) return SigningKey.fromJwk(configured as JWK);
     const file = dataDir.startsWith("memory://") ? undefined : join(dataDir, "signing-key.json");
     if (file) {
-      const stored = readPrivateFile(file);
+      const stored = readPrivateFile(file, "SIGNING_KEY");
       if (stored !== undefined) return SigningKey.fromJwk(JSON.parse(stored) as JWK);
     }
     const { privateKey } = await generateKeyPair("ES256", { extractable: true });

@@ -1,9 +1,11 @@
 import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
 import { JobQueue } from "../../lib/jobs/job-queue.ts";
+import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
+import { SandboxCardIssuer } from "./cards/sandbox-card-issuer.ts";
 import { NO_GOALS } from "./insights/goal-progress.ts";
 import { InsightResolver, InsightUserResolver } from "./insights/insight.resolver.ts";
 import { insightsJobHandler, INSIGHTS_JOB } from "./insights/insights-job.ts";
-import { FinanceUserResolver } from "./finance.resolver.ts";
+import { CardResolver, CardUserResolver } from "./cards/card.resolver.ts";
 import { AssetResolver } from "./assets/asset.resolver.ts";
 import { BudgetResolver, BudgetUserResolver } from "./budgets/budget.resolver.ts";
 import { AssetPrices } from "./prices/asset-prices.ts";
@@ -34,9 +36,11 @@ export const financeSubgraph = defineSubgraph({
       balances: createBalanceSource(db, config.balances, config.chainRpcUrls, logger),
       jobs,
       goals,
+      cardIssuer: config.cardIssuer === "sandbox" ? new SandboxCardIssuer() : undefined,
+      cardCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
     };
   },
-  resolvers: [FinanceUserResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver],
+  resolvers: [CardResolver, CardUserResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({

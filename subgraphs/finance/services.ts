@@ -5,6 +5,8 @@ import type { AssetPrices } from "./prices/asset-prices.ts";
 import type { BalanceSource } from "./balances/balance-source.ts";
 import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { GoalSource } from "./insights/goal-progress.ts";
+import type { CardIssuer } from "./cards/card-issuer.ts";
+import type { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 
 /** What the finance subgraph's resolvers need, built once at start and injected. */
 export interface FinanceServices {
@@ -20,6 +22,10 @@ export interface FinanceServices {
   sandbox: boolean;
   /** the finance jobs (the insights computation after ledger changes) */
   jobs: JobQueue;
+  /** CARD_ISSUER; undefined: none configured (cards answer 503) */
+  cardIssuer: CardIssuer | undefined;
+  /** seals and opens card numbers and CVVs (CARD_DATA_KEY) */
+  cardCipher: CardDataCipher;
   /** savings goals for goal_progress insights: none until the agents subgraph keeps them */
   goals: GoalSource;
 }

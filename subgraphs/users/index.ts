@@ -24,7 +24,8 @@ import { PersonalAccessTokenResolver } from "./tokens/personal-access-token.reso
 import { resolveUserReference, UserResolver } from "./user/user.resolver.ts";
 import { safeDeploymentHandler, SAFE_DEPLOYMENT_JOB } from "./wallets/safe-deployment.ts";
 import { OwnedWalletResolver } from "./wallets/owned-wallet.resolver.ts";
-import { WalletResolver } from "./wallets/wallet.resolver.ts";
+import { AccountHolderResolver } from "./user/account-holder.resolver.ts";
+import { resolveWalletReference, WalletResolver } from "./wallets/wallet.resolver.ts";
 import { Wallet } from "./types/wallet.ts";
 
 export interface UsersSubgraphDeps extends PlatformDeps {
@@ -84,10 +85,10 @@ export const usersSubgraph = defineSubgraph({
   name: "users",
   peers: [],
   services: (deps: UsersSubgraphDeps) => usersServices(deps),
-  resolvers: [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver, OwnedWalletResolver],
+  resolvers: [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver, OwnedWalletResolver, AccountHolderResolver],
   orphanedTypes: [Wallet],
   globalMiddlewares: [apiKeyFieldGuard],
-  references: (services) => ({ User: { __resolveReference: resolveUserReference(services) } }),
+  references: (services) => ({ User: { __resolveReference: resolveUserReference(services) }, Wallet: { __resolveReference: resolveWalletReference(services) } }),
   // the users subgraph owns Query.health (see usersHealth)
   health: (services) => usersHealth(services.db),
   start: (services) => services.jobs.start(),

@@ -13,3 +13,13 @@ export async function userWithWallet(platform: TestPlatform) {
   const wallets = await (await platform.api("/v0/wallets", { jwt: user.jwt })).json();
   return { ...user, wallet_id: wallets.items.find((w: { type: string }) => w.type === "EOA").id as number };
 }
+
+/** A registered user whose identity verification the sandbox provider approved (what cards need). */
+export async function approvedUser(platform: TestPlatform) {
+  const user = await userWithWallet(platform);
+  for (const [path, json] of [["/v0/kyc/access-token", undefined], ["/v0/kyc/submissions", undefined], ["/v0/kyc/sandbox/decision", { answer: "GREEN" }]] as const) {
+    const response = await platform.api(path, { method: "POST", jwt: user.jwt, ...(json && { json }) });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  }
+  return user;
+}

@@ -6,6 +6,7 @@ import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { ACCOUNT_SOURCES, ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
 import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
+import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES } from "../../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
 import { ACCOUNT_STATUSES } from "../../lib/vocabulary/kyc.ts";
 import { ONBOARDING_SAFE_MODES, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
@@ -43,6 +44,9 @@ const ENUMS: Record<string, readonly string[]> = {
   PriceSource: PRICE_SOURCES,
   AccountSource: ACCOUNT_SOURCES,
   BudgetPeriod: BUDGET_PERIODS,
+  CardType: CARD_TYPES,
+  CardStatus: CARD_STATUSES,
+  CardFundingSourceType: CARD_FUNDING_SOURCE_TYPES,
   InsightType: INSIGHT_TYPES,
   InsightStatus: INSIGHT_STATUSES,
   InsightSeverity: INSIGHT_SEVERITIES,

@@ -113,3 +113,14 @@ export class WalletResolver {
     return deleteWallet(this.services.db, { user_id, wallet_id: id });
   }
 }
+
+/**
+ * Wallet references other subgraphs return (a card's funding wallet): resolved only for the
+ * signed-in user who owns the wallet; anyone else, and any other caller, reads null.
+ */
+export function resolveWalletReference(services: UsersServices) {
+  return async (reference: { id: number }, ctx: RequestContext) => {
+    if (ctx.principal.kind !== "user" || ctx.principal.user_id === null) return null;
+    return services.db.wallet.findFirst({ where: { id: reference.id, user_id: ctx.principal.user_id, deleted_at: null } });
+  };
+}

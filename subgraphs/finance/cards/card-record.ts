@@ -1,0 +1,99 @@
+import { appError } from "../../../lib/errors/app-error.ts";
+import type { CardFundingSourceType, CardStatus, CardType } from "../../../lib/vocabulary/cards.ts";
+import { userTimeZone } from "../budgets/budget-settings.ts";
+import { Prisma, type FinanceTx } from "../db.ts";
+import type { Card as CardRow, CardStatusChange } from "../generated/prisma/client.ts";
+import type { CardControls } from "./card-controls.ts";
+import { cardSpending } from "./card-spending.ts";
+
+export interface CardLimitUsage {
+  /** the limit, or null when none is set */
+  limit: string | null;
+  spent: string;
+  /** limit − spent (never below 0); null without a limit */
+  remaining: string | null;
+  period_start: Date;
+  period_end: Date;
+}
+
+/** A card as the API shows it: never its number, CVV or expiry (spec 2.10: secure endpoints only). */
+export interface CardView {
+  id: string;
+  type: CardType;
+  status: CardStatus;
+  nickname: string | null;
+  currency: string;
+  last_four: string;
+  funding_source: { type: CardFundingSourceType; id: string };
+  controls: CardControls;
+  /** how much of each limit the current day and month (in time_zone) have used */
+  usage: { time_zone: string; daily: CardLimitUsage; monthly: CardLimitUsage; single_transaction_limit: string | null };
+  shipping_address: Record<string, unknown> | null;
+  status_history: { from: CardStatus | null; to: CardStatus; changed_at: Date }[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+type CardWithHistory = CardRow & { status_history: CardStatusChange[] };
+
+export const decimalText = (value: Prisma.Decimal | null): string | null => (value === null ? null : value.toFixed());
+
+export function controlsOf(row: CardRow): CardControls {
+  return {
+    daily_limit: decimalText(row.daily_limit),
+    monthly_limit: decimalText(row.monthly_limit),
+    single_transaction_limit: decimalText(row.single_transaction_limit),
+    allowed_mcc: row.allowed_mcc,
+    blocked_mcc: row.blocked_mcc,
+  };
+}
+
+function usageOf(limit: string | null, spent: string, bounds: { start: Date; end: Date }): CardLimitUsage {
+  const remaining = limit === null ? null : new Prisma.Decimal(limit).minus(spent);
+  return { limit, spent, remaining: remaining === null ? null : Prisma.Decimal.max(remaining, 0).toFixed(), period_start: bounds.start, period_end: bounds.end };
+}
+
+export async function cardView(tx: FinanceTx, row: CardWithHistory, now: Date = new Date()): Promise<CardView> {
+  const timeZone = await userTimeZone(tx, row.user_id);
+  const spending = await cardSpending(tx, row.id, now, timeZone);
+  const controls = controlsOf(row);
+  return {
+    id: row.id,
+    type: row.type as CardType,
+    status: row.status as CardStatus,
+    nickname: row.nickname,
+    currency: row.currency,
+    last_four: row.last_four,
+    funding_source: { type: row.funding_source_type as CardFundingSourceType, id: row.funding_source_id },
+    controls,
+    usage: {
+      time_zone: timeZone,
+      daily: usageOf(controls.daily_limit, spending.day.spent, spending.day),
+      monthly: usageOf(controls.monthly_limit, spending.month.spent, spending.month),
+      single_transaction_limit: controls.single_transaction_limit,
+    },
+    shipping_address: (row.shipping_address as Record<string, unknown> | null) ?? null,
+    status_history: row.status_history.map((change) => ({ from: change.from as CardStatus | null, to: change.to as CardStatus, changed_at: change.changed_at })),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const WITH_HISTORY = { status_history: { orderBy: { id: "asc" } } } as const;
+
+/** The user's card row, or CRD-404-001: other users' cards do not exist. */
+export async function findOwnCardRow(tx: FinanceTx, userId: string, cardId: string): Promise<CardWithHistory> {
+  const row = await tx.card.findFirst({ where: { id: cardId, user_id: userId }, include: WITH_HISTORY });
+  if (!row) throw appError("CRD-404-001", `Card ${cardId} was not found for this user.`);
+  return row;
+}
+
+export async function getCard(tx: FinanceTx, options: { user_id: string; card_id: string }): Promise<CardView> {
+  return cardView(tx, await findOwnCardRow(tx, options.user_id, options.card_id));
+}
+
+/** Every card of the user, oldest first, closed ones included (their history stays readable). */
+export async function listCards(tx: FinanceTx, options: { user_id: string }): Promise<CardView[]> {
+  const rows = await tx.card.findMany({ where: { user_id: options.user_id }, include: WITH_HISTORY, orderBy: [{ created_at: "asc" }, { id: "asc" }] });
+  return Promise.all(rows.map((row) => cardView(tx, row)));
+}
