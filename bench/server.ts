@@ -5,9 +5,11 @@ import { createLogger } from "../lib/logger.ts";
 import { startSingleProcess } from "../server/single-process.ts";
 import { findUserRecord } from "../subgraphs/users/user/user-record.ts";
 import type { UsersServices } from "../subgraphs/users/services.ts";
+import { feedSeedStatements, type FeedSeed } from "../test/support/feed-seed.ts";
 
 // The platform as `npm start` runs it, plus a baseline listener that reads the same rows with
-// Prisma directly (no adapter, gateway or GraphQL), and the process's memory for the report.
+// Prisma directly (no adapter, gateway or GraphQL), the process's memory for the report, and the
+// feed case's seeding (the child owns the database: PGlite lives in its memory).
 const started = performance.now();
 const platform = await startSingleProcess(loadConfig(), { logger: createLogger("silent") });
 const ready = performance.now() - started;
@@ -19,6 +21,14 @@ baseline.get("/baseline/:id", async (request) => {
   return { ...user, created_at: user!.created_at.getTime(), updated_at: user!.updated_at.getTime() };
 });
 baseline.get("/rss", async () => ({ rss: process.memoryUsage().rss }));
+baseline.post("/seed-feed", async (request) => {
+  const started = performance.now();
+  for (const statement of feedSeedStatements(request.body as FeedSeed)) await platform.database.exec(statement);
+  // as autovacuum would leave a table at rest: statistics and the visibility map (index-only scans)
+  await platform.database.exec(`VACUUM ANALYZE "finance"."transactions"`);
+  await platform.database.exec(`VACUUM ANALYZE "finance"."transaction_status_history"`);
+  return { kind: platform.database.kind, ms: performance.now() - started };
+});
 await baseline.listen({ port: 0, host: "127.0.0.1" });
 const address = baseline.server.address() as { port: number };
 process.stdout.write(`${JSON.stringify({ ready_ms: ready, platform: platform.urls.platform, graphql: platform.urls.graphql, baseline: `http://127.0.0.1:${address.port}` })}\n`);

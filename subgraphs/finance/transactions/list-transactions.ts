@@ -1,5 +1,5 @@
 import { validationError } from "../../../lib/errors/app-error.ts";
-import type { FinanceTx } from "../db.ts";
+import { Prisma, type FinanceTx } from "../db.ts";
 import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
 import { loadTransactions, type TransactionView } from "./transaction-record.ts";
 
@@ -27,17 +27,30 @@ export function pageBounds(input: PageInput | null | undefined): { limit: number
   return { limit, offset };
 }
 
+/** The page query: ids only, newest first with the unique id as tiebreak, bounded by LIMIT/OFFSET. */
+export function feedPageSql(where: Prisma.Sql, limit: number, offset: number): Prisma.Sql {
+  return Prisma.sql`SELECT "id" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/** pagination.total: counted in SQL over the same condition. */
+export function feedCountSql(where: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS total FROM "finance"."transactions" WHERE ${where}`;
+}
+
 /**
  * One page of the user's feed: newest first by `timestamp`, then by id (unique), so walking the
  * pages while nothing changes yields every row once; on the (user_id, timestamp desc, id desc)
  * index. Only ids are paged in SQL; the page's rows and histories are loaded by id.
  */
-export async function listTransactions(tx: FinanceTx, options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null }): Promise<TransactionPageView> {
+export async function listTransactions(
+  tx: FinanceTx,
+  options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null; total?: Promise<number> },
+): Promise<TransactionPageView> {
   const { limit, offset } = pageBounds(options.page);
   const where = transactionCondition(options.user_id, options.filter ?? {});
-  const [rows, [count]] = await Promise.all([
-    tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
-    tx.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM "finance"."transactions" WHERE ${where}`,
-  ]);
-  return { items: await loadTransactions(tx, rows.map((row) => row.id)), pagination: { limit, offset, total: count!.total } };
+  // `total`: a count of the same condition already under way (the meta's transaction_count)
+  const total = options.total ?? tx.$queryRaw<{ total: number }[]>(feedCountSql(where)).then(([count]) => count!.total);
+  const rows = await tx.$queryRaw<{ id: string }[]>(feedPageSql(where, limit, offset));
+  const [items, counted] = await Promise.all([loadTransactions(tx, rows.map((row) => row.id)), total]);
+  return { items, pagination: { limit, offset, total: counted } };
 }

@@ -15,7 +15,31 @@ export interface TransactionMetaView {
  * (amount_usd null) has no USD value, so neither counts in cashflow or categories; both still
  * count in transaction_count and date_range.
  */
-const COUNTED = Prisma.sql`"status" <> 'failed' AND "amount_usd" IS NOT NULL`;
+const COUNTED_USD = Prisma.sql`sum("amount_usd") FILTER (WHERE "status" <> 'failed')`;
+
+/**
+ * The meta query of the rows passing `where`, in one pass (the rows are read once, on the
+ * (user_id, direction, category, status, timestamp, amount_usd) index, without the table):
+ * groups per direction and category, then the totals and the spending per category from them.
+ */
+export function transactionMetaSql(where: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    WITH groups AS (
+      SELECT "direction", coalesce("category", 'other') AS category, count(*) AS n, min("timestamp") AS earliest, max("timestamp") AS latest, ${COUNTED_USD} AS usd
+      FROM "finance"."transactions" WHERE ${where}
+      GROUP BY 1, 2
+    ), spending AS (
+      SELECT category, usd AS total, round(usd * 100 / sum(usd) OVER (), 2) AS percentage FROM groups WHERE "direction" = 'out' AND usd > 0
+    ), totals AS (
+      SELECT coalesce(sum(n), 0)::int AS transaction_count, min(earliest) AS earliest, max(latest) AS latest,
+        coalesce(sum(usd) FILTER (WHERE "direction" = 'in'), 0) AS gross_in, coalesce(sum(usd) FILTER (WHERE "direction" = 'out'), 0) AS gross_out
+      FROM groups
+    )
+    SELECT transaction_count, earliest, latest, trim_scale(gross_in)::text AS gross_in, trim_scale(gross_out)::text AS gross_out, trim_scale(gross_in - gross_out)::text AS net,
+      (SELECT coalesce(json_agg(json_build_object('category', category, 'total_amount', trim_scale(total)::text, 'percentage_of_total', percentage::text) ORDER BY total DESC, category), '[]')
+       FROM spending) AS categories
+    FROM totals`;
+}
 
 /**
  * The meta of `userId`'s transactions passing `filter`, aggregated in SQL (NUMERIC sums, no row
@@ -25,29 +49,13 @@ const COUNTED = Prisma.sql`"status" <> 'failed' AND "amount_usd" IS NOT NULL`;
  */
 export async function transactionMeta(tx: FinanceTx, options: { user_id: string; filter?: TransactionFilterInput | null }): Promise<TransactionMetaView> {
   const where = transactionCondition(options.user_id, options.filter ?? {});
-  const [[totals], categories] = await Promise.all([
-    tx.$queryRaw<{ transaction_count: number; earliest: Date | null; latest: Date | null; gross_in: string; gross_out: string; net: string }[]>`
-      SELECT transaction_count, earliest, latest, trim_scale(gross_in)::text AS gross_in, trim_scale(gross_out)::text AS gross_out, trim_scale(gross_in - gross_out)::text AS net
-      FROM (
-        SELECT count(*)::int AS transaction_count, min("timestamp") AS earliest, max("timestamp") AS latest,
-          coalesce(sum("amount_usd") FILTER (WHERE ${COUNTED} AND "direction" = 'in'), 0) AS gross_in,
-          coalesce(sum("amount_usd") FILTER (WHERE ${COUNTED} AND "direction" = 'out'), 0) AS gross_out
-        FROM "finance"."transactions" WHERE ${where}
-      ) totals`,
-    tx.$queryRaw<{ category: SpendingCategory; total_amount: string; percentage_of_total: string }[]>`
-      SELECT category, trim_scale(total)::text AS total_amount, round(total * 100 / sum(total) OVER (), 2)::text AS percentage_of_total
-      FROM (
-        SELECT coalesce("category", 'other') AS category, sum("amount_usd") AS total
-        FROM "finance"."transactions" WHERE ${where} AND ${COUNTED} AND "direction" = 'out'
-        GROUP BY 1
-      ) spending
-      WHERE total > 0
-      ORDER BY total DESC, category`,
-  ]);
+  const [meta] = await tx.$queryRaw<
+    { transaction_count: number; earliest: Date | null; latest: Date | null; gross_in: string; gross_out: string; net: string; categories: { category: SpendingCategory; total_amount: string; percentage_of_total: string }[] }[]
+  >(transactionMetaSql(where));
   return {
-    transaction_count: totals!.transaction_count,
-    date_range: { earliest: totals!.earliest, latest: totals!.latest },
-    cashflow: { gross_in: totals!.gross_in, gross_out: totals!.gross_out, net: totals!.net },
-    categories: categories.map((row) => ({ ...row, percentage_of_total: Number(row.percentage_of_total) })),
+    transaction_count: meta!.transaction_count,
+    date_range: { earliest: meta!.earliest, latest: meta!.latest },
+    cashflow: { gross_in: meta!.gross_in, gross_out: meta!.gross_out, net: meta!.net },
+    categories: meta!.categories.map((row) => ({ ...row, percentage_of_total: Number(row.percentage_of_total) })),
   };
 }

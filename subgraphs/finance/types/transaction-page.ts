@@ -115,4 +115,7 @@ export class TransactionPage {
 
   /** the owner and filters the page was read with, for `meta` */
   query!: { user_id: string; filter: TransactionFilterInput | null };
+
+  /** the meta, started with the page when the query selects it (one aggregation, also the total) */
+  meta_view?: Promise<unknown>;
 }

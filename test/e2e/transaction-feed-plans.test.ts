@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../lib/db/database.ts";
+import { applyMigrations, migrationSets } from "../../lib/db/migrations.ts";
+import type { Prisma } from "../../subgraphs/finance/db.ts";
+import { feedCountSql, feedPageSql } from "../../subgraphs/finance/transactions/list-transactions.ts";
+import { transactionCondition, type TransactionFilterInput } from "../../subgraphs/finance/transactions/transaction-filter.ts";
+import { transactionMetaSql } from "../../subgraphs/finance/transactions/transaction-meta.ts";
+import { feedSeedStatements } from "../support/feed-seed.ts";
+import { freshDatabaseUrl, onPostgres } from "../support/test-database.ts";
+
+// Issue 9, performance: the feed's page, total and meta queries (the SQL the code runs, built by
+// the same functions) read finance.transactions through its indexes, never a sequential scan, for
+// a user with many rows among other users' rows. Plans are PostgreSQL's: PGlite skips this file.
+
+type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: PlanNode[] };
+
+let database: Database;
+
+function nodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(nodes)];
+}
+
+async function plan(sql: Prisma.Sql): Promise<PlanNode[]> {
+  const [row] = await database.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${sql.text}`, sql.values);
+  return nodes(row!["QUERY PLAN"][0].Plan);
+}
+
+/** The transactions-table nodes of a plan: at least one, each through an index. */
+function expectIndexed(planNodes: PlanNode[]): string[] {
+  const onTransactions = planNodes.filter((node) => node["Relation Name"] === "transactions");
+  expect(onTransactions.length).toBeGreaterThan(0);
+  for (const node of onTransactions) expect(node["Node Type"]).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan)$/);
+  return planNodes.filter((node) => node["Index Name"]).map((node) => node["Index Name"]!);
+}
+
+describe.skipIf(!onPostgres)("transaction feed query plans (PostgreSQL)", () => {
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: await freshDatabaseUrl(), dataDir: "memory://" });
+    await applyMigrations(database, migrationSets);
+    for (const seed of [
+      { user_id: "usr_plan_a", count: 30_000, wallet_ids: [1, 2], id_prefix: "plan_a" },
+      { user_id: "usr_plan_b", count: 20_000, wallet_ids: [3], id_prefix: "plan_b" },
+      { user_id: "usr_plan_c", count: 20_000, wallet_ids: [4], id_prefix: "plan_c" },
+    ])
+      for (const statement of feedSeedStatements(seed)) await database.exec(statement);
+    await database.exec(`VACUUM ANALYZE "finance"."transactions"`);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const filters: [string, TransactionFilterInput][] = [
+    ["no filter", {}],
+    ["category and period", { category: "groceries", period_start: new Date(Date.now() - 90 * 86_400_000) }],
+  ];
+
+  for (const [name, filter] of filters) {
+    const where = transactionCondition("usr_plan_a", filter);
+
+    it(`pages on the (user_id, timestamp desc, id desc) index, stopping at the limit (${name})`, async () => {
+      const planNodes = await plan(feedPageSql(where, 50, 100));
+      expect(planNodes[0]!["Node Type"]).toBe("Limit");
+      const indexes = expectIndexed(planNodes);
+      if (name === "no filter") expect(indexes).toEqual(["transactions_user_id_timestamp_id_idx"]);
+    });
+
+    it(`counts and aggregates meta through indexes (${name})`, async () => {
+      expectIndexed(await plan(feedCountSql(where)));
+      const indexes = expectIndexed(await plan(transactionMetaSql(where)));
+      // one pass, from the index alone
+      if (name === "no filter") expect(indexes).toEqual(["transactions_feed_meta_idx"]);
+    });
+  }
+
+  it("aggregates meta in SQL: one row, whatever the number of transactions", async () => {
+    const rows = await database.query<{ transaction_count: number; categories: unknown[] }>(transactionMetaSql(transactionCondition("usr_plan_a")).text, transactionMetaSql(transactionCondition("usr_plan_a")).values);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.transaction_count).toBe(30_000);
+    expect(rows[0]!.categories.length).toBeLessThanOrEqual(9);
+  });
+});
