@@ -24,7 +24,7 @@ export interface GatewayOptions {
   graphql: GraphqlLimitConfig;
 }
 
-/** Carries the principal from willSendRequest to the fetcher, which alone sees the serialised body. */
+/** Carries the principal and client from willSendRequest to the fetcher, which alone sees the serialised body. */
 const UNSIGNED_PRINCIPAL_HEADER = "x-internal-principal-unsigned";
 
 /**
@@ -43,8 +43,8 @@ class PrincipalDataSource extends RemoteGraphQLDataSource<RequestContext> {
     this.fetcher = (target, init) => {
       const { [UNSIGNED_PRINCIPAL_HEADER]: unsigned, ...headers } = (init?.headers ?? {}) as Record<string, string>;
       if (unsigned !== undefined) {
-        const principal = JSON.parse(Buffer.from(unsigned, "base64url").toString("utf8")) as RequestContext["principal"];
-        headers[PRINCIPAL_HEADER] = signPrincipal(principal, { secret, audience, body: init?.body ?? "" });
+        const { principal, client } = JSON.parse(Buffer.from(unsigned, "base64url").toString("utf8")) as Pick<RequestContext, "principal" | "client">;
+        headers[PRINCIPAL_HEADER] = signPrincipal(principal, { secret, audience, body: init?.body ?? "", clientAddress: client?.address, userAgent: client?.user_agent });
       }
       return send(target, { ...init, headers });
     };
@@ -66,9 +66,9 @@ class PrincipalDataSource extends RemoteGraphQLDataSource<RequestContext> {
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): void {
-    const { principal, trace_id } = context as Partial<RequestContext>;
+    const { principal, trace_id, client } = context as Partial<RequestContext>;
     if (!principal || !trace_id) return;
-    request.http?.headers.set(UNSIGNED_PRINCIPAL_HEADER, Buffer.from(JSON.stringify(principal)).toString("base64url"));
+    request.http?.headers.set(UNSIGNED_PRINCIPAL_HEADER, Buffer.from(JSON.stringify({ principal, client })).toString("base64url"));
     request.http?.headers.set("x-request-id", trace_id);
   }
 }

@@ -22,8 +22,8 @@ export interface GraphqlAppOptions {
   trustProxy?: TrustProxy;
 }
 
-/** How a listener makes a request's principal: everything of PrincipalRequest but the headers and trace id it reads itself. */
-type Caller = Omit<PrincipalRequest, "headers" | "trace_id">;
+/** How a listener makes a request's principal (everything of PrincipalRequest but the headers and trace id it reads itself), and the client's User-Agent. */
+type Caller = Omit<PrincipalRequest, "headers" | "trace_id"> & { user_agent?: string };
 
 /**
  * The public `/graphql` over HTTP (dashboards, API clients). Credentials are the REST headers
@@ -37,6 +37,7 @@ export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<Fasti
   return graphqlRoutes(app, options, (request) => ({
     credentials: "required",
     client_address: request.ip,
+    user_agent: request.headers["user-agent"],
     cost: requestCost(request.method === "GET" ? request.query : request.body),
     countAddress: true,
   }));
@@ -57,7 +58,7 @@ export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "
   return graphqlRoutes(app, options, (request) => {
     const signed = request.method === "POST" ? verifier.verify(request.headers[PRINCIPAL_HEADER] as string | undefined, requestBodyDigest(request)) : undefined;
     if (signed?.client_address === undefined || signed.credentials === undefined) throw appError("GEN-401-001");
-    return { credentials: signed.credentials, client_address: signed.client_address };
+    return { credentials: signed.credentials, client_address: signed.client_address, user_agent: signed.user_agent };
   });
 }
 
@@ -67,14 +68,17 @@ function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identif
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header("x-request-id", request.id);
     let principal: Principal;
+    let caller: Caller;
     try {
-      principal = await requestPrincipal(options.authenticator, { ...identify(request), headers: request.headers, trace_id: request.id });
+      caller = identify(request);
+      principal = await requestPrincipal(options.authenticator, { ...caller, headers: request.headers, trace_id: request.id });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (error.retryAfter !== undefined) reply.header("retry-after", String(error.retryAfter));
       return reply.code(error.status).send({ errors: [{ message: error.detail, extensions: error.extensions }] });
     }
-    return answerWithApollo(options.server, request, reply, { principal, trace_id: request.id });
+    const client = { address: caller.client_address, ...(caller.user_agent !== undefined && { user_agent: caller.user_agent }) };
+    return answerWithApollo(options.server, request, reply, { principal, trace_id: request.id, client });
   };
   app.post("/graphql", handler);
   app.get("/graphql", handler);

@@ -56,6 +56,9 @@ export type RateLimitedBy = "credential" | "handler" | "never";
 /** A route's own codes for refusals made outside it (see Route.bodyError, Route.rateLimitError). */
 type RouteErrorCodes = { bodyError?: ErrorCode; rateLimitError?: ErrorCode };
 
+/** A route's fixed response headers (Route.headers), set before anything can answer. */
+type RouteHeaders = { headers?: Record<string, string> };
+
 interface CompiledRoute {
   route: Route;
   operation: OperationHandle;
@@ -141,6 +144,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    const fixed = (request.routeOptions.config as RouteHeaders | undefined)?.headers;
+    if (fixed) reply.headers(fixed);
     if (!options.rateLimits) return;
     const countedBy = (request.routeOptions.config as { rateLimit?: RateLimitedBy } | undefined)?.rateLimit;
     if (countedBy === "never" || countedBy === "handler") return;
@@ -178,7 +183,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         rateLimit: !isRateLimited(route) ? "never" : route.security.length > 0 ? "credential" : undefined,
         bodyError: route.bodyError,
         rateLimitError: route.rateLimitError,
-      } satisfies { rateLimit?: RateLimitedBy } & RouteErrorCodes,
+        headers: route.headers,
+      } satisfies { rateLimit?: RateLimitedBy } & RouteErrorCodes & RouteHeaders,
       ...(route.bodyLimit !== undefined && { bodyLimit: route.bodyLimit }),
       ...(checker && { onSend: checker.hook(route) }),
       handler: async (request, reply) => {
@@ -199,6 +205,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
           trace_id: request.id,
           client_address: request.ip,
+          user_agent: request.headers["user-agent"],
         });
         if (result.errors?.length) throw errorFromGraphQL(result.errors);
         const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);

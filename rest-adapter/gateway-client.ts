@@ -18,6 +18,8 @@ export type OperationHandle = PreparedOperation | { source: string };
 export interface GatewayRequest extends Omit<PrincipalRequest, "cost" | "countAddress"> {
   operation: OperationHandle;
   variables: Record<string, unknown>;
+  /** the client's User-Agent, handed to resolvers with its address (RequestContext.client) */
+  user_agent?: string;
 }
 
 /** How the adapter reaches the gateway: in memory in one process, over HTTP in split mode. */
@@ -41,7 +43,8 @@ export class InProcessGatewayClient implements GatewayClient {
 
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
     const principal = await requestPrincipal(this.authenticator, request);
-    return this.gateway.run(request.operation as PreparedOperation, request.variables, { principal, trace_id: request.trace_id });
+    const client = { address: request.client_address, ...(request.user_agent !== undefined && { user_agent: request.user_agent }) };
+    return this.gateway.run(request.operation as PreparedOperation, request.variables, { principal, trace_id: request.trace_id, client });
   }
 }
 
@@ -70,7 +73,7 @@ export class HttpGatewayClient implements GatewayClient {
       for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) credentials[name] = Array.isArray(value) ? value[0]! : value;
     const principal = request.credentials === "internal" ? ADAPTER_PRINCIPAL : ANONYMOUS;
     const body = JSON.stringify({ query: request.operation.source, variables: request.variables });
-    const signed = signPrincipal(principal, { secret: this.internalSecret, audience: "gateway", body, clientAddress: request.client_address, credentials: request.credentials });
+    const signed = signPrincipal(principal, { secret: this.internalSecret, audience: "gateway", body, clientAddress: request.client_address, userAgent: request.user_agent, credentials: request.credentials });
     const headers = { ...credentials, "content-type": "application/json", "x-request-id": request.trace_id, [PRINCIPAL_HEADER]: signed };
     let response: Response;
     try {

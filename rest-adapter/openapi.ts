@@ -78,7 +78,7 @@ function parameters(schema: TSchema | undefined, location: "path" | "query") {
 }
 
 /** What the document needs of a route: route tables and webhook receivers both provide it. */
-export type DocumentedRoute = Pick<Route, "operationId" | "tag" | "summary" | "description" | "responses"> & RouteErrorFacts;
+export type DocumentedRoute = Pick<Route, "operationId" | "tag" | "summary" | "description" | "responses" | "headers"> & RouteErrorFacts;
 
 /** GEN-422-001 as the adapter renders it: an item list, here one item on the first field the route validates (else a body that is not JSON). */
 function validationExample(route: DocumentedRoute): AppError {
@@ -128,6 +128,10 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
         "application/problem+json": { schema: jsonSchema(problemSchema(status)), examples: problemExamples(route, codes, { ...problemContext, instance: route.path }) },
       },
     };
+  }
+  if (route.headers) {
+    const headers = Object.fromEntries(Object.entries(route.headers).map(([name, value]) => [name, { description: `Always \`${value}\`.`, schema: { type: "string", const: value } }]));
+    for (const response of Object.values(responses)) (response as { headers?: unknown }).headers = headers;
   }
   return {
     operationId: route.operationId,

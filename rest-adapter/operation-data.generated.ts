@@ -1249,6 +1249,486 @@ export interface OperationData {
       };
     };
   };
+  /** GET /v0/cards/{card_id}/authorizations */
+  listCardAuthorizations: {
+    authorizations: {
+      items: {
+        id: string;
+        card_id: string;
+        decision: "approved" | "declined";
+        decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+        status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+        amount: string;
+        currency: string;
+        merchant: {
+          name: string;
+          mcc: string;
+        };
+        transaction: {
+          id: string;
+          type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+          status: "pending" | "processing" | "completed" | "failed";
+          direction: "in" | "out";
+          amount: string;
+          asset: {
+            symbol: string;
+            decimals: number;
+          } | null;
+          currency: string | null;
+          amount_usd: string | null;
+          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+          description: string | null;
+          merchant: {
+            name: string | null;
+            mcc: string | null;
+          } | null;
+          wallet_id: number | null;
+          card_id: string | null;
+          bank_account_id: string | null;
+          counterparty: string | null;
+          chain_id: number | null;
+          tx_hash: string | null;
+          note: string | null;
+          timestamp: number;
+          created_at: number;
+          updated_at: number;
+          status_history: {
+            from: "pending" | "processing" | "completed" | "failed" | null;
+            to: "pending" | "processing" | "completed" | "failed";
+            changed_at: number;
+          }[];
+        } | null;
+        refunded_amount: string;
+        refunds: {
+          id: string;
+          type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+          status: "pending" | "processing" | "completed" | "failed";
+          direction: "in" | "out";
+          amount: string;
+          asset: {
+            symbol: string;
+            decimals: number;
+          } | null;
+          currency: string | null;
+          amount_usd: string | null;
+          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+          description: string | null;
+          merchant: {
+            name: string | null;
+            mcc: string | null;
+          } | null;
+          wallet_id: number | null;
+          card_id: string | null;
+          bank_account_id: string | null;
+          counterparty: string | null;
+          chain_id: number | null;
+          tx_hash: string | null;
+          note: string | null;
+          timestamp: number;
+          created_at: number;
+          updated_at: number;
+          status_history: {
+            from: "pending" | "processing" | "completed" | "failed" | null;
+            to: "pending" | "processing" | "completed" | "failed";
+            changed_at: number;
+          }[];
+        }[];
+        created_at: number;
+        updated_at: number;
+      }[];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
+  };
+  /** POST /v0/sandbox/cards/{card_id}/authorizations */
+  createSandboxCardAuthorization: {
+    authorization: {
+      id: string;
+      card_id: string;
+      decision: "approved" | "declined";
+      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+      amount: string;
+      currency: string;
+      merchant: {
+        name: string;
+        mcc: string;
+      };
+      transaction: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      } | null;
+      refunded_amount: string;
+      refunds: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/sandbox/card-authorizations/{authorization_id}/capture */
+  captureSandboxCardAuthorization: {
+    authorization: {
+      id: string;
+      card_id: string;
+      decision: "approved" | "declined";
+      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+      amount: string;
+      currency: string;
+      merchant: {
+        name: string;
+        mcc: string;
+      };
+      transaction: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      } | null;
+      refunded_amount: string;
+      refunds: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/sandbox/card-authorizations/{authorization_id}/reverse */
+  reverseSandboxCardAuthorization: {
+    authorization: {
+      id: string;
+      card_id: string;
+      decision: "approved" | "declined";
+      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+      amount: string;
+      currency: string;
+      merchant: {
+        name: string;
+        mcc: string;
+      };
+      transaction: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      } | null;
+      refunded_amount: string;
+      refunds: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/sandbox/card-authorizations/{authorization_id}/refund */
+  refundSandboxCardAuthorization: {
+    authorization: {
+      id: string;
+      card_id: string;
+      decision: "approved" | "declined";
+      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+      amount: string;
+      currency: string;
+      merchant: {
+        name: string;
+        mcc: string;
+      };
+      transaction: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      } | null;
+      refunded_amount: string;
+      refunds: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/cards/{card_id}/secure-details/challenge */
+  createCardDetailsChallenge: {
+    challenge: {
+      id: string;
+      card_id: string;
+      address: string;
+      message: string;
+      expires_at: number;
+    };
+  };
+  /** POST /v0/cards/{card_id}/secure-details */
+  revealCardDetails: {
+    details: {
+      number: string;
+      cvv: string;
+      expiry_month: number;
+      expiry_year: number;
+    };
+  };
+  /** GET /v0/cards/{card_id}/secure-details/reveals */
+  listCardDetailReveals: {
+    reveals: {
+      items: {
+        id: string;
+        card_id: string;
+        challenge_id: string;
+        method: "eip191";
+        ip: string | null;
+        user_agent: string | null;
+        created_at: number;
+      }[];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
+  };
   /** GET /v0/assets */
   listAssets: {
     assets: {
@@ -1348,6 +1828,14 @@ export interface OperationData {
             value_usd: string | null;
           }[];
           total_value_usd: string;
+          card: {
+            status: "pending" | "active" | "suspended" | "closed";
+            currency: string;
+            funding_source: {
+              type: "crypto_wallet" | "bank_account";
+              id: string;
+            };
+          } | null;
         }[];
         total_value_usd: string;
       };

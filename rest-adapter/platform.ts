@@ -26,6 +26,8 @@ import { budgetRoutes } from "./routes/budgets.ts";
 import { insightRoutes } from "./routes/insights.ts";
 import { cardRoutes } from "./routes/cards.ts";
 import { cardFundingRoutes } from "./routes/card-funding.ts";
+import { cardAuthorizationRoutes } from "./routes/card-authorizations.ts";
+import { cardSecureDetailsRoutes } from "./routes/card-secure-details.ts";
 import { assetRoutes } from "./routes/assets.ts";
 import { walletAssetRoutes } from "./routes/wallet-assets.ts";
 import { accountRoutes } from "./routes/accounts.ts";
@@ -47,6 +49,8 @@ export const platformRoutes: Route[] = [
   ...insightRoutes,
   ...cardRoutes,
   ...cardFundingRoutes,
+  ...cardAuthorizationRoutes,
+  ...cardSecureDetailsRoutes,
   ...assetRoutes,
   ...walletAssetRoutes,
   ...accountRoutes,

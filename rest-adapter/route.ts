@@ -91,6 +91,11 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
   /** documented success responses by status */
   responses: Record<number, ResponseDoc>;
   /**
+   * Response headers sent with every answer of the route, errors included, and documented on each
+   * response (lower-case names): `cache-control: no-store` where the body carries secrets.
+   */
+  headers?: Record<string, string>;
+  /**
    * The catalogue codes this route's own operation answers (read off its resolvers and domain
    * functions). Not the codes every route of its kind answers: `routeErrorCodes` adds those.
    */

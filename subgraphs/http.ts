@@ -31,13 +31,14 @@ export async function buildSubgraphApp(subgraph: Subgraph, options: { internalSe
   const verifier = new PrincipalVerifier(options.internalSecret, subgraph.name);
   app.get("/health", async () => ({ status: "ok", subgraph: subgraph.name }));
   app.post("/graphql", async (request, reply) => {
-    const principal = verifier.verify(request.headers[PRINCIPAL_HEADER] as string | undefined, requestBodyDigest(request))?.principal;
-    if (!principal) {
+    const verified = verifier.verify(request.headers[PRINCIPAL_HEADER] as string | undefined, requestBodyDigest(request));
+    if (!verified) {
       const refused = appError("GEN-401-001");
       return reply.code(refused.status).send({ errors: [{ message: refused.detail, extensions: refused.extensions }] });
     }
     const traceId = (request.headers["x-request-id"] as string | undefined) ?? request.id;
-    return answerWithApollo(server, request, reply, { principal, trace_id: traceId });
+    const client = { ...(verified.client_address !== undefined && { address: verified.client_address }), ...(verified.user_agent !== undefined && { user_agent: verified.user_agent }) };
+    return answerWithApollo(server, request, reply, { principal: verified.principal, trace_id: traceId, client });
   });
   return { app, server };
 }

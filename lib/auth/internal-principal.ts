@@ -32,6 +32,8 @@ interface Envelope {
   jti: string;
   /** the end client's address, as the adapter saw it (split mode: the gateway counts it) */
   client_address?: string;
+  /** the end client's User-Agent, for audit trails */
+  user_agent?: string;
   /** for the gateway: the route's credential mode, so it makes the principal from the forwarded headers as the in-process client does */
   credentials?: CredentialMode;
 }
@@ -40,6 +42,7 @@ interface Envelope {
 export interface VerifiedPrincipal {
   principal: Principal;
   client_address?: string;
+  user_agent?: string;
   credentials?: CredentialMode;
 }
 
@@ -71,6 +74,7 @@ export interface SignOptions {
   /** the exact request body that goes with the header */
   body: string | Uint8Array;
   clientAddress?: string;
+  userAgent?: string;
   credentials?: CredentialMode;
   now?: number;
 }
@@ -84,6 +88,7 @@ export function signPrincipal(principal: Principal, options: SignOptions): strin
     iat: options.now ?? Date.now(),
     jti: randomBytes(16).toString("base64url"),
     ...(options.clientAddress !== undefined && { client_address: options.clientAddress }),
+    ...(options.userAgent !== undefined && { user_agent: options.userAgent }),
     ...(options.credentials !== undefined && { credentials: options.credentials }),
   };
   const payload = Buffer.from(JSON.stringify(envelope)).toString("base64url");
@@ -131,6 +136,7 @@ export class PrincipalVerifier {
     return {
       principal: envelope.principal,
       ...(typeof envelope.client_address === "string" && { client_address: envelope.client_address }),
+      ...(typeof envelope.user_agent === "string" && { user_agent: envelope.user_agent }),
       ...(isCredentialMode(envelope.credentials) && { credentials: envelope.credentials }),
     };
   }

@@ -82,10 +82,12 @@ export const ERROR_CATALOGUE = {
   "CRD-403-001": { status: 403, title: "Verification Required", detail: "Cards are issued only to users whose identity verification (KYC) is approved." },
   "CRD-403-002": { status: 403, title: "Card Details Proof Invalid", detail: "Revealing card details needs a fresh, unused challenge signed by the user's primary wallet." },
   "CRD-404-001": { status: 404, title: "Card Not Found", detail: "No card with this id belongs to the user." },
+  "CRD-404-002": { status: 404, title: "Card Authorization Not Found", detail: "No card authorization with this id belongs to the user." },
   "CRD-409-001": { status: 409, title: "Card Status Move Not Allowed", detail: "The card's status does not allow this move (pending → active ⇄ suspended → closed)." },
   "CRD-409-002": { status: 409, title: "Authorization Not In This State", detail: "The authorization's status does not allow this action." },
   "CRD-422-001": { status: 422, title: "Conflicting MCC Controls", detail: "Set allowed_mcc or blocked_mcc, not both." },
   "CRD-422-002": { status: 422, title: "Card Number Mismatch", detail: "The last four digits do not match the card being activated." },
+  "CRD-422-003": { status: 422, title: "Refund Exceeds Capture", detail: "Refunds of an authorization never total more than its captured amount." },
   "CRD-503-001": { status: 503, title: "Card Issuing Unavailable", detail: "No card issuer is configured (CARD_ISSUER)." },
   "CRD-429-001": { status: 429, title: "Too Many Card Detail Reveals", detail: "This card's details were revealed too often recently; try again later." },
 

@@ -6,6 +6,8 @@ import { NO_GOALS } from "./insights/goal-progress.ts";
 import { InsightResolver, InsightUserResolver } from "./insights/insight.resolver.ts";
 import { insightsJobHandler, INSIGHTS_JOB } from "./insights/insights-job.ts";
 import { CardResolver, CardUserResolver } from "./cards/card.resolver.ts";
+import { CardAuthorizationResolver } from "./cards/card-authorization.resolver.ts";
+import { CardSecureDetailsResolver } from "./cards/card-secure-details.resolver.ts";
 import { AssetResolver } from "./assets/asset.resolver.ts";
 import { BudgetResolver, BudgetUserResolver } from "./budgets/budget.resolver.ts";
 import { AssetPrices } from "./prices/asset-prices.ts";
@@ -38,9 +40,10 @@ export const financeSubgraph = defineSubgraph({
       goals,
       cardIssuer: config.cardIssuer === "sandbox" ? new SandboxCardIssuer() : undefined,
       cardCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
+      platformHost: new URL(config.publicBaseUrl).host,
     };
   },
-  resolvers: [CardResolver, CardUserResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver],
+  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({

@@ -26,6 +26,8 @@ export interface FinanceServices {
   cardIssuer: CardIssuer | undefined;
   /** seals and opens card numbers and CVVs (CARD_DATA_KEY) */
   cardCipher: CardDataCipher;
+  /** PUBLIC_BASE_URL's host, named in the card-details challenge a user signs */
+  platformHost: string;
   /** savings goals for goal_progress insights: none until the agents subgraph keeps them */
   goals: GoalSource;
 }

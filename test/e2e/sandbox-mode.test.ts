@@ -116,6 +116,14 @@ describe("sandbox off: the self-approval attack", () => {
     const payment = await off.api("/v0/sandbox/payments", { method: "POST", jwt, json: { wallet_id, asset: "ETH", amount: "1" } });
     expect(payment.status).toBe(404);
     expect((await payment.json()).error_code).toBe("GEN-404-001");
+    const authorization = await off.api("/v0/sandbox/cards/crd_any/authorizations", { method: "POST", jwt, json: { amount: "1", currency: "USD", merchant: { name: "X", mcc: "5411" } } });
+    expect([authorization.status, (await authorization.json()).error_code]).toEqual([404, "GEN-404-001"]);
+    const capture = await fetch(off.urls.graphql, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-platform-jwt": jwt },
+      body: JSON.stringify({ query: `mutation { sandbox_capture_card_authorization(id: "cau_any") { id } }` }),
+    });
+    expect((await capture.json()).errors[0].extensions.error_code).toBe("GEN-404-001");
     expect(await (off.subgraphs.finance as any).services.db.transaction.count()).toBe(0);
   });
 
@@ -140,6 +148,8 @@ describe("sandbox off: the self-approval attack", () => {
     expect(document.paths["/v0/kyc/sandbox/decision"]).toBeUndefined();
     expect(document.paths["/v0/sandbox/deposits"]).toBeUndefined();
     expect(document.paths["/v0/sandbox/payments"]).toBeUndefined();
+    expect(Object.keys(document.paths).filter((path) => path.startsWith("/v0/sandbox/"))).toEqual([]);
+    expect(document.paths["/v0/cards/{card_id}/authorizations"]).toBeDefined();
     expect(document.tags.map((t: { name: string }) => t.name)).not.toContain("Sandbox");
   });
 });

@@ -28,6 +28,11 @@ describe("signPrincipal / PrincipalVerifier", () => {
     expect(verifier("gateway").verify(header, bodyDigest(BODY), NOW)).toEqual({ principal: { kind: "anonymous" }, client_address: "203.0.113.7" });
   });
 
+  it("carries the client's User-Agent, under the signature", () => {
+    const header = signPrincipal({ kind: "anonymous" }, { secret: SECRET, audience: "finance", body: BODY, now: NOW, clientAddress: "203.0.113.7", userAgent: "wallet-app/2.1" });
+    expect(verifier("finance").verify(header, bodyDigest(BODY), NOW)).toEqual({ principal: { kind: "anonymous" }, client_address: "203.0.113.7", user_agent: "wallet-app/2.1" });
+  });
+
   it("carries the route's credential mode for the gateway, under the signature; an unknown mode reads as none", () => {
     const header = signPrincipal({ kind: "anonymous" }, { secret: SECRET, audience: "gateway", body: BODY, now: NOW, clientAddress: "203.0.113.7", credentials: "optional" });
     expect(verifier("gateway").verify(header, bodyDigest(BODY), NOW)).toEqual({ principal: { kind: "anonymous" }, client_address: "203.0.113.7", credentials: "optional" });

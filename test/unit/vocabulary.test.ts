@@ -6,7 +6,7 @@ import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { ACCOUNT_SOURCES, ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
 import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
-import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES } from "../../lib/vocabulary/cards.ts";
+import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS, CARD_FUNDING_SOURCE_TYPES, CARD_REVEAL_METHODS, CARD_STATUSES, CARD_TYPES } from "../../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
 import { ACCOUNT_STATUSES } from "../../lib/vocabulary/kyc.ts";
 import { ONBOARDING_SAFE_MODES, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
@@ -47,6 +47,10 @@ const ENUMS: Record<string, readonly string[]> = {
   CardType: CARD_TYPES,
   CardStatus: CARD_STATUSES,
   CardFundingSourceType: CARD_FUNDING_SOURCE_TYPES,
+  CardRevealMethod: CARD_REVEAL_METHODS,
+  CardAuthorizationDecision: CARD_AUTHORIZATION_DECISIONS,
+  CardAuthorizationStatus: CARD_AUTHORIZATION_STATUSES,
+  CardDeclineReason: CARD_DECLINE_REASONS,
   InsightType: INSIGHT_TYPES,
   InsightStatus: INSIGHT_STATUSES,
   InsightSeverity: INSIGHT_SEVERITIES,

@@ -1,4 +1,5 @@
 import type { AccountSource } from "../../../lib/vocabulary/assets.ts";
+import type { CardFundingSourceType, CardStatus } from "../../../lib/vocabulary/cards.ts";
 import type { BalanceWallet } from "../balances/balance-source.ts";
 import { sumDecimals } from "../balances/usd-value.ts";
 import { walletAssets, type AssetBalanceView, type WalletAssetServices } from "../balances/wallet-assets.ts";
@@ -12,6 +13,8 @@ export interface AccountEntry {
   address: string | null;
   balances: AssetBalanceView[];
   total_value_usd: string;
+  /** source card: what it is and where its money is (null for other sources) */
+  card: { status: CardStatus; currency: string; funding_source: { type: CardFundingSourceType; id: string } } | null;
 }
 
 export interface AccountViewRecord {
@@ -39,15 +42,36 @@ async function walletAccount(services: WalletAssetServices, wallet: AccountWalle
     address: wallet.address,
     balances,
     total_value_usd: totalValueUsd(balances.map((balance) => balance.value_usd)),
+    card: null,
   };
 }
 
 /**
- * The unified account view: one entry per source, crypto wallets (by wallet id) now; bank accounts
- * and cards append their entries here once their ledgers exist. The total is the exact sum of the
- * entries' totals.
+ * The user's cards that are not closed, oldest first. A card holds nothing of its own: its
+ * purchases move its funding source, whose entry already counts that money, so a card's entry has
+ * no balances and a total of 0 (never counted twice) and names its funding source instead.
  */
-export async function accountView(services: WalletAssetServices, wallets: readonly AccountWallet[]): Promise<AccountViewRecord> {
-  const items = await Promise.all([...wallets].sort((a, b) => a.id - b.id).map((wallet) => walletAccount(services, wallet)));
+async function cardAccounts(services: WalletAssetServices, userId: string): Promise<AccountEntry[]> {
+  const cards = await services.db.card.findMany({ where: { user_id: userId, status: { not: "closed" } }, orderBy: [{ created_at: "asc" }, { id: "asc" }] });
+  return cards.map((card) => ({
+    source: "card",
+    source_id: card.id,
+    name: card.nickname ?? `${card.type === "physical" ? "Physical" : "Virtual"} card •••• ${card.last_four}`,
+    chain_id: null,
+    address: null,
+    balances: [],
+    total_value_usd: "0",
+    card: { status: card.status as CardStatus, currency: card.currency, funding_source: { type: card.funding_source_type as CardFundingSourceType, id: card.funding_source_id } },
+  }));
+}
+
+/**
+ * The unified account view: one entry per source, crypto wallets (by wallet id), then cards; bank
+ * accounts append their entries here once they exist. The total is the exact sum of the entries'
+ * totals.
+ */
+export async function accountView(services: WalletAssetServices, userId: string, wallets: readonly AccountWallet[]): Promise<AccountViewRecord> {
+  const [walletItems, cardItems] = await Promise.all([Promise.all([...wallets].sort((a, b) => a.id - b.id).map((wallet) => walletAccount(services, wallet))), cardAccounts(services, userId)]);
+  const items = [...walletItems, ...cardItems];
   return { items, total_value_usd: sumDecimals(items.map((item) => item.total_value_usd)) };
 }

@@ -13,11 +13,11 @@ export class AccountResolver {
 
   @Directive('@requires(fields: "wallets { id chain_id address nickname }")')
   @Directive(AGENT_TAG)
-  @FieldResolver(() => AccountView, { description: "The unified account view (GET /v0/accounts): every wallet (later bank account and card) with its balances and USD totals." })
+  @FieldResolver(() => AccountView, { description: "The unified account view (GET /v0/accounts): every wallet with its balances and USD totals, then every card not closed (no balances of its own: its money stays in its funding source)." })
   accounts(@Root() user: FinanceUser, @Ctx() ctx: RequestContext): Promise<AccountViewRecord> {
     // entity references come from the gateway's plan; still, only the caller's own accounts
     const { user_id } = requireUser(ctx.principal, "read");
     if (user_id !== user.id) return Promise.resolve({ items: [], total_value_usd: "0" });
-    return accountView(this.services, user.wallets);
+    return accountView(this.services, user_id, user.wallets);
   }
 }

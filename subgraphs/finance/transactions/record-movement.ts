@@ -30,6 +30,8 @@ export interface MovementInput {
   /** a crypto asset, or `currency` for fiat; `decimals` bounds the amount's fraction digits */
   unit: { asset_symbol: string; decimals: number } | { currency: string; decimals: number };
   source: LedgerSource;
+  /** the card that spent, for a card's purchases and refunds: `source` stays the funding source whose balance moves */
+  card_id?: string | null;
   /** where the movement stands once recorded: pending (default), or further along spec 3.4's path */
   status?: TransactionStatus;
   /** "allow" only for sources that may go below zero (a credit line); wallets never do */
@@ -92,6 +94,7 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
       merchant_name: input.merchant?.name ?? null,
       merchant_mcc: input.merchant?.mcc ?? null,
       ...sourceColumns(input.source),
+      ...(input.card_id != null && { card_id: input.card_id }),
       counterparty: input.counterparty ?? null,
       chain_id: input.chain_id ?? null,
       tx_hash: input.tx_hash ?? null,

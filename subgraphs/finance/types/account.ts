@@ -2,6 +2,7 @@ import { Field, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { ACCOUNT_SOURCES } from "../../../lib/vocabulary/assets.ts";
 import { Asset } from "./asset.ts";
+import { CardFundingSourceTypeEnum, CardStatusEnum } from "./card.ts";
 
 export const AccountSourceEnum = graphqlEnum(ACCOUNT_SOURCES, "AccountSource", "What an account of the unified view is (spec 2.10).");
 
@@ -17,15 +18,36 @@ export class AssetBalance {
   value_usd!: string | null;
 }
 
-@ObjectType({ description: "One entry of the unified account view: a crypto wallet now; bank accounts and cards take the same shape." })
+@ObjectType({ description: "Where a card's money is: the funding source its purchases debit." })
+export class AccountCardFunding {
+  @Field(() => CardFundingSourceTypeEnum)
+  type!: string;
+
+  @Field(() => String, { description: "The wallet id (crypto_wallet) or bank account id." })
+  id!: string;
+}
+
+@ObjectType({ description: "A card entry's own facts." })
+export class AccountCard {
+  @Field(() => CardStatusEnum)
+  status!: string;
+
+  @Field(() => String, { description: "USD or EUR." })
+  currency!: string;
+
+  @Field(() => AccountCardFunding)
+  funding_source!: AccountCardFunding;
+}
+
+@ObjectType({ description: "One entry of the unified account view: a crypto wallet or a card; bank accounts take the same shape." })
 export class Account {
   @Field(() => AccountSourceEnum)
   source!: string;
 
-  @Field(() => String, { description: "The source's own id as a string: the wallet id (\"12\"), later a bank account or card id." })
+  @Field(() => String, { description: "The source's own id as a string: the wallet id (\"12\"), the card id (crd_…), later a bank account id." })
   source_id!: string;
 
-  @Field(() => String, { nullable: true, description: "The wallet's nickname (later the bank account's or card's display name)." })
+  @Field(() => String, { nullable: true, description: "The wallet's nickname; a card's nickname, else \"Virtual card •••• 1234\" (or Physical)." })
   name!: string | null;
 
   @Field(() => Int, { nullable: true, description: "crypto_wallet: the wallet's chain; null for other sources." })
@@ -39,6 +61,9 @@ export class Account {
 
   @Field(() => String, { description: "Sum of the balances' value_usd (those with a price), exact decimal string." })
   total_value_usd!: string;
+
+  @Field(() => AccountCard, { nullable: true, description: "source card: its status, currency and funding source; its balances are [] and its total 0, since its money is counted in the funding source's entry. Null for other sources." })
+  card!: AccountCard | null;
 }
 
 @ObjectType({ description: "The user's unified account view (GET /v0/accounts)." })

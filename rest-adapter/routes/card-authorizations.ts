@@ -1,0 +1,166 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute, SANDBOX_TAG } from "../route.ts";
+import { href, link } from "../links.ts";
+import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
+import { EpochMs, Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
+import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS } from "../../lib/vocabulary/cards.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
+
+const CARD_AUTHORIZATION_FIELDS = `id card_id decision decline_reason status amount currency merchant { name mcc } transaction { ${TRANSACTION_FIELDS} } refunded_amount refunds { ${TRANSACTION_FIELDS} } created_at updated_at`;
+
+const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
+const AuthorizationId = Type.Object({ authorization_id: Type.String({ minLength: 1, maxLength: 64, description: "cau_<id>" }) });
+const Money = Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string, cents at most", examples: ["42.50"] });
+
+const AUTHORIZATION = {
+  id: Type.String({ description: "cau_<id>" }),
+  card_id: Type.String(),
+  decision: literalUnion(CARD_AUTHORIZATION_DECISIONS),
+  decline_reason: nullableLiteralUnion(CARD_DECLINE_REASONS, { description: "set when declined: the first rule that failed, in this order" }),
+  status: literalUnion(CARD_AUTHORIZATION_STATUSES, { description: "declined; or pending, then captured (then refunded once fully refunded) or reversed" }),
+  amount: { ...Money, description: "what the merchant asked, in `currency`" },
+  currency: Type.String({ examples: ["USD"] }),
+  merchant: Type.Object({ name: Type.String(), mcc: Type.String({ pattern: "^[0-9]{4}$" }) }),
+  transaction: Type.Union([Type.Ref("Transaction"), Type.Null()], { description: "the `card_purchase` an approval booked; null when declined" }),
+  refunded_amount: Type.String({ description: "the sum of its refunds, in `currency`", examples: ["0"] }),
+  refunds: Type.Array(Type.Ref("Transaction"), { description: "its `card_refund` movements, oldest first" }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+};
+const CardAuthorization = Type.Object({ ...AUTHORIZATION, _links: Links });
+
+const RULES = [
+  "Every authorization is decided by one set of rules, in this order, the first that fails naming `decline_reason`: the card is `active` (`card_inactive`); `currency` is the card's (`currency_mismatch`); `amount` ≤ `single_transaction_limit` (`single_transaction_limit_exceeded`); the day's and the month's approved purchases plus `amount` within `daily_limit` and `monthly_limit` (`daily_limit_exceeded`, `monthly_limit_exceeded`; days and months of your time zone, `GET /v0/budgets/settings`; purchases pending, processing or completed count, reversed ones do not, refunds give nothing back); `merchant.mcc` in `allowed_mcc` when that is set (`mcc_not_allowed`) and not in `blocked_mcc` (`mcc_blocked`); the funding source's available balance covers `amount` (`insufficient_funds`; also when the funding source can no longer pay, such as a deleted wallet). Exactly at a limit passes. Amounts compare as exact decimals.",
+  "An approval books a `card_purchase` (direction `out`, `pending`) of `amount` in the funding wallet's stablecoin (USD → USDC, EUR → EURC, one to one), debiting the wallet and naming the card in `card_id` (`GET /v0/transactions?card_id=`); its category comes from `merchant.mcc`. Authorizations of one card are decided one at a time: of two concurrent ones that only one fits under a limit or the balance, exactly one is approved.",
+].join("\n\n");
+
+const SANDBOX = "**Exists only in sandbox mode** (`SANDBOX=true`, the default unless `NODE_ENV=production`); otherwise this path answers 404 like any unknown path and is not in this document. It plays the card network.";
+
+const ACTIONS =
+  "`capture` (pending → `captured`: the purchase walks `processing` → `completed`), `reverse` (pending → `reversed`: the purchase walks `processing` → `failed`, freeing the balance and the limits) and `refund` (captured only: a completed `card_refund`, direction `in`, into the wallet the purchase debited, naming the card; `amount` defaults to all that is left, partial refunds add up to at most the captured amount, 422 `CRD-422-003` beyond; the one that reaches it makes the authorization `refunded`). Any other action is 409 `CRD-409-002` naming the status (capturing twice, refunding before capture, reversing after capture). A card's status does not stop a capture, reversal or refund of an earlier approval. Another user's authorization: 404 `CRD-404-002`. Honours `Idempotency-Key`: a retry answers the first response.";
+
+function authorizationLinks(base: string, body: { id: string; card_id: string; status: string; transaction: { id: string } | null }) {
+  const action = (name: string) => link(href(base, `/v0/sandbox/card-authorizations/{authorization_id}/${name}`, { authorization_id: body.id }), { method: "POST" });
+  return {
+    card: link(href(base, "/v0/cards/{card_id}", { card_id: body.card_id })),
+    authorizations: link(href(base, "/v0/cards/{card_id}/authorizations", { card_id: body.card_id })),
+    ...(body.transaction && { transaction: link(href(base, "/v0/transactions/{transaction_id}", { transaction_id: body.transaction.id })) }),
+    ...(body.status === "pending" && { capture: action("capture"), reverse: action("reverse") }),
+    ...(body.status === "captured" && { refund: action("refund") }),
+  };
+}
+
+function authorizationsHref(base: string, cardId: string, limit: number, offset: number): string {
+  return `${href(base, "/v0/cards/{card_id}/authorizations", { card_id: cardId })}?limit=${limit}&offset=${offset}`;
+}
+
+function actionRoute(operationId: "captureSandboxCardAuthorization" | "reverseSandboxCardAuthorization", action: "capture" | "reverse", summary: string) {
+  const field = `sandbox_${action}_card_authorization`;
+  return defineRoute({
+    operationId,
+    method: "POST",
+    path: `/v0/sandbox/card-authorizations/{authorization_id}/${action}`,
+    tag: SANDBOX_TAG,
+    summary,
+    description: `${SANDBOX} ${ACTIONS}`,
+    security: ["PlatformJwt", "PlatformPat"],
+    idempotent: true,
+    params: AuthorizationId,
+    operation: `mutation ${operationId[0]!.toUpperCase()}${operationId.slice(1)}($id: ID!, $idempotency_key: String) { authorization: ${field}(id: $id, idempotency_key: $idempotency_key) { ${CARD_AUTHORIZATION_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.authorization_id }),
+    result: (data) => data.authorization,
+    links: (body, { base_url }) => authorizationLinks(base_url, body),
+    responses: { 200: { description: "The authorization in its new status", schema: CardAuthorization } },
+    errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "CRD-404-002", "CRD-409-002"],
+  });
+}
+
+export const cardAuthorizationRoutes = [
+  defineRoute({
+    operationId: "listCardAuthorizations",
+    method: "GET",
+    path: "/v0/cards/{card_id}/authorizations",
+    tag: "Cards",
+    summary: "A card's authorizations, declined ones included",
+    description: `Newest first, each with what the merchant asked, what was decided (\`decline_reason\` when declined), its status and its movements in the ledger. \`limit\` 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}), \`offset\` from 0. Closed cards keep theirs; another user's card: 404 \`CRD-404-001\`.\n\n${RULES}`,
+    security: ["PlatformJwt", "PlatformPat"],
+    params: CardId,
+    query: Type.Object({
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
+      offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+    }),
+    operation: `query ListCardAuthorizations($card_id: ID!, $page: PageInput) { authorizations: card_authorizations(card_id: $card_id, page: $page) { items { ${CARD_AUTHORIZATION_FIELDS} } pagination { limit offset total } } }`,
+    variables: ({ params, query }) => ({ card_id: params.card_id, page: query }),
+    result: (data) => data.authorizations,
+    links: (body, { base_url, params }) => {
+      const { limit, offset, total } = body.pagination;
+      return {
+        self: link(authorizationsHref(base_url, params.card_id, limit, offset)),
+        ...(offset + limit < total && { next: link(authorizationsHref(base_url, params.card_id, limit, offset + limit)) }),
+        ...(offset > 0 && { prev: link(authorizationsHref(base_url, params.card_id, limit, Math.max(0, offset - limit))) }),
+        card: link(href(base_url, "/v0/cards/{card_id}", { card_id: params.card_id })),
+      };
+    },
+    responses: {
+      200: {
+        description: "One page of the card's authorizations",
+        schema: Type.Object({
+          items: Type.Array(Type.Object(AUTHORIZATION)),
+          pagination: Type.Object({ limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer({ description: "authorizations of the card, over all pages" }) }),
+          _links: Links,
+        }),
+      },
+    },
+    errors: ["USR-404-001", "CRD-404-001"],
+  }),
+  defineRoute({
+    operationId: "createSandboxCardAuthorization",
+    method: "POST",
+    path: "/v0/sandbox/cards/{card_id}/authorizations",
+    tag: SANDBOX_TAG,
+    summary: "Sandbox mode only: a merchant asks to charge one of your cards",
+    description: [
+      `${SANDBOX} \`{amount, currency, merchant: {name, mcc}}\` is what a merchant's authorization request carries; \`amount\` has cents at most (422 otherwise).`,
+      "The answer is 201 whether it was approved or declined: a decline is recorded too (`decision: declined`, `decline_reason`, `status: declined`, `transaction: null`) and listed by `GET /v0/cards/{card_id}/authorizations`. An approval is `pending` with its `card_purchase` in `transaction`; then `_links` name the next actions: " + ACTIONS,
+      RULES,
+    ].join("\n\n"),
+    security: ["PlatformJwt", "PlatformPat"],
+    idempotent: true,
+    params: CardId,
+    body: Type.Object({
+      amount: Money,
+      currency: Type.String({ pattern: "^[A-Za-z]{3}$", description: "ISO 4217; anything but the card's currency is declined (currency_mismatch)", examples: ["USD"] }),
+      merchant: Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 100, examples: ["Corner Grocery"] }),
+        mcc: Type.String({ pattern: "^[0-9]{4}$", description: "merchant category code (ISO 18245)", examples: ["5411"] }),
+      }),
+    }),
+    operation: `mutation CreateSandboxCardAuthorization($card_id: ID!, $input: SandboxCardAuthorizationInput!, $idempotency_key: String) { authorization: sandbox_authorize_card(card_id: $card_id, input: $input, idempotency_key: $idempotency_key) { ${CARD_AUTHORIZATION_FIELDS} } }`,
+    variables: ({ params, body }) => ({ card_id: params.card_id, input: body }),
+    result: (data) => data.authorization,
+    status: 201,
+    links: (body, { base_url }) => authorizationLinks(base_url, body),
+    responses: { 201: { description: "The authorization as decided, approved or declined (also the answer to a retry with the same Idempotency-Key)", schema: CardAuthorization } },
+    errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "CRD-404-001"],
+  }),
+  actionRoute("captureSandboxCardAuthorization", "capture", "Sandbox mode only: the merchant captures a pending authorization"),
+  actionRoute("reverseSandboxCardAuthorization", "reverse", "Sandbox mode only: the merchant reverses a pending authorization"),
+  defineRoute({
+    operationId: "refundSandboxCardAuthorization",
+    method: "POST",
+    path: "/v0/sandbox/card-authorizations/{authorization_id}/refund",
+    tag: SANDBOX_TAG,
+    summary: "Sandbox mode only: the merchant refunds a captured authorization, in full or in part",
+    description: `${SANDBOX} Body \`{}\` refunds all that is left, \`{amount}\` part of it. ${ACTIONS}`,
+    security: ["PlatformJwt", "PlatformPat"],
+    idempotent: true,
+    params: AuthorizationId,
+    body: Type.Object({ amount: Type.Optional(Type.Union([{ ...Money, description: "in the authorization's currency; absent or null: all that is left" }, Type.Null()])) }),
+    operation: `mutation RefundSandboxCardAuthorization($id: ID!, $amount: String, $idempotency_key: String) { authorization: sandbox_refund_card_authorization(id: $id, amount: $amount, idempotency_key: $idempotency_key) { ${CARD_AUTHORIZATION_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.authorization_id, amount: body.amount ?? null }),
+    result: (data) => data.authorization,
+    links: (body, { base_url }) => authorizationLinks(base_url, body),
+    responses: { 200: { description: "The authorization with its refunds", schema: CardAuthorization } },
+    errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "CRD-404-002", "CRD-409-002", "CRD-422-003"],
+  }),
+];

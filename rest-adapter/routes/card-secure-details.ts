@@ -1,0 +1,133 @@
+import { Type } from "@sinclair/typebox";
+import { defineRoute } from "../route.ts";
+import { href, link } from "../links.ts";
+import { Address, EpochMs, Links, literalUnion } from "../schemas.ts";
+import { CARD_REVEAL_METHODS } from "../../lib/vocabulary/cards.ts";
+import { CARD_DETAILS_CHALLENGE_TTL_MS } from "../../subgraphs/finance/cards/card-details-challenge.ts";
+import { CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../subgraphs/finance/cards/reveal-card-details.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
+
+const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
+
+const FLOW = [
+  "A card's number, CVV and expiry are never part of a card (`GET /v0/cards/{card_id}`, GraphQL `card`); spec 2.10 keeps them behind these endpoints, which need a fresh proof beyond the session:",
+  `1. \`POST /v0/cards/{card_id}/secure-details/challenge\` answers a single-use challenge: \`message\`, an EIP-191 text naming this platform's host, the card's last four digits, the challenge id and its expiry (${CARD_DETAILS_CHALLENGE_TTL_MS / 60_000} minutes), addressed to your primary EOA (\`address\`).`,
+  "2. Sign `message` exactly as given with that EOA (`personal_sign`; viem: `account.signMessage({ message })`).",
+  "3. `POST /v0/cards/{card_id}/secure-details` `{challenge_id, signature}` answers `number`, `cvv`, `expiry_month` and `expiry_year`, with `Cache-Control: no-store`. The challenge is spent: a second answer to it, one of another card or user, an expired one or a signature by any other key is 403 `CRD-403-002`; ask for a new challenge.",
+  `At most ${CARD_REVEALS_PER_WINDOW} reveals per card in any rolling ${CARD_REVEAL_WINDOW_MS / 3_600_000} hour; more is 429 \`CRD-429-001\` with \`Retry-After\` (the challenge is not spent then). Every reveal is recorded with the client's address and User-Agent: \`GET /v0/cards/{card_id}/secure-details/reveals\`.`,
+  "Only a JWT (`x-platform-jwt`) of the card's holder: a personal access token is 403 `USR-403-001`, as is any other credential; another user's card is 404 `CRD-404-001`; a closed card is 409 `CRD-409-001`. The number and CVV are stored sealed (AES-256-GCM) and never logged.",
+].join("\n");
+
+const Challenge = Type.Object({
+  id: Type.String({ description: "cdc_<id>: send it back as challenge_id" }),
+  card_id: Type.String(),
+  address: { ...Address, description: "your primary EOA, checksummed: the one signer accepted" },
+  message: Type.String({ description: "the exact text to sign (EIP-191 personal_sign)" }),
+  expires_at: EpochMs,
+  _links: Links,
+});
+
+const Details = Type.Object({
+  number: Type.String({ pattern: "^[0-9]{12,19}$", description: "the full card number (PAN)" }),
+  cvv: Type.String({ pattern: "^[0-9]{3,4}$" }),
+  expiry_month: Type.Integer({ minimum: 1, maximum: 12 }),
+  expiry_year: Type.Integer({ description: "four digits", examples: [2029] }),
+});
+
+const Reveal = Type.Object({
+  id: Type.String({ description: "crv_<id>" }),
+  card_id: Type.String(),
+  challenge_id: Type.String({ description: "the challenge the reveal spent" }),
+  method: literalUnion(CARD_REVEAL_METHODS, { description: "eip191: the primary EOA's signature of a challenge" }),
+  ip: Type.Union([Type.String(), Type.Null()], { description: "the client's address as the platform saw it (TRUST_PROXY)" }),
+  user_agent: Type.Union([Type.String(), Type.Null()]),
+  created_at: EpochMs,
+});
+
+const RevealPage = Type.Object({
+  items: Type.Array(Reveal),
+  pagination: Type.Object({ limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer({ description: "reveals of the card, over all pages" }) }),
+  _links: Links,
+});
+
+const PAGE_QUERY = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+});
+
+const secureDetails = (base: string, cardId: string) => href(base, "/v0/cards/{card_id}/secure-details", { card_id: cardId });
+
+function revealsHref(base: string, cardId: string, limit: number, offset: number): string {
+  return `${secureDetails(base, cardId)}/reveals?limit=${limit}&offset=${offset}`;
+}
+
+export const cardSecureDetailsRoutes = [
+  defineRoute({
+    operationId: "createCardDetailsChallenge",
+    method: "POST",
+    path: "/v0/cards/{card_id}/secure-details/challenge",
+    tag: "Cards",
+    summary: "Ask for a challenge to reveal a card's number, CVV and expiry",
+    description: FLOW,
+    security: ["PlatformJwt"],
+    params: CardId,
+    operation: `mutation CreateCardDetailsChallenge($card_id: ID!) { challenge: create_card_details_challenge(card_id: $card_id) { id card_id address message expires_at } }`,
+    variables: ({ params }) => ({ card_id: params.card_id }),
+    result: (data) => data.challenge,
+    status: 201,
+    links: (body, { base_url }) => ({
+      reveal: link(secureDetails(base_url, body.card_id), { method: "POST" }),
+      card: link(href(base_url, "/v0/cards/{card_id}", { card_id: body.card_id })),
+    }),
+    responses: { 201: { description: "The challenge to sign", schema: Challenge } },
+    errors: ["USR-403-001", "USR-404-001", "CRD-404-001", "CRD-409-001"],
+  }),
+  defineRoute({
+    operationId: "revealCardDetails",
+    method: "POST",
+    path: "/v0/cards/{card_id}/secure-details",
+    tag: "Cards",
+    summary: "Reveal a card's number, CVV and expiry with a signed challenge",
+    description: FLOW,
+    security: ["PlatformJwt"],
+    params: CardId,
+    body: Type.Object(
+      {
+        challenge_id: Type.String({ minLength: 1, maxLength: 64, description: "the id of a challenge from POST …/secure-details/challenge" }),
+        signature: Type.String({ pattern: "^0x[0-9a-fA-F]{130}$", description: "the primary EOA's EIP-191 signature of the challenge's message (65 bytes, hex)" }),
+      },
+      { additionalProperties: false },
+    ),
+    operation: `mutation RevealCardDetails($card_id: ID!, $challenge_id: ID!, $signature: String!) { details: reveal_card_details(card_id: $card_id, challenge_id: $challenge_id, signature: $signature) { number cvv expiry_month expiry_year } }`,
+    variables: ({ params, body }) => ({ card_id: params.card_id, challenge_id: body.challenge_id, signature: body.signature }),
+    result: (data) => data.details,
+    headers: { "cache-control": "no-store" },
+    responses: { 200: { description: "The card's details, once per challenge; never cache or log them", schema: Details } },
+    errors: ["USR-403-001", "USR-404-001", "CRD-403-002", "CRD-404-001", "CRD-409-001", "CRD-429-001"],
+  }),
+  defineRoute({
+    operationId: "listCardDetailReveals",
+    method: "GET",
+    path: "/v0/cards/{card_id}/secure-details/reveals",
+    tag: "Cards",
+    summary: "The audit trail of a card's detail reveals",
+    description: `Every reveal of the card's details, newest first: when, the challenge it spent, how it was proven, the client's address and User-Agent; never the details. \`limit\` 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}), \`offset\` from 0. Closed cards keep theirs.\n\n${FLOW}`,
+    security: ["PlatformJwt"],
+    params: CardId,
+    query: PAGE_QUERY,
+    operation: `query ListCardDetailReveals($card_id: ID!, $page: PageInput) { reveals: card_detail_reveals(card_id: $card_id, page: $page) { items { id card_id challenge_id method ip user_agent created_at } pagination { limit offset total } } }`,
+    variables: ({ params, query }) => ({ card_id: params.card_id, page: query }),
+    result: (data) => data.reveals,
+    links: (body, { base_url, params }) => {
+      const { limit, offset, total } = body.pagination;
+      return {
+        self: link(revealsHref(base_url, params.card_id, limit, offset)),
+        ...(offset + limit < total && { next: link(revealsHref(base_url, params.card_id, limit, offset + limit)) }),
+        ...(offset > 0 && { prev: link(revealsHref(base_url, params.card_id, limit, Math.max(0, offset - limit))) }),
+        card: link(href(base_url, "/v0/cards/{card_id}", { card_id: params.card_id })),
+      };
+    },
+    responses: { 200: { description: "One page of the card's reveals", schema: RevealPage } },
+    errors: ["USR-403-001", "USR-404-001", "CRD-404-001"],
+  }),
+];
