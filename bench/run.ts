@@ -28,7 +28,7 @@ const cluster: PostgresCluster | undefined = DATABASE === "postgres" ? await sta
 const issuer = await TestIssuer.start();
 const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
 const spawnedAt = performance.now();
-const child = spawn(process.execPath, ["--import", "tsx", "bench/server.ts"], {
+const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : []), "--import", "tsx", "bench/server.ts"], {
   cwd: ROOT,
   env: {
     ...process.env,

@@ -1,7 +1,8 @@
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
 import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
-import { loadTransactions, type TransactionView } from "./transaction-record.ts";
+import { transactionRowView, type TransactionRow, type TransactionView } from "./transaction-record.ts";
+import { filteredGroupsSql } from "./transaction-rollups.ts";
 
 /** Page size of the feed when the client gives none, and the most it may ask for (spec 8 leaves both to us). */
 export const DEFAULT_PAGE_LIMIT = 50;
@@ -27,20 +28,29 @@ export function pageBounds(input: PageInput | null | undefined): { limit: number
   return { limit, offset };
 }
 
-/** The page query: ids only, newest first with the unique id as tiebreak, bounded by LIMIT/OFFSET. */
+/**
+ * The page query: newest first with the unique id as tiebreak, bounded by LIMIT/OFFSET, each row
+ * with its status_history, in one round trip (the rows in the shape of transactionRowView).
+ */
 export function feedPageSql(where: Prisma.Sql, limit: number, offset: number): Prisma.Sql {
-  return Prisma.sql`SELECT "id" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`;
+  return Prisma.sql`
+    SELECT t."id", t."user_id", t."type", t."status", t."direction", trim_scale(t."amount")::text AS amount, t."asset_symbol", t."currency", t."decimals",
+      trim_scale(t."amount_usd")::text AS amount_usd, t."category", t."description", t."merchant_name", t."merchant_mcc", t."wallet_id", t."card_id",
+      t."bank_account_id", t."counterparty", t."chain_id", t."tx_hash", t."note", t."timestamp", t."created_at", t."updated_at",
+      (SELECT coalesce(json_agg(json_build_object('from', h."from", 'to', h."to", 'changed_at', h."changed_at") ORDER BY h."id"), '[]')
+       FROM "finance"."transaction_status_history" h WHERE h."transaction_id" = t."id") AS status_history
+    FROM "finance"."transactions" t WHERE ${where} ORDER BY t."timestamp" DESC, t."id" DESC LIMIT ${limit} OFFSET ${offset}`;
 }
 
-/** pagination.total: counted in SQL over the same condition. */
-export function feedCountSql(where: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`SELECT count(*)::int AS total FROM "finance"."transactions" WHERE ${where}`;
+/** pagination.total: counted in SQL over the same filters, from the rollups where they can answer. */
+export function feedCountSql(userId: string, filter: TransactionFilterInput = {}): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce(sum(n), 0)::int AS total FROM (${filteredGroupsSql(userId, filter)}) parts`;
 }
 
 /**
  * One page of the user's feed: newest first by `timestamp`, then by id (unique), so walking the
  * pages while nothing changes yields every row once; on the (user_id, timestamp desc, id desc)
- * index. Only ids are paged in SQL; the page's rows and histories are loaded by id.
+ * index, rows and histories in one query.
  */
 export async function listTransactions(
   tx: FinanceTx,
@@ -49,8 +59,7 @@ export async function listTransactions(
   const { limit, offset } = pageBounds(options.page);
   const where = transactionCondition(options.user_id, options.filter ?? {});
   // `total`: a count of the same condition already under way (the meta's transaction_count)
-  const total = options.total ?? tx.$queryRaw<{ total: number }[]>(feedCountSql(where)).then(([count]) => count!.total);
-  const rows = await tx.$queryRaw<{ id: string }[]>(feedPageSql(where, limit, offset));
-  const [items, counted] = await Promise.all([loadTransactions(tx, rows.map((row) => row.id)), total]);
-  return { items, pagination: { limit, offset, total: counted } };
+  const total = options.total ?? tx.$queryRaw<{ total: number }[]>(feedCountSql(options.user_id, options.filter ?? {})).then(([count]) => count!.total);
+  const [rows, counted] = await Promise.all([tx.$queryRaw<TransactionRow[]>(feedPageSql(where, limit, offset)), total]);
+  return { items: rows.map(transactionRowView), pagination: { limit, offset, total: counted } };
 }

@@ -1,6 +1,7 @@
 import type { SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
-import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
+import type { TransactionFilterInput } from "./transaction-filter.ts";
+import { filteredGroupsSql } from "./transaction-rollups.ts";
 
 /** Spec 2.10's feed `meta`, over the whole filtered set (not the page); USD figures are decimal strings. */
 export interface TransactionMetaView {
@@ -15,19 +16,18 @@ export interface TransactionMetaView {
  * (amount_usd null) has no USD value, so neither counts in cashflow or categories; both still
  * count in transaction_count and date_range.
  */
-const COUNTED_USD = Prisma.sql`sum("amount_usd") FILTER (WHERE "status" <> 'failed')`;
+const COUNTED_USD = Prisma.sql`sum(usd) FILTER (WHERE "status" <> 'failed')`;
 
 /**
- * The meta query of the rows passing `where`, in one pass (the rows are read once, on the
- * (user_id, direction, category, status, timestamp, amount_usd) index, without the table):
- * groups per direction and category, then the totals and the spending per category from them.
+ * The meta query of `userId`'s transactions passing `filter`, from the filtered set's aggregates
+ * (filteredGroupsSql: rollups and edge rows, or the rows): groups per direction and category,
+ * then the totals and the spending per category from them.
  */
-export function transactionMetaSql(where: Prisma.Sql): Prisma.Sql {
+export function transactionMetaSql(userId: string, filter: TransactionFilterInput = {}): Prisma.Sql {
   return Prisma.sql`
-    WITH groups AS (
-      SELECT "direction", coalesce("category", 'other') AS category, count(*) AS n, min("timestamp") AS earliest, max("timestamp") AS latest, ${COUNTED_USD} AS usd
-      FROM "finance"."transactions" WHERE ${where}
-      GROUP BY 1, 2
+    WITH parts AS (${filteredGroupsSql(userId, filter)}), groups AS (
+      SELECT "direction", category, sum(n) AS n, min(earliest) AS earliest, max(latest) AS latest, ${COUNTED_USD} AS usd
+      FROM parts GROUP BY 1, 2
     ), spending AS (
       SELECT category, usd AS total, round(usd * 100 / sum(usd) OVER (), 2) AS percentage FROM groups WHERE "direction" = 'out' AND usd > 0
     ), totals AS (
@@ -48,10 +48,9 @@ export function transactionMetaSql(where: Prisma.Sql): Prisma.Sql {
  * to 2 decimals, so they sum to 100 within rounding whenever anything was spent.
  */
 export async function transactionMeta(tx: FinanceTx, options: { user_id: string; filter?: TransactionFilterInput | null }): Promise<TransactionMetaView> {
-  const where = transactionCondition(options.user_id, options.filter ?? {});
   const [meta] = await tx.$queryRaw<
     { transaction_count: number; earliest: Date | null; latest: Date | null; gross_in: string; gross_out: string; net: string; categories: { category: SpendingCategory; total_amount: string; percentage_of_total: string }[] }[]
-  >(transactionMetaSql(where));
+  >(transactionMetaSql(options.user_id, options.filter ?? {}));
   return {
     transaction_count: meta!.transaction_count,
     date_range: { earliest: meta!.earliest, latest: meta!.latest },

@@ -41,17 +41,23 @@ type Row = NonNullable<Awaited<ReturnType<FinanceTx["transaction"]["findUnique"]
   status_history: { from: string | null; to: string; changed_at: Date }[];
 };
 
-export function transactionView(row: Row): TransactionView {
+/** A ledger row with its decimals as text (trailing zeros trimmed) and its history: what a view is made of. */
+type Fields = Omit<Row, "amount" | "amount_usd" | "status_history"> & {
+  amount: string;
+  amount_usd: string | null;
+  status_history: { from: string | null; to: string; changed_at: Date }[];
+};
+
+function viewOf(row: Fields): TransactionView {
   return {
     id: row.id,
     type: row.type as TransactionType,
     status: row.status as TransactionStatus,
     direction: row.direction as TransactionDirection,
-    // toFixed(): plain notation whatever the exponent, trailing zeros dropped
-    amount: row.amount.toFixed(),
+    amount: row.amount,
     asset: row.asset_symbol === null ? null : { symbol: row.asset_symbol, decimals: row.decimals },
     currency: row.currency,
-    amount_usd: row.amount_usd === null ? null : row.amount_usd.toFixed(),
+    amount_usd: row.amount_usd,
     category: row.category,
     description: row.description,
     merchant: row.merchant_name === null && row.merchant_mcc === null ? null : { name: row.merchant_name, mcc: row.merchant_mcc },
@@ -67,6 +73,20 @@ export function transactionView(row: Row): TransactionView {
     updated_at: row.updated_at,
     status_history: row.status_history.map((change) => ({ from: change.from as TransactionStatus | null, to: change.to as TransactionStatus, changed_at: change.changed_at })),
   };
+}
+
+/** The view of a Prisma row. */
+export function transactionView(row: Row): TransactionView {
+  // toFixed(): plain notation whatever the exponent, trailing zeros dropped
+  return viewOf({ ...row, amount: row.amount.toFixed(), amount_usd: row.amount_usd === null ? null : row.amount_usd.toFixed() });
+}
+
+/** A row of the feed's page query (feedPageSql): decimals as trimmed text, the history as JSON. */
+export type TransactionRow = Omit<Fields, "status_history"> & { status_history: { from: string | null; to: string; changed_at: string }[] };
+
+/** The view of a raw feed row, the same as transactionView makes of a Prisma row. */
+export function transactionRowView(row: TransactionRow): TransactionView {
+  return viewOf({ ...row, status_history: row.status_history.map((change) => ({ ...change, changed_at: new Date(change.changed_at) })) });
 }
 
 /** Transactions by id with their histories, in the order of `ids` (one query for a page). */
