@@ -83,6 +83,11 @@ try {
   ];
   const results: Record<string, { rps: number; p50: number; p99: number }> = {};
   for (const target of targets) {
+    // BENCH_ONLY (a substring of target names, e.g. "feed"): profile one path without the others
+    if (process.env.BENCH_ONLY && !target.name.includes(process.env.BENCH_ONLY)) {
+      results[target.name] = { rps: NaN, p50: NaN, p99: NaN };
+      continue;
+    }
     // a short warm-up so JIT and caches do not count against the first target
     await autocannon({ ...target, connections: CONNECTIONS, duration: 2 });
     const result = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_S });
