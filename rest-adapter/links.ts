@@ -20,3 +20,20 @@ export function link(href: string, options: Omit<Link, "href"> = {}): Link {
 export function href(base: string, path: string, params: Record<string, string | number> = {}): string {
   return base + path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
 }
+
+/** A request's query values, as a list's links repeat them. */
+export type QueryValues = Record<string, string | number | boolean | undefined>;
+
+/**
+ * A paged list's `self`, and `next`/`prev` when such a page exists: `url` with the request's own
+ * query values, the limit in force and each page's offset, so following them keeps the filters.
+ */
+export function pageLinks(url: string, query: QueryValues, pagination: { limit: number; offset: number; total: number }): Links {
+  const { limit, offset, total } = pagination;
+  const at = (pageOffset: number) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries({ ...query, limit, offset: pageOffset })) if (value !== undefined) params.set(name, String(value));
+    return link(`${url}?${params.toString()}`);
+  };
+  return { self: at(offset), ...(offset + limit < total && { next: at(offset + limit) }), ...(offset > 0 && { prev: at(Math.max(0, offset - limit)) }) };
+}

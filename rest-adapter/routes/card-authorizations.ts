@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { href, link } from "../links.ts";
+import { href, link, pageLinks } from "../links.ts";
 import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
 import { EpochMs, Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS } from "../../lib/vocabulary/cards.ts";
@@ -50,10 +50,6 @@ function authorizationLinks(base: string, body: { id: string; card_id: string; s
   };
 }
 
-function authorizationsHref(base: string, cardId: string, limit: number, offset: number): string {
-  return `${href(base, "/v0/cards/{card_id}/authorizations", { card_id: cardId })}?limit=${limit}&offset=${offset}`;
-}
-
 function actionRoute(operationId: "captureSandboxCardAuthorization" | "reverseSandboxCardAuthorization", action: "capture" | "reverse", summary: string) {
   const field = `sandbox_${action}_card_authorization`;
   return defineRoute({
@@ -93,11 +89,8 @@ export const cardAuthorizationRoutes = [
     variables: ({ params, query }) => ({ card_id: params.card_id, page: query }),
     result: (data) => data.authorizations,
     links: (body, { base_url, params }) => {
-      const { limit, offset, total } = body.pagination;
       return {
-        self: link(authorizationsHref(base_url, params.card_id, limit, offset)),
-        ...(offset + limit < total && { next: link(authorizationsHref(base_url, params.card_id, limit, offset + limit)) }),
-        ...(offset > 0 && { prev: link(authorizationsHref(base_url, params.card_id, limit, Math.max(0, offset - limit))) }),
+        ...pageLinks(href(base_url, "/v0/cards/{card_id}/authorizations", { card_id: params.card_id }), {}, body.pagination),
         card: link(href(base_url, "/v0/cards/{card_id}", { card_id: params.card_id })),
       };
     },

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
+import { href, link, pageLinks } from "../links.ts";
 import { Address, EpochMs, Links, literalUnion } from "../schemas.ts";
 import { CARD_REVEAL_METHODS } from "../../lib/vocabulary/cards.ts";
 import { CARD_DETAILS_CHALLENGE_TTL_MS } from "../../subgraphs/finance/cards/card-details-challenge.ts";
@@ -56,10 +56,6 @@ const PAGE_QUERY = Type.Object({
 });
 
 const secureDetails = (base: string, cardId: string) => href(base, "/v0/cards/{card_id}/secure-details", { card_id: cardId });
-
-function revealsHref(base: string, cardId: string, limit: number, offset: number): string {
-  return `${secureDetails(base, cardId)}/reveals?limit=${limit}&offset=${offset}`;
-}
 
 export const cardSecureDetailsRoutes = [
   defineRoute({
@@ -119,11 +115,8 @@ export const cardSecureDetailsRoutes = [
     variables: ({ params, query }) => ({ card_id: params.card_id, page: query }),
     result: (data) => data.reveals,
     links: (body, { base_url, params }) => {
-      const { limit, offset, total } = body.pagination;
       return {
-        self: link(revealsHref(base_url, params.card_id, limit, offset)),
-        ...(offset + limit < total && { next: link(revealsHref(base_url, params.card_id, limit, offset + limit)) }),
-        ...(offset > 0 && { prev: link(revealsHref(base_url, params.card_id, limit, Math.max(0, offset - limit))) }),
+        ...pageLinks(`${secureDetails(base_url, params.card_id)}/reveals`, {}, body.pagination),
         card: link(href(base_url, "/v0/cards/{card_id}", { card_id: params.card_id })),
       };
     },

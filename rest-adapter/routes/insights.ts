@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
+import { href, link, pageLinks, type QueryValues } from "../links.ts";
 import { INSIGHT_FIELDS } from "../graphql-fields.ts";
 import { Links, literalUnion } from "../schemas.ts";
 import { INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
@@ -37,23 +37,8 @@ function insightLinks(base: string, insight: { id: string; status: string }) {
   };
 }
 
-type QueryValues = Record<string, string | number | boolean | undefined>;
-
-/** The list's URL with the request's own filters and another offset (self, next, prev). */
-function listHref(base: string, query: QueryValues, offset: number): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries({ ...query, offset })) if (value !== undefined) params.set(name, String(value));
-  return `${href(base, "/v0/insights")}?${params.toString()}`;
-}
-
-function pageLinks(base: string, query: QueryValues, pagination: { limit: number; offset: number; total: number }) {
-  const { limit, offset, total } = pagination;
-  return {
-    self: link(listHref(base, query, offset)),
-    ...(offset + limit < total && { next: link(listHref(base, query, offset + limit)) }),
-    ...(offset > 0 && { prev: link(listHref(base, query, Math.max(0, offset - limit))) }),
-    refresh: link(href(base, "/v0/insights/refresh"), { method: "POST" }),
-  };
+function listLinks(base: string, query: QueryValues, pagination: { limit: number; offset: number; total: number }) {
+  return { ...pageLinks(href(base, "/v0/insights"), query, pagination), refresh: link(href(base, "/v0/insights/refresh"), { method: "POST" }) };
 }
 
 export const insightRoutes = [
@@ -69,7 +54,7 @@ export const insightRoutes = [
     operation: `query ListInsights($filter: InsightFilter, $page: PageInput) { insights(filter: $filter, page: $page) { ${PAGE_FIELDS} } }`,
     variables: ({ query: { limit, offset, ...filter } }) => ({ filter, page: { limit, offset } }),
     result: (data) => data.insights,
-    links: (body, { base_url, query }) => pageLinks(base_url, query, body.pagination),
+    links: (body, { base_url, query }) => listLinks(base_url, query, body.pagination),
     responses: { 200: { description: "One page of insights", schema: InsightPage } },
     errors: ["USR-404-001"],
   }),
@@ -85,7 +70,7 @@ export const insightRoutes = [
     operation: `mutation RefreshInsights($page: PageInput) { insights: refresh_insights(page: $page) { ${PAGE_FIELDS} } }`,
     variables: ({ query }) => ({ page: query }),
     result: (data) => data.insights,
-    links: (body, { base_url }) => pageLinks(base_url, {}, body.pagination),
+    links: (body, { base_url }) => listLinks(base_url, {}, body.pagination),
     responses: { 200: { description: "Your active insights after computing", schema: InsightPage } },
     errors: ["USR-403-001", "USR-404-001"],
   }),

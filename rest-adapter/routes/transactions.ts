@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { href, link } from "../links.ts";
+import { href, link, pageLinks } from "../links.ts";
 import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
 import { Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
 import { SANDBOX_BACKDATE_DAYS, SANDBOX_PAYMENT_TYPES, SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
@@ -60,15 +60,6 @@ const TransactionMeta = Type.Object(
   { description: "spec 2.10, over every page of the filtered set, computed in SQL" },
 );
 
-type FeedQueryValues = Record<string, string | number | boolean | undefined>;
-
-/** The feed's URL with the request's own filters and another offset (self, next, prev). */
-function feedHref(base: string, query: FeedQueryValues, offset: number): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries({ ...query, offset })) if (value !== undefined) params.set(name, String(value));
-  return `${href(base, "/v0/transactions")}?${params.toString()}`;
-}
-
 export const transactionRoutes = [
   defineRoute({
     operationId: "listTransactions",
@@ -86,14 +77,7 @@ export const transactionRoutes = [
     operation: `query ListTransactions($filter: TransactionFilter, $page: PageInput, $meta: Boolean!) { me { transactions(filter: $filter, page: $page) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta @include(if: $meta) { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } } }`,
     variables: ({ query: { limit, offset, meta, ...filter } }) => ({ filter, page: { limit, offset }, meta: meta ?? false }),
     result: (data) => data.me.transactions,
-    links: (body, { base_url, query }) => {
-      const { limit, offset, total } = body.pagination;
-      return {
-        self: link(feedHref(base_url, query, offset)),
-        ...(offset + limit < total && { next: link(feedHref(base_url, query, offset + limit)) }),
-        ...(offset > 0 && { prev: link(feedHref(base_url, query, Math.max(0, offset - limit))) }),
-      };
-    },
+    links: (body, { base_url, query }) => pageLinks(href(base_url, "/v0/transactions"), query, body.pagination),
     responses: {
       200: {
         description: "One page of transactions",

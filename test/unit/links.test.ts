@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { href, link } from "../../rest-adapter/links.ts";
+import { href, link, pageLinks } from "../../rest-adapter/links.ts";
 
 describe("link (spec 2.1 Link)", () => {
   it("is just href for a GET link: method GET is the default and is omitted", () => {
@@ -26,5 +26,19 @@ describe("href", () => {
     expect(href("https://api.test", "/v0/user/me/personal-access-tokens/{token_id}", { token_id: "a/b c?d#e" })).toBe(
       "https://api.test/v0/user/me/personal-access-tokens/a%2Fb%20c%3Fd%23e",
     );
+  });
+});
+
+describe("pageLinks", () => {
+  const url = "https://api.test/v0/transactions";
+
+  it("keeps the request's filters, states the limit, and names next and prev only when they exist", () => {
+    const first = pageLinks(url, { category: "groceries", meta: true, offset: 0, limit: undefined }, { limit: 2, offset: 0, total: 5 });
+    expect(first).toEqual({ self: { href: `${url}?category=groceries&meta=true&offset=0&limit=2` }, next: { href: `${url}?category=groceries&meta=true&offset=2&limit=2` } });
+    const last = pageLinks(url, {}, { limit: 2, offset: 4, total: 5 });
+    expect(last).toEqual({ self: { href: `${url}?limit=2&offset=4` }, prev: { href: `${url}?limit=2&offset=2` } });
+    expect(pageLinks(url, {}, { limit: 50, offset: 0, total: 0 })).toEqual({ self: { href: `${url}?limit=50&offset=0` } });
+    // an offset that is not a multiple of the limit goes back to 0, not below
+    expect(pageLinks(url, {}, { limit: 10, offset: 3, total: 30 }).prev).toEqual({ href: `${url}?limit=10&offset=0` });
   });
 });
