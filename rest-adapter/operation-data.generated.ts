@@ -470,64 +470,62 @@ export interface OperationData {
   };
   /** GET /v0/transactions */
   listTransactions: {
-    me: {
-      transactions: {
-        items: {
-          id: string;
-          type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-          status: "pending" | "processing" | "completed" | "failed";
-          direction: "in" | "out";
-          amount: string;
-          asset: {
-            symbol: string;
-            decimals: number;
-          } | null;
-          currency: string | null;
-          amount_usd: string | null;
-          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-          description: string | null;
-          merchant: {
-            name: string | null;
-            mcc: string | null;
-          } | null;
-          wallet_id: number | null;
-          card_id: string | null;
-          bank_account_id: string | null;
-          counterparty: string | null;
-          chain_id: number | null;
-          tx_hash: string | null;
-          note: string | null;
-          timestamp: number;
-          created_at: number;
-          updated_at: number;
-          status_history: {
-            from: "pending" | "processing" | "completed" | "failed" | null;
-            to: "pending" | "processing" | "completed" | "failed";
-            changed_at: number;
-          }[];
+    transactions: {
+      items: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
         }[];
-        pagination: {
-          limit: number;
-          offset: number;
-          total: number;
+      }[];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+      meta?: {
+        transaction_count: number;
+        date_range: {
+          earliest: number | null;
+          latest: number | null;
         };
-        meta?: {
-          transaction_count: number;
-          date_range: {
-            earliest: number | null;
-            latest: number | null;
-          };
-          cashflow: {
-            gross_in: string;
-            gross_out: string;
-            net: string;
-          };
-          categories: {
-            category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other";
-            total_amount: string;
-            percentage_of_total: number;
-          }[];
+        cashflow: {
+          gross_in: string;
+          gross_out: string;
+          net: string;
         };
+        categories: {
+          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other";
+          total_amount: string;
+          percentage_of_total: number;
+        }[];
       };
     };
   };

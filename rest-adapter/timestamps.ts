@@ -36,14 +36,25 @@ function convert(value: unknown, format: TimestampFormat): unknown {
   return value;
 }
 
-/** Returns `body` with every timestamp field in `format`; other fields are untouched. */
+/**
+ * Returns `body` with every timestamp field in `format`; other fields are untouched. Copies only
+ * what changes (the common epoch-ms answer, already numbers, comes back as the same object).
+ */
 export function applyTimestampFormat(body: unknown, format: TimestampFormat): unknown {
-  if (Array.isArray(body)) return body.map((item) => applyTimestampFormat(item, format));
-  if (typeof body !== "object" || body === null || body instanceof Date) return body;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    out[key] =
-      key === "_links" ? value : isTimestampField(key) && (typeof value !== "object" || value instanceof Date) ? convert(value, format) : applyTimestampFormat(value, format);
+  if (Array.isArray(body)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < body.length; i++) {
+      const next = applyTimestampFormat(body[i], format);
+      if (next !== body[i]) (out ??= body.slice())[i] = next;
+    }
+    return out ?? body;
   }
-  return out;
+  if (typeof body !== "object" || body === null || body instanceof Date) return body;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(body)) {
+    const next =
+      key === "_links" ? value : isTimestampField(key) && (typeof value !== "object" || value instanceof Date) ? convert(value, format) : applyTimestampFormat(value, format);
+    if (next !== value) (out ??= { ...(body as Record<string, unknown>) })[key] = next;
+  }
+  return out ?? body;
 }

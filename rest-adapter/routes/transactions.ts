@@ -74,9 +74,9 @@ export const transactionRoutes = [
     ].join("\n\n"),
     security: ["PlatformJwt", "PlatformPat"],
     query: FeedQuery,
-    operation: `query ListTransactions($filter: TransactionFilter, $page: PageInput, $meta: Boolean!) { me { transactions(filter: $filter, page: $page) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta @include(if: $meta) { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } } }`,
+    operation: `query ListTransactions($filter: TransactionFilter, $page: PageInput, $meta: Boolean!) { transactions(filter: $filter, page: $page) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta @include(if: $meta) { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`,
     variables: ({ query: { limit, offset, meta, ...filter } }) => ({ filter, page: { limit, offset }, meta: meta ?? false }),
-    result: (data) => data.me.transactions,
+    result: (data) => data.transactions,
     links: (body, { base_url, query }) => pageLinks(href(base_url, "/v0/transactions"), query, body.pagination),
     responses: {
       200: {

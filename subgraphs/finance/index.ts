@@ -18,7 +18,7 @@ import { WalletAssetsResolver } from "./balances/wallet-assets.resolver.ts";
 import { createBalanceSource } from "./balances/create-balance-source.ts";
 import { FinanceWallet } from "./types/wallet.ts";
 import { TransactionResolver } from "./transactions/transaction.resolver.ts";
-import { TransactionPageResolver, UserTransactionsResolver } from "./transactions/user-transactions.resolver.ts";
+import { TransactionFeedResolver, TransactionPageResolver, UserTransactionsResolver } from "./transactions/user-transactions.resolver.ts";
 import type { FinanceServices } from "./services.ts";
 import { FinanceUser } from "./types/user.ts";
 
@@ -43,7 +43,7 @@ export const financeSubgraph = defineSubgraph({
       platformHost: new URL(config.publicBaseUrl).host,
     };
   },
-  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver],
+  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({

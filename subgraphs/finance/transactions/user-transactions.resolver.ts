@@ -1,5 +1,5 @@
 import { getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, Kind, type GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, Directive, FieldResolver, Info, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Directive, FieldResolver, Info, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
@@ -22,6 +22,19 @@ export function selectsMeta(info: GraphQLResolveInfo): boolean {
   );
 }
 
+/**
+ * One page of `userId`'s feed; meta, when the query selects it, runs alongside the page as one
+ * aggregation that also gives pagination.total (instead of a count first and meta after it).
+ */
+async function feedPage(services: FinanceServices, userId: string, filter: TransactionFilter | null, page: PageInput | null, info: GraphQLResolveInfo): Promise<TransactionPage> {
+  const query = { user_id: userId, filter };
+  const meta_view = selectsMeta(info) ? transactionMeta(services.db, query) : undefined;
+  const total = meta_view?.then((meta) => meta.transaction_count);
+  // a refused page or filter rejects these before anyone awaits them: not an unhandled rejection
+  for (const pending of [meta_view, total]) pending?.catch(() => undefined);
+  return { ...(await listTransactions(services.db, { ...query, page, ...(total && { total }) })), query, meta_view } as unknown as TransactionPage;
+}
+
 @Resolver(() => FinanceUser)
 export class UserTransactionsResolver {
   constructor(private readonly services: FinanceServices) {}
@@ -38,14 +51,24 @@ export class UserTransactionsResolver {
     // entity references come from the gateway's plan; still, only the caller's own rows: another
     // user's feed reads as that of the id "", which no user has (an empty page, an empty meta)
     const { user_id } = requireUser(ctx.principal, "read");
-    const query = { user_id: user_id === user.id ? user_id : "", filter };
-    // meta wanted too: its one aggregation runs alongside the page and gives pagination.total
-    // (the same condition), instead of a count first and meta's scan after it
-    const meta_view = selectsMeta(info) ? transactionMeta(this.services.db, query) : undefined;
-    const total = meta_view?.then((meta) => meta.transaction_count);
-    // a refused page or filter rejects these before anyone awaits them: not an unhandled rejection
-    for (const pending of [meta_view, total]) pending?.catch(() => undefined);
-    return { ...(await listTransactions(this.services.db, { ...query, page, ...(total && { total }) })), query, meta_view } as unknown as TransactionPage;
+    return feedPage(this.services, user_id === user.id ? user_id : "", filter, page, info);
+  }
+
+}
+
+@Resolver()
+export class TransactionFeedResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @Directive(AGENT_TAG)
+  @Query(() => TransactionPage, { description: "The signed-in user's transaction feed (spec 4.3), as User.transactions, in one subgraph fetch (GET /v0/transactions)." })
+  transactions(
+    @Arg("filter", () => TransactionFilter, { nullable: true }) filter: TransactionFilter | null,
+    @Arg("page", () => PageInput, { nullable: true }) page: PageInput | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<TransactionPage> {
+    return feedPage(this.services, requireUser(ctx.principal, "read").user_id, filter, page, info);
   }
 }
 
