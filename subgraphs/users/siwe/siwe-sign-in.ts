@@ -126,9 +126,12 @@ export async function completeSiweSignIn(db: UsersTx, options: CompleteSiweOptio
 
   const lifetime = sessionLifetimeSeconds(message, consumedAt, options.sessionTtlSeconds ?? SIWE_SESSION_TTL_SECONDS);
   if (lifetime <= 0) throw appError("SIW-401-001", "The message expires too soon to open a session.");
+  // both instants from the same clock reading the lifetime came from, so exp never passes the
+  // message's Expiration Time even when the wall clock ticks into the next second meanwhile
+  const issuedAt = Math.floor(consumedAt.getTime() / 1000);
   const token = await options.signingKey.sign(
     { chain_id: message.chainId },
-    { issuer: siwe.issuer, subject: message.address, expiresInSeconds: lifetime, ...(siwe.audience !== undefined && { audience: siwe.audience }) },
+    { issuer: siwe.issuer, subject: message.address, issuedAt, expiresAt: issuedAt + lifetime, ...(siwe.audience !== undefined && { audience: siwe.audience }) },
   );
   return {
     token,
