@@ -1,4 +1,5 @@
-import { AppError, appError, validationError } from "../../../lib/errors/app-error.ts";
+import { AppError, validationError } from "../../../lib/errors/app-error.ts";
+import { requireSandbox } from "../../../lib/sandbox.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { CardFundingSourceType, CardStatus } from "../../../lib/vocabulary/cards.ts";
 import { userTimeZone } from "../budgets/budget-settings.ts";
@@ -27,11 +28,6 @@ export interface AuthorizeCardOptions {
   merchant: { name: string; mcc: string };
   idempotency_key?: string | null;
   trace_id: string;
-}
-
-/** The simulator plays the card network: sandbox mode only, else GEN-404-001 as if it did not exist. */
-export function requireSandbox(services: Pick<FinanceServices, "sandbox">): void {
-  if (!services.sandbox) throw appError("GEN-404-001", "Sandbox helpers exist only in sandbox mode (SANDBOX=true).");
 }
 
 /** A funding source that cannot pay (its wallet gone, no stablecoin on its chain, a bank account not linked) declines, as at a real network. */

@@ -5,6 +5,7 @@ import type { CardAuthorization as AuthorizationRow } from "../generated/prisma/
 import { pageBounds, type PageInput } from "../transactions/list-transactions.ts";
 import { loadTransactions, type TransactionView } from "../transactions/transaction-record.ts";
 import { findOwnCardRow } from "./card-record.ts";
+import { lockKey } from "../../../lib/db/advisory-lock.ts";
 
 /** An authorization as the API shows it: what was asked, what was decided, and its movements in the ledger. */
 export interface CardAuthorizationView {
@@ -37,7 +38,7 @@ export interface CardAuthorizationPageView {
  * concurrent authorizations see each other's spending against the card's limits.
  */
 export async function lockCard(tx: FinanceTx, cardId: string): Promise<void> {
-  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-authorizations:${cardId}`}, 0))::text`;
+  await lockKey(tx, `card-authorizations:${cardId}`);
 }
 
 function viewOf(row: AuthorizationRow, transactions: Map<string, TransactionView>): CardAuthorizationView {

@@ -5,6 +5,7 @@ import { newId } from "../../../lib/ids.ts";
 import type { CardRevealMethod } from "../../../lib/vocabulary/cards.ts";
 import type { FinanceDb } from "../db.ts";
 import { findOwnCardRow } from "./card-record.ts";
+import { lockKey } from "../../../lib/db/advisory-lock.ts";
 
 /** At most this many reveals per card in any rolling CARD_REVEAL_WINDOW_MS (then CRD-429-001 with Retry-After). */
 export const CARD_REVEALS_PER_WINDOW = 5;
@@ -69,7 +70,7 @@ export async function revealCardDetails(services: { db: FinanceDb; cardCipher: C
 
   return services.db.$transaction(async (tx) => {
     // one reveal of a card at a time, so concurrent ones cannot slip past the limit together
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-reveal:${card.id}`}, 0))::text`;
+    await lockKey(tx, `card-reveal:${card.id}`);
     const recent = await tx.cardReveal.findMany({ where: { card_id: card.id, created_at: { gt: new Date(now.getTime() - CARD_REVEAL_WINDOW_MS) } }, select: { created_at: true } });
     const retryAfter = revealRetryAfterSeconds(
       recent.map((r) => r.created_at),

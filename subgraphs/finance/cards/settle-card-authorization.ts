@@ -11,7 +11,8 @@ import { recordMovement } from "../transactions/record-movement.ts";
 import { findOwnTransaction, type TransactionView } from "../transactions/transaction-record.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
 import { requireAuthorizationAction, type AuthorizationAction } from "./authorization-rules.ts";
-import { requireSandbox, type SandboxCardServices } from "./authorize-card.ts";
+import { requireSandbox } from "../../../lib/sandbox.ts";
+import type { SandboxCardServices } from "./authorize-card.ts";
 import { authorizationView, findOwnAuthorizationRow, lockCard, type CardAuthorizationView } from "./card-authorization-record.ts";
 import { CARD_DECIMALS } from "./card-settlement.ts";
 

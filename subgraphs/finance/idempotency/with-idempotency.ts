@@ -15,8 +15,8 @@ export interface IdempotentRequest<T> {
   restore(json: unknown): T;
 }
 
-/** Long enough for a movement queued behind others on one source's lock. */
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+/** Long enough for a movement queued behind others on one source's lock (and for other finance work that waits on a lock). */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
 
 /**
  * Runs `work` in one database transaction together with the Idempotency-Key row of the request,

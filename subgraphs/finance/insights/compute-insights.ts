@@ -9,6 +9,8 @@ import { categorySpends, feesPaid, merchantCharges } from "./insight-data.ts";
 import { findRecurringSeries, recurringChargeFinding, type RecurringSeries } from "./recurring-charges.ts";
 import { feesFinding, overlappingSubscriptions } from "./saving-opportunities.ts";
 import { spendingSpikes } from "./spending-spike.ts";
+import { lockKey } from "../../../lib/db/advisory-lock.ts";
+import { TRANSACTION_OPTIONS } from "../idempotency/with-idempotency.ts";
 
 export interface InsightDeps {
   db: FinanceDb;
@@ -21,8 +23,6 @@ export interface InsightRun {
   /** active insights no longer found, now resolved */
   resolved: number;
 }
-
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
 
 /** Every rule over the user's ledger at `now`: the findings that stand. */
 export async function findInsights(tx: FinanceTx, userId: string, goals: GoalSource, now: Date): Promise<Finding[]> {
@@ -46,7 +46,7 @@ export async function findInsights(tx: FinanceTx, userId: string, goals: GoalSou
  */
 export async function computeInsights(deps: InsightDeps, userId: string, now: Date = new Date()): Promise<InsightRun> {
   return deps.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`insights:${userId}`}, 0))::text`;
+    await lockKey(tx, `insights:${userId}`);
     const findings = [...new Map((await findInsights(tx, userId, deps.goals, now)).map((finding) => [finding.fingerprint, finding])).values()];
     for (const finding of findings) {
       await tx.$executeRaw`

@@ -1,5 +1,6 @@
 import type { LedgerSourceKind } from "../../../lib/vocabulary/transactions.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
+import { lockKey } from "../../../lib/db/advisory-lock.ts";
 
 /** What a movement is booked against: one wallet (users subgraph id), card or bank account of the user. */
 export type LedgerSource = { kind: "wallet"; id: number } | { kind: "card"; id: string } | { kind: "bank_account"; id: string };
@@ -26,5 +27,5 @@ export function sourceCondition(source: LedgerSource): Prisma.Sql {
  * concurrent movements cannot both spend the same balance.
  */
 export async function lockSource(tx: FinanceTx, source: LedgerSource): Promise<void> {
-  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`ledger:${source.kind}:${source.id}`}, 0))::text`;
+  await lockKey(tx, `ledger:${source.kind}:${source.id}`);
 }

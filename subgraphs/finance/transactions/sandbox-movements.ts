@@ -1,4 +1,5 @@
-import { appError, validationError } from "../../../lib/errors/app-error.ts";
+import { validationError } from "../../../lib/errors/app-error.ts";
+import { requireSandbox } from "../../../lib/sandbox.ts";
 import { SANDBOX_BACKDATE_DAYS, SANDBOX_PAYMENT_TYPES } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceServices } from "../services.ts";
@@ -7,7 +8,8 @@ import { depositAsset } from "./deposit-asset.ts";
 import { findOwnedWallet } from "./owned-wallets.ts";
 import { recordMovement, type MovementInput } from "./record-movement.ts";
 import { usdPriceNow } from "./usd-value.ts";
-import { transactionFromSnapshot, transactionSnapshot, type TransactionView } from "./transaction-record.ts";
+import type { TransactionView } from "./transaction-record.ts";
+import { fromJsonSnapshot, jsonSnapshot } from "../idempotency/snapshot.ts";
 
 type SandboxServices = Pick<FinanceServices, "db" | "users" | "sandbox" | "prices">;
 
@@ -47,14 +49,14 @@ async function sandboxMovement(
   request: { operation: string; args: Record<string, unknown> },
   movement: Pick<MovementInput, "type" | "direction"> & Partial<MovementInput>,
 ): Promise<TransactionView> {
-  if (!services.sandbox) throw appError("GEN-404-001", "Sandbox helpers exist only in sandbox mode (SANDBOX=true).");
+  requireSandbox(services);
   const wallet = await findOwnedWallet(services.users, { user_id: options.user_id, wallet_id: options.wallet_id }, options.trace_id);
   const asset = await depositAsset(services.db, options.asset, wallet.chain_id);
   const usdPrice = await usdPriceNow(services.prices, { asset_symbol: asset.symbol });
   const args = { wallet_id: options.wallet_id, asset: options.asset, amount: options.amount, description: options.description ?? null, ...request.args };
-  return withIdempotency(
+  return withIdempotency<TransactionView>(
     services.db,
-    { user_id: options.user_id, key: options.idempotency_key, operation: request.operation, args, snapshot: transactionSnapshot, restore: transactionFromSnapshot },
+    { user_id: options.user_id, key: options.idempotency_key, operation: request.operation, args, snapshot: jsonSnapshot, restore: fromJsonSnapshot<TransactionView> },
     (tx) =>
       recordMovement(tx, {
         user_id: options.user_id,

@@ -108,20 +108,3 @@ export async function findOwnTransaction(tx: FinanceTx, userId: string, id: stri
   if (!row) throw appError("TXN-404-001", `Transaction ${id} was not found for this user.`);
   return transactionView(row);
 }
-
-/** JSON of a view (dates as ISO strings), as the idempotency store keeps a response. */
-export function transactionSnapshot(view: TransactionView): unknown {
-  return JSON.parse(JSON.stringify(view));
-}
-
-/** The view back from its snapshot. */
-export function transactionFromSnapshot(json: unknown): TransactionView {
-  const view = json as TransactionView & { timestamp: string; created_at: string; updated_at: string; status_history: { from: TransactionStatus | null; to: TransactionStatus; changed_at: string }[] };
-  return {
-    ...view,
-    timestamp: new Date(view.timestamp),
-    created_at: new Date(view.created_at),
-    updated_at: new Date(view.updated_at),
-    status_history: view.status_history.map((change) => ({ ...change, changed_at: new Date(change.changed_at) })),
-  };
-}
