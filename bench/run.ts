@@ -71,7 +71,8 @@ try {
   const feedPage = (await (await fetch(feedUrl, { headers: { "x-platform-jwt": jwt } })).json()) as { items: unknown[]; pagination: { total: number }; meta: { transaction_count: number } };
   if (feedPage.items.length !== 50 || feedPage.pagination.total !== FEED_ROWS || feedPage.meta.transaction_count !== FEED_ROWS)
     throw new Error(`the feed does not show the seeded rows: ${JSON.stringify(feedPage.pagination)}`);
-  const feedQuery = `{ me { transactions(page: { limit: 50 }) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } } }`;
+  // the signed-in user's feed, as GET /v0/transactions asks for it
+  const feedQuery = `{ transactions(page: { limit: 50 }) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`;
 
   const query = `{ me { id auth_provider auth_provider_id status primary_eoa_address primary_chain_id safe_creation_status phone_number created_at updated_at } }`;
   const targets = [

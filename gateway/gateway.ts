@@ -6,6 +6,7 @@ import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentN
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../lib/auth/internal-principal.ts";
 import { appError } from "../lib/errors/app-error.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
+import { SingleFetchShortcut } from "./single-fetch.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { limitParseOptions, limitRules, operationBeyondLimits, type GraphqlLimitConfig } from "../lib/graphql/limits.ts";
@@ -108,22 +109,20 @@ export interface PreparedOperation {
 
 export class Gateway {
   private apiSchema!: GraphQLSchema;
+  private executor!: ApolloGateway["executor"];
 
   private constructor(
     readonly server: ApolloServer<RequestContext>,
     private readonly gateway: ApolloGateway,
     private readonly logger: Logger,
     private readonly graphql: GraphqlLimitConfig,
-  ) {
-    gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
-      this.apiSchema = apiSchema;
-    });
-  }
+  ) {}
 
   static async start(options: GatewayOptions): Promise<Gateway> {
     // Apollo Gateway otherwise probes cloud metadata endpoints and exports usage metrics to Apollo:
     // a financial backend sends nothing anywhere unless its operator opts in
     process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
+    const shortcut = new SingleFetchShortcut(Object.fromEntries(Object.entries(options.subgraphs).flatMap(([name, target]) => ("schema" in target ? [[name, target.schema]] : []))));
     const gateway = new ApolloGateway({
       supergraphSdl: options.supergraphSdl,
       buildService: ({ name }): GraphQLDataSource<RequestContext> => {
@@ -133,9 +132,25 @@ export class Gateway {
       },
       // its info lines (schema loaded, mode) say nothing an operator needs at start-up
       logger: options.logger.child({ component: "apollo-gateway" }, { level: "warn" }),
+      experimental_didResolveQueryPlan: (resolved) => shortcut.learn(resolved),
     });
+    let instance: Gateway | undefined;
     const server = new ApolloServer<RequestContext>({
-      gateway,
+      // Apollo Server and the adapter both run operations through the shortcut's executor
+      gateway: {
+        load: async (loadOptions) => {
+          const loaded = await gateway.load(loadOptions);
+          instance!.executor = shortcut.wrap(loaded.executor);
+          return { schema: loaded.schema, executor: instance!.executor };
+        },
+        onSchemaLoadOrUpdate: (callback) =>
+          gateway.onSchemaLoadOrUpdate((schemaContext) => {
+            instance!.apiSchema = schemaContext.apiSchema;
+            shortcut.schemaLoaded(schemaContext.apiSchema);
+            callback(schemaContext);
+          }),
+        stop: () => gateway.stop(),
+      },
       plugins: [ApolloServerPluginInlineTraceDisabled()],
       includeStacktraceInErrorResponses: false,
       formatError: maskError(options.logger),
@@ -144,7 +159,7 @@ export class Gateway {
       parseOptions: limitParseOptions(options.graphql.limits),
       logger: options.logger,
     });
-    const instance = new Gateway(server, gateway, options.logger, options.graphql);
+    instance = new Gateway(server, gateway, options.logger, options.graphql);
     await server.start();
     return instance;
   }
@@ -182,7 +197,7 @@ export class Gateway {
       metrics: {},
       schema: this.apiSchema,
     };
-    return (await this.gateway.executor!(requestContext as never)) as ExecutionResult;
+    return (await this.executor(requestContext as never)) as ExecutionResult;
   }
 
   async stop(): Promise<void> {

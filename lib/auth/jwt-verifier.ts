@@ -1,4 +1,5 @@
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, importJWK, importSPKI, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey, type CryptoKey, type JWSHeaderParameters } from "jose";
+import { createHash } from "node:crypto";
 import type { AuthProviderConfig } from "../config.ts";
 import { appError } from "../errors/app-error.ts";
 import { STRICT_JWKS_POLICY, type JwksUriPolicy } from "./jwks-fetch.ts";
@@ -34,6 +35,41 @@ function pinnedKey(publicKey: string | Record<string, unknown>): JWTVerifyGetKey
   };
 }
 
+/** A verified token is trusted again without its signature check for at most this long (and never past its `exp`). */
+export const VERIFIED_JWT_MAX_AGE_MS = 5 * 60_000;
+const VERIFIED_JWT_CACHE_SIZE = 10_000;
+
+/**
+ * Tokens verified lately, by digest: a client sends the same JWT on every request until it
+ * expires, and checking its ECDSA signature each time cost a tenth of a request's CPU. Only
+ * successes are kept; an entry ends at the token's `exp` or after VERIFIED_JWT_MAX_AGE_MS, so a
+ * key a provider withdraws from its JWKS stops being honoured within that bound.
+ */
+class VerifiedJwtCache {
+  private readonly entries = new Map<string, { verified: VerifiedJwt; until: number }>();
+  constructor(private readonly clock: () => number) {}
+
+  static digest(token: string): string {
+    return createHash("sha256").update(token).digest("base64url");
+  }
+
+  get(digest: string): VerifiedJwt | undefined {
+    const entry = this.entries.get(digest);
+    if (!entry) return undefined;
+    if (this.clock() < entry.until) return entry.verified;
+    this.entries.delete(digest);
+    return undefined;
+  }
+
+  set(digest: string, verified: VerifiedJwt): void {
+    const now = this.clock();
+    const until = Math.min((verified.claims.exp ?? 0) * 1000, now + VERIFIED_JWT_MAX_AGE_MS);
+    if (until <= now) return;
+    if (this.entries.size >= VERIFIED_JWT_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(digest, { verified, until });
+  }
+}
+
 interface Provider {
   config: AuthProviderConfig;
   key: JWTVerifyGetKey;
@@ -47,8 +83,11 @@ interface Provider {
  */
 export class JwtVerifier {
   private readonly providers = new Map<string, Provider>();
+  private readonly verified: VerifiedJwtCache;
 
-  constructor(configs: AuthProviderConfig[], localKeys?: JWTVerifyGetKey, jwksPolicy: JwksUriPolicy = STRICT_JWKS_POLICY) {
+  /** `clock`: milliseconds since the epoch, for tests of the cache of verified tokens */
+  constructor(configs: AuthProviderConfig[], localKeys?: JWTVerifyGetKey, jwksPolicy: JwksUriPolicy = STRICT_JWKS_POLICY, clock: () => number = Date.now) {
+    this.verified = new VerifiedJwtCache(clock);
     for (const config of configs) {
       let key: JWTVerifyGetKey;
       if (config.jwks_uri) key = new RemoteKeySet(config.jwks_uri, jwksPolicy).getKey;
@@ -65,6 +104,9 @@ export class JwtVerifier {
 
   async verify(token: string | undefined): Promise<VerifiedJwt> {
     if (!token) throw appError("USR-401-001", "The x-platform-jwt header is missing.");
+    const digest = VerifiedJwtCache.digest(token);
+    const cached = this.verified.get(digest);
+    if (cached) return cached;
     let issuer: unknown;
     try {
       issuer = decodeJwt(token).iss;
@@ -88,7 +130,9 @@ export class JwtVerifier {
     }
     if (config.mode === "app_id_only" && claims.linked_accounts === undefined)
       throw appError("USR-401-001", "This environment accepts identity tokens only.");
-    return { provider: config.name, issuer, subject: claims.sub!, claims };
+    const verified = { provider: config.name, issuer, subject: claims.sub!, claims };
+    this.verified.set(digest, verified);
+    return verified;
   }
 }
 

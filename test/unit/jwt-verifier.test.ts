@@ -1,7 +1,7 @@
-import { errors as joseErrors, type JSONWebKeySet } from "jose";
+import { createLocalJWKSet, errors as joseErrors, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STRICT_JWKS_POLICY } from "../../lib/auth/jwks-fetch.ts";
-import { JwtVerifier, UNVERIFIED_JWT_DETAIL } from "../../lib/auth/jwt-verifier.ts";
+import { JwtVerifier, UNVERIFIED_JWT_DETAIL, VERIFIED_JWT_MAX_AGE_MS } from "../../lib/auth/jwt-verifier.ts";
 import { RemoteKeySet } from "../../lib/auth/remote-key-set.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { TestIssuer } from "../support/jwt-issuer.ts";
@@ -120,5 +120,53 @@ describe("RemoteKeySet: an unknown kid fetches the keys again at once, within a 
     const { set, publish } = keySet({ now: () => 0 });
     publish(undefined);
     await expect(set.getKey(header(issuer.publicJwk.kid!), token)).rejects.toThrow("provider down");
+  });
+});
+
+describe("JwtVerifier: a verified token is trusted again until its exp, at most VERIFIED_JWT_MAX_AGE_MS, without checking its signature", () => {
+  function counting(clock: () => number) {
+    let lookups = 0;
+    const keys = createLocalJWKSet({ keys: [issuer.publicJwk] });
+    const verifier = new JwtVerifier([{ name: "provider_a", issuer: issuer.issuer }], (header, token) => (lookups++, keys(header, token)), STRICT_JWKS_POLICY, clock);
+    return { verifier, lookups: () => lookups };
+  }
+  const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
+
+  it("verifies a token once and answers the same token from memory; another token is verified", async () => {
+    const { verifier, lookups } = counting(Date.now);
+    const token = await issuer.sign({ sub: "alice", exp: inSeconds(3600) });
+    const first = await verifier.verify(token);
+    await expect(verifier.verify(token)).resolves.toEqual(first);
+    expect(lookups()).toBe(1);
+    await expect(verifier.verify(await issuer.sign({ sub: "bob", exp: inSeconds(3600) }))).resolves.toMatchObject({ subject: "bob" });
+    expect(lookups()).toBe(2);
+  });
+
+  it("verifies again once the token's exp has passed, and after VERIFIED_JWT_MAX_AGE_MS", async () => {
+    let now = Date.now();
+    const { verifier, lookups } = counting(() => now);
+    const shortLived = await issuer.sign({ sub: "alice", exp: inSeconds(60) });
+    await verifier.verify(shortLived);
+    now += 61_000;
+    await verifier.verify(shortLived);
+    expect(lookups()).toBe(2);
+
+    const longLived = await issuer.sign({ sub: "bob", exp: inSeconds(3600) });
+    await verifier.verify(longLived);
+    now += VERIFIED_JWT_MAX_AGE_MS - 1;
+    await verifier.verify(longLived);
+    expect(lookups()).toBe(3);
+    now += 1;
+    await verifier.verify(longLived);
+    expect(lookups()).toBe(4);
+  });
+
+  it("keeps no failure: a refused token is refused every time, checked every time", async () => {
+    const { verifier, lookups } = counting(Date.now);
+    const token = await issuer.sign({ sub: "alice", exp: inSeconds(3600) });
+    const [header, payload, signature] = token.split(".");
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), sub: "mallory" })).toString("base64url")}.${signature}`;
+    for (let i = 0; i < 2; i++) expect(await failure(verifier.verify(forged))).toEqual({ code: "USR-401-001", detail: UNVERIFIED_JWT_DETAIL });
+    expect(lookups()).toBe(2);
   });
 });
