@@ -50,11 +50,13 @@ export function applyTimestampFormat(body: unknown, format: TimestampFormat): un
     return out ?? body;
   }
   if (typeof body !== "object" || body === null || body instanceof Date) return body;
+  const record = body as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(body)) {
-    const next =
-      key === "_links" ? value : isTimestampField(key) && (typeof value !== "object" || value instanceof Date) ? convert(value, format) : applyTimestampFormat(value, format);
-    if (next !== value) (out ??= { ...(body as Record<string, unknown>) })[key] = next;
+  // for…in, not Object.entries: a page of fifty transactions is a thousand objects, walked per response
+  for (const key in record) {
+    const value = record[key];
+    const next = key === "_links" ? value : isTimestampField(key) && (typeof value !== "object" || value instanceof Date) ? convert(value, format) : applyTimestampFormat(value, format);
+    if (next !== value) (out ??= { ...record })[key] = next;
   }
   return out ?? body;
 }
