@@ -6,7 +6,7 @@ import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
 import { walletAddressesVouchedBy } from "../lib/auth/jwt-wallets.ts";
 import type { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
-import { ANONYMOUS, type ApiKeyPrincipal, type PintPrincipal, type Principal } from "../lib/auth/principal.ts";
+import { ANONYMOUS, type AgentPrincipal, type ApiKeyPrincipal, type PintPrincipal, type Principal } from "../lib/auth/principal.ts";
 import { AppError, appError } from "../lib/errors/app-error.ts";
 import type { RateLimitRuleName } from "../lib/rate-limit/config.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
@@ -21,6 +21,10 @@ const JWT_PRINCIPAL = parse(`query ($environment_id: String!, $issuer: String!, 
 }`);
 const PAT_PRINCIPAL = parse(`query ($token: String!) {
   principal: _principal_for_pat(token: $token) { user_id environment_id token_id scopes }
+}`);
+
+const AGENT_TOKEN_PRINCIPAL = parse(`query ($token: String!) {
+  principal: _principal_for_agent_token(token: $token) { token_id user_id environment_id scopes }
 }`);
 
 const API_KEY_PRINCIPAL = parse(`query ($key: String!) {
@@ -48,9 +52,10 @@ export interface AuthenticatorOptions {
   environments: EnvironmentResolver;
   /** issuers of dashboard session tokens (DASHBOARD_AUTH) */
   dashboard: JwtVerifier;
-  /** the users and identity subgraphs, queried as the gateway */
+  /** the users, identity and agents subgraphs, queried as the gateway */
   users: FederatedClient;
   identity: FederatedClient;
+  agents: FederatedClient;
   /** per user and per API key (spec 8), failed verifications; absent: no limit (tests of other concerns) */
   rateLimits?: RateLimits;
 }
@@ -70,6 +75,9 @@ function rateLimitBucket(principal: Principal): { key: string; rule: RateLimitRu
   switch (principal.kind) {
     case "user":
       return { key: `user:${principal.user_id ?? `${principal.environment_id}:${principal.jwt?.issuer}:${principal.jwt?.subject}`}`, rule: "user" };
+    case "agent":
+      // a budget of its own, so an agent cannot spend its user's
+      return { key: `agent:${principal.token_id}`, rule: "user" };
     case "dashboard":
       return { key: `dashboard:${principal.issuer}:${principal.subject}`, rule: "user" };
     case "api_key":
@@ -169,7 +177,19 @@ export class Authenticator {
     const orgEnv = parseOrgId(header(headers, "x-platform-orgid"));
     const environment = await this.options.environments.resolve(orgEnv, traceId);
     if (!environment) throw appError("USR-401-003");
-    if (header(headers, "x-platform-token") !== undefined) throw appError("USR-401-005");
+
+    const agentToken = header(headers, "x-platform-token");
+    if (agentToken !== undefined) {
+      // one credential decides who calls: an agent token next to its user's credential would be ambiguous
+      if (header(headers, "x-platform-jwt") !== undefined || header(headers, "x-platform-pat") !== undefined)
+        throw appError("USR-401-005", "Send x-platform-token on its own, without x-platform-jwt or x-platform-pat.");
+      const { principal } = await this.lookup(this.options.agents, AGENT_TOKEN_PRINCIPAL, { token: agentToken.trim() }, traceId);
+      const found = principal as Omit<AgentPrincipal, "kind"> | null;
+      if (!found || (orgEnv !== null && found.environment_id !== environment.environment_id)) throw appError("USR-401-005");
+      if (orgEnv === null && found.environment_id !== environment.environment_id && !(await this.environmentOf(found.environment_id, traceId)))
+        throw appError("USR-401-003");
+      return { kind: "agent", ...found };
+    }
 
     const jwt = header(headers, "x-platform-jwt");
     if (jwt !== undefined) {
@@ -229,6 +249,7 @@ export function createAuthenticator(options: {
   signingKey: SigningKey;
   users: SubgraphTransport;
   identity: SubgraphTransport;
+  agents: SubgraphTransport;
   rateLimits: RateLimits;
 }): Authenticator {
   const { config, signingKey } = options;
@@ -244,6 +265,7 @@ export function createAuthenticator(options: {
     dashboard: new JwtVerifier(config.dashboardAuth, undefined, config.jwksPolicy),
     users: new FederatedClient("users", options.users, "gateway"),
     identity,
+    agents: new FederatedClient("agents", options.agents, "gateway"),
     rateLimits: options.rateLimits,
   });
 }

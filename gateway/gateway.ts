@@ -7,6 +7,7 @@ import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../lib/
 import { appError } from "../lib/errors/app-error.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
 import { SingleFetchShortcut } from "./single-fetch.ts";
+import { AgentGate, agentSurface, type AgentTokenUse } from "./agent-access.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { limitParseOptions, limitRules, operationBeyondLimits, type GraphqlLimitConfig } from "../lib/graphql/limits.ts";
@@ -23,6 +24,8 @@ export interface GatewayOptions {
   logger: Logger;
   /** depth, alias, token, cost and directive limits and introspection (GRAPHQL_LIMITS, GRAPHQL_INTROSPECTION) */
   graphql: GraphqlLimitConfig;
+  /** writes one use of an agent token (the agents subgraph's `_record_agent_token_use`) */
+  recordAgentTokenUse: (use: AgentTokenUse, traceId: string) => Promise<void>;
 }
 
 /** Carries the principal and client from willSendRequest to the fetcher, which alone sees the serialised body. */
@@ -134,19 +137,31 @@ export class Gateway {
       logger: options.logger.child({ component: "apollo-gateway" }, { level: "warn" }),
       experimental_didResolveQueryPlan: (resolved) => shortcut.learn(resolved),
     });
+    const agentGate = new AgentGate(agentSurface(options.supergraphSdl), async (use, traceId) => {
+      // the use is the audit trail, not the answer: a failed write is logged, the request still answered
+      await options.recordAgentTokenUse(use, traceId).catch((error: unknown) => options.logger.warn({ err: error, token_id: use.token_id }, "could not record an agent token use"));
+    });
     let instance: Gateway | undefined;
     const server = new ApolloServer<RequestContext>({
       // Apollo Server and the adapter both run operations through the shortcut's executor
       gateway: {
         load: async (loadOptions) => {
           const loaded = await gateway.load(loadOptions);
-          instance!.executor = shortcut.wrap(loaded.executor);
+          const execute = shortcut.wrap(loaded.executor);
+          // an agent token's operations pass its gate first (gateway/agent-access.ts)
+          instance!.executor = (requestContext) => {
+            const { principal, trace_id } = requestContext.context as Partial<RequestContext>;
+            if (principal?.kind !== "agent") return execute(requestContext);
+            const request = { document: requestContext.document, operationName: requestContext.request.operationName, trace_id: trace_id ?? "" };
+            return agentGate.run(instance!.apiSchema, principal, request, () => execute(requestContext) as Promise<ExecutionResult>) as never;
+          };
           return { schema: loaded.schema, executor: instance!.executor };
         },
         onSchemaLoadOrUpdate: (callback) =>
           gateway.onSchemaLoadOrUpdate((schemaContext) => {
             instance!.apiSchema = schemaContext.apiSchema;
             shortcut.schemaLoaded(schemaContext.apiSchema);
+            agentGate.schemaLoaded();
             callback(schemaContext);
           }),
         stop: () => gateway.stop(),

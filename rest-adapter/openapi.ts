@@ -3,7 +3,7 @@ import { AppError } from "../lib/errors/app-error.ts";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS } from "../lib/idempotency.ts";
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
 import { renderProblem, type ProblemContext } from "./problem.ts";
-import { routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
+import { AGENT_TOOL_TAG, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
 import { COMPONENTS, problemSchema } from "./schemas.ts";
 
 export const SPEC_VERSION = "0.35.2";
@@ -22,7 +22,7 @@ export interface OpenApiOptions {
 const CREDENTIAL_HEADERS = [
   { name: "x-platform-orgid", description: "`<org-id>:<env-id>`; absent means the default environment. Malformed: 401 USR-401-002." },
   { name: "x-platform-jwt", description: "JWT of an accepted issuer (PlatformJwt scheme)." },
-  { name: "x-platform-token", description: "Agent token (not accepted yet: 401 USR-401-005)." },
+  { name: "x-platform-token", description: "Agent token (AgentToken scheme), on its own: AgentTool operations only, within its scopes (403 AGT-403-001, AGT-403-002); invalid, expired or revoked: 401 USR-401-005." },
   { name: "x-platform-pat", description: "Personal access token (PlatformPat scheme)." },
 ];
 
@@ -80,6 +80,15 @@ function parameters(schema: TSchema | undefined, location: "path" | "query") {
 /** What the document needs of a route: route tables and webhook receivers both provide it. */
 export type DocumentedRoute = Pick<Route, "operationId" | "tag" | "summary" | "description" | "responses" | "headers"> & RouteErrorFacts;
 
+/** The schemes an operation accepts: its own, and the AgentToken scheme with its scope on AgentTool operations. */
+function securityRequirements(route: DocumentedRoute): Record<string, string[]>[] {
+  return [
+    ...route.security.map((scheme) => ({ [scheme]: [] })),
+    ...(route.agentScope ? [{ AgentToken: [route.agentScope] }] : []),
+    ...(route.optionalSecurity || route.security.length === 0 ? [{}] : []),
+  ];
+}
+
 /** GEN-422-001 as the adapter renders it: an item list, here one item on the first field the route validates (else a body that is not JSON). */
 function validationExample(route: DocumentedRoute): AppError {
   const [part, schema] = route.body ? (["body", route.body] as const) : route.query ? (["query", route.query] as const) : (["path", route.params] as const);
@@ -135,13 +144,13 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
   }
   return {
     operationId: route.operationId,
-    tags: [route.tag],
+    tags: route.agentScope ? [route.tag, AGENT_TOOL_TAG] : [route.tag],
     summary: route.summary,
     ...(route.description && { description: route.description }),
     parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query"), ...headers],
     ...(route.body && { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } }),
     responses,
-    security: [...route.security.map((scheme) => ({ [scheme]: [] })), ...(route.optionalSecurity || route.security.length === 0 ? [{}] : [])],
+    security: securityRequirements(route),
   };
 }
 
@@ -149,6 +158,7 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
 const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
   PlatformJwt: { type: "apiKey", in: "header", name: "x-platform-jwt", description: "JWT from provider_a, provider_b or sign-in with Ethereum" },
   PlatformPat: { type: "apiKey", in: "header", name: "x-platform-pat", description: "Personal access token (plat_pat_…)" },
+  AgentToken: { type: "apiKey", in: "header", name: "x-platform-token", description: "Agent token (plat_agt_…, POST /v0/agent/tokens): AgentTool operations only; each names the scope it needs" },
   DashboardSession: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Dashboard session token from a DASHBOARD_AUTH issuer; its sub must be a member of the organisation in the path" },
   ApiKey: { type: "http", scheme: "bearer", description: "Identity-service API key (idsvc_sk_… server partition, idsvc_pk_… public partition)" },
   PintToken: { type: "apiKey", in: "header", name: "x-platform-pint-token", description: "PINT JWT issued by POST /v0/idsvc/token/pint" },
@@ -159,6 +169,8 @@ const EXAMPLE_TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 
 /** The OpenAPI 3.1 document, generated from the same route tables that serve and validate. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
+  [AGENT_TOOL_TAG]:
+    "Read-oriented operations meant for AI agents (spec 1): an agent token (`x-platform-token`, issued with POST /v0/agent/tokens) with the scope an operation names may call it; the same token is refused everywhere else (403 `AGT-403-002`). Amounts are decimal strings, timestamps epoch milliseconds unless `X-Timestamp-Format: iso8601`.",
   [SANDBOX_TAG]: "Sandbox mode only (`SANDBOX=true`): helpers that play external providers offline. They do not exist, and are not documented, outside sandbox mode.",
 };
 
@@ -166,7 +178,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   const paths: Record<string, Record<string, unknown>> = {};
   const problemContext = { trace_id: EXAMPLE_TRACE_ID, base_url: options.serverUrl, docs_url: options.docsUrl ?? options.serverUrl, style: options.errorStyle ?? "platform" } as const;
   for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, problemContext);
-  const used = new Set(options.routes.flatMap((r) => r.security));
+  const used = new Set(options.routes.flatMap((r): SecurityScheme[] => (r.agentScope ? [...r.security, "AgentToken"] : r.security)));
   const schemas: Record<string, unknown> = {};
   for (const component of COMPONENTS) {
     const { $id, ...schema } = jsonSchema(component);
@@ -176,7 +188,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     openapi: "3.1.0",
     info: { title: options.title, version: SPEC_VERSION, description: options.description },
     servers: [{ url: options.serverUrl }],
-    tags: [...new Set(options.routes.map((r) => r.tag))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
+    tags: [...new Set(options.routes.flatMap((r) => (r.agentScope ? [r.tag, AGENT_TOOL_TAG] : [r.tag])))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
     paths,
     components: {
       schemas,

@@ -1839,6 +1839,54 @@ export interface OperationData {
       };
     };
   };
+  /** POST /v0/agent/tokens */
+  createAgentToken: {
+    token: {
+      id: string;
+      name: string;
+      token_prefix: string;
+      scopes: string[];
+      expires_at: number;
+      last_used_at: number | null;
+      revoked_at: number | null;
+      created_at: number;
+      token: string;
+    };
+  };
+  /** GET /v0/agent/tokens */
+  listAgentTokens: {
+    tokens: {
+      id: string;
+      name: string;
+      token_prefix: string;
+      scopes: string[];
+      expires_at: number;
+      last_used_at: number | null;
+      revoked_at: number | null;
+      created_at: number;
+    }[];
+  };
+  /** DELETE /v0/agent/tokens/{token_id} */
+  revokeAgentToken: {
+    token: {
+      id: string;
+      name: string;
+      token_prefix: string;
+      scopes: string[];
+      expires_at: number;
+      last_used_at: number | null;
+      revoked_at: number | null;
+      created_at: number;
+    };
+  };
+  /** GET /v0/agent/tokens/{token_id}/uses */
+  listAgentTokenUses: {
+    uses: {
+      operation: string;
+      outcome: string;
+      at: number;
+    }[];
+  };
   /** GET /v0/cli/config */
   getCliConfig: {
     cli_config: {

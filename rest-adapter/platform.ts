@@ -19,6 +19,7 @@ import { onboardingRoutes } from "./routes/onboarding.ts";
 import { phoneRoutes } from "./routes/phone.ts";
 import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
+import { agentTokenRoutes } from "./routes/agent-tokens.ts";
 import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
@@ -54,6 +55,7 @@ export const platformRoutes: Route[] = [
   ...assetRoutes,
   ...walletAssetRoutes,
   ...accountRoutes,
+  ...agentTokenRoutes,
   ...cliRoutes,
   ...siweRoutes,
 ];

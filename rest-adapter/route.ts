@@ -1,4 +1,5 @@
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { AgentTokenScope } from "../lib/vocabulary/agents.ts";
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
 import type { Links } from "./links.ts";
 import type { OperationData } from "./operation-data.generated.ts";
@@ -10,7 +11,10 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
  * host's dashboard session and API key (Bearer, spec 5.2) and PINT JWT. An operation listing
  * several accepts any of them.
  */
-export type SecurityScheme = "PlatformJwt" | "PlatformPat" | "DashboardSession" | "ApiKey" | "PintToken";
+export type SecurityScheme = "PlatformJwt" | "PlatformPat" | "AgentToken" | "DashboardSession" | "ApiKey" | "PintToken";
+
+/** The spec's tag of the read-oriented operations meant for AI agents (spec 1). */
+export const AGENT_TOOL_TAG = "AgentTool";
 
 export interface RouteRequest<P, Q, B> {
   params: P;
@@ -49,6 +53,13 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
   description?: string;
   /** empty: no credential needed */
   security: SecurityScheme[];
+  /**
+   * An AgentTool operation: agent tokens (`x-platform-token`) holding this scope may call it; it
+   * is documented under the AgentTool tag too, with the AgentToken scheme. Every other route
+   * refuses agent tokens (403 AGT-403-002). The gateway decides from the GraphQL fields'
+   * declarations (gateway/agent-access.ts); a test holds this table to them.
+   */
+  agentScope?: AgentTokenScope;
   /** also accepted without a credential (GET /v0/cli/config answers deployment defaults) */
   optionalSecurity?: boolean;
   params?: P;
@@ -111,7 +122,7 @@ export function isRateLimited(route: Pick<Route, "path">): boolean {
 }
 
 /** What decides a route's error codes; `rawBody`: a webhook receiver, which reads any media type as raw bytes. */
-export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "idempotent" | "errors"> & {
+export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "agentScope" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "idempotent" | "errors"> & {
   rawBody?: boolean;
 };
 
@@ -119,6 +130,7 @@ export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "opti
 const SCHEME_HOST: Record<SecurityScheme, "platform" | "identity"> = {
   PlatformJwt: "platform",
   PlatformPat: "platform",
+  AgentToken: "platform",
   DashboardSession: "identity",
   ApiKey: "identity",
   PintToken: "identity",
@@ -148,6 +160,8 @@ const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "G
  * - with a required credential: the 401s of its host's credentials (`CREDENTIAL_ERRORS`); an
  *   optional one answers none (a credential that fails counts as absent). A dashboard-only
  *   operation refuses an API key with IDS-403-002 (`requireDashboard`);
+ * - a platform route with a credential: AGT-403-001 where agent tokens may call it (`agentScope`)
+ *   and one lacks the scope, else AGT-403-002 (agent tokens reach AgentTool operations only);
  * - an idempotent route: TXN-422-001, its Idempotency-Key reused with another request;
  * - GEN-500-001, GEN-502-001 and GEN-503-001 everywhere.
  * GEN-404-001 and GEN-405-001 belong to unknown paths and methods, not to routes.
@@ -163,6 +177,7 @@ export function derivedErrorCodes(route: RouteErrorFacts): ErrorCode[] {
   if (isRateLimited(route)) codes.push(route.rateLimitError ?? "GEN-429-001");
   if (!route.optionalSecurity) for (const host of new Set(route.security.map((scheme) => SCHEME_HOST[scheme]))) codes.push(...CREDENTIAL_ERRORS[host]);
   if (route.security.length > 0 && route.security.every((scheme) => scheme === "DashboardSession")) codes.push("IDS-403-002");
+  if (route.security.some((scheme) => SCHEME_HOST[scheme] === "platform")) codes.push(route.agentScope ? "AGT-403-001" : "AGT-403-002");
   if (route.idempotent) codes.push("TXN-422-001");
   codes.push(...GENERIC_FAILURES);
   return [...new Set(codes)];

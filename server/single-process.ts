@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp } from "../gateway/http.ts";
@@ -7,7 +8,7 @@ import { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
 import { openDatabase, type Database } from "../lib/db/database.ts";
 import { applyMigrations, subgraphMigrationSets } from "../lib/db/migrations.ts";
-import { LocalSubgraphTransport } from "../lib/graphql/federated-client.ts";
+import { FederatedClient, LocalSubgraphTransport } from "../lib/graphql/federated-client.ts";
 import type { Subgraph } from "../lib/graphql/subgraph.ts";
 import { SUBGRAPH_NAMES } from "../lib/graphql/subgraph-registry.ts";
 import { listen } from "../lib/http.ts";
@@ -67,8 +68,9 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       internalSecret,
       logger,
       graphql: config.graphql,
+      recordAgentTokenUse: agentTokenUseRecorder(new FederatedClient("agents", new LocalSubgraphTransport(subgraphs.agents.schema), "gateway")),
     });
-    const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphTransport(subgraphs.users.schema), identity: new LocalSubgraphTransport(subgraphs.identity.schema), rateLimits });
+    const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphTransport(subgraphs.users.schema), identity: new LocalSubgraphTransport(subgraphs.identity.schema), agents: new LocalSubgraphTransport(subgraphs.agents.schema), rateLimits });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, checkResponses: options.checkResponses };
     const apps = {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp, buildInternalGraphqlApp } from "../gateway/http.ts";
@@ -7,7 +8,7 @@ import { ConfigError, type Config } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
 import { applyMigrations, subgraphMigrationSets } from "../lib/db/migrations.ts";
 import { isSubgraphName, SUBGRAPH_NAMES, subgraphEntry, type SubgraphName } from "../lib/graphql/subgraph-registry.ts";
-import { RemoteSubgraphTransport } from "../lib/graphql/federated-client.ts";
+import { FederatedClient, RemoteSubgraphTransport } from "../lib/graphql/federated-client.ts";
 import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { announceSandbox } from "../lib/sandbox.ts";
@@ -102,8 +103,9 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       internalSecret,
       logger,
       graphql: config.graphql,
+      recordAgentTokenUse: agentTokenUseRecorder(new FederatedClient("agents", new RemoteSubgraphTransport(subgraphUrl(config, "agents"), "agents", internalSecret), "gateway")),
     });
-    const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphTransport(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphTransport(subgraphUrl(config, "identity"), "identity", internalSecret), rateLimits });
+    const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphTransport(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphTransport(subgraphUrl(config, "identity"), "identity", internalSecret), agents: new RemoteSubgraphTransport(subgraphUrl(config, "agents"), "agents", internalSecret), rateLimits });
     const app = await buildGraphqlApp({ server: gateway.server, logger, authenticator, trustProxy: config.trustProxy });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     // the adapter's way in (GATEWAY_URL): signed requests only, on the internal network alone

@@ -1,17 +1,23 @@
 import { appError } from "../errors/app-error.ts";
-import type { DashboardPrincipal, Principal, UserPrincipal } from "./principal.ts";
+import type { AgentPrincipal, DashboardPrincipal, Principal, UserPrincipal } from "./principal.ts";
 
 export interface AuthenticatedUser {
   user_id: string;
   environment_id: string;
-  principal: UserPrincipal;
+  principal: UserPrincipal | AgentPrincipal;
 }
 
 /**
  * The calling user, for operations of the JWT or PAT schemes. `write` operations need a JWT or
- * a PAT carrying the `write` scope (a read-only PAT gets 403); `write` includes `read`.
+ * a PAT carrying the `write` scope (a read-only PAT gets 403); `write` includes `read`. An agent
+ * token reads as its user where the gateway let it through (AgentTool fields within its scopes,
+ * gateway/agent-access.ts) and writes nothing: no operation takes a write scope yet.
  */
 export function requireUser(principal: Principal, access: "read" | "write"): AuthenticatedUser {
+  if (principal.kind === "agent") {
+    if (access === "write") throw appError("AGT-403-002", "Agent tokens cannot change anything here.");
+    return { user_id: principal.user_id, environment_id: principal.environment_id, principal };
+  }
   const caller = requireUserCredential(principal);
   if (caller.user_id === null) throw appError("USR-404-001");
   // `write` implies `read`, as with most providers' token scopes
@@ -30,6 +36,7 @@ export function requireJwt(principal: Principal): UserPrincipal & { jwt: NonNull
 
 function requireUserCredential(principal: Principal): UserPrincipal {
   if (principal.kind === "anonymous") throw appError("USR-401-001", "The x-platform-jwt header is missing.");
+  if (principal.kind === "agent") throw appError("AGT-403-002");
   if (principal.kind !== "user") throw appError("USR-403-001");
   return principal;
 }

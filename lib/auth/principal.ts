@@ -1,10 +1,11 @@
+import type { AgentTokenScope } from "../vocabulary/agents.ts";
 import type { KeyPartition } from "./api-key.ts";
 
 /**
  * Who is calling, as the gateway established it once per request. Subgraphs authorise on this
  * and never look at credential headers themselves.
  */
-export type Principal = AnonymousPrincipal | UserPrincipal | DashboardPrincipal | ApiKeyPrincipal | PintPrincipal | InternalPrincipal;
+export type Principal = AnonymousPrincipal | UserPrincipal | AgentPrincipal | DashboardPrincipal | ApiKeyPrincipal | PintPrincipal | InternalPrincipal;
 
 export interface AnonymousPrincipal {
   kind: "anonymous";
@@ -27,6 +28,20 @@ export interface UserPrincipal {
   };
   /** for PAT callers: the token id and its scopes */
   pat?: { token_id: string; scopes: string[] };
+}
+
+/**
+ * An agent token (`x-platform-token`): its user, narrowed to the token's scopes. A kind of its own,
+ * not a `user`, so every check written for users refuses it unless it says otherwise: the gateway
+ * lets it reach only AgentTool fields whose scope it holds (gateway/agent-access.ts), and
+ * `requireUser` admits it for reads only.
+ */
+export interface AgentPrincipal {
+  kind: "agent";
+  token_id: string;
+  user_id: string;
+  environment_id: string;
+  scopes: AgentTokenScope[];
 }
 
 /** A dashboard user (Bearer session token from DASHBOARD_AUTH); organisation membership is checked per request. */

@@ -31,7 +31,7 @@ export const ERROR_CATALOGUE = {
   "USR-401-002": { status: 401, title: "Invalid Org ID Format", detail: "x-platform-orgid must be <org-id>:<env-id>." },
   "USR-401-003": { status: 401, title: "Unknown Environment", detail: "The organisation environment in x-platform-orgid is not known." },
   "USR-401-004": { status: 401, title: "Invalid Personal Access Token", detail: "The personal access token is invalid, expired or revoked." },
-  "USR-401-005": { status: 401, title: "Agent Token Not Accepted", detail: "Agent tokens (x-platform-token) are not accepted yet." },
+  "USR-401-005": { status: 401, title: "Invalid Agent Token", detail: "The agent token (x-platform-token) is invalid, expired or revoked." },
   "USR-403-001": { status: 403, title: "Insufficient Permissions", detail: "The credential does not allow this operation." },
   "USR-403-002": { status: 403, title: "Address Control Not Proven", detail: "Neither the JWT nor a signature proves control of primary_eoa_address; sign the registration message (see POST /v0/user/ in /openapi.json)." },
   "USR-404-001": { status: 404, title: "User Not Found", detail: "No user exists for this credential; create one with POST /v0/user/." },
@@ -44,6 +44,10 @@ export const ERROR_CATALOGUE = {
   "SIW-503-001": { status: 503, title: "SIWE Not Configured", detail: "Sign-in with Ethereum is not enabled on this deployment." },
 
   // Personal access tokens
+  "AGT-403-001": { status: 403, title: "Agent Token Scope Missing", detail: "The agent token lacks the scope this operation needs." },
+  "AGT-403-002": { status: 403, title: "Not Available To Agent Tokens", detail: "Agent tokens reach only the AgentTool operations (see the AgentTool tag in /openapi.json)." },
+  "AGT-404-001": { status: 404, title: "Agent Token Not Found", detail: "No agent token with this id belongs to the user." },
+  "AGT-422-001": { status: 422, title: "Invalid Agent Token Scopes", detail: "scopes must be a non-empty subset of read:transactions, read:balances, write:transfers, write:strategies." },
   "PAT-404-001": { status: 404, title: "Token Not Found", detail: "No personal access token with this id belongs to the user." },
 
   // Wallets (spec 2.3, 7.2)

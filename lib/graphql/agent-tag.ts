@@ -1,6 +1,21 @@
+import { Directive } from "type-graphql";
+import type { AgentTokenScope } from "../vocabulary/agents.ts";
+
 /**
- * The one mark of a read-oriented field the agents' AgentTool surface may expose (balances,
- * transactions and their meta, budgets, insights): `@Directive(AGENT_TAG)` on the field; the
- * composed supergraph keeps it, so the agents subgraph finds the fields there.
+ * What agent tokens may read, marked in the subgraphs with `@tag`, which composition keeps in
+ * the supergraph for the gateway (gateway/agent-access.ts):
+ * - `@Directive(AGENT_TAG)` on an object type: agents may select all of its fields;
+ * - `@AgentTool(...scopes)` on a field: agents may select it, holding one of `scopes` (root
+ *   fields must name at least one). A field of an untagged type is hidden from agents unless it
+ *   is an AgentTool field itself (`User.accounts` shows, `User.phone_number` does not).
  */
-export const AGENT_TAG = '@tag(name: "agent")';
+export const AGENT_TAG_NAME = "agent";
+export const AGENT_SCOPE_TAG_PREFIX = "agent_scope:";
+export const AGENT_TAG = `@tag(name: "${AGENT_TAG_NAME}")`;
+
+export function AgentTool(...scopes: AgentTokenScope[]): MethodDecorator & PropertyDecorator {
+  const decorators = [Directive(AGENT_TAG), ...scopes.map((scope) => Directive(`@tag(name: "${AGENT_SCOPE_TAG_PREFIX}${scope}")`))];
+  return (target: object, key: string | symbol, descriptor?: PropertyDescriptor) => {
+    for (const decorate of decorators) decorate(target, key, descriptor as never);
+  };
+}

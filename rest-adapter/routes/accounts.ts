@@ -44,6 +44,7 @@ export const accountRoutes = [
       BALANCE_RULES,
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:balances",
     operation: `query ListAccounts { me { accounts { items { source source_id name chain_id address balances { ${ASSET_BALANCE_FIELDS} } total_value_usd card { status currency funding_source { type id } } } total_value_usd } } }`,
     variables: () => ({}),
     result: (data) => data.me.accounts,

@@ -28,6 +28,7 @@ export const assetRoutes = [
       "Filters combine with AND: `asset_type`; `chain_id`, the crypto assets on that chain (a token contract or the native coin there), which with `asset_type=fiat` is refused (422, `GEN-422-001` at `query.chain_id`: fiat has no chain); `symbol`, in any case. The catalogue is small and answered whole (`items`, crypto then fiat, each by symbol), without pages.",
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:balances",
     query: Type.Object({
       asset_type: Type.Optional(literalUnion(ASSET_TYPES)),
       chain_id: Type.Optional({ ...ChainId, description: "crypto assets on this chain; not with asset_type=fiat" }),
@@ -48,6 +49,7 @@ export const assetRoutes = [
     summary: "One asset of the catalogue",
     description: `${ASSET_SHAPE}\n\nAn id not in the catalogue: 404 \`AST-404-001\`.`,
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:balances",
     params: Type.Object({ asset_id: Type.String({ minLength: 1, maxLength: 64, description: "ast_<symbol in lower case>", examples: ["ast_usdc"] }) }),
     operation: `query GetAsset($id: ID!) { asset(id: $id) { ${ASSET_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.asset_id }),

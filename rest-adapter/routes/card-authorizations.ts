@@ -80,6 +80,7 @@ export const cardAuthorizationRoutes = [
     summary: "A card's authorizations, declined ones included",
     description: `Newest first, each with what the merchant asked, what was decided (\`decline_reason\` when declined), its status and its movements in the ledger. \`limit\` 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}), \`offset\` from 0. Closed cards keep theirs; another user's card: 404 \`CRD-404-001\`.\n\n${RULES}`,
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:transactions",
     params: CardId,
     query: Type.Object({
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),

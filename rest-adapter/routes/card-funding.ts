@@ -27,6 +27,7 @@ export const cardFundingRoutes = [
     description:
       "The card's funding source (spec 2.10): `crypto_wallet` (a wallet id) or `bank_account`. Authorizations check its available balance in the card currency's settlement unit (USDC for USD cards, EURC for EUR cards, one to one) and approved purchases debit it in the ledger. Another user's card: 404 `CRD-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:balances",
     params: CardId,
     operation: `query GetCardFunding($id: ID!) { card(id: $id) { id funding_source { type id } } }`,
     variables: ({ params }) => ({ id: params.card_id }),

@@ -73,6 +73,7 @@ export const transactionRoutes = [
       "`meta=true` adds `meta` (spec 2.10) over the whole filtered set, not only the page: `transaction_count`, `date_range`, `cashflow` in USD from `amount_usd` and spending per category with its share of `gross_out`.",
     ].join("\n\n"),
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:transactions",
     query: FeedQuery,
     operation: `query ListTransactions($filter: TransactionFilter, $page: PageInput, $meta: Boolean!) { transactions(filter: $filter, page: $page) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta @include(if: $meta) { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`,
     variables: ({ query: { limit, offset, meta, ...filter } }) => ({ filter, page: { limit, offset }, meta: meta ?? false }),
@@ -100,6 +101,7 @@ export const transactionRoutes = [
     description:
       "`amount` is a decimal string in asset units (`\"0.1\"` for 0.1 ETH, `\"12.5\"` for 12.50 EUR), always positive: `direction` (`in`/`out`) gives the sign. `asset` (`symbol`, `decimals`) is set for crypto, `currency` for fiat. `status_history` lists every status it went through (spec 3.4: `pending` → `processing` → `completed` or `failed`). Another user's transaction: 404 `TXN-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:transactions",
     params: TransactionId,
     operation: `query GetTransaction($id: ID!) { transaction(id: $id) { ${TRANSACTION_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.transaction_id }),

@@ -25,6 +25,7 @@ export const walletAssetRoutes = [
     summary: "What one of your wallets holds, with USD values",
     description: `${BALANCE_RULES}\n\nA wallet that is not yours (or deleted): 404 \`WAL-404-001\`.`,
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:balances",
     params: Type.Object({ wallet_id: Type.Integer({ minimum: 1 }) }),
     operation: `query ListWalletAssets($id: Int!) { wallet(id: $id) { id assets { ${ASSET_BALANCE_FIELDS} } } }`,
     variables: ({ params }) => ({ id: params.wallet_id }),

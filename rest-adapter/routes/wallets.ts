@@ -26,6 +26,7 @@ export const walletRoutes = [
     summary: "The user's EOA and Safe wallets",
     description: "Signer-only addresses never appear here; read them by id.",
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:balances",
     query: Type.Object({
       chain_id: Type.Optional(Type.Integer({ minimum: 1 })),
       is_eoa: Type.Optional(Type.Boolean({ description: "true = EOA, false = Safe" })),
@@ -83,6 +84,7 @@ export const walletRoutes = [
     tag: "Wallets",
     summary: "One wallet of the user (signer addresses included)",
     security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:balances",
     params: WalletId,
     operation: `query GetWallet($id: Int!) { wallet(id: $id) { ${WALLET_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.wallet_id }),

@@ -540,16 +540,21 @@ describe("GET /openapi.json", () => {
     for (const route of platformRoutes) expect(route.path.startsWith("/v0/") || route.path === "/health").toBe(true);
   });
 
-  it("declares the PlatformJwt and PlatformPat schemes and uses them per operation", async () => {
+  it("declares the PlatformJwt, PlatformPat and AgentToken schemes and uses them per operation, AgentToken with its scope on AgentTool operations", async () => {
     const document = await (await platform.api("/openapi.json")).json();
     expect(document.components.securitySchemes).toEqual({
       PlatformJwt: expect.objectContaining({ type: "apiKey", in: "header", name: "x-platform-jwt" }),
       PlatformPat: expect.objectContaining({ type: "apiKey", in: "header", name: "x-platform-pat" }),
+      AgentToken: expect.objectContaining({ type: "apiKey", in: "header", name: "x-platform-token" }),
     });
     for (const route of platformRoutes) {
       const op = document.paths[route.path][route.method.toLowerCase()];
       const schemes = (op.security as Record<string, unknown>[]).flatMap((s) => Object.keys(s));
-      expect(schemes.sort(), route.operationId).toEqual([...route.security].sort());
+      expect(schemes.sort(), route.operationId).toEqual([...route.security, ...(route.agentScope ? ["AgentToken"] : [])].sort());
+      if (route.agentScope) {
+        expect(op.security, route.operationId).toContainEqual({ AgentToken: [route.agentScope] });
+        expect(op.tags, route.operationId).toEqual([route.tag, "AgentTool"]);
+      } else expect(op.tags, route.operationId).not.toContain("AgentTool");
     }
     const me = document.paths["/v0/user/me"].get;
     expect(me.security).toEqual(expect.arrayContaining([{ PlatformJwt: [] }, { PlatformPat: [] }]));

@@ -266,6 +266,7 @@ describe("GraphQL", () => {
     expect(body.data.budget).toEqual({ amount: "60" });
 
     const supergraph = readFileSync(new URL("../../gateway/supergraph.graphql", import.meta.url), "utf8");
-    for (const field of ["budgets: [Budget!]!", "budget(id: ID!): Budget!"]) expect(supergraph).toContain(`${field} @join__field(graph: FINANCE) @tag(name: "agent")`);
+    for (const field of ["budgets: [Budget!]!", "budget(id: ID!): Budget!"])
+      expect(supergraph).toContain(`${field} @join__field(graph: FINANCE) @tag(name: "agent_scope:read:transactions") @tag(name: "agent")`);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { identityRoutes } from "../../rest-adapter/identity.ts";
 import { platformRoutes } from "../../rest-adapter/platform.ts";
 import type { Route } from "../../rest-adapter/route.ts";
+import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 /**
@@ -73,6 +74,10 @@ const SAMPLES: Record<string, { params?: Record<string, string | number>; body?:
   listWalletAssets: { params: { wallet_id: 999_999 } },
   listAccounts: {},
   getCliConfig: {},
+  createAgentToken: { body: { name: "probe", scopes: ["read:balances"] } },
+  listAgentTokens: {},
+  revokeAgentToken: { params: { token_id: "agt_missing" } },
+  listAgentTokenUses: { params: { token_id: "agt_missing" } },
 };
 
 const userRoutes = platformRoutes.filter((route) => route.security.some((scheme) => scheme === "PlatformJwt" || scheme === "PlatformPat"));
@@ -115,6 +120,8 @@ const keyOrSessionRoutes = identityRoutes.filter((route) => route.security.some(
 let platform: TestPlatform;
 let jwt: string;
 let pat: string;
+/** agent tokens by scope, and one holding every scope */
+const agentTokens: Record<string, string> = {};
 let session: string;
 let apiKey: string;
 
@@ -125,16 +132,22 @@ beforeAll(async () => {
   ({ jwt } = await platform.createUser());
   const created = await platform.api("/v0/user/me/personal-access-tokens", { method: "POST", jwt, json: { name: "all", scopes: ["read", "write"] } });
   pat = (await created.json()).token;
+  for (const scopes of [...AGENT_TOKEN_SCOPES.map((scope) => [scope]), [...AGENT_TOKEN_SCOPES]]) {
+    const issued = await platform.api("/v0/agent/tokens", { method: "POST", jwt, json: { name: scopes.join(" "), scopes } });
+    agentTokens[scopes.length === 1 ? scopes[0]! : "all"] = (await issued.json()).token;
+  }
   session = await platform.dashboard.sign({ sub: "probe-owner" });
   const minted = await platform.identity(`/v0/organisation/${ORG}/keys`, { method: "POST", bearer: session, json: { name: "all", env_id: ENV, scopes: ["idsvc.lookup", "idsvc.get_kyc"] } });
   apiKey = (await minted.json()).key;
 });
 afterAll(() => platform?.stop());
 
-async function call(route: Route, credential: { jwt?: string; pat?: string }) {
+async function call(route: Route, credential: { jwt?: string; pat?: string; agent?: string }) {
   const sample = SAMPLES[route.operationId]!;
   const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(sample.params?.[name])));
-  const response = await platform.api(path, { method: route.method, ...credential, ...(sample.body !== undefined && { json: sample.body }) });
+  const { agent, ...user } = credential;
+  const headers = agent !== undefined ? { "x-platform-token": agent } : undefined;
+  const response = await platform.api(path, { method: route.method, ...user, ...(headers && { headers }), ...(sample.body !== undefined && { json: sample.body }) });
   const body = response.status === 204 ? undefined : await response.json();
   return { status: response.status, code: body?.error_code as string | undefined, body };
 }
@@ -160,6 +173,19 @@ describe("each route's security list matches what its resolvers require", () => 
       expect({ refused: refused(answer), answer }).toMatchObject({ refused: false });
     },
   );
+});
+
+describe("agent tokens reach the AgentTool routes within their scopes, and no other route", () => {
+  it.each(userRoutes.map((route) => [route.operationId, route] as const))("%s", async (_id, route) => {
+    const all = await call(route, { agent: agentTokens.all });
+    if (!route.agentScope) {
+      expect(all).toMatchObject({ status: 403, code: "AGT-403-002" });
+      return;
+    }
+    expect(all.status === 401 || all.status === 403, JSON.stringify(all)).toBe(false);
+    expect(await call(route, { agent: agentTokens[route.agentScope] })).toMatchObject({ status: all.status });
+    for (const other of AGENT_TOKEN_SCOPES.filter((scope) => scope !== route.agentScope)) expect(await call(route, { agent: agentTokens[other] })).toMatchObject({ status: 403, code: "AGT-403-001" });
+  });
 });
 
 async function callIdentity(route: Route, bearer: string) {

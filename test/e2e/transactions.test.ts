@@ -199,7 +199,7 @@ describe("Idempotency-Key", () => {
     expect(operation.tags).toEqual(["Sandbox"]);
     expect(operation.parameters.find((p: { name: string }) => p.name === "Idempotency-Key")).toMatchObject({ in: "header", required: false, schema: { maxLength: 255 } });
     expect(operation.responses["422"].description).toContain("TXN-422-001");
-    expect(document.paths["/v0/transactions/{transaction_id}"].get.tags).toEqual(["Transactions"]);
+    expect(document.paths["/v0/transactions/{transaction_id}"].get.tags).toEqual(["Transactions", "AgentTool"]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Ctx, Directive, FieldResolver, Resolver, Root } from "type-graphql";
-import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
@@ -12,7 +12,7 @@ export class AccountResolver {
   constructor(private readonly services: FinanceServices) {}
 
   @Directive('@requires(fields: "wallets { id chain_id address nickname }")')
-  @Directive(AGENT_TAG)
+  @AgentTool("read:balances")
   @FieldResolver(() => AccountView, { description: "The unified account view (GET /v0/accounts): every wallet with its balances and USD totals, then every card not closed (no balances of its own: its money stays in its funding source)." })
   accounts(@Root() user: FinanceUser, @Ctx() ctx: RequestContext): Promise<AccountViewRecord> {
     // entity references come from the gateway's plan; still, only the caller's own accounts

@@ -1,3 +1,4 @@
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
@@ -12,6 +13,7 @@ import { listAssets } from "./list-assets.ts";
 export class AssetResolver {
   constructor(private readonly services: FinanceServices) {}
 
+  @AgentTool("read:balances")
   @Query(() => [Asset], { description: "The asset catalogue (GET /v0/assets); filters combine with AND." })
   assets(
     @Ctx() ctx: RequestContext,
@@ -23,6 +25,7 @@ export class AssetResolver {
     return listAssets(this.services.db, { asset_type: assetType, chain_id: chainId, symbol });
   }
 
+  @AgentTool("read:balances")
   @Query(() => Asset, { description: "One asset of the catalogue (GET /v0/assets/{asset_id})." })
   asset(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<AssetRecord> {
     requireUser(ctx.principal, "read");

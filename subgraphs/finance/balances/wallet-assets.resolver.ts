@@ -1,5 +1,5 @@
 import { Ctx, Directive, FieldResolver, Resolver, Root } from "type-graphql";
-import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
@@ -12,7 +12,7 @@ export class WalletAssetsResolver {
   constructor(private readonly services: FinanceServices) {}
 
   @Directive('@requires(fields: "chain_id address")')
-  @Directive(AGENT_TAG)
+  @AgentTool("read:balances")
   @FieldResolver(() => [AssetBalance], {
     description: "What the wallet holds (GET /v0/wallets/{wallet_id}/assets): non-zero balances in base units with their USD value, from BALANCE_SOURCE (the ledger, or the chain).",
   })

@@ -1,6 +1,6 @@
-import { Arg, Ctx, Directive, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Budget, BudgetSettings } from "../types/budget.ts";
@@ -63,21 +63,21 @@ class UpdateBudgetSettingsInput {
 export class BudgetResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @Query(() => [Budget], { description: "The user's budgets with the current period's spending." })
   budgets(@Ctx() ctx: RequestContext): Promise<unknown[]> {
     const { user_id } = requireUser(ctx.principal, "read");
     return listBudgets(this.services.db, { user_id });
   }
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @Query(() => Budget, { description: "One budget of the user." })
   budget(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
     return getBudget(this.services.db, { user_id, budget_id: id });
   }
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @Query(() => BudgetSettings, { description: "Where the user's budget periods begin." })
   budget_settings(@Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
@@ -113,7 +113,7 @@ export class BudgetResolver {
 export class BudgetUserResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @FieldResolver(() => [Budget], { description: "The user's budgets with the current period's spending." })
   budgets(@Root() user: FinanceUser, @Ctx() ctx: RequestContext): Promise<unknown[]> {
     // entity references come from the gateway's plan; still, only the caller's own budgets

@@ -1,6 +1,6 @@
-import { Arg, Ctx, Directive, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Card } from "../types/card.ts";
@@ -39,14 +39,14 @@ const IDEMPOTENCY_KEY = { nullable: true, description: "The Idempotency-Key head
 export class CardAuthorizationResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @Query(() => CardAuthorizationPage, { description: "One card's authorizations, declined ones included, newest first." })
   card_authorizations(@Arg("card_id", () => ID) cardId: string, @Arg("page", () => PageInput, { nullable: true }) page: PageInput | null, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
     return listCardAuthorizations(this.services.db, { user_id, card_id: cardId, page });
   }
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @FieldResolver(() => CardAuthorizationPage, { description: "The card's authorizations, declined ones included, newest first." })
   authorizations(@Root() card: CardView, @Arg("page", () => PageInput, { nullable: true }) page: PageInput | null, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");

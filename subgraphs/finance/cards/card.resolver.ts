@@ -1,6 +1,6 @@
-import { Arg, Ctx, Directive, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { FinanceServices } from "../services.ts";
@@ -48,14 +48,14 @@ class UpdateCardInput {
 export class CardResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:balances")
   @Query(() => [Card], { description: "The user's cards, oldest first (no secrets)." })
   cards(@Ctx() ctx: RequestContext): Promise<unknown[]> {
     const { user_id } = requireUser(ctx.principal, "read");
     return listCards(this.services.db, { user_id });
   }
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:balances")
   @Query(() => Card, { description: "One card of the user (no secrets)." })
   card(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
@@ -112,7 +112,7 @@ export class CardResolver {
     return { type, id, wallet: type === "crypto_wallet" ? ({ id: Number(id) } as CardFundingSource["wallet"]) : null };
   }
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @FieldResolver(() => TransactionPage, { description: "The card's transactions, newest first (the feed filtered by card_id)." })
   async transactions(
     @Root() card: CardView,
@@ -135,7 +135,7 @@ export class CardResolver {
 export class CardUserResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:balances")
   @FieldResolver(() => [Card], { description: "The user's cards, oldest first (no secrets)." })
   cards(@Root() user: FinanceUser, @Ctx() ctx: RequestContext): Promise<unknown[]> {
     // entity references come from the gateway's plan; still, only the caller's own cards

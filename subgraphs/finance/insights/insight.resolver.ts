@@ -1,6 +1,6 @@
-import { Arg, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Insight, InsightFilter, InsightPage } from "../types/insight.ts";
@@ -13,7 +13,7 @@ import { dismissInsight, getInsight, listInsights } from "./insight-record.ts";
 export class InsightResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @Query(() => InsightPage, { description: "The user's insights, newest first; active ones unless filter.status says otherwise." })
   insights(
     @Arg("filter", () => InsightFilter, { nullable: true }) filter: InsightFilter | null,
@@ -24,7 +24,7 @@ export class InsightResolver {
     return listInsights(this.services.db, { user_id, filter, page });
   }
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @Query(() => Insight, { description: "One insight of the user." })
   insight(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
@@ -49,7 +49,7 @@ export class InsightResolver {
 export class InsightUserResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @FieldResolver(() => InsightPage, { description: "The user's insights, newest first; active ones unless filter.status says otherwise." })
   insights(
     @Root() user: FinanceUser,

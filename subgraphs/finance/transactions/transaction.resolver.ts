@@ -1,6 +1,6 @@
-import { Arg, Ctx, Directive, Field, ID, InputType, Int, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Transaction } from "../types/transaction.ts";
@@ -75,7 +75,7 @@ class UpdateTransactionInput {
 export class TransactionResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @Query(() => Transaction, { description: "One transaction of the user." })
   transaction(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");

@@ -1,7 +1,7 @@
 import { getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, Kind, type GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, Directive, FieldResolver, Info, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { AGENT_TAG, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { PageInput, TransactionFilter, TransactionMeta, TransactionPage } from "../types/transaction-page.ts";
@@ -39,7 +39,7 @@ async function feedPage(services: FinanceServices, userId: string, filter: Trans
 export class UserTransactionsResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @FieldResolver(() => TransactionPage, { description: "The user's transaction feed (spec 4.3): filters combined with AND, newest first." })
   async transactions(
     @Root() user: FinanceUser,
@@ -60,7 +60,7 @@ export class UserTransactionsResolver {
 export class TransactionFeedResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Directive(AGENT_TAG)
+  @AgentTool("read:transactions")
   @Query(() => TransactionPage, { description: "The signed-in user's transaction feed (spec 4.3), as User.transactions, in one subgraph fetch (GET /v0/transactions)." })
   transactions(
     @Arg("filter", () => TransactionFilter, { nullable: true }) filter: TransactionFilter | null,

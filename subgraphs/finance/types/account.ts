@@ -1,4 +1,5 @@
-import { Field, Int, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { Directive, Field, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { ACCOUNT_SOURCES } from "../../../lib/vocabulary/assets.ts";
 import { Asset } from "./asset.ts";
@@ -6,6 +7,7 @@ import { CardFundingSourceTypeEnum, CardStatusEnum } from "./card.ts";
 
 export const AccountSourceEnum = graphqlEnum(ACCOUNT_SOURCES, "AccountSource", "What an account of the unified view is (spec 2.10).");
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "What a wallet (or another account) holds of one asset (spec 2.10)." })
 export class AssetBalance {
   @Field(() => Asset)
@@ -18,6 +20,7 @@ export class AssetBalance {
   value_usd!: string | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "Where a card's money is: the funding source its purchases debit." })
 export class AccountCardFunding {
   @Field(() => CardFundingSourceTypeEnum)
@@ -27,6 +30,7 @@ export class AccountCardFunding {
   id!: string;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "A card entry's own facts." })
 export class AccountCard {
   @Field(() => CardStatusEnum)
@@ -39,6 +43,7 @@ export class AccountCard {
   funding_source!: AccountCardFunding;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "One entry of the unified account view: a crypto wallet or a card; bank accounts take the same shape." })
 export class Account {
   @Field(() => AccountSourceEnum)
@@ -66,6 +71,7 @@ export class Account {
   card!: AccountCard | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "The user's unified account view (GET /v0/accounts)." })
 export class AccountView {
   @Field(() => [Account])

@@ -1,10 +1,12 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { ASSET_TYPES, PRICE_SOURCES } from "../../../lib/vocabulary/assets.ts";
 
 export const AssetTypeEnum = graphqlEnum(ASSET_TYPES, "AssetType", "crypto: a token on chains; fiat: a currency (spec 2.10).");
 export const PriceSourceEnum = graphqlEnum(PRICE_SOURCES, "PriceSource", "static: the configured prices (ASSET_PRICES); chainlink: an on-chain aggregator (PRICE_FEEDS).");
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "Where a crypto asset lives on one chain." })
 export class AssetContractAddress {
   @Field(() => Int)
@@ -14,6 +16,7 @@ export class AssetContractAddress {
   address!: string | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "An asset's USD price and when it was observed." })
 export class AssetPriceQuote {
   @Field(() => String, { description: "USD per whole unit, decimal string." })
@@ -29,6 +32,7 @@ export class AssetPriceQuote {
   source!: string;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "A crypto or fiat asset of the catalogue (spec 2.10)." })
 export class Asset {
   @Field(() => ID, { description: "ast_<symbol in lower case>, e.g. ast_usdc" })

@@ -1,10 +1,12 @@
-import { Field, Float, ID, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { Directive, Field, Float, ID, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { BUDGET_PERIODS } from "../../../lib/vocabulary/budgets.ts";
 import { SpendingCategoryEnum } from "./transaction-enums.ts";
 
 export const BudgetPeriodEnum = graphqlEnum(BUDGET_PERIODS, "BudgetPeriod", "weekly: resets Monday 00:00; monthly: resets on the 1st 00:00 (in the user's time zone); custom: the budget's own period_start and period_end (spec 2.10).");
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "A spending limit for one category and period, with the current period's figures (spec 2.10)." })
 export class Budget {
   @Field(() => ID, { description: "bgt_<id>" })
@@ -47,6 +49,7 @@ export class Budget {
   updated_at!: Date;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "The user's budget settings." })
 export class BudgetSettings {
   @Field(() => String, { description: "IANA time zone where budget periods begin; default UTC." })

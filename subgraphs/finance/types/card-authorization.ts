@@ -1,4 +1,5 @@
-import { Field, ID, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { Directive, Field, ID, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS } from "../../../lib/vocabulary/cards.ts";
 import { Transaction } from "./transaction.ts";
@@ -8,6 +9,7 @@ export const CardAuthorizationDecisionEnum = graphqlEnum(CARD_AUTHORIZATION_DECI
 export const CardAuthorizationStatusEnum = graphqlEnum(CARD_AUTHORIZATION_STATUSES, "CardAuthorizationStatus", "declined, or approved and pending until captured (then refunded) or reversed.");
 export const CardDeclineReasonEnum = graphqlEnum(CARD_DECLINE_REASONS, "CardDeclineReason", "Why an authorization was declined: the first rule it failed, in this order.");
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "The merchant of a card authorization." })
 export class CardAuthorizationMerchant {
   @Field(() => String)
@@ -17,6 +19,7 @@ export class CardAuthorizationMerchant {
   mcc!: string;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "One authorization request at a merchant and what was decided; approved ones hold a card_purchase in the ledger." })
 export class CardAuthorization {
   @Field(() => ID, { description: "cau_<id>" })
@@ -59,6 +62,7 @@ export class CardAuthorization {
   updated_at!: Date;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType()
 export class CardAuthorizationPage {
   @Field(() => [CardAuthorization])

@@ -1,4 +1,5 @@
-import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES } from "../../../lib/vocabulary/cards.ts";
@@ -8,6 +9,7 @@ export const CardTypeEnum = graphqlEnum(CARD_TYPES, "CardType", "virtual or phys
 export const CardStatusEnum = graphqlEnum(CARD_STATUSES, "CardStatus", "pending → active ⇄ suspended → closed (spec 3.3).");
 export const CardFundingSourceTypeEnum = graphqlEnum(CARD_FUNDING_SOURCE_TYPES, "CardFundingSourceType", "What a card spends from (spec 2.10).");
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "Spec 2.10's card controls; limits are decimal strings in the card's currency, null when not set." })
 export class CardControls {
   @Field(() => String, { nullable: true })
@@ -26,6 +28,7 @@ export class CardControls {
   blocked_mcc!: string[];
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "How much of a limit the current period has used: approved and settled purchases, decimal strings." })
 export class CardLimitUsage {
   @Field(() => String, { nullable: true })
@@ -44,6 +47,7 @@ export class CardLimitUsage {
   period_end!: Date;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType()
 export class CardUsage {
   @Field(() => String, { description: "The IANA zone of the card holder's days and months (GET /v0/budgets/settings)." })
@@ -59,6 +63,7 @@ export class CardUsage {
   single_transaction_limit!: string | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "What the card spends from; `wallet` is the users subgraph's Wallet for crypto_wallet sources." })
 export class CardFundingSource {
   @Field(() => CardFundingSourceTypeEnum)
@@ -71,6 +76,7 @@ export class CardFundingSource {
   wallet!: FinanceWallet | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType()
 export class CardStatusChange {
   @Field(() => CardStatusEnum, { nullable: true })
@@ -83,6 +89,7 @@ export class CardStatusChange {
   changed_at!: Date;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "A card of the user (spec 2.10, 3.3). Its number, CVV and expiry are never here: only the secure-details reveal answers them." })
 export class Card {
   @Field(() => ID, { description: "crd_<id>" })

@@ -1,4 +1,5 @@
-import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../../../lib/vocabulary/insights.ts";
@@ -8,6 +9,7 @@ export const InsightTypeEnum = graphqlEnum(INSIGHT_TYPES, "InsightType", "What t
 export const InsightStatusEnum = graphqlEnum(INSIGHT_STATUSES, "InsightStatus", "active while the finding stands; resolved once it no longer does; dismissed by the user.");
 export const InsightSeverityEnum = graphqlEnum(INSIGHT_SEVERITIES, "InsightSeverity", "How much the insight asks for attention.");
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "A finding computed from the user's ledger (spec 2.10 insight types), with the figures it was computed from." })
 export class Insight {
   @Field(() => ID, { description: "ins_<id>" })
@@ -53,6 +55,7 @@ export class InsightFilter {
   status?: string | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "One page of the user's insights, newest first." })
 export class InsightPage {
   @Field(() => [Insight])

@@ -1,4 +1,5 @@
-import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import type { TransactionFilterInput } from "../transactions/transaction-filter.ts";
 import { SpendingCategoryEnum } from "./transaction-enums.ts";
 import { Transaction } from "./transaction.ts";
@@ -45,6 +46,7 @@ export class PageInput {
   offset?: number | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType()
 export class Pagination {
   @Field(() => Int)
@@ -57,6 +59,7 @@ export class Pagination {
   total!: number;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType()
 export class TransactionDateRange {
   @Field(() => Date, { nullable: true, description: "The oldest timestamp of the filtered set; null when it is empty." })
@@ -66,6 +69,7 @@ export class TransactionDateRange {
   latest!: Date | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "USD decimal strings, exact sums of amount_usd; failed movements and those without a price count nothing." })
 export class TransactionCashflow {
   @Field(() => String)
@@ -78,6 +82,7 @@ export class TransactionCashflow {
   net!: string;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "Spending (direction out) of one category; uncategorised outflows count as other." })
 export class CategoryTotal {
   @Field(() => SpendingCategoryEnum)
@@ -90,6 +95,7 @@ export class CategoryTotal {
   percentage_of_total!: number;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "Spec 2.10's feed meta, over the whole filtered set (not the page), computed in SQL." })
 export class TransactionMeta {
   @Field(() => Int)
@@ -105,6 +111,7 @@ export class TransactionMeta {
   categories!: CategoryTotal[];
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "One page of the user's transactions, newest first (timestamp, then id)." })
 export class TransactionPage {
   @Field(() => [Transaction])

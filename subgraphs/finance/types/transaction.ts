@@ -1,6 +1,8 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
 import { SpendingCategoryEnum, TransactionDirectionEnum, TransactionStatusEnum, TransactionTypeEnum } from "./transaction-enums.ts";
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "The crypto asset a transaction moved." })
 export class TransactionAsset {
   @Field(() => String)
@@ -10,6 +12,7 @@ export class TransactionAsset {
   decimals!: number;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "The merchant of a card purchase or refund, where known." })
 export class TransactionMerchant {
   @Field(() => String, { nullable: true })
@@ -19,6 +22,7 @@ export class TransactionMerchant {
   mcc!: string | null;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "One status change (status_history); the first has from null." })
 export class TransactionStatusChange {
   @Field(() => TransactionStatusEnum, { nullable: true })
@@ -31,6 +35,7 @@ export class TransactionStatusChange {
   changed_at!: Date;
 }
 
+@Directive(AGENT_TAG)
 @ObjectType({ description: "One movement of money in the ledger (spec 2.10, 3.4)." })
 export class Transaction {
   @Field(() => ID, { description: "txn_<id>" })

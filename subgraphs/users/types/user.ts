@@ -1,3 +1,4 @@
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
 import { StatusChange } from "./status-change.ts";
 import { Wallet } from "./wallet.ts";
@@ -6,6 +7,7 @@ import { AccountStatusEnum, SafeCreationStatusEnum } from "./enums.ts";
 @Directive('@key(fields: "id")')
 @ObjectType({ description: "A platform user (spec 2.2)." })
 export class User {
+  @AgentTool()
   @Field(() => ID, { description: "usr_<id>" })
   id!: string;
 

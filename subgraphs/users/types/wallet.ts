@@ -1,8 +1,10 @@
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { Directive, Field, Int, ObjectType } from "type-graphql";
 import { SafeCreationStatusEnum, WalletRoleEnum, WalletTypeEnum } from "./enums.ts";
 
 /** Spec 2.3. `type` is EOA or Safe; signer rows are key-controlled (EOA) with role "signer". */
 @Directive('@key(fields: "id")')
+@Directive(AGENT_TAG)
 @ObjectType({ description: "A wallet of the user (spec 2.3)." })
 export class Wallet {
   @Field(() => Int)

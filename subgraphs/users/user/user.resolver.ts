@@ -1,3 +1,4 @@
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireJwt, requireUser } from "../../../lib/auth/authorize.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
@@ -30,7 +31,8 @@ class CreateUserInput {
 export class UserResolver {
   constructor(private readonly services: UsersServices) {}
 
-  @Query(() => User, { description: "The authenticated user (JWT or PAT)." })
+  @AgentTool("read:balances", "read:transactions")
+  @Query(() => User, { description: "The authenticated user (JWT or PAT; agent tokens see its AgentTool fields only)." })
   async me(@Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
     const user = await findUserRecord(this.services.db, user_id);

@@ -1,3 +1,4 @@
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
@@ -58,6 +59,7 @@ class WalletUpdate {
 export class WalletResolver {
   constructor(private readonly services: UsersServices) {}
 
+  @AgentTool("read:balances")
   @Query(() => [Wallet], { description: "The user's EOA and Safe wallets; signer-only addresses never appear." })
   wallets(
     @Ctx() ctx: RequestContext,
@@ -76,6 +78,7 @@ export class WalletResolver {
     });
   }
 
+  @AgentTool("read:balances")
   @Query(() => Wallet, { description: "One wallet of the user, signer rows included." })
   wallet(@Arg("id", () => Int) id: number, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");

@@ -1,0 +1,46 @@
+import { Field, ID, ObjectType } from "type-graphql";
+
+@ObjectType({ description: "An agent token of the user (x-platform-token); the secret itself is shown only at creation." })
+export class AgentToken {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { description: "The token's first characters, to tell tokens apart." })
+  token_prefix!: string;
+
+  @Field(() => [String], { description: "read:transactions, read:balances, write:transfers, write:strategies (spec 2.10)" })
+  scopes!: string[];
+
+  @Field(() => Date)
+  expires_at!: Date;
+
+  @Field(() => Date, { nullable: true })
+  last_used_at!: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  revoked_at!: Date | null;
+
+  @Field(() => Date)
+  created_at!: Date;
+}
+
+@ObjectType()
+export class CreatedAgentToken extends AgentToken {
+  @Field(() => String, { description: "The secret, shown this once; only its hash is stored." })
+  token!: string;
+}
+
+@ObjectType({ description: "One request made with an agent token." })
+export class AgentTokenUse {
+  @Field(() => String, { description: "The operation: the REST operationId, else the GraphQL operation name or its root fields." })
+  operation!: string;
+
+  @Field(() => String, { description: "`ok`, or the error code the request was answered with." })
+  outcome!: string;
+
+  @Field(() => Date)
+  at!: Date;
+}

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRANSACTION_FIELDS } from "../../rest-adapter/graphql-fields.ts";
+import { userWithWallet } from "../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+// Issue 11, agent tokens: issued, listed and revoked by the user; x-platform-token reaches the
+// AgentTool operations within its scopes on REST and /graphql, and nothing else; every use recorded.
+let platform: TestPlatform;
+let user: Awaited<ReturnType<typeof userWithWallet>>;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  user = await userWithWallet(platform);
+  const deposit = await platform.api("/v0/sandbox/deposits", { method: "POST", jwt: user.jwt, json: { wallet_id: user.wallet_id, asset: "ETH", amount: "2" } });
+  expect(deposit.status).toBe(201);
+});
+afterAll(() => platform?.stop());
+
+async function issue(jwt: string, body: Record<string, unknown>) {
+  return platform.api("/v0/agent/tokens", { method: "POST", jwt, json: body });
+}
+
+async function agentToken(scopes: string[], jwt = user.jwt): Promise<{ id: string; token: string }> {
+  const response = await issue(jwt, { name: `agent ${scopes.join(" ")}`, scopes });
+  expect(response.status).toBe(201);
+  return response.json();
+}
+
+function asAgent(token: string, path: string, init: RequestInit & { json?: unknown } = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("x-platform-token", token);
+  if (init.json !== undefined) headers.set("content-type", "application/json");
+  return fetch(platform.urls.platform + path, { ...init, headers, ...(init.json !== undefined && { body: JSON.stringify(init.json) }) });
+}
+
+function graphqlAsAgent(token: string, query: string) {
+  return fetch(platform.urls.graphql, { method: "POST", headers: { "content-type": "application/json", "x-platform-token": token }, body: JSON.stringify({ query }) });
+}
+
+async function problem(response: Response) {
+  expect(response.headers.get("content-type")).toContain("application/problem+json");
+  return { status: response.status, code: (await response.json()).error_code as string };
+}
+
+describe("issuing, listing and revoking agent tokens", () => {
+  it("issues a token shown once, with a visible prefix, its scopes and a default 30-day expiry", async () => {
+    const before = Date.now();
+    const response = await issue(user.jwt, { name: "budget bot", scopes: ["read:transactions", "read:balances"] });
+    expect(response.status).toBe(201);
+    const created = await response.json();
+    expect(created.token).toMatch(/^plat_agt_[0-9A-Za-z]{46}$/);
+    expect(created).toMatchObject({ name: "budget bot", token_prefix: created.token.slice(0, 15), scopes: ["read:transactions", "read:balances"], revoked_at: null, last_used_at: null });
+    expect(created.expires_at - before).toBeGreaterThanOrEqual(30 * 86_400_000 - 1000);
+    expect(created.expires_at - Date.now()).toBeLessThanOrEqual(30 * 86_400_000);
+    const list = await (await platform.api("/v0/agent/tokens", { jwt: user.jwt })).json();
+    const listed = list.items.find((t: { id: string }) => t.id === created.id);
+    expect(listed).toMatchObject({ name: "budget bot", token_prefix: created.token_prefix });
+    expect(JSON.stringify(list)).not.toContain(created.token);
+  });
+
+  it("refuses scopes outside spec 2.10's list, or none, with AGT-422-001, and lifetimes beyond 90 days", async () => {
+    expect(await problem(await issue(user.jwt, { name: "x", scopes: ["read:everything"] }))).toEqual({ status: 422, code: "AGT-422-001" });
+    expect(await problem(await issue(user.jwt, { name: "x", scopes: [] }))).toEqual({ status: 422, code: "AGT-422-001" });
+    expect(await problem(await issue(user.jwt, { name: "x", scopes: ["read:balances"], expires_in_days: 91 }))).toEqual({ status: 422, code: "GEN-422-001" });
+  });
+
+  it("lets a PAT with write issue tokens and one with read list them, not issue them", async () => {
+    const pat = async (scopes: string[]) => (await (await platform.api("/v0/user/me/personal-access-tokens", { method: "POST", jwt: user.jwt, json: { name: "cli", scopes } })).json()).token as string;
+    const writer = await pat(["write"]);
+    expect((await platform.api("/v0/agent/tokens", { method: "POST", pat: writer, json: { name: "from cli", scopes: ["read:balances"] } })).status).toBe(201);
+    const reader = await pat(["read"]);
+    expect((await platform.api("/v0/agent/tokens", { pat: reader })).status).toBe(200);
+    expect(await problem(await platform.api("/v0/agent/tokens", { method: "POST", pat: reader, json: { name: "x", scopes: ["read:balances"] } }))).toEqual({ status: 403, code: "USR-403-001" });
+  });
+
+  it("answers 404 AGT-404-001 for another user's token, and revokes nothing of theirs", async () => {
+    const other = await platform.createUser();
+    const theirs = await agentToken(["read:balances"], other.jwt);
+    expect(await problem(await platform.api(`/v0/agent/tokens/${theirs.id}`, { method: "DELETE", jwt: user.jwt }))).toEqual({ status: 404, code: "AGT-404-001" });
+    expect(await problem(await platform.api(`/v0/agent/tokens/${theirs.id}/uses`, { jwt: user.jwt }))).toEqual({ status: 404, code: "AGT-404-001" });
+    expect((await asAgent(theirs.token, "/v0/wallets")).status).toBe(200);
+  });
+
+  it("locks a revoked token out on its next request", async () => {
+    const { id, token } = await agentToken(["read:transactions"]);
+    expect((await asAgent(token, "/v0/transactions")).status).toBe(200);
+    const revoked = await platform.api(`/v0/agent/tokens/${id}`, { method: "DELETE", jwt: user.jwt });
+    expect(revoked.status).toBe(200);
+    expect((await revoked.json()).revoked_at).toEqual(expect.any(Number));
+    expect(await problem(await asAgent(token, "/v0/transactions"))).toEqual({ status: 401, code: "USR-401-005" });
+    expect((await graphqlAsAgent(token, "{ transactions { pagination { total } } }")).status).toBe(401);
+  });
+});
+
+describe("x-platform-token", () => {
+  it("reads the transaction feed through REST and /graphql with read:transactions", async () => {
+    const { token } = await agentToken(["read:transactions"]);
+    const rest = await asAgent(token, "/v0/transactions?meta=true");
+    expect(rest.status).toBe(200);
+    const page = await rest.json();
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ type: "deposit", amount: "2" });
+    expect(page.meta.transaction_count).toBe(1);
+    const graphql = await (await graphqlAsAgent(token, `{ transactions { items { ${TRANSACTION_FIELDS} } pagination { total } } }`)).json();
+    expect(graphql.errors).toBeUndefined();
+    expect(graphql.data.transactions.pagination.total).toBe(1);
+  });
+
+  it("is refused with 403 AGT-403-001 where it lacks the scope, and AGT-403-002 outside the AgentTool operations", async () => {
+    const { token } = await agentToken(["read:transactions"]);
+    expect(await problem(await asAgent(token, "/v0/wallets"))).toEqual({ status: 403, code: "AGT-403-001" });
+    expect(await problem(await asAgent(token, `/v0/wallets/${user.wallet_id}/assets`))).toEqual({ status: 403, code: "AGT-403-001" });
+    expect(await problem(await asAgent(token, "/v0/accounts"))).toEqual({ status: 403, code: "AGT-403-001" });
+    for (const [path, init] of [
+      ["/v0/user/me", {}],
+      ["/v0/agent/tokens", {}],
+      ["/v0/agent/tokens", { method: "POST", json: { name: "child", scopes: ["read:transactions"] } }],
+      ["/v0/user/me/personal-access-tokens", {}],
+      ["/v0/kyc/status", {}],
+      ["/v0/kyc/access-token", { method: "POST" }],
+      [`/v0/wallets/${user.wallet_id}`, { method: "PATCH", json: { nickname: "agent was here" } }],
+      ["/v0/budgets", { method: "POST", json: { category: "groceries", amount: "100", period: "monthly" } }],
+    ] as const)
+      expect(await problem(await asAgent(token, path, init as RequestInit & { json?: unknown })), `${init && "method" in init ? init.method : "GET"} ${path}`).toEqual({ status: 403, code: "AGT-403-002" });
+  });
+
+  it("sees only the AgentTool fields on /graphql: the user's id, not their phone number", async () => {
+    const { token } = await agentToken(["read:balances"]);
+    const allowed = await (await graphqlAsAgent(token, "{ me { id accounts { items { source name } total_value_usd } } }")).json();
+    expect(allowed.errors, JSON.stringify(allowed.errors)).toBeUndefined();
+    expect(allowed.data.me.id).toBe(user.id);
+    const refused = await (await graphqlAsAgent(token, "{ me { id phone_number } }")).json();
+    expect(refused.data ?? null).toBeNull();
+    expect(refused.errors[0].extensions).toMatchObject({ error_code: "AGT-403-002" });
+    const introspection = await (await graphqlAsAgent(token, "{ __schema { types { name } } }")).json();
+    expect(introspection.errors[0].extensions.error_code).toBe("AGT-403-002");
+    const tokens = await (await graphqlAsAgent(token, "{ agent_tokens { id } }")).json();
+    expect(tokens.errors[0].extensions.error_code).toBe("AGT-403-002");
+  });
+
+  it("cannot be sent next to the user's own credential", async () => {
+    const { token } = await agentToken(["read:transactions"]);
+    expect(await problem(await asAgent(token, "/v0/transactions", { headers: { "x-platform-jwt": user.jwt } }))).toEqual({ status: 401, code: "USR-401-005" });
+  });
+
+  it("records each use with its outcome, newest first, for the user to list", async () => {
+    const { id, token } = await agentToken(["read:transactions"]);
+    await asAgent(token, "/v0/transactions");
+    await asAgent(token, "/v0/wallets");
+    await graphqlAsAgent(token, "{ insights { items { id } } }");
+    const response = await platform.api(`/v0/agent/tokens/${id}/uses?limit=10`, { jwt: user.jwt });
+    expect(response.status).toBe(200);
+    const { items } = await response.json();
+    expect(items.map((u: { operation: string; outcome: string }) => [u.operation, u.outcome])).toEqual([
+      ["query { insights }", "ok"],
+      ["ListWallets", "AGT-403-001"],
+      ["ListTransactions", "ok"],
+    ]);
+    expect(items[0].at).toEqual(expect.any(Number));
+    const listed = (await (await platform.api("/v0/agent/tokens", { jwt: user.jwt })).json()).items.find((t: { id: string }) => t.id === id);
+    expect(listed.last_used_at).toBe(items[0].at);
+  });
+});

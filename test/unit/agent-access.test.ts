@@ -1,0 +1,82 @@
+import { ApolloGateway } from "@apollo/gateway";
+import { buildSchema, parse, type GraphQLSchema } from "graphql";
+import { beforeAll, describe, expect, it } from "vitest";
+import { agentRequirement, agentSurface, missingScope, type AgentSurface } from "../../gateway/agent-access.ts";
+import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
+import { platformRoutes } from "../../rest-adapter/platform.ts";
+import { readSupergraph } from "../../server/supergraph.ts";
+
+const SDL = `
+  type Query {
+    transactions: Page @tag(name: "agent") @tag(name: "agent_scope:read:transactions")
+    me: User @tag(name: "agent") @tag(name: "agent_scope:read:transactions") @tag(name: "agent_scope:read:balances")
+    secrets: String
+    untagged_scope: String @tag(name: "agent")
+  }
+  type Page @tag(name: "agent") { total: Int }
+  type User { id: ID @tag(name: "agent") phone_number: String balances: String @tag(name: "agent") @tag(name: "agent_scope:read:balances") }
+`;
+const schema = buildSchema(SDL.replaceAll(/@tag\(name: "[^"]+"\)/g, ""));
+const surface = agentSurface(`directive @tag(name: String!) repeatable on FIELD_DEFINITION | OBJECT\n${SDL}`);
+const requirement = (query: string) => agentRequirement(schema, surface, parse(query));
+const refusal = (query: string, scopes: (typeof AGENT_TOKEN_SCOPES)[number][]) => missingScope(requirement(query), scopes)?.code;
+
+describe("agentRequirement: agents select AgentTool fields within their scopes, nothing else", () => {
+  it("lets a token with the field's scope through, and any field of an AgentTool type", () => {
+    expect(refusal("{ transactions { total __typename } }", ["read:transactions"])).toBeUndefined();
+  });
+
+  it("refuses a token without the scope with AGT-403-001; any one of a field's scopes will do", () => {
+    expect(refusal("{ transactions { total } }", ["read:balances"])).toBe("AGT-403-001");
+    expect(refusal("{ me { id } }", ["read:balances"])).toBeUndefined();
+    expect(refusal("{ me { id balances } }", ["read:transactions"])).toBe("AGT-403-001");
+  });
+
+  it("refuses fields outside the surface with AGT-403-002, also inside fragments and whatever the scopes", () => {
+    const all = [...AGENT_TOKEN_SCOPES];
+    expect(refusal("{ secrets }", all)).toBe("AGT-403-002");
+    expect(refusal("{ me { id phone_number } }", all)).toBe("AGT-403-002");
+    expect(refusal("{ me { ...F } } fragment F on User { phone_number }", all)).toBe("AGT-403-002");
+    expect(refusal("{ __schema { types { name } } }", all)).toBe("AGT-403-002");
+  });
+
+  it("refuses a root field that names no scope, even where it is tagged", () => {
+    expect(refusal("{ untagged_scope }", [...AGENT_TOKEN_SCOPES])).toBe("AGT-403-002");
+  });
+
+  it("refuses a scope tag outside spec 2.10's list when the supergraph is read", () => {
+    expect(() => agentSurface('type Query { x: Int @tag(name: "agent") @tag(name: "agent_scope:read:everything") }')).toThrow(/read:everything/);
+  });
+});
+
+describe("the route table and the GraphQL fields agree on what agent tokens reach", () => {
+  let api: GraphQLSchema;
+  let supergraph: AgentSurface;
+  beforeAll(async () => {
+    const sdl = readSupergraph();
+    const gateway = new ApolloGateway({ supergraphSdl: sdl });
+    api = (await gateway.load()).schema;
+    await gateway.stop();
+    supergraph = agentSurface(sdl);
+  });
+
+  it("walks every platform route: AgentTool routes need exactly their agentScope, every other route refuses every agent token", () => {
+    const checked = platformRoutes.filter((route) => route.security.length > 0);
+    expect(checked.length).toBeGreaterThan(50);
+    const disagreements = checked.flatMap((route) => {
+      const needs = agentRequirement(api, supergraph, parse(route.operation));
+      const agree = route.agentScope
+        ? missingScope(needs, [route.agentScope]) === undefined && missingScope(needs, AGENT_TOKEN_SCOPES.filter((s) => s !== route.agentScope))?.code === "AGT-403-001"
+        : missingScope(needs, [...AGENT_TOKEN_SCOPES])?.code === "AGT-403-002";
+      return agree ? [] : [route.operationId];
+    });
+    expect(disagreements).toEqual([]);
+  });
+
+  it("keeps agents off token management, PATs, wallet changes, KYC, card secure details and identity administration", () => {
+    const never = ["createAgentToken", "listAgentTokens", "revokeAgentToken", "listAgentTokenUses", "createPersonalAccessToken", "updateWallet", "deleteWallet", "getKycStatus", "createCardDetailsChallenge"];
+    const byId = new Map(platformRoutes.map((route) => [route.operationId, route]));
+    for (const id of never.filter((id) => byId.has(id))) expect(byId.get(id)!.agentScope, id).toBeUndefined();
+    expect(never.filter((id) => byId.has(id)).length).toBeGreaterThan(6);
+  });
+});
