@@ -128,6 +128,21 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     expect((await own.json()).error_code).toBe("TXN-422-002");
   });
 
+  it("authenticates agent tokens through the agents service, gates them at the gateway and records their uses there", async () => {
+    const jwt = await issuer.sign({ sub: "split-user" });
+    const issued = await fetch(`${adapterUrl}/v0/agent/tokens`, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: JSON.stringify({ name: "split", scopes: ["read:balances"] }) });
+    expect(issued.status).toBe(201);
+    const { id, token } = await issued.json();
+    expect((await fetch(`${adapterUrl}/v0/wallets`, { headers: { "x-platform-token": token } })).status).toBe(200);
+    const refused = await fetch(`${adapterUrl}/v0/transactions`, { headers: { "x-platform-token": token } });
+    expect({ status: refused.status, code: (await refused.json()).error_code }).toEqual({ status: 403, code: "AGT-403-001" });
+    const uses = await (await fetch(`${adapterUrl}/v0/agent/tokens/${id}/uses`, { headers: { "x-platform-jwt": jwt } })).json();
+    expect(uses.items.map((u: { operation: string; outcome: string }) => [u.operation, u.outcome])).toEqual([
+      ["ListTransactions", "AGT-403-001"],
+      ["ListWallets", "ok"],
+    ]);
+  });
+
   it("plans across subgraphs through the gateway's /graphql with the REST credential headers", async () => {
     const jwt = await issuer.sign({ sub: "split-user" });
     const response = await fetch(gatewayUrl, {
