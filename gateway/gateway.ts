@@ -8,6 +8,7 @@ import { appError } from "../lib/errors/app-error.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
 import { SingleFetchShortcut } from "./single-fetch.ts";
 import { AgentGate, agentSurface, type AgentTokenUse } from "./agent-access.ts";
+import { agentToolSchema, startAgentToolServer } from "./agent-contract.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { limitParseOptions, limitRules, operationBeyondLimits, type GraphqlLimitConfig } from "../lib/graphql/limits.ts";
@@ -113,6 +114,8 @@ export interface PreparedOperation {
 export class Gateway {
   private apiSchema!: GraphQLSchema;
   private executor!: ApolloGateway["executor"];
+  /** `/graphql/agent`: the AgentTool contract (gateway/agent-contract.ts) */
+  agentServer!: ApolloServer<RequestContext>;
 
   private constructor(
     readonly server: ApolloServer<RequestContext>,
@@ -137,12 +140,23 @@ export class Gateway {
       logger: options.logger.child({ component: "apollo-gateway" }, { level: "warn" }),
       experimental_didResolveQueryPlan: (resolved) => shortcut.learn(resolved),
     });
-    const agentGate = new AgentGate(agentSurface(options.supergraphSdl), async (use, traceId) => {
+    const surface = agentSurface(options.supergraphSdl);
+    const agentGate = new AgentGate(surface, async (use, traceId) => {
       // the use is the audit trail, not the answer: a failed write is logged, the request still answered
       await options.recordAgentTokenUse(use, traceId).catch((error: unknown) => options.logger.warn({ err: error, token_id: use.token_id }, "could not record an agent token use"));
     });
     let instance: Gateway | undefined;
+    const common = {
+      plugins: [ApolloServerPluginInlineTraceDisabled()],
+      includeStacktraceInErrorResponses: false,
+      formatError: maskError(options.logger),
+      validationRules: limitRules(options.graphql.limits),
+      parseOptions: limitParseOptions(options.graphql.limits),
+      logger: options.logger,
+    };
     const server = new ApolloServer<RequestContext>({
+      ...common,
+      introspection: options.graphql.introspection,
       // Apollo Server and the adapter both run operations through the shortcut's executor
       gateway: {
         load: async (loadOptions) => {
@@ -166,16 +180,10 @@ export class Gateway {
           }),
         stop: () => gateway.stop(),
       },
-      plugins: [ApolloServerPluginInlineTraceDisabled()],
-      includeStacktraceInErrorResponses: false,
-      formatError: maskError(options.logger),
-      introspection: options.graphql.introspection,
-      validationRules: limitRules(options.graphql.limits),
-      parseOptions: limitParseOptions(options.graphql.limits),
-      logger: options.logger,
     });
     instance = new Gateway(server, gateway, options.logger, options.graphql);
     await server.start();
+    instance.agentServer = await startAgentToolServer(agentToolSchema(instance.apiSchema, surface), (requestContext) => instance!.executor(requestContext), common);
     return instance;
   }
 
@@ -216,6 +224,7 @@ export class Gateway {
   }
 
   async stop(): Promise<void> {
+    await this.agentServer?.stop();
     await this.server.stop();
     await this.gateway.stop();
   }

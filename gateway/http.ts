@@ -15,6 +15,8 @@ import type { ApolloServer } from "@apollo/server";
 
 export interface GraphqlAppOptions {
   server: ApolloServer<RequestContext>;
+  /** the AgentTool contract, served at /graphql/agent (public listener only) */
+  agentServer?: ApolloServer<RequestContext>;
   logger: Logger;
   /** makes each request's principal (gateway/request-principal.ts), or a catalogue error to answer with */
   authenticator: Authenticator;
@@ -65,7 +67,7 @@ export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "
 function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identify: (request: FastifyRequest) => Caller): FastifyInstance {
   app.get("/health", async () => ({ status: "ok" }));
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const handler = (server: ApolloServer<RequestContext>) => async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header("x-request-id", request.id);
     let principal: Principal;
     let caller: Caller;
@@ -78,9 +80,13 @@ function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identif
       return reply.code(error.status).send({ errors: [{ message: error.detail, extensions: error.extensions }] });
     }
     const client = { address: caller.client_address, ...(caller.user_agent !== undefined && { user_agent: caller.user_agent }) };
-    return answerWithApollo(options.server, request, reply, { principal, trace_id: request.id, client });
+    return answerWithApollo(server, request, reply, { principal, trace_id: request.id, client });
   };
-  app.post("/graphql", handler);
-  app.get("/graphql", handler);
+  app.post("/graphql", handler(options.server));
+  app.get("/graphql", handler(options.server));
+  if (options.agentServer) {
+    app.post("/graphql/agent", handler(options.agentServer));
+    app.get("/graphql/agent", handler(options.agentServer));
+  }
   return app;
 }

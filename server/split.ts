@@ -106,7 +106,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       recordAgentTokenUse: agentTokenUseRecorder(new FederatedClient("agents", new RemoteSubgraphTransport(subgraphUrl(config, "agents"), "agents", internalSecret), "gateway")),
     });
     const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphTransport(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphTransport(subgraphUrl(config, "identity"), "identity", internalSecret), agents: new RemoteSubgraphTransport(subgraphUrl(config, "agents"), "agents", internalSecret), rateLimits });
-    const app = await buildGraphqlApp({ server: gateway.server, logger, authenticator, trustProxy: config.trustProxy });
+    const app = await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     // the adapter's way in (GATEWAY_URL): signed requests only, on the internal network alone
     const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticator, internalSecret });

@@ -161,3 +161,41 @@ describe("x-platform-token", () => {
     expect(listed.last_used_at).toBe(items[0].at);
   });
 });
+
+describe("the AgentTool contract at /graphql/agent", () => {
+  const agentGraphql = (token: string, query: string) =>
+    fetch(`${platform.urls.graphql}/agent`, { method: "POST", headers: { "content-type": "application/json", "x-platform-token": token }, body: JSON.stringify({ query }) });
+
+  it("shows an agent introspecting it the AgentTool fields and nothing else", async () => {
+    const { token } = await agentToken(["read:transactions"]);
+    const body = await (await agentGraphql(token, "{ __schema { queryType { fields { name } } mutationType { name } } user: __type(name: \"User\") { fields { name } } }")).json();
+    expect(body.errors).toBeUndefined();
+    const roots = body.data.__schema.queryType.fields.map((f: { name: string }) => f.name);
+    expect(roots).toEqual(expect.arrayContaining(["transactions", "transaction", "budgets", "insights", "me", "wallets"]));
+    expect(roots).not.toContain("agent_tokens");
+    expect(roots).not.toContain("personal_access_tokens");
+    expect(body.data.__schema.mutationType).toBeNull();
+    expect(body.data.user.fields.map((f: { name: string }) => f.name)).not.toContain("phone_number");
+  });
+
+  it("lists transactions with read:transactions, and refuses what lies outside the contract before anything runs", async () => {
+    const { id, token } = await agentToken(["read:transactions"]);
+    const listed = await (await agentGraphql(token, "query Feed { transactions { items { id amount } pagination { total } } }")).json();
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data.transactions.pagination.total).toBe(1);
+    const outside = await (await agentGraphql(token, "{ me { phone_number } }")).json();
+    expect(outside.errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    const noScope = await (await agentGraphql(token, "{ wallets { id } }")).json();
+    expect(noScope.errors[0].extensions.error_code).toBe("AGT-403-001");
+    const uses = (await (await platform.api(`/v0/agent/tokens/${id}/uses`, { jwt: user.jwt })).json()).items;
+    expect(uses.map((u: { operation: string; outcome: string }) => [u.operation, u.outcome])).toEqual([
+      ["query { wallets }", "AGT-403-001"],
+      ["Feed", "ok"],
+    ]);
+  });
+
+  it("answers the same contract to the user's own JWT", async () => {
+    const response = await fetch(`${platform.urls.graphql}/agent`, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": user.jwt }, body: JSON.stringify({ query: "{ me { phone_number } }" }) });
+    expect((await response.json()).errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+  });
+});

@@ -1,4 +1,7 @@
+import { ApolloGateway } from "@apollo/gateway";
 import { describe, expect, it } from "vitest";
+import { agentSurface } from "../../gateway/agent-access.ts";
+import { agentToolSchema, printAgentToolSchema, readAgentToolSchema } from "../../gateway/agent-contract.ts";
 import { SUBGRAPH_NAMES } from "../../lib/graphql/subgraph-registry.ts";
 import { composeCurrentSupergraph } from "../../server/compose-current.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
@@ -12,5 +15,21 @@ describe("gateway/supergraph.graphql", () => {
     const sdl = readSupergraph();
     expect(sdl).toMatch(/_principal_for_jwt\([^)]*\): ResolvedPrincipal! @inaccessible/);
     for (const name of SUBGRAPH_NAMES) expect(sdl).toMatch(new RegExp(`@join__type\\(graph: ${name.toUpperCase()}, key: "id"`));
+  });
+});
+
+describe("gateway/agent-tool.graphql", () => {
+  it("is the AgentTool contract of the supergraph (run `npm run compose` when this fails)", async () => {
+    const supergraphSdl = readSupergraph();
+    const gateway = new ApolloGateway({ supergraphSdl });
+    const { schema } = await gateway.load();
+    await gateway.stop();
+    expect(readAgentToolSchema()).toBe(printAgentToolSchema(agentToolSchema(schema, agentSurface(supergraphSdl))));
+  });
+
+  it("holds the AgentTool reads and none of the user's secrets, token management or changes", () => {
+    const contract = readAgentToolSchema();
+    for (const field of ["transactions(", "budgets:", "insights(", "accounts:", "cards:", "wallets("]) expect(contract).toContain(field);
+    for (const hidden of ["phone_number", "agent_tokens", "personal_access_tokens", "kyc", "type Mutation", "secure_details"]) expect(contract).not.toContain(hidden);
   });
 });
