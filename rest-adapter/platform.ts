@@ -20,6 +20,8 @@ import { phoneRoutes } from "./routes/phone.ts";
 import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { agentTokenRoutes } from "./routes/agent-tokens.ts";
+import { agentTools } from "./mcp/agent-tools.ts";
+import { registerMcp } from "./mcp/mcp-http.ts";
 import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
@@ -104,6 +106,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     extra: (app) => {
       app.get("/openapi.json", async () => document);
       errorPages(app);
+      registerMcp(app, agentTools(routes));
       registerWebhooks(app, webhooks, options.gateway, options.checkResponses && new ResponseChecker(options.checkResponses));
       const { jwks } = options;
       if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));

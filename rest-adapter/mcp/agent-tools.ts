@@ -1,0 +1,71 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { AgentTokenScope } from "../../lib/vocabulary/agents.ts";
+import type { HttpMethod, Route } from "../route.ts";
+
+/** An AgentTool operation as an MCP tool: the route it runs, its name, description and input schema. */
+export interface AgentTool {
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
+  route: Pick<Route, "method" | "path" | "params" | "query">;
+  scope: AgentTokenScope;
+}
+
+/** The HTTP request a tool call makes: the route's path with its parameters, the rest as the query string. */
+export interface ToolRequest {
+  method: HttpMethod;
+  url: string;
+}
+
+const snakeCase = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function properties(schema: TSchema | undefined): { properties: Record<string, unknown>; required: string[] } {
+  if (!schema) return { properties: {}, required: [] };
+  const plain = JSON.parse(JSON.stringify(schema)) as { properties?: Record<string, unknown>; required?: string[] };
+  return { properties: plain.properties ?? {}, required: plain.required ?? [] };
+}
+
+/**
+ * The AgentTool routes (those with an `agentScope`) as tools, from the route table alone: a tool
+ * call is the REST request, so validation, authorisation and answers are the route's own.
+ */
+export function agentTools(routes: readonly Route[]): AgentTool[] {
+  return routes
+    .filter((route): route is Route & { agentScope: AgentTokenScope } => route.agentScope !== undefined)
+    .map((route) => {
+      const params = properties(route.params);
+      const query = properties(route.query);
+      const required = [...Object.keys(params.properties), ...query.required];
+      return {
+        name: snakeCase(route.operationId),
+        description: [
+          `${route.summary} (${route.method} ${route.path}).`,
+          route.description,
+          `Needs an agent token with the scope ${route.agentScope}. Amounts are decimal strings, never floats (each field's description gives its unit; amount_usd and value_usd are US dollars); timestamps are epoch milliseconds. Answers the REST body as JSON; a refusal is a tool error carrying the RFC 7807 problem (error_code, detail).`,
+        ]
+          .filter(Boolean)
+          .join("\n\n"),
+        inputSchema: { type: "object", properties: { ...params.properties, ...query.properties }, ...(required.length > 0 && { required }) },
+        route,
+        scope: route.agentScope,
+      };
+    });
+}
+
+/** The request a call with `args` makes; arguments that are not the route's own are dropped. */
+export function toolRequest(tool: AgentTool, args: Record<string, unknown>): ToolRequest {
+  const pathNames = new Set<string>();
+  const path = tool.route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    pathNames.add(name);
+    return encodeURIComponent(String(args[name] ?? ""));
+  });
+  const search = new URLSearchParams();
+  const queryNames = Object.keys(properties(tool.route.query).properties);
+  for (const name of queryNames) {
+    const value = args[name];
+    if (value === undefined || value === null || pathNames.has(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  const query = search.toString();
+  return { method: tool.route.method, url: query ? `${path}?${query}` : path };
+}
