@@ -1887,6 +1887,47 @@ export interface OperationData {
       at: number;
     }[];
   };
+  /** POST /v0/chat/sessions */
+  createChatSession: {
+    session: {
+      id: string;
+      title: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/chat/sessions */
+  listChatSessions: {
+    sessions: {
+      id: string;
+      title: string;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** GET /v0/chat/sessions/{session_id} */
+  getChatSession: {
+    session: {
+      id: string;
+      title: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/chat/sessions/{session_id}/messages */
+  listChatMessages: {
+    messages: {
+      id: string;
+      session_id: string;
+      type: string;
+      content: string | null;
+      tool_call_id: string | null;
+      tool_name: string | null;
+      tool_arguments: Record<string, unknown> | null;
+      tool_result: Record<string, unknown> | null;
+      created_at: number;
+    }[];
+  };
   /** GET /v0/cli/config */
   getCliConfig: {
     cli_config: {

@@ -20,8 +20,12 @@ import { phoneRoutes } from "./routes/phone.ts";
 import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { agentTokenRoutes } from "./routes/agent-tokens.ts";
+import { chatRoutes } from "./routes/chat.ts";
 import { agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
+import type { Assistant } from "./chat/assistant.ts";
+import { chatTurnDocumentation, registerChatTurn } from "./chat/chat-turn.ts";
+import { OfflineAssistant } from "./chat/offline-assistant.ts";
 import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
@@ -58,6 +62,7 @@ export const platformRoutes: Route[] = [
   ...walletAssetRoutes,
   ...accountRoutes,
   ...agentTokenRoutes,
+  ...chatRoutes,
   ...cliRoutes,
   ...siweRoutes,
 ];
@@ -89,7 +94,7 @@ function errorPages(app: FastifyInstance) {
  * verify SIWE session tokens). `sandbox`: SANDBOX; without it the Sandbox-tagged routes do not
  * exist (404 like any unknown path) and are not documented.
  */
-export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet; webhooks?: WebhookReceiver[]; sandbox?: boolean }): Promise<FastifyInstance> {
+export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet; webhooks?: WebhookReceiver[]; sandbox?: boolean; assistant?: Assistant }): Promise<FastifyInstance> {
   const webhooks = options.webhooks ?? [];
   const routes = options.sandbox ? platformRoutes : platformRoutes.filter((route) => route.tag !== SANDBOX_TAG);
   const document = buildOpenApiDocument({
@@ -97,7 +102,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
     serverUrl: options.baseUrl,
     docsUrl: options.docsUrl,
-    routes: [...routes, ...webhooks.map(webhookDocumentation)],
+    routes: [...routes, chatTurnDocumentation, ...webhooks.map(webhookDocumentation)],
   });
   return buildHttpApp({
     ...options,
@@ -106,7 +111,9 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     extra: (app) => {
       app.get("/openapi.json", async () => document);
       errorPages(app);
-      registerMcp(app, agentTools(routes));
+      const tools = agentTools(routes);
+      registerMcp(app, tools);
+      registerChatTurn(app, { gateway: options.gateway, assistant: options.assistant ?? new OfflineAssistant(), tools, baseUrl: options.baseUrl });
       registerWebhooks(app, webhooks, options.gateway, options.checkResponses && new ResponseChecker(options.checkResponses));
       const { jwks } = options;
       if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));

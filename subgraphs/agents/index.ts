@@ -2,6 +2,7 @@ import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
 import { AgentsUserResolver } from "./agents.resolver.ts";
 import { createAgentsDb } from "./db.ts";
 import { AgentTokenResolver } from "./tokens/agent-token.resolver.ts";
+import { ChatResolver } from "./chat/chat.resolver.ts";
 import type { AgentsServices } from "./services.ts";
 import { AgentsUser } from "./types/user.ts";
 
@@ -9,7 +10,7 @@ export const agentsSubgraph = defineSubgraph({
   name: "agents",
   peers: [],
   services: ({ database, logger }): AgentsServices => ({ db: createAgentsDb(database), logger }),
-  resolvers: [AgentsUserResolver, AgentTokenResolver],
+  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver],
   orphanedTypes: [AgentsUser],
   // the user's own fields here are keyed on the id alone
   references: () => ({ User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } }),

@@ -32,7 +32,7 @@ async function httpClient(headers: Record<string, string>): Promise<Client> {
   return client;
 }
 
-const text = (result: { content?: unknown }) => JSON.parse((result.content as { type: string; text: string }[])[0]!.text);
+const text = (result: unknown) => JSON.parse((result as { content: { text: string }[] }).content[0]!.text);
 
 describe("MCP over Streamable HTTP at /mcp", () => {
   it("lists each AgentTool operation as a read-only tool with its JSON Schema input, and nothing else", async () => {

@@ -1,0 +1,69 @@
+import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from "type-graphql";
+import { requireInternal, requireUser } from "../../../lib/auth/authorize.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import type { AgentsServices } from "../services.ts";
+import { ChatMessage, ChatSession } from "../types/chat.ts";
+import { appendChatMessages, createChatSession, getChatSession, listChatMessages, listChatSessions } from "./chat-sessions.ts";
+
+@InputType()
+class ChatMessageInput {
+  @Field(() => String)
+  type!: string;
+
+  @Field(() => String, { nullable: true })
+  content?: string | null;
+
+  @Field(() => String, { nullable: true })
+  tool_call_id?: string | null;
+
+  @Field(() => String, { nullable: true })
+  tool_name?: string | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  tool_arguments?: Record<string, unknown> | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  tool_result?: Record<string, unknown> | null;
+}
+
+/**
+ * Sessions and their history are the user's (JWT or PAT). Messages are written only by the
+ * adapter's chat turn (`requireInternal`), which runs the assistant and its tool calls with the
+ * user's own credential: a client cannot put words in the assistant's mouth.
+ */
+@Resolver(() => ChatSession)
+export class ChatResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @Query(() => [ChatSession], { description: "The user's chat sessions, most recently active first." })
+  chat_sessions(@Ctx() ctx: RequestContext): Promise<unknown[]> {
+    return listChatSessions(this.services.db, requireUser(ctx.principal, "read").user_id);
+  }
+
+  @Query(() => ChatSession)
+  chat_session(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return getChatSession(this.services.db, { user_id: requireUser(ctx.principal, "read").user_id, session_id: id });
+  }
+
+  @Query(() => [ChatMessage], { description: "A session's messages in order." })
+  chat_messages(@Arg("session_id", () => ID) session_id: string, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    return listChatMessages(this.services.db, { user_id: requireUser(ctx.principal, "read").user_id, session_id });
+  }
+
+  @Mutation(() => ChatSession)
+  create_chat_session(@Arg("title", () => String, { nullable: true }) title: string | null, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return createChatSession(this.services.db, { user_id: requireUser(ctx.principal, "write").user_id, title });
+  }
+
+  @Mutation(() => [ChatMessage], { description: "Internal (the adapter's chat turn): appends messages to a user's session." })
+  append_chat_messages(
+    @Arg("user_id", () => String) user_id: string,
+    @Arg("session_id", () => ID) session_id: string,
+    @Arg("messages", () => [ChatMessageInput]) messages: ChatMessageInput[],
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown[]> {
+    requireInternal(ctx.principal, "rest-adapter");
+    return appendChatMessages(this.services.db, { user_id, session_id, messages });
+  }
+}

@@ -1,0 +1,50 @@
+import { Field, ID, ObjectType } from "type-graphql";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+
+@ObjectType({ description: "A conversation of the user with the assistant." })
+export class ChatSession {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  user_id!: string;
+
+  @Field(() => String)
+  title!: string;
+
+  @Field(() => Date)
+  created_at!: Date;
+
+  @Field(() => Date, { description: "When its latest message arrived." })
+  updated_at!: Date;
+}
+
+@ObjectType({ description: "One message of a chat session (spec 2.10 types: user, assistant, tool_call, tool_result), in order." })
+export class ChatMessage {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  session_id!: string;
+
+  @Field(() => String, { description: "user, assistant, tool_call or tool_result" })
+  type!: string;
+
+  @Field(() => String, { nullable: true, description: "The text of user and assistant messages." })
+  content!: string | null;
+
+  @Field(() => String, { nullable: true, description: "Pairs a tool_call with its tool_result." })
+  tool_call_id!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The AgentTool a tool_call runs (the MCP tool name)." })
+  tool_name!: string | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: "A tool_call's arguments." })
+  tool_arguments!: Record<string, unknown> | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: "A tool_result's answer: the REST status and body." })
+  tool_result!: Record<string, unknown> | null;
+
+  @Field(() => Date)
+  created_at!: Date;
+}
