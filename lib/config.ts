@@ -43,6 +43,11 @@ export interface Config {
    * exist only when true. Default: true unless NODE_ENV is production.
    */
   sandbox: boolean;
+  /**
+   * LLM_BASE_URL, LLM_API_KEY, LLM_MODEL: an OpenAI-compatible chat-completions endpoint answers
+   * chat; undefined: the built-in offline assistant does.
+   */
+  llm?: { baseUrl: string; apiKey: string; model: string };
   /** CARD_ISSUER (lib/provider-config.ts); undefined: none, issuing a card answers 503 CRD-503-001 */
   cardIssuer?: "sandbox";
   /** KYC_PROVIDER (lib/provider-config.ts); undefined: none, the KYC routes that need one answer 503 */
@@ -145,6 +150,17 @@ function url(env: Env, name: string, fallback: string): string {
     throw new ConfigError(name, `expected an http(s) URL, got "${raw}"`);
   }
   return raw.replace(/\/+$/, "");
+}
+
+/** An OpenAI-compatible model for chat: all three variables, or none (LLM_API_KEY may be empty for local servers). */
+function llmConfig(env: Env): Config["llm"] {
+  if (envText(env, "LLM_BASE_URL") === undefined) {
+    for (const name of ["LLM_MODEL", "LLM_API_KEY"]) if (envText(env, name) !== undefined) throw new ConfigError(name, "needs LLM_BASE_URL");
+    return undefined;
+  }
+  const model = envText(env, "LLM_MODEL");
+  if (model === undefined) throw new ConfigError("LLM_MODEL", "is required with LLM_BASE_URL");
+  return { baseUrl: url(env, "LLM_BASE_URL", ""), apiKey: envText(env, "LLM_API_KEY") ?? "", model };
 }
 
 /** JSON inline, or `@path/to/file.json` */
@@ -337,9 +353,11 @@ export function loadConfig(env: Env = process.env): Config {
   const cardIssuer = loadCardIssuerName(env, sandbox);
   const rpcUrls = chainRpcUrls(env);
   const smsProvider = loadSmsProviderConfig(env, sandbox);
+  const llm = llmConfig(env);
 
   return {
     sandbox,
+    ...(llm && { llm }),
     ...(kycProvider && { kycProvider }),
     ...(cardIssuer && { cardIssuer }),
     ...(smsProvider && { smsProvider }),

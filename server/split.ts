@@ -16,6 +16,7 @@ import { rateLimitsFor, type RateLimits } from "../lib/rate-limit/rate-limits.ts
 import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
 import { buildIdentityApp } from "../rest-adapter/identity.ts";
 import { buildPlatformApp } from "../rest-adapter/platform.ts";
+import { assistantFor } from "../rest-adapter/chat/assistant-for.ts";
 import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
 import { buildSubgraphApp } from "../subgraphs/http.ts";
@@ -125,7 +126,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
   const gatewayClient = new HttpGatewayClient(config.gatewayUrl, internalSecret);
   const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy };
   const apps: [FastifyInstance, number, string][] = [
-    [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, webhooks: platformWebhooks(config), sandbox: config.sandbox }), config.port, "platform"],
+    [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, webhooks: platformWebhooks(config), sandbox: config.sandbox, assistant: assistantFor(config) }), config.port, "platform"],
     [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl, pintDomainSalt: config.pintDomainSalt }), config.identityPort, "identity"],
     [
       await buildRpcApp({

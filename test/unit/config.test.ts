@@ -275,3 +275,20 @@ describe("SANDBOX and the providers it allows", () => {
     expect(loadConfig({ KYC_WEBHOOK_TOLERANCE_SECONDS: "3600" }).kycWebhookToleranceSeconds).toBe(3600);
   });
 });
+
+describe("LLM_BASE_URL, LLM_API_KEY, LLM_MODEL (chat's model)", () => {
+  it("leaves chat to the offline assistant when unset", () => {
+    expect(loadConfig({}).llm).toBeUndefined();
+  });
+
+  it("takes all three, the key optional for local servers, the URL without its trailing slash", () => {
+    expect(loadConfig({ LLM_BASE_URL: "http://127.0.0.1:11434/v1/", LLM_MODEL: "llama3.1" }).llm).toEqual({ baseUrl: "http://127.0.0.1:11434/v1", apiKey: "", model: "llama3.1" });
+    expect(loadConfig({ LLM_BASE_URL: "https://api.openai.com/v1", LLM_API_KEY: "sk-x", LLM_MODEL: "gpt-4o-mini" }).llm).toMatchObject({ apiKey: "sk-x" });
+  });
+
+  it("refuses a model without a URL, a URL without a model, and a URL that is not http(s)", () => {
+    expect(() => loadConfig({ LLM_MODEL: "gpt-4o-mini" })).toThrow(new ConfigError("LLM_MODEL", "needs LLM_BASE_URL"));
+    expect(() => loadConfig({ LLM_BASE_URL: "https://api.openai.com/v1" })).toThrow(/LLM_MODEL/);
+    expect(() => loadConfig({ LLM_BASE_URL: "ftp://x", LLM_MODEL: "m" })).toThrow(/LLM_BASE_URL/);
+  });
+});
