@@ -78,6 +78,10 @@ const SAMPLES: Record<string, { params?: Record<string, string | number>; body?:
   listAgentTokens: {},
   revokeAgentToken: { params: { token_id: "agt_missing" } },
   listAgentTokenUses: { params: { token_id: "agt_missing" } },
+  createChatSession: { body: { title: "probe" } },
+  listChatSessions: {},
+  getChatSession: { params: { session_id: "chs_missing" } },
+  listChatMessages: { params: { session_id: "chs_missing" } },
 };
 
 const userRoutes = platformRoutes.filter((route) => route.security.some((scheme) => scheme === "PlatformJwt" || scheme === "PlatformPat"));
