@@ -3,6 +3,7 @@ import { AppError } from "../lib/errors/app-error.ts";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS } from "../lib/idempotency.ts";
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
 import { renderProblem, type ProblemContext } from "./problem.ts";
+import { exampleRequest } from "./mcp/agent-tools.ts";
 import { AGENT_TOOL_TAG, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
 import { COMPONENTS, problemSchema } from "./schemas.ts";
 
@@ -80,6 +81,13 @@ function parameters(schema: TSchema | undefined, location: "path" | "query") {
 /** What the document needs of a route: route tables and webhook receivers both provide it. */
 export type DocumentedRoute = Pick<Route, "operationId" | "tag" | "summary" | "description" | "responses" | "headers"> & RouteErrorFacts;
 
+/** What a model reading an AgentTool operation needs besides its description: scope, units, an example. */
+function agentToolNote(route: DocumentedRoute): string | undefined {
+  if (!route.agentScope) return undefined;
+  const { method, url } = exampleRequest(route);
+  return `**AgentTool**: an agent token (\`x-platform-token\`) with the scope \`${route.agentScope}\` may call it. Amounts are decimal strings, never floats; timestamps are epoch milliseconds. Example: \`${method} ${url}\``;
+}
+
 /** The schemes an operation accepts: its own, and the AgentToken scheme with its scope on AgentTool operations. */
 function securityRequirements(route: DocumentedRoute): Record<string, string[]>[] {
   return [
@@ -146,7 +154,7 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
     operationId: route.operationId,
     tags: route.agentScope ? [route.tag, AGENT_TOOL_TAG] : [route.tag],
     summary: route.summary,
-    ...(route.description && { description: route.description }),
+    ...((route.description || route.agentScope) && { description: [route.description, agentToolNote(route)].filter(Boolean).join("\n\n") }),
     parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query"), ...headers],
     ...(route.body && { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } }),
     responses,

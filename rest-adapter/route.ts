@@ -60,6 +60,11 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
    * declarations (gateway/agent-access.ts); a test holds this table to them.
    */
   agentScope?: AgentTokenScope;
+  /**
+   * The path and query parameters of a typical call, shown to models (AgentTool routes): in the
+   * operation's description in /openapi.json and in its MCP tool's. A test validates each.
+   */
+  agentExample?: Record<string, unknown>;
   /** also accepted without a credential (GET /v0/cli/config answers deployment defaults) */
   optionalSecurity?: boolean;
   params?: P;
@@ -122,7 +127,7 @@ export function isRateLimited(route: Pick<Route, "path">): boolean {
 }
 
 /** What decides a route's error codes; `rawBody`: a webhook receiver, which reads any media type as raw bytes. */
-export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "agentScope" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "idempotent" | "errors"> & {
+export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "agentScope" | "agentExample" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "idempotent" | "errors"> & {
   rawBody?: boolean;
 };
 

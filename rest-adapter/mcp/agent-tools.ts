@@ -8,6 +8,8 @@ export interface AgentTool {
   description: string;
   inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
   route: Pick<Route, "method" | "path" | "params" | "query">;
+  /** a typical call's arguments (the route's agentExample) */
+  example: Record<string, unknown>;
   scope: AgentTokenScope;
 }
 
@@ -42,18 +44,25 @@ export function agentTools(routes: readonly Route[]): AgentTool[] {
           `${route.summary} (${route.method} ${route.path}).`,
           route.description,
           `Needs an agent token with the scope ${route.agentScope}. Amounts are decimal strings, never floats (each field's description gives its unit; amount_usd and value_usd are US dollars); timestamps are epoch milliseconds. Answers the REST body as JSON; a refusal is a tool error carrying the RFC 7807 problem (error_code, detail).`,
+          `Example arguments: ${JSON.stringify(route.agentExample ?? {})}`,
         ]
           .filter(Boolean)
           .join("\n\n"),
         inputSchema: { type: "object", properties: { ...params.properties, ...query.properties }, ...(required.length > 0 && { required }) },
         route,
+        example: route.agentExample ?? {},
         scope: route.agentScope,
       };
     });
 }
 
+/** The REST request of an AgentTool route's example, as /openapi.json shows it to models. */
+export function exampleRequest(route: Pick<Route, "method" | "path" | "query" | "agentExample">): ToolRequest {
+  return toolRequest({ route }, route.agentExample ?? {});
+}
+
 /** The request a call with `args` makes; arguments that are not the route's own are dropped. */
-export function toolRequest(tool: AgentTool, args: Record<string, unknown>): ToolRequest {
+export function toolRequest(tool: Pick<AgentTool, "route">, args: Record<string, unknown>): ToolRequest {
   const pathNames = new Set<string>();
   const path = tool.route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     pathNames.add(name);

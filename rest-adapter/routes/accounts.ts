@@ -45,6 +45,7 @@ export const accountRoutes = [
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
+    agentExample: {},
     operation: `query ListAccounts { me { accounts { items { source source_id name chain_id address balances { ${ASSET_BALANCE_FIELDS} } total_value_usd card { status currency funding_source { type id } } } total_value_usd } } }`,
     variables: () => ({}),
     result: (data) => data.me.accounts,

@@ -29,6 +29,7 @@ export const assetRoutes = [
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
+    agentExample: { asset_type: "crypto", symbol: "ETH" },
     query: Type.Object({
       asset_type: Type.Optional(literalUnion(ASSET_TYPES)),
       chain_id: Type.Optional({ ...ChainId, description: "crypto assets on this chain; not with asset_type=fiat" }),
@@ -50,6 +51,7 @@ export const assetRoutes = [
     description: `${ASSET_SHAPE}\n\nAn id not in the catalogue: 404 \`AST-404-001\`.`,
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
+    agentExample: { asset_id: "ast_eth" },
     params: Type.Object({ asset_id: Type.String({ minLength: 1, maxLength: 64, description: "ast_<symbol in lower case>", examples: ["ast_usdc"] }) }),
     operation: `query GetAsset($id: ID!) { asset(id: $id) { ${ASSET_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.asset_id }),

@@ -81,6 +81,7 @@ export const cardAuthorizationRoutes = [
     description: `Newest first, each with what the merchant asked, what was decided (\`decline_reason\` when declined), its status and its movements in the ledger. \`limit\` 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}), \`offset\` from 0. Closed cards keep theirs; another user's card: 404 \`CRD-404-001\`.\n\n${RULES}`,
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:transactions",
+    agentExample: { card_id: "crd_01JD4ZK2M8Q7", limit: 20 },
     params: CardId,
     query: Type.Object({
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),

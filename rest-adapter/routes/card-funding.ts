@@ -28,6 +28,7 @@ export const cardFundingRoutes = [
       "The card's funding source (spec 2.10): `crypto_wallet` (a wallet id) or `bank_account`. Authorizations check its available balance in the card currency's settlement unit (USDC for USD cards, EURC for EUR cards, one to one) and approved purchases debit it in the ledger. Another user's card: 404 `CRD-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
+    agentExample: { card_id: "crd_01JD4ZK2M8Q7" },
     params: CardId,
     operation: `query GetCardFunding($id: ID!) { card(id: $id) { id funding_source { type id } } }`,
     variables: ({ params }) => ({ id: params.card_id }),

@@ -26,6 +26,7 @@ export const walletAssetRoutes = [
     description: `${BALANCE_RULES}\n\nA wallet that is not yours (or deleted): 404 \`WAL-404-001\`.`,
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
+    agentExample: { wallet_id: 12 },
     params: Type.Object({ wallet_id: Type.Integer({ minimum: 1 }) }),
     operation: `query ListWalletAssets($id: Int!) { wallet(id: $id) { id assets { ${ASSET_BALANCE_FIELDS} } } }`,
     variables: ({ params }) => ({ id: params.wallet_id }),

@@ -27,6 +27,7 @@ export const walletRoutes = [
     description: "Signer-only addresses never appear here; read them by id.",
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
+    agentExample: { is_eoa: true },
     query: Type.Object({
       chain_id: Type.Optional(Type.Integer({ minimum: 1 })),
       is_eoa: Type.Optional(Type.Boolean({ description: "true = EOA, false = Safe" })),
@@ -85,6 +86,7 @@ export const walletRoutes = [
     summary: "One wallet of the user (signer addresses included)",
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
+    agentExample: { wallet_id: 12 },
     params: WalletId,
     operation: `query GetWallet($id: Int!) { wallet(id: $id) { ${WALLET_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.wallet_id }),

@@ -3,7 +3,9 @@ import { buildSchema, parse, type GraphQLSchema } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
 import { agentRequirement, agentSurface, missingScope, type AgentSurface } from "../../gateway/agent-access.ts";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
+import { exampleRequest } from "../../rest-adapter/mcp/agent-tools.ts";
 import { platformRoutes } from "../../rest-adapter/platform.ts";
+import { compileValidator } from "../../rest-adapter/validation.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
 
 const SDL = `
@@ -80,3 +82,20 @@ describe("the route table and the GraphQL fields agree on what agent tokens reac
     expect(never.filter((id) => byId.has(id)).length).toBeGreaterThan(6);
   });
 });
+
+describe("AgentTool examples", () => {
+  it("gives every AgentTool route an example call that its own path and query schemas accept", () => {
+    const tools = platformRoutes.filter((route) => route.agentScope);
+    expect(tools.length).toBeGreaterThan(15);
+    for (const route of tools) {
+      expect(route.agentExample, route.operationId).toBeDefined();
+      const params = Object.fromEntries(Object.entries(route.agentExample!).filter(([name]) => route.path.includes(`{${name}}`)));
+      const query = Object.fromEntries(Object.entries(route.agentExample!).filter(([name]) => !route.path.includes(`{${name}}`)));
+      if (route.params) expect(compileValidator(route.params, "path")(params), route.operationId).toBe(true);
+      if (route.query) expect(compileValidator(route.query, "query")(query), route.operationId).toBe(true);
+      else expect(query, route.operationId).toEqual({});
+      expect(exampleRequest(route).url.startsWith(route.path.split("{")[0]!), route.operationId).toBe(true);
+    }
+  });
+});
+
