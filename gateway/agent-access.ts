@@ -2,7 +2,7 @@ import { GraphQLError, Kind, parse, TypeInfo, visit, visitWithTypeInfo, type Con
 import type { AgentPrincipal } from "../lib/auth/principal.ts";
 import type { FederatedClient } from "../lib/graphql/federated-client.ts";
 import { AppError, appError } from "../lib/errors/app-error.ts";
-import { AGENT_SCOPE_TAG_PREFIX, AGENT_TAG_NAME } from "../lib/graphql/agent-tag.ts";
+import { AGENT_SCOPE_TAG_PREFIX, AGENT_TAG_NAME, AGENT_WALLETS_TAG_NAME } from "../lib/graphql/agent-tag.ts";
 import { AGENT_TOKEN_SCOPES, type AgentTokenScope } from "../lib/vocabulary/agents.ts";
 import { isOneOf } from "../lib/vocabulary/values.ts";
 
@@ -12,6 +12,8 @@ export interface AgentSurface {
   types: ReadonlySet<string>;
   /** AgentTool fields (`Type.field`) and the scopes one of which each needs (may be empty off the root) */
   fields: ReadonlyMap<string, readonly AgentTokenScope[]>;
+  /** AgentTool fields that narrow their answer to a wallet-restricted token's wallets */
+  walletScoped: ReadonlySet<string>;
 }
 
 function tagNames(directives: readonly ConstDirectiveNode[] | undefined): string[] {
@@ -27,6 +29,7 @@ function tagNames(directives: readonly ConstDirectiveNode[] | undefined): string
 export function agentSurface(supergraphSdl: string): AgentSurface {
   const types = new Set<string>();
   const fields = new Map<string, AgentTokenScope[]>();
+  const walletScoped = new Set<string>();
   for (const definition of parse(supergraphSdl).definitions) {
     if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION && definition.kind !== Kind.INTERFACE_TYPE_DEFINITION) continue;
     if (tagNames(definition.directives).includes(AGENT_TAG_NAME)) types.add(definition.name.value);
@@ -37,13 +40,17 @@ export function agentSurface(supergraphSdl: string): AgentSurface {
       const unknown = scopes.find((scope) => !isOneOf(AGENT_TOKEN_SCOPES, scope));
       if (unknown !== undefined) throw new Error(`${definition.name.value}.${field.name.value}: unknown agent scope tag "${unknown}"`);
       fields.set(`${definition.name.value}.${field.name.value}`, scopes as AgentTokenScope[]);
+      if (tags.includes(AGENT_WALLETS_TAG_NAME)) walletScoped.add(`${definition.name.value}.${field.name.value}`);
     }
   }
-  return { types, fields };
+  return { types, fields, walletScoped };
 }
 
-/** An operation as agents see it: refused outright, or the scopes it needs (each entry: one of these). */
-export type AgentRequirement = { refused: AppError } | { needs: (readonly AgentTokenScope[])[] };
+/**
+ * An operation as agents see it: refused outright, or the scopes it needs (each entry: one of
+ * these) and whether every field that needs one narrows to a restricted token's wallets.
+ */
+export type AgentRequirement = { refused: AppError } | { needs: (readonly AgentTokenScope[])[]; walletScoped: boolean };
 
 /**
  * Every field a document selects must be an AgentTool field or belong to an AgentTool type; a
@@ -54,6 +61,7 @@ export function agentRequirement(schema: GraphQLSchema, surface: AgentSurface, d
   const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((type) => type != null));
   const typeInfo = new TypeInfo(schema);
   const needs: (readonly AgentTokenScope[])[] = [];
+  let walletScoped = true;
   let refused: AppError | undefined;
   visit(
     document,
@@ -69,20 +77,24 @@ export function agentRequirement(schema: GraphQLSchema, surface: AgentSurface, d
           refused = appError("AGT-403-002", `${key} is not available to agent tokens; they reach only the AgentTool operations (see the AgentTool tag in /openapi.json).`);
           return false;
         }
-        if (scopes?.length) needs.push(scopes);
+        if (scopes?.length) {
+          needs.push(scopes);
+          walletScoped &&= surface.walletScoped.has(key);
+        }
         return undefined;
       },
     }),
   );
-  return refused ? { refused } : { needs };
+  return refused ? { refused } : { needs, walletScoped };
 }
 
-/** The refusal for a principal holding `scopes`, if any need is unmet. */
-export function missingScope(requirement: AgentRequirement, scopes: readonly AgentTokenScope[]): AppError | undefined {
+/** The refusal for a token holding `scopes` (and restricted to some wallets, or not), if any need is unmet. */
+export function missingScope(requirement: AgentRequirement, scopes: readonly AgentTokenScope[], restricted = false): AppError | undefined {
   if ("refused" in requirement) return requirement.refused;
   const unmet = requirement.needs.find((oneOf) => !oneOf.some((scope) => scopes.includes(scope)));
-  if (!unmet) return undefined;
-  return appError("AGT-403-001", `This operation needs an agent token with ${unmet.length === 1 ? "the scope" : "one of the scopes"} ${unmet.join(", ")}.`);
+  if (unmet) return appError("AGT-403-001", `This operation needs an agent token with ${unmet.length === 1 ? "the scope" : "one of the scopes"} ${unmet.join(", ")}.`);
+  if (restricted && !requirement.walletScoped) return appError("AGT-403-003");
+  return undefined;
 }
 
 export interface AgentTokenUse {
@@ -115,7 +127,7 @@ export class AgentGate {
   ): Promise<ExecutionResult> {
     let requirement = this.decisions.get(request.document);
     if (!requirement) this.decisions.set(request.document, (requirement = agentRequirement(schema, this.surface, request.document)));
-    const refusal = missingScope(requirement, principal.scopes);
+    const refusal = missingScope(requirement, principal.scopes, principal.wallet_ids.length > 0);
     const result: ExecutionResult = refusal ? { errors: [new GraphQLError(refusal.detail, { originalError: refusal, extensions: { ...refusal.extensions } })] } : await execute();
     const code = result.errors?.[0]?.extensions?.error_code;
     await this.record({ token_id: principal.token_id, operation: operationLabel(request), outcome: result.errors?.length ? (typeof code === "string" ? code : "error") : "ok" }, request.trace_id);

@@ -24,7 +24,7 @@ const PAT_PRINCIPAL = parse(`query ($token: String!) {
 }`);
 
 const AGENT_TOKEN_PRINCIPAL = parse(`query ($token: String!) {
-  principal: _principal_for_agent_token(token: $token) { token_id user_id environment_id scopes }
+  principal: _principal_for_agent_token(token: $token) { token_id user_id environment_id scopes wallet_ids }
 }`);
 
 const API_KEY_PRINCIPAL = parse(`query ($key: String!) {

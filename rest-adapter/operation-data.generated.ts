@@ -1846,6 +1846,7 @@ export interface OperationData {
       name: string;
       token_prefix: string;
       scopes: string[];
+      wallet_ids: number[];
       expires_at: number;
       last_used_at: number | null;
       revoked_at: number | null;
@@ -1860,6 +1861,7 @@ export interface OperationData {
       name: string;
       token_prefix: string;
       scopes: string[];
+      wallet_ids: number[];
       expires_at: number;
       last_used_at: number | null;
       revoked_at: number | null;
@@ -1873,6 +1875,7 @@ export interface OperationData {
       name: string;
       token_prefix: string;
       scopes: string[];
+      wallet_ids: number[];
       expires_at: number;
       last_used_at: number | null;
       revoked_at: number | null;

@@ -5,6 +5,12 @@ export interface AuthenticatedUser {
   user_id: string;
   environment_id: string;
   principal: UserPrincipal | AgentPrincipal;
+  /**
+   * The wallets the caller may read (an agent token restricted to some); null: every wallet. Only
+   * fields tagged `@AgentWalletScoped()` are reached by a restricted token, and their resolvers
+   * narrow to this.
+   */
+  wallet_ids: readonly number[] | null;
 }
 
 /**
@@ -16,7 +22,7 @@ export interface AuthenticatedUser {
 export function requireUser(principal: Principal, access: "read" | "write"): AuthenticatedUser {
   if (principal.kind === "agent") {
     if (access === "write") throw appError("AGT-403-002", "Agent tokens cannot change anything here.");
-    return { user_id: principal.user_id, environment_id: principal.environment_id, principal };
+    return { user_id: principal.user_id, environment_id: principal.environment_id, principal, wallet_ids: principal.wallet_ids.length > 0 ? principal.wallet_ids : null };
   }
   const caller = requireUserCredential(principal);
   if (caller.user_id === null) throw appError("USR-404-001");
@@ -24,7 +30,7 @@ export function requireUser(principal: Principal, access: "read" | "write"): Aut
   const granted = caller.pat?.scopes ?? [];
   if (caller.via === "pat" && !(granted.includes(access) || (access === "read" && granted.includes("write"))))
     throw appError("USR-403-001", `This personal access token lacks the ${access} scope.`);
-  return { user_id: caller.user_id, environment_id: caller.environment_id, principal: caller };
+  return { user_id: caller.user_id, environment_id: caller.environment_id, principal: caller, wallet_ids: null };
 }
 
 /** JWT-only operations (creating the user, issuing tokens): a PAT cannot mint more credentials. */

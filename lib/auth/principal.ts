@@ -42,6 +42,8 @@ export interface AgentPrincipal {
   user_id: string;
   environment_id: string;
   scopes: AgentTokenScope[];
+  /** the wallets it may read; empty: every wallet of the user */
+  wallet_ids: number[];
 }
 
 /** A dashboard user (Bearer session token from DASHBOARD_AUTH); organisation membership is checked per request. */

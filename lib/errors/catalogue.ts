@@ -46,6 +46,7 @@ export const ERROR_CATALOGUE = {
   // Personal access tokens
   "AGT-403-001": { status: 403, title: "Agent Token Scope Missing", detail: "The agent token lacks the scope this operation needs." },
   "AGT-403-002": { status: 403, title: "Not Available To Agent Tokens", detail: "Agent tokens reach only the AgentTool operations (see the AgentTool tag in /openapi.json)." },
+  "AGT-403-003": { status: 403, title: "Agent Token Restricted To Wallets", detail: "This agent token may read only some wallets; this operation spans the whole account. Its wallets' transactions, balances and assets remain readable." },
   "AGT-404-001": { status: 404, title: "Agent Token Not Found", detail: "No agent token with this id belongs to the user." },
   "AGT-422-001": { status: 422, title: "Invalid Agent Token Scopes", detail: "scopes must be a non-empty subset of read:transactions, read:balances, write:transfers, write:strategies." },
   "CHT-404-001": { status: 404, title: "Chat Session Not Found", detail: "No chat session with this id belongs to the user." },

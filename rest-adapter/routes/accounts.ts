@@ -51,6 +51,6 @@ export const accountRoutes = [
     result: (data) => data.me.accounts,
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/accounts")), wallets: link(href(base_url, "/v0/wallets")), cards: link(href(base_url, "/v0/cards")) }),
     responses: { 200: { description: "Your accounts", schema: Type.Object({ items: Type.Array(Account), total_value_usd: UsdTotal, _links: Links }) } },
-    errors: ["USR-404-001", "CHN-502-001"],
+    errors: ["USR-404-001", "CHN-502-001", "AGT-403-003"],
   }),
 ];

@@ -1,17 +1,18 @@
 import { Type } from "@sinclair/typebox";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
-import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_USES } from "../../subgraphs/agents/tokens/agent-tokens.ts";
+import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../subgraphs/agents/tokens/agent-tokens.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
 import { Links, withLinks } from "../schemas.ts";
 
-const TOKEN_FIELDS = "id name token_prefix scopes expires_at last_used_at revoked_at created_at";
+const TOKEN_FIELDS = "id name token_prefix scopes wallet_ids expires_at last_used_at revoked_at created_at";
 
 const AgentToken = Type.Object({
   id: Type.String({ description: "agt_<id>" }),
   name: Type.String(),
   token_prefix: Type.String({ description: "The token's first characters, to tell tokens apart." }),
   scopes: Type.Array(Type.String(), { description: `Of ${AGENT_TOKEN_SCOPES.join(", ")}.` }),
+  wallet_ids: Type.Array(Type.Integer(), { description: "The wallets it may read; empty: every wallet of yours." }),
   expires_at: Type.Integer({ description: "epoch ms" }),
   last_used_at: Type.Union([Type.Integer(), Type.Null()], { description: "epoch ms of the latest request made with it" }),
   revoked_at: Type.Union([Type.Integer(), Type.Null()]),
@@ -37,12 +38,16 @@ export const agentTokenRoutes = [
     description:
       `For an AI agent to read your money through the AgentTool operations (REST, /graphql, MCP), and nothing else. The token (\`plat_agt_\` + 40 base62 characters + a 6-character CRC32 checksum) is returned once in \`token\`; only its SHA-256 hash is stored. Send it as \`x-platform-token\`, on its own. ` +
       `\`scopes\`: a non-empty subset of ${AGENT_TOKEN_SCOPES.map((s) => `\`${s}\``).join(", ")}; anything else is 422 \`AGT-422-001\`. A write scope does not include the matching read scope. Each AgentTool operation names the scope it needs (the AgentToken security requirement). ` +
-      `It expires after \`expires_in_days\` (1-${MAX_AGENT_TOKEN_DAYS}, default ${DEFAULT_AGENT_TOKEN_DAYS}). JWT, or a PAT with \`write\`.`,
+      `It expires after \`expires_in_days\` (1-${MAX_AGENT_TOKEN_DAYS}, default ${DEFAULT_AGENT_TOKEN_DAYS}). ` +
+      `\`wallet_ids\` (1-${MAX_AGENT_TOKEN_WALLETS} of your wallets; another user's is 404 \`WAL-404-001\`) restricts it to those wallets: it then reads their transactions (the feed narrowed to them), their balances and assets, and the asset catalogue; operations that span your whole account (accounts, cards, budgets, insights) answer 403 \`AGT-403-003\`. JWT, or a PAT with \`write\`.`,
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({
       name: Type.String({ minLength: 1, maxLength: MAX_AGENT_TOKEN_NAME_LENGTH }),
       scopes: Type.Array(Type.String(), { description: `A non-empty subset of ${AGENT_TOKEN_SCOPES.join(", ")}.`, examples: [["read:transactions", "read:balances"]] }),
       expires_in_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_AGENT_TOKEN_DAYS }), Type.Null()], { description: `default ${DEFAULT_AGENT_TOKEN_DAYS}` })),
+      wallet_ids: Type.Optional(
+        Type.Union([Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_AGENT_TOKEN_WALLETS }), Type.Null()], { description: "Restricts the token to these wallets of yours; absent: all of them." }),
+      ),
     }),
     operation: `mutation CreateAgentToken($input: CreateAgentTokenInput!) { token: create_agent_token(input: $input) { ${TOKEN_FIELDS} token } }`,
     variables: ({ body }) => ({ input: body }),
@@ -54,7 +59,7 @@ export const agentTokenRoutes = [
       list: link(href(base_url, "/v0/agent/tokens")),
     }),
     responses: { 201: { description: "The token, with its secret shown this once", schema: withLinks(Type.Composite([AgentToken, Type.Object({ token: Type.String() })])) } },
-    errors: ["AGT-422-001", "USR-403-001", "USR-404-001"],
+    errors: ["AGT-422-001", "USR-403-001", "USR-404-001", "WAL-404-001"],
   }),
   defineRoute({
     operationId: "listAgentTokens",

@@ -49,7 +49,7 @@ export const budgetRoutes = [
       settings: link(href(base_url, "/v0/budgets/settings")),
     }),
     responses: { 200: { description: "The budgets, oldest first", schema: Type.Object({ items: Type.Array(Type.Ref("Budget")), _links: Links }) } },
-    errors: ["USR-404-001"],
+    errors: ["USR-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "createBudget",
@@ -93,7 +93,7 @@ export const budgetRoutes = [
     result: (data) => data.settings,
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/budgets/settings")), update: link(href(base_url, "/v0/budgets/settings"), { method: "PATCH" }), budgets: link(href(base_url, "/v0/budgets")) }),
     responses: { 200: { description: "The settings", schema: Settings } },
-    errors: ["USR-404-001"],
+    errors: ["USR-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "updateBudgetSettings",
@@ -127,7 +127,7 @@ export const budgetRoutes = [
     result: (data) => data.budget,
     links: (body, { base_url }) => budgetLinks(base_url, body),
     responses: { 200: { description: "The budget", schema: Type.Ref("Budget") } },
-    errors: ["USR-404-001", "BGT-404-001"],
+    errors: ["USR-404-001", "BGT-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "updateBudget",

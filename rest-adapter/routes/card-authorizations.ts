@@ -106,7 +106,7 @@ export const cardAuthorizationRoutes = [
         }),
       },
     },
-    errors: ["USR-404-001", "CRD-404-001"],
+    errors: ["USR-404-001", "CRD-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "createSandboxCardAuthorization",

@@ -35,7 +35,7 @@ export const cardFundingRoutes = [
     result: (data) => data.card.funding_source,
     links: (body, { base_url, params }) => fundingLinks(base_url, params.card_id, body),
     responses: { 200: { description: "The funding source", schema: Funding } },
-    errors: ["USR-404-001", "CRD-404-001"],
+    errors: ["USR-404-001", "CRD-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "setCardFunding",

@@ -119,7 +119,7 @@ export const cardRoutes = [
     result: (data) => ({ items: data.cards }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/cards")), create: link(href(base_url, "/v0/cards"), { method: "POST" }) }),
     responses: { 200: { description: "The cards", schema: Type.Object({ items: Type.Array(Type.Ref("Card")), _links: Links }) } },
-    errors: ["USR-404-001"],
+    errors: ["USR-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "getCard",
@@ -137,7 +137,7 @@ export const cardRoutes = [
     result: (data) => data.card,
     links: (body, { base_url }) => cardLinks(base_url, body),
     responses: { 200: { description: "The card", schema: Type.Ref("Card") } },
-    errors: ["USR-404-001", "CRD-404-001"],
+    errors: ["USR-404-001", "CRD-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "updateCard",

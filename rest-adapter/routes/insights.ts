@@ -58,7 +58,7 @@ export const insightRoutes = [
     result: (data) => data.insights,
     links: (body, { base_url, query }) => listLinks(base_url, query, body.pagination),
     responses: { 200: { description: "One page of insights", schema: InsightPage } },
-    errors: ["USR-404-001"],
+    errors: ["USR-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "refreshInsights",
@@ -92,7 +92,7 @@ export const insightRoutes = [
     result: (data) => data.insight,
     links: (body, { base_url }) => insightLinks(base_url, body),
     responses: { 200: { description: "The insight", schema: Type.Ref("Insight") } },
-    errors: ["USR-404-001", "INS-404-001"],
+    errors: ["USR-404-001", "INS-404-001", "AGT-403-003"],
   }),
   defineRoute({
     operationId: "dismissInsight",

@@ -8,8 +8,8 @@ import { AgentsUser } from "./types/user.ts";
 
 export const agentsSubgraph = defineSubgraph({
   name: "agents",
-  peers: [],
-  services: ({ database, logger }): AgentsServices => ({ db: createAgentsDb(database), logger }),
+  peers: ["users"],
+  services: ({ database, logger }, peers): AgentsServices => ({ db: createAgentsDb(database), logger, users: peers.users }),
   resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver],
   orphanedTypes: [AgentsUser],
   // the user's own fields here are keyed on the id alone

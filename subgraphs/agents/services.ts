@@ -1,3 +1,4 @@
+import type { FederatedClient } from "../../lib/graphql/federated-client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { AgentsDb } from "./db.ts";
 
@@ -5,4 +6,6 @@ import type { AgentsDb } from "./db.ts";
 export interface AgentsServices {
   db: AgentsDb;
   logger: Logger;
+  /** the users subgraph: whether a wallet is the user's (an agent token's wallet restriction) */
+  users: FederatedClient;
 }

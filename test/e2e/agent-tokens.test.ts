@@ -199,3 +199,37 @@ describe("the AgentTool contract at /graphql/agent", () => {
     expect((await response.json()).errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
   });
 });
+
+describe("agent tokens restricted to some wallets", () => {
+  it("read only those wallets' transactions, balances and assets, and nothing that spans the whole account", async () => {
+    const wallets = (await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string }[];
+    const other = wallets.find((w) => w.id !== user.wallet_id)!;
+    expect(other).toBeDefined();
+    const issued = await issue(user.jwt, { name: "one wallet", scopes: ["read:transactions", "read:balances"], wallet_ids: [user.wallet_id] });
+    expect(issued.status).toBe(201);
+    const { token, wallet_ids } = await issued.json();
+    expect(wallet_ids).toEqual([user.wallet_id]);
+    const feed = await (await asAgent(token, "/v0/transactions?meta=true")).json();
+    expect(feed.items.length).toBeGreaterThan(0);
+    expect(feed.items.every((t: { wallet_id: number }) => t.wallet_id === user.wallet_id)).toBe(true);
+    expect(feed.meta.transaction_count).toBe(feed.pagination.total);
+    expect((await (await asAgent(token, "/v0/wallets")).json()).items.map((w: { id: number }) => w.id)).toEqual([user.wallet_id]);
+    expect((await asAgent(token, `/v0/wallets/${user.wallet_id}/assets`)).status).toBe(200);
+    expect(await problem(await asAgent(token, `/v0/wallets/${other.id}`))).toEqual({ status: 404, code: "WAL-404-001" });
+    expect(await problem(await asAgent(token, `/v0/wallets/${other.id}/assets`))).toEqual({ status: 404, code: "WAL-404-001" });
+    for (const path of ["/v0/accounts", "/v0/budgets", "/v0/insights", "/v0/cards"]) expect(await problem(await asAgent(token, path)), path).toEqual({ status: 403, code: "AGT-403-003" });
+    expect((await asAgent(token, "/v0/assets")).status).toBe(200);
+
+    // restricted to the other wallet: none of this user's deposits, which went to the first one
+    const elsewhere = (await (await issue(user.jwt, { name: "other wallet", scopes: ["read:transactions"], wallet_ids: [other.id] })).json()).token;
+    const empty = await (await asAgent(elsewhere, "/v0/transactions?meta=true")).json();
+    expect({ total: empty.pagination.total, count: empty.meta.transaction_count }).toEqual({ total: 0, count: 0 });
+    expect(await problem(await asAgent(elsewhere, `/v0/transactions/${feed.items[0].id}`))).toEqual({ status: 404, code: "TXN-404-001" });
+  });
+
+  it("cannot be restricted to another user's wallet", async () => {
+    const stranger = await userWithWallet(platform);
+    expect(await problem(await issue(user.jwt, { name: "x", scopes: ["read:balances"], wallet_ids: [stranger.wallet_id] }))).toEqual({ status: 404, code: "WAL-404-001" });
+    expect(await problem(await issue(user.jwt, { name: "x", scopes: ["read:balances"], wallet_ids: [] }))).toEqual({ status: 422, code: "GEN-422-001" });
+  });
+});

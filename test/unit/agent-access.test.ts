@@ -10,7 +10,7 @@ import { readSupergraph } from "../../server/supergraph.ts";
 
 const SDL = `
   type Query {
-    transactions: Page @tag(name: "agent") @tag(name: "agent_scope:read:transactions")
+    transactions: Page @tag(name: "agent") @tag(name: "agent_scope:read:transactions") @tag(name: "agent_wallets")
     me: User @tag(name: "agent") @tag(name: "agent_scope:read:transactions") @tag(name: "agent_scope:read:balances")
     secrets: String
     untagged_scope: String @tag(name: "agent")
@@ -42,6 +42,14 @@ describe("agentRequirement: agents select AgentTool fields within their scopes, 
     expect(refusal("{ __schema { types { name } } }", all)).toBe("AGT-403-002");
   });
 
+  it("lets a token restricted to some wallets reach only fields that narrow to them (AGT-403-003 elsewhere)", () => {
+    const restricted = (query: string) => missingScope(requirement(query), ["read:transactions", "read:balances"], true)?.code;
+    expect(restricted("{ transactions { total } }")).toBeUndefined();
+    expect(restricted("{ me { id } }")).toBe("AGT-403-003");
+    expect(restricted("{ transactions { total } me { id } }")).toBe("AGT-403-003");
+    expect(missingScope(requirement("{ me { id } }"), ["read:balances"], false)).toBeUndefined();
+  });
+
   it("refuses a root field that names no scope, even where it is tagged", () => {
     expect(refusal("{ untagged_scope }", [...AGENT_TOKEN_SCOPES])).toBe("AGT-403-002");
   });
@@ -67,8 +75,12 @@ describe("the route table and the GraphQL fields agree on what agent tokens reac
     expect(checked.length).toBeGreaterThan(50);
     const disagreements = checked.flatMap((route) => {
       const needs = agentRequirement(api, supergraph, parse(route.operation));
+      // a wallet-restricted token: refused (and documented so) where the operation spans the whole account
+      const restricted = missingScope(needs, [...AGENT_TOKEN_SCOPES], true)?.code;
       const agree = route.agentScope
-        ? missingScope(needs, [route.agentScope]) === undefined && missingScope(needs, AGENT_TOKEN_SCOPES.filter((s) => s !== route.agentScope))?.code === "AGT-403-001"
+        ? missingScope(needs, [route.agentScope]) === undefined &&
+          missingScope(needs, AGENT_TOKEN_SCOPES.filter((s) => s !== route.agentScope))?.code === "AGT-403-001" &&
+          (restricted === "AGT-403-003") === route.errors.includes("AGT-403-003")
         : missingScope(needs, [...AGENT_TOKEN_SCOPES])?.code === "AGT-403-002";
       return agree ? [] : [route.operationId];
     });

@@ -4,7 +4,8 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { AgentsServices } from "../services.ts";
 import { AgentToken, AgentTokenUse, CreatedAgentToken } from "../types/agent-token.ts";
-import { issueAgentToken, listAgentTokens, listAgentTokenUses, principalForAgentToken, recordAgentTokenUse, revokeAgentToken } from "./agent-tokens.ts";
+import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
+import { issueAgentToken, listAgentTokens, listAgentTokenUses, principalForAgentToken, recordAgentTokenUse, revokeAgentToken, walletRestriction } from "./agent-tokens.ts";
 
 @InputType()
 class CreateAgentTokenInput {
@@ -16,6 +17,9 @@ class CreateAgentTokenInput {
 
   @Field(() => Int, { nullable: true, description: "Lifetime in days (1-90); default 30." })
   expires_in_days?: number | null;
+
+  @Field(() => [Int], { nullable: true, description: "Restricts the token to these wallets of the user (1-20); absent: all of them." })
+  wallet_ids?: number[] | null;
 }
 
 @Directive("@inaccessible")
@@ -32,6 +36,9 @@ export class ResolvedAgentToken {
 
   @Field(() => [String])
   scopes!: string[];
+
+  @Field(() => [Int], { description: "the wallets it may read; empty: every wallet of the user" })
+  wallet_ids!: number[];
 }
 
 /**
@@ -54,8 +61,10 @@ export class AgentTokenResolver {
   }
 
   @Mutation(() => CreatedAgentToken)
-  create_agent_token(@Arg("input", () => CreateAgentTokenInput) input: CreateAgentTokenInput, @Ctx() ctx: RequestContext): Promise<unknown> {
+  async create_agent_token(@Arg("input", () => CreateAgentTokenInput) input: CreateAgentTokenInput, @Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id, environment_id } = tokenOwner(ctx, "write");
+    // each wallet must be the user's own (WAL-404-001 otherwise, as the users subgraph answers)
+    for (const wallet_id of walletRestriction(input.wallet_ids)) await findOwnedWallet(this.services.users, { user_id, wallet_id }, ctx.trace_id);
     return issueAgentToken(this.services.db, { user_id, environment_id, ...input });
   }
 

@@ -13,6 +13,8 @@ export const MAX_AGENT_TOKEN_NAME_LENGTH = 100;
 /** Uses listed per page by default, and at most */
 export const DEFAULT_AGENT_TOKEN_USES = 50;
 export const MAX_AGENT_TOKEN_USES = 200;
+/** Wallets one token may be restricted to, at most */
+export const MAX_AGENT_TOKEN_WALLETS = 20;
 
 export interface IssueAgentToken {
   user_id: string;
@@ -20,7 +22,18 @@ export interface IssueAgentToken {
   name: string;
   scopes: string[];
   expires_in_days?: number | null;
+  /** the wallets it may read (already checked to be the user's); empty or absent: all of them */
+  wallet_ids?: number[] | null;
   now?: Date;
+}
+
+/** A restriction as asked: distinct positive wallet ids, at most MAX_AGENT_TOKEN_WALLETS. */
+export function walletRestriction(walletIds: number[] | null | undefined): number[] {
+  if (walletIds == null) return [];
+  const ids = [...new Set(walletIds)];
+  if (walletIds.length === 0 || ids.length > MAX_AGENT_TOKEN_WALLETS || ids.some((id) => !Number.isInteger(id) || id < 1))
+    throw validationError(["body", "wallet_ids"], `Value error, 1 to ${MAX_AGENT_TOKEN_WALLETS} wallet ids of yours; omit it for all of them`, walletIds);
+  return ids.sort((a, b) => a - b);
 }
 
 /** Issues an agent token: the plaintext is returned once, only its SHA-256 hash is stored. */
@@ -45,6 +58,7 @@ export async function issueAgentToken(db: AgentsDb, options: IssueAgentToken) {
       token_hash: hashToken(token),
       token_prefix: agentTokenDisplayPrefix(token),
       scopes: AGENT_TOKEN_SCOPES.filter((scope) => options.scopes.includes(scope)),
+      wallet_ids: walletRestriction(options.wallet_ids),
       expires_at: new Date(now.getTime() + days * 86_400_000),
     },
   });
@@ -82,6 +96,7 @@ export interface AgentTokenPrincipal {
   user_id: string;
   environment_id: string;
   scopes: AgentTokenScope[];
+  wallet_ids: number[];
 }
 
 /** The live token behind a presented secret, or null (malformed, unknown, revoked or expired). */
@@ -89,7 +104,7 @@ export async function principalForAgentToken(db: AgentsDb, token: string, now: D
   if (!isWellFormedAgentToken(token)) return null;
   const row = await db.agentToken.findUnique({ where: { token_hash: hashToken(token) } });
   if (!row || row.revoked_at || row.expires_at <= now) return null;
-  return { token_id: row.id, user_id: row.user_id, environment_id: row.environment_id, scopes: row.scopes.filter((scope) => isOneOf(AGENT_TOKEN_SCOPES, scope)) };
+  return { token_id: row.id, user_id: row.user_id, environment_id: row.environment_id, scopes: row.scopes.filter((scope) => isOneOf(AGENT_TOKEN_SCOPES, scope)), wallet_ids: row.wallet_ids ?? [] };
 }
 
 /** One use of a token (the operation, `ok` or the refusing code), and the token's last_used_at. */

@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from "type-graphql";
+import { Field, ID, Int, ObjectType } from "type-graphql";
 
 @ObjectType({ description: "An agent token of the user (x-platform-token); the secret itself is shown only at creation." })
 export class AgentToken {
@@ -13,6 +13,9 @@ export class AgentToken {
 
   @Field(() => [String], { description: "read:transactions, read:balances, write:transfers, write:strategies (spec 2.10)" })
   scopes!: string[];
+
+  @Field(() => [Int], { description: "The wallets it may read; empty: every wallet of the user." })
+  wallet_ids!: number[];
 
   @Field(() => Date)
   expires_at!: Date;

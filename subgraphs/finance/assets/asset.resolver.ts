@@ -1,4 +1,4 @@
-import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool, AgentWalletScoped } from "../../../lib/graphql/agent-tag.ts";
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
@@ -13,7 +13,9 @@ import { listAssets } from "./list-assets.ts";
 export class AssetResolver {
   constructor(private readonly services: FinanceServices) {}
 
+  // the catalogue holds nobody's data: a token restricted to some wallets reads all of it
   @AgentTool("read:balances")
+  @AgentWalletScoped()
   @Query(() => [Asset], { description: "The asset catalogue (GET /v0/assets); filters combine with AND." })
   assets(
     @Ctx() ctx: RequestContext,
@@ -26,6 +28,7 @@ export class AssetResolver {
   }
 
   @AgentTool("read:balances")
+  @AgentWalletScoped()
   @Query(() => Asset, { description: "One asset of the catalogue (GET /v0/assets/{asset_id})." })
   asset(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<AssetRecord> {
     requireUser(ctx.principal, "read");

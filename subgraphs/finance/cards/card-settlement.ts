@@ -4,7 +4,7 @@ import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import type { FinanceTx } from "../db.ts";
 import { depositAsset } from "../transactions/deposit-asset.ts";
 import type { LedgerSource } from "../transactions/ledger-source.ts";
-import { findOwnedWallet } from "../transactions/owned-wallets.ts";
+import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
 
 /**
  * The currencies a card may be in, and the stablecoin a crypto wallet settles each in, one to one:

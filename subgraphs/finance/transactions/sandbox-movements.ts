@@ -5,7 +5,7 @@ import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceServices } from "../services.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
 import { depositAsset } from "./deposit-asset.ts";
-import { findOwnedWallet } from "./owned-wallets.ts";
+import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
 import { recordMovement, type MovementInput } from "./record-movement.ts";
 import { usdPriceNow } from "./usd-value.ts";
 import type { TransactionView } from "./transaction-record.ts";

@@ -18,6 +18,8 @@ export interface TransactionFilterInput {
   amount_min?: string | null;
   amount_max?: string | null;
   category?: string | null;
+  /** not a client's filter: the wallets an agent token is restricted to (`AuthenticatedUser.wallet_ids`) */
+  wallet_ids?: readonly number[] | null;
 }
 
 /** A decimal bound: digits with an optional fraction, normalised only by the database's NUMERIC. */
@@ -50,6 +52,7 @@ export function transactionCondition(userId: string, filter: TransactionFilterIn
   equal("category", filter.category == null ? null : requireOneOf(SPENDING_CATEGORIES, filter.category, ["query", "category"]));
   equal("wallet_id", filter.wallet_id ?? null);
   equal("card_id", filter.card_id ?? null);
+  if (filter.wallet_ids) conditions.push(Prisma.sql`"wallet_id" = ANY(${[...filter.wallet_ids]}::int[])`);
   const start = instant(filter.period_start, "period_start");
   const end = instant(filter.period_end, "period_end");
   if (start) conditions.push(Prisma.sql`"timestamp" >= ${start}::timestamptz`);

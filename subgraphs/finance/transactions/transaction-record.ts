@@ -103,8 +103,9 @@ export async function loadTransaction(tx: FinanceTx, id: string): Promise<Transa
 }
 
 /** The user's transaction, or TXN-404-001: other users' transactions do not exist. */
-export async function findOwnTransaction(tx: FinanceTx, userId: string, id: string): Promise<TransactionView> {
-  const row = await tx.transaction.findFirst({ where: { id, user_id: userId }, include: WITH_HISTORY });
+/** `walletIds`: only a transaction of these wallets (an agent token restricted to them) is found. */
+export async function findOwnTransaction(tx: FinanceTx, userId: string, id: string, walletIds: readonly number[] | null = null): Promise<TransactionView> {
+  const row = await tx.transaction.findFirst({ where: { id, user_id: userId, ...(walletIds && { wallet_id: { in: [...walletIds] } }) }, include: WITH_HISTORY });
   if (!row) throw appError("TXN-404-001", `Transaction ${id} was not found for this user.`);
   return transactionView(row);
 }

@@ -16,7 +16,7 @@ export function filteredGroupsSql(userId: string, filter: TransactionFilterInput
     SELECT "direction", coalesce("category", 'other') AS category, "status", count(*) AS n, min("timestamp") AS earliest, max("timestamp") AS latest, sum("amount_usd") AS usd
     FROM "finance"."transactions" WHERE ${where} AND ${extra}
     GROUP BY 1, 2, 3`;
-  if (filter.type != null || filter.wallet_id != null || filter.card_id != null || filter.amount_min != null || filter.amount_max != null) return fromRows(Prisma.sql`TRUE`);
+  if (filter.type != null || filter.wallet_id != null || filter.wallet_ids != null || filter.card_id != null || filter.amount_min != null || filter.amount_max != null) return fromRows(Prisma.sql`TRUE`);
 
   const { fullStart, fullEnd } = wholeMonths(filter.period_start ?? null, filter.period_end ?? null);
   const rollup = [Prisma.sql`"user_id" = ${userId}`];

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool, AgentWalletScoped } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Transaction } from "../types/transaction.ts";
@@ -76,10 +76,11 @@ export class TransactionResolver {
   constructor(private readonly services: FinanceServices) {}
 
   @AgentTool("read:transactions")
+  @AgentWalletScoped()
   @Query(() => Transaction, { description: "One transaction of the user." })
   transaction(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
-    const { user_id } = requireUser(ctx.principal, "read");
-    return findOwnTransaction(this.services.db, user_id, id);
+    const { user_id, wallet_ids } = requireUser(ctx.principal, "read");
+    return findOwnTransaction(this.services.db, user_id, id, wallet_ids);
   }
 
   @Mutation(() => Transaction, { description: "Sets the category and/or note of the user's transaction." })

@@ -1,7 +1,7 @@
 import { getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, Kind, type GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, Directive, FieldResolver, Info, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AGENT_TAG, AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import { AGENT_TAG, AgentTool, AgentWalletScoped } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { PageInput, TransactionFilter, TransactionMeta, TransactionPage } from "../types/transaction-page.ts";
@@ -26,8 +26,15 @@ export function selectsMeta(info: GraphQLResolveInfo): boolean {
  * One page of `userId`'s feed; meta, when the query selects it, runs alongside the page as one
  * aggregation that also gives pagination.total (instead of a count first and meta after it).
  */
-async function feedPage(services: FinanceServices, userId: string, filter: TransactionFilter | null, page: PageInput | null, info: GraphQLResolveInfo): Promise<TransactionPage> {
-  const query = { user_id: userId, filter };
+async function feedPage(
+  services: FinanceServices,
+  userId: string,
+  filter: TransactionFilter | null,
+  page: PageInput | null,
+  info: GraphQLResolveInfo,
+  walletIds: readonly number[] | null = null,
+): Promise<TransactionPage> {
+  const query = { user_id: userId, filter: walletIds ? { ...filter, wallet_ids: walletIds } : filter };
   const meta_view = selectsMeta(info) ? transactionMeta(services.db, query) : undefined;
   const total = meta_view?.then((meta) => meta.transaction_count);
   // a refused page or filter rejects these before anyone awaits them: not an unhandled rejection
@@ -61,6 +68,7 @@ export class TransactionFeedResolver {
   constructor(private readonly services: FinanceServices) {}
 
   @AgentTool("read:transactions")
+  @AgentWalletScoped()
   @Query(() => TransactionPage, { description: "The signed-in user's transaction feed (spec 4.3), as User.transactions, in one subgraph fetch (GET /v0/transactions)." })
   transactions(
     @Arg("filter", () => TransactionFilter, { nullable: true }) filter: TransactionFilter | null,
@@ -68,7 +76,8 @@ export class TransactionFeedResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<TransactionPage> {
-    return feedPage(this.services, requireUser(ctx.principal, "read").user_id, filter, page, info);
+    const { user_id, wallet_ids } = requireUser(ctx.principal, "read");
+    return feedPage(this.services, user_id, filter, page, info, wallet_ids);
   }
 }
 

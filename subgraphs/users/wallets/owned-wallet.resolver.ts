@@ -21,19 +21,22 @@ export class OwnedWallet {
   address!: string | null;
 }
 
-/** Internal fields the finance subgraph calls (as its peer) to check what it books money against. */
+/**
+ * Internal fields the finance subgraph calls (as its peer) to check what it books money against,
+ * and the agents subgraph to check the wallets an agent token is restricted to.
+ */
 @Resolver()
 export class OwnedWalletResolver {
   constructor(private readonly services: UsersServices) {}
 
   @Directive("@inaccessible")
-  @Query(() => OwnedWallet, { description: "Internal (finance service): the user's live wallet (EOA or Safe, not a signer address), or WAL-404-001." })
+  @Query(() => OwnedWallet, { description: "Internal (finance and agents services): the user's live wallet (EOA or Safe, not a signer address), or WAL-404-001." })
   async _owned_wallet(
     @Arg("user_id", () => String) user_id: string,
     @Arg("wallet_id", () => Int) wallet_id: number,
     @Ctx() ctx: RequestContext,
   ): Promise<OwnedWalletContract> {
-    requireInternal(ctx.principal, "finance");
+    requireInternal(ctx.principal, ["finance", "agents"]);
     const wallet = await this.services.db.wallet.findFirst({
       where: { id: wallet_id, user_id, role: "wallet", deleted_at: null },
       select: { id: true, chain_id: true, type: true, address: true },

@@ -1,4 +1,5 @@
-import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import { AgentTool, AgentWalletScoped } from "../../../lib/graphql/agent-tag.ts";
+import { appError } from "../../../lib/errors/app-error.ts";
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
@@ -60,17 +61,19 @@ export class WalletResolver {
   constructor(private readonly services: UsersServices) {}
 
   @AgentTool("read:balances")
+  @AgentWalletScoped()
   @Query(() => [Wallet], { description: "The user's EOA and Safe wallets; signer-only addresses never appear." })
   wallets(
     @Ctx() ctx: RequestContext,
     @Arg("chain_id", () => Int, { nullable: true }) chainId?: number | null,
     @Arg("is_eoa", () => Boolean, { nullable: true }) isEoa?: boolean | null,
   ): Promise<unknown[]> {
-    const { user_id } = requireUser(ctx.principal, "read");
+    const { user_id, wallet_ids } = requireUser(ctx.principal, "read");
     return this.services.db.wallet.findMany({
       where: {
         user_id,
         ...LISTED_WALLETS,
+        ...(wallet_ids && { id: { in: [...wallet_ids] } }),
         ...(chainId != null && { chain_id: chainId }),
         ...(isEoa != null && { type: isEoa ? "EOA" : "Safe" }),
       },
@@ -79,9 +82,11 @@ export class WalletResolver {
   }
 
   @AgentTool("read:balances")
+  @AgentWalletScoped()
   @Query(() => Wallet, { description: "One wallet of the user, signer rows included." })
   wallet(@Arg("id", () => Int) id: number, @Ctx() ctx: RequestContext): Promise<unknown> {
-    const { user_id } = requireUser(ctx.principal, "read");
+    const { user_id, wallet_ids } = requireUser(ctx.principal, "read");
+    if (wallet_ids && !wallet_ids.includes(id)) throw appError("WAL-404-001");
     return findOwnWallet(this.services.db, user_id, id);
   }
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "agents"."agent_tokens" ADD COLUMN     "wallet_ids" INTEGER[] DEFAULT ARRAY[]::INTEGER[];
