@@ -124,6 +124,14 @@ describe("x-platform-token", () => {
       expect(await problem(await asAgent(token, path, init as RequestInit & { json?: unknown })), `${init && "method" in init ? init.method : "GET"} ${path}`).toEqual({ status: 403, code: "AGT-403-002" });
   });
 
+  it("means nothing on the identity host: identity administration stays out of reach", async () => {
+    const { token } = await agentToken(["read:transactions", "read:balances", "write:transfers", "write:strategies"]);
+    for (const path of ["/v0/organisation/org_any/environments", "/v0/organisation/org_any/keys", "/v0/idsvc/key"]) {
+      const response = await platform.identity(path, { headers: { "x-platform-token": token, authorization: `Bearer ${token}` } });
+      expect(response.status, `${path}: ${await response.clone().text()}`).toBe(401);
+    }
+  });
+
   it("sees only the AgentTool fields on /graphql: the user's id, not their phone number", async () => {
     const { token } = await agentToken(["read:balances"]);
     const allowed = await (await graphqlAsAgent(token, "{ me { id accounts { items { source name } total_value_usd } } }")).json();

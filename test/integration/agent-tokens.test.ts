@@ -27,7 +27,7 @@ const issue = (extra: { expires_in_days?: number; now?: Date } = {}) =>
 describe("principalForAgentToken", () => {
   it("names the token's user, environment and scopes (in spec order) while it lives", async () => {
     const issued = await issue();
-    expect(await principalForAgentToken(db, issued.token)).toEqual({ token_id: issued.id, user_id: issued.user_id, environment_id: "default", scopes: ["read:transactions", "read:balances"] });
+    expect(await principalForAgentToken(db, issued.token)).toEqual({ token_id: issued.id, user_id: issued.user_id, environment_id: "default", scopes: ["read:transactions", "read:balances"], wallet_ids: [] });
   });
 
   it("names no one once the token expired, at the instant it expires", async () => {
