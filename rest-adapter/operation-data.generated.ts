@@ -1839,6 +1839,84 @@ export interface OperationData {
       };
     };
   };
+  /** POST /v0/open-banking/link-token */
+  createBankLinkToken: {
+    token: {
+      link_token: string;
+      expires_at: number;
+    };
+  };
+  /** POST /v0/open-banking/exchange */
+  exchangeBankPublicToken: {
+    accounts: {
+      id: string;
+      institution_id: string;
+      institution_name: string;
+      name: string;
+      account_type: string;
+      currency: string;
+      mask: string;
+      balance: string | null;
+      connection_status: string;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/sandbox/open-banking/link */
+  playSandboxBankLink: {
+    token: {
+      public_token: string;
+      expires_at: number;
+    };
+  };
+  /** GET /v0/bank-accounts */
+  listBankAccounts: {
+    accounts: {
+      id: string;
+      institution_id: string;
+      institution_name: string;
+      name: string;
+      account_type: string;
+      currency: string;
+      mask: string;
+      balance: string | null;
+      connection_status: string;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** GET /v0/bank-accounts/{bank_account_id} */
+  getBankAccount: {
+    account: {
+      id: string;
+      institution_id: string;
+      institution_name: string;
+      name: string;
+      account_type: string;
+      currency: string;
+      mask: string;
+      balance: string | null;
+      connection_status: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/bank-accounts/{bank_account_id} */
+  unlinkBankAccount: {
+    account: {
+      id: string;
+      institution_id: string;
+      institution_name: string;
+      name: string;
+      account_type: string;
+      currency: string;
+      mask: string;
+      balance: string | null;
+      connection_status: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
   /** POST /v0/agent/tokens */
   createAgentToken: {
     token: {

@@ -21,6 +21,7 @@ import { siweRoutes } from "./routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { agentTokenRoutes } from "./routes/agent-tokens.ts";
 import { chatRoutes } from "./routes/chat.ts";
+import { bankAccountRoutes, openBankingRoutes } from "./routes/bank-accounts.ts";
 import { agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
 import type { Assistant } from "./chat/assistant.ts";
@@ -61,6 +62,8 @@ export const platformRoutes: Route[] = [
   ...assetRoutes,
   ...walletAssetRoutes,
   ...accountRoutes,
+  ...openBankingRoutes,
+  ...bankAccountRoutes,
   ...agentTokenRoutes,
   ...chatRoutes,
   ...cliRoutes,

@@ -99,6 +99,10 @@ export const ERROR_CATALOGUE = {
   "CRD-429-001": { status: 429, title: "Too Many Card Detail Reveals", detail: "This card's details were revealed too often recently; try again later." },
 
   // Bank accounts (spec 2.10)
+  "BNK-400-001": { status: 400, title: "Invalid Link Token", detail: "The link or public token is invalid, expired or already used; start linking again with POST /v0/open-banking/link-token." },
+  "BNK-422-001": { status: 422, title: "Unknown Institution", detail: "No sandbox institution has this id (see POST /v0/sandbox/open-banking/link)." },
+  "BNK-422-002": { status: 422, title: "Institution Refused The Login", detail: "The institution refused the credentials; nothing was linked." },
+  "BNK-503-001": { status: 503, title: "No Banking Provider", detail: "No banking provider is configured here (the sandbox provider exists in sandbox mode only)." },
   "BNK-404-001": { status: 404, title: "Bank Account Not Found", detail: "No linked bank account with this id belongs to the user." },
 
   // Insights (spec 2.10)

@@ -21,6 +21,8 @@ import { TransactionResolver } from "./transactions/transaction.resolver.ts";
 import { TransactionFeedResolver, TransactionPageResolver, UserTransactionsResolver } from "./transactions/user-transactions.resolver.ts";
 import type { FinanceServices } from "./services.ts";
 import { FinanceUser } from "./types/user.ts";
+import { SandboxBankingProvider } from "./banking/sandbox-banking-provider.ts";
+import { BankAccountResolver, UserBankAccountsResolver } from "./banking/bank-account.resolver.ts";
 
 export const financeSubgraph = defineSubgraph({
   name: "finance",
@@ -40,10 +42,11 @@ export const financeSubgraph = defineSubgraph({
       goals,
       cardIssuer: config.cardIssuer === "sandbox" ? new SandboxCardIssuer() : undefined,
       cardCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
+      banking: config.sandbox ? new SandboxBankingProvider() : undefined,
       platformHost: new URL(config.publicBaseUrl).host,
     };
   },
-  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver],
+  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({

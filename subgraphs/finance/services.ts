@@ -6,6 +6,7 @@ import type { BalanceSource } from "./balances/balance-source.ts";
 import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { GoalSource } from "./insights/goal-progress.ts";
 import type { CardIssuer } from "./cards/card-issuer.ts";
+import type { BankingProvider } from "./banking/banking-provider.ts";
 import type { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 
 /** What the finance subgraph's resolvers need, built once at start and injected. */
@@ -25,7 +26,10 @@ export interface FinanceServices {
   /** CARD_ISSUER; undefined: none configured (cards answer 503) */
   cardIssuer: CardIssuer | undefined;
   /** seals and opens card numbers and CVVs (CARD_DATA_KEY) */
+  /** seals card numbers and CVVs, and the banking provider's access tokens */
   cardCipher: CardDataCipher;
+  /** BANKING_PROVIDER: the sandbox in sandbox mode; undefined: none, linking answers 503 BNK-503-001 */
+  banking: BankingProvider | undefined;
   /** PUBLIC_BASE_URL's host, named in the card-details challenge a user signs */
   platformHost: string;
   /** savings goals for goal_progress insights: none until the agents subgraph keeps them */

@@ -1,0 +1,73 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import { appError } from "../../../lib/errors/app-error.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { requireSandbox } from "../../../lib/sandbox.ts";
+import type { FinanceServices } from "../services.ts";
+import { BankAccount, BankLinkToken, BankPublicToken } from "../types/bank-account.ts";
+import { FinanceUser } from "../types/user.ts";
+import { getBankAccount, linkBankAccounts, listBankAccounts, requireBanking, unlinkBankAccount } from "./bank-accounts.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import { SANDBOX_LINK_OUTCOMES, SandboxBankingProvider } from "./sandbox-banking-provider.ts";
+
+@Resolver(() => BankAccount)
+export class BankAccountResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @AgentTool("read:balances")
+  @Query(() => [BankAccount], { description: "The user's linked bank accounts, oldest first." })
+  bank_accounts(@Ctx() ctx: RequestContext): Promise<unknown[]> {
+    return listBankAccounts(this.services.db, requireUser(ctx.principal, "read").user_id);
+  }
+
+  @AgentTool("read:balances")
+  @Query(() => BankAccount)
+  bank_account(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return getBankAccount(this.services.db, requireUser(ctx.principal, "read").user_id, id);
+  }
+
+  @Mutation(() => BankLinkToken, { description: "Starts linking: a short-lived token for the banking provider's widget." })
+  create_bank_link_token(@Ctx() ctx: RequestContext): Promise<BankLinkToken> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return requireBanking(this.services.banking).createLinkToken(user_id, new Date());
+  }
+
+  @Mutation(() => [BankAccount], { description: "Finishes linking: exchanges the widget's public token (once) for the login's accounts." })
+  exchange_bank_public_token(@Arg("public_token", () => String) publicToken: string, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return linkBankAccounts(this.services.db, requireBanking(this.services.banking), this.services.cardCipher, { user_id, public_token: publicToken });
+  }
+
+  @Mutation(() => BankAccount, { description: "Unlinks a bank account; its past transactions stay in the feed." })
+  unlink_bank_account(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    return unlinkBankAccount(this.services.db, this.services.banking, this.services.cardCipher, { user_id, id });
+  }
+
+  @Mutation(() => BankPublicToken, { description: "Sandbox mode only: plays the provider's linking widget for a link token." })
+  sandbox_bank_link(
+    @Arg("link_token", () => String) linkToken: string,
+    @Arg("institution_id", () => String) institutionId: string,
+    @Arg("outcome", () => String, { nullable: true, description: "success (default) or invalid_credentials" }) outcome: string | null,
+    @Ctx() ctx: RequestContext,
+  ): BankPublicToken {
+    requireUser(ctx.principal, "write");
+    requireSandbox(this.services);
+    const provider = requireBanking(this.services.banking);
+    if (!(provider instanceof SandboxBankingProvider)) throw appError("GEN-404-001");
+    return provider.playLink(linkToken, institutionId, requireOneOf(SANDBOX_LINK_OUTCOMES, outcome ?? "success", ["body", "outcome"]), new Date());
+  }
+}
+
+@Resolver(() => FinanceUser)
+export class UserBankAccountsResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @AgentTool("read:balances")
+  @FieldResolver(() => [BankAccount], { description: "The user's linked bank accounts." })
+  bank_accounts(@Root() user: FinanceUser, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return user_id === user.id ? listBankAccounts(this.services.db, user_id) : Promise.resolve([]);
+  }
+}

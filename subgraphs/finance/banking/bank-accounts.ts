@@ -1,0 +1,104 @@
+import { appError } from "../../../lib/errors/app-error.ts";
+import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
+import { newId } from "../../../lib/ids.ts";
+import { Prisma, type FinanceDb } from "../db.ts";
+import type { BankingProvider } from "./banking-provider.ts";
+
+/** The configured provider, else BNK-503-001. */
+export function requireBanking(provider: BankingProvider | undefined): BankingProvider {
+  if (!provider) throw appError("BNK-503-001");
+  return provider;
+}
+
+const WITH_CONNECTION = { connection: { select: { institution_id: true, institution_name: true, status: true } } } as const;
+type AccountRow = Prisma.BankAccountGetPayload<{ include: typeof WITH_CONNECTION }>;
+
+/** A bank account as the API shows it: the institution and the connection's status folded in, never a token. */
+export function bankAccountView(row: AccountRow) {
+  return {
+    id: row.id,
+    institution_id: row.connection.institution_id,
+    institution_name: row.connection.institution_name,
+    name: row.name,
+    account_type: row.account_type,
+    currency: row.currency,
+    mask: row.mask,
+    balance: row.balance === null ? null : row.balance.toFixed(2),
+    connection_status: row.connection.status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+export type BankAccountView = ReturnType<typeof bankAccountView>;
+
+/**
+ * Exchanges the widget's public token for the login's accounts and stores them, the access token
+ * sealed. A public token links once: a second exchange (also a concurrent one) is BNK-400-001.
+ */
+export async function linkBankAccounts(db: FinanceDb, provider: BankingProvider, cipher: CardDataCipher, options: { user_id: string; public_token: string; now?: Date }): Promise<BankAccountView[]> {
+  const item = await provider.exchangePublicToken(options.public_token, options.user_id, options.now ?? new Date());
+  try {
+    return await db.$transaction(async (tx) => {
+      const connection = await tx.bankConnection.create({
+        data: {
+          id: newId("bcn"),
+          user_id: options.user_id,
+          provider: provider.name,
+          institution_id: item.institution.id,
+          institution_name: item.institution.name,
+          public_token_id: item.public_token_id,
+          access_token_sealed: cipher.seal(item.access_token),
+          status: "active",
+        },
+      });
+      const accounts = [];
+      for (const account of item.accounts) {
+        accounts.push(
+          await tx.bankAccount.create({
+            data: { id: newId("bnk"), user_id: options.user_id, connection_id: connection.id, ...account, balance: account.balance },
+            include: WITH_CONNECTION,
+          }),
+        );
+      }
+      return accounts.map(bankAccountView);
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      await provider.removeItem(item.access_token);
+      throw appError("BNK-400-001");
+    }
+    throw error;
+  }
+}
+
+export async function listBankAccounts(db: FinanceDb, userId: string): Promise<BankAccountView[]> {
+  const rows = await db.bankAccount.findMany({ where: { user_id: userId, unlinked_at: null }, include: WITH_CONNECTION, orderBy: [{ created_at: "asc" }, { id: "asc" }] });
+  return rows.map(bankAccountView);
+}
+
+/** The user's linked account; another user's, an unlinked one or none: BNK-404-001. */
+export async function getBankAccount(db: FinanceDb, userId: string, id: string): Promise<BankAccountView> {
+  const row = await db.bankAccount.findFirst({ where: { id, user_id: userId, unlinked_at: null }, include: WITH_CONNECTION });
+  if (!row) throw appError("BNK-404-001");
+  return bankAccountView(row);
+}
+
+/**
+ * Unlinks an account: it leaves the list and stops syncing, its past transactions stay in the
+ * feed. The login is revoked at the provider once none of its accounts is linked any more.
+ */
+export async function unlinkBankAccount(db: FinanceDb, provider: BankingProvider | undefined, cipher: CardDataCipher, options: { user_id: string; id: string; now?: Date }): Promise<BankAccountView> {
+  const now = options.now ?? new Date();
+  const { account, revoke } = await db.$transaction(async (tx) => {
+    const found = await tx.bankAccount.findFirst({ where: { id: options.id, user_id: options.user_id, unlinked_at: null } });
+    if (!found) throw appError("BNK-404-001");
+    const account = await tx.bankAccount.update({ where: { id: found.id }, data: { unlinked_at: now }, include: WITH_CONNECTION });
+    const remaining = await tx.bankAccount.count({ where: { connection_id: found.connection_id, unlinked_at: null } });
+    if (remaining > 0) return { account, revoke: null };
+    const connection = await tx.bankConnection.update({ where: { id: found.connection_id }, data: { status: "revoked" } });
+    return { account: { ...account, connection: { ...account.connection, status: "revoked" } }, revoke: connection };
+  });
+  // told after the commit: a provider that cannot be reached leaves a revoked row and a dangling login, never the reverse
+  if (revoke && provider) await provider.removeItem(cipher.open(revoke.access_token_sealed));
+  return bankAccountView(account);
+}
