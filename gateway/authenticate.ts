@@ -1,4 +1,5 @@
 import { parse } from "graphql";
+import { BoundedMap } from "../lib/bounded-map.ts";
 import { firstHeader as header, hasAnyHeader, PLATFORM_CREDENTIAL_HEADERS, type CredentialHeaders } from "../lib/auth/credential-headers.ts";
 import { parseOrgId } from "../lib/auth/orgid.ts";
 import { looksLikeApiKey } from "../lib/auth/api-key.ts";
@@ -35,18 +36,6 @@ const PINT_PRINCIPAL = parse(`query ($token: String!) {
   principal: _principal_for_pint(token: $token) { mandate_id user_id scopes audience org_id }
 }`);
 
-/** Positive results only: a subject's user id never changes, but a missing user may be created any time. */
-class UserIdCache {
-  private readonly entries = new Map<string, string>();
-  constructor(private readonly max = 10_000) {}
-  get(key: string): string | undefined {
-    return this.entries.get(key);
-  }
-  set(key: string, userId: string): void {
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, userId);
-  }
-}
 
 export interface AuthenticatorOptions {
   environments: EnvironmentResolver;
@@ -100,7 +89,8 @@ function rateLimitBucket(principal: Principal): { key: string; rule: RateLimitRu
  * each listener only its own credential headers, so `Authorization` never counts on the platform host.
  */
 export class Authenticator {
-  private readonly userIds = new UserIdCache();
+  /** positive results only: a subject's user id never changes, but a missing user may be created any time */
+  private readonly userIds = new BoundedMap<string, string>(10_000);
 
   constructor(private readonly options: AuthenticatorOptions) {}
 

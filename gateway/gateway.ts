@@ -4,6 +4,7 @@ import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/dis
 import { createHash } from "node:crypto";
 import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../lib/auth/internal-principal.ts";
+import { BoundedMap } from "../lib/bounded-map.ts";
 import { appError } from "../lib/errors/app-error.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
 import { SingleFetchShortcut } from "./single-fetch.ts";
@@ -86,7 +87,7 @@ const DOCUMENT_CACHE_SIZE = 1000;
  * few query texts over and over, and graphql() would parse and validate them on every request.
  */
 export class CachedLocalDataSource extends LocalGraphQLDataSource<RequestContext> {
-  private readonly documents = new Map<string, DocumentNode | readonly Error[]>();
+  private readonly documents = new BoundedMap<string, DocumentNode | readonly Error[]>(DOCUMENT_CACHE_SIZE);
 
   override async process({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): Promise<ExecutionResult> {
     const source = request.query!;
@@ -95,7 +96,6 @@ export class CachedLocalDataSource extends LocalGraphQLDataSource<RequestContext
       const parsed = parse(source);
       const errors = validate(this.schema, parsed);
       document = errors.length > 0 ? errors : parsed;
-      if (this.documents.size >= DOCUMENT_CACHE_SIZE) this.documents.delete(this.documents.keys().next().value!);
       this.documents.set(source, document);
     }
     if (Array.isArray(document)) return { errors: document as never };

@@ -1,5 +1,6 @@
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, importJWK, importSPKI, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey, type CryptoKey, type JWSHeaderParameters } from "jose";
 import { createHash } from "node:crypto";
+import { BoundedMap } from "../bounded-map.ts";
 import type { AuthProviderConfig } from "../config.ts";
 import { appError } from "../errors/app-error.ts";
 import { STRICT_JWKS_POLICY, type JwksUriPolicy } from "./jwks-fetch.ts";
@@ -46,7 +47,7 @@ const VERIFIED_JWT_CACHE_SIZE = 10_000;
  * key a provider withdraws from its JWKS stops being honoured within that bound.
  */
 class VerifiedJwtCache {
-  private readonly entries = new Map<string, { verified: VerifiedJwt; until: number }>();
+  private readonly entries = new BoundedMap<string, { verified: VerifiedJwt; until: number }>(VERIFIED_JWT_CACHE_SIZE);
   constructor(private readonly clock: () => number) {}
 
   static digest(token: string): string {
@@ -65,7 +66,6 @@ class VerifiedJwtCache {
     const now = this.clock();
     const until = Math.min((verified.claims.exp ?? 0) * 1000, now + VERIFIED_JWT_MAX_AGE_MS);
     if (until <= now) return;
-    if (this.entries.size >= VERIFIED_JWT_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(digest, { verified, until });
   }
 }
