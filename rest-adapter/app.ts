@@ -65,7 +65,8 @@ interface CompiledRoute {
   validators: Partial<Record<RequestPart, ValidateFunction>>;
 }
 
-function pick(headers: Record<string, string | string[] | undefined>, names: readonly string[]): Record<string, string | string[] | undefined> {
+/** The headers of `names` a request carries (its credential headers, for the gateway). */
+export function pick(headers: Record<string, string | string[] | undefined>, names: readonly string[]): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
   for (const name of names) if (headers[name] !== undefined) out[name] = headers[name];
   return out;
@@ -87,10 +88,10 @@ function compile(route: Route, gateway: GatewayClient): CompiledRoute {
 }
 
 /** Validates every part and reports all failures at once, as FastAPI does. */
-function validate(compiled: CompiledRoute, parts: Record<RequestPart, unknown>): void {
+export function validate(validators: CompiledRoute["validators"], parts: Partial<Record<RequestPart, unknown>>): void {
   const items: ValidationItem[] = [];
   for (const part of ["path", "query", "body"] as const) {
-    const validator = compiled.validators[part];
+    const validator = validators[part];
     if (!validator) continue;
     if (part === "body" && parts.body === undefined) {
       items.push({ type: "missing", loc: ["body"], msg: "Field required", input: null, ctx: {} });
@@ -192,7 +193,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const query = route.prepareQuery ? route.prepareQuery({ ...rawQuery }) : { ...rawQuery };
         const params = { ...(request.params as Record<string, unknown>) };
         const body = request.body;
-        validate(compiled, { path: params, query, body, header: request.headers });
+        validate(compiled.validators, { path: params, query, body, header: request.headers });
         const routeRequest = { params, query, body, headers: request.headers } as never;
         const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
         const result = await options.gateway.execute({

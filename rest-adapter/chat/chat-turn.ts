@@ -3,16 +3,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { PLATFORM_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
 import { AppError, appError } from "../../lib/errors/app-error.ts";
 import { MAX_CHAT_MESSAGE_LENGTH } from "../../subgraphs/agents/chat/chat-sessions.ts";
+import { fastifyPath, pick, validate } from "../app.ts";
 import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";
 import { href, link } from "../links.ts";
 import { toolRequest, type AgentTool } from "../mcp/agent-tools.ts";
+import { injectingCaller } from "../mcp/mcp-server.ts";
 import type { DocumentedRoute } from "../openapi.ts";
 import { renderProblem } from "../problem.ts";
 import { CHAT_MESSAGE_FIELDS, ChatMessage } from "../routes/chat.ts";
 import { Links } from "../schemas.ts";
 import { applyTimestampFormat, timestampFormat } from "../timestamps.ts";
-import { compileValidator, validationItems } from "../validation.ts";
+import { compileValidator } from "../validation.ts";
 import type { Assistant, AssistantTool, ChatHistoryMessage } from "./assistant.ts";
 
 /** Tool rounds per turn at most: a model that keeps calling tools is stopped with an answer saying so. */
@@ -49,12 +51,6 @@ export interface ChatTurnOptions {
 type StoredMessage = ChatHistoryMessage & { id: string };
 type NewMessage = Omit<ChatHistoryMessage, "content" | "tool_call_id" | "tool_name" | "tool_arguments" | "tool_result"> & Partial<ChatHistoryMessage>;
 
-function credentialHeaders(request: FastifyRequest): Record<string, string | string[] | undefined> {
-  const out: Record<string, string | string[] | undefined> = {};
-  for (const name of PLATFORM_CREDENTIAL_HEADERS) if (request.headers[name] !== undefined) out[name] = request.headers[name];
-  return out;
-}
-
 /**
  * POST /v0/chat/sessions/{session_id}/messages: one turn. The session is read with the caller's
  * credential (another user's is CHT-404-001; an agent token is refused there), every message is
@@ -70,15 +66,11 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
   const tools: AssistantTool[] = options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema }));
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
 
-  app.post(chatTurnDocumentation.path.replace(/\{(\w+)\}/g, ":$1"), async (request: FastifyRequest, reply: FastifyReply) => {
+  app.post(fastifyPath(chatTurnDocumentation.path), async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as { session_id: string };
-    const items = [
-      ...(validators.path(params) ? [] : validationItems(validators.path.errors ?? [], "path", params)),
-      ...(request.body === undefined ? [{ type: "missing", loc: ["body"], msg: "Field required", input: null, ctx: {} }] : validators.body(request.body) ? [] : validationItems(validators.body.errors ?? [], "body", request.body)),
-    ];
-    if (items.length > 0) throw new AppError("GEN-422-001", { validation: items });
+    validate(validators, { path: params, body: request.body });
     const { content } = request.body as { content: string };
-    const headers = credentialHeaders(request);
+    const headers = pick(request.headers, PLATFORM_CREDENTIAL_HEADERS);
     const asCaller = { headers, credentials: "required" as const, trace_id: request.id, client_address: request.ip, user_agent: request.headers["user-agent"] };
 
     const found = await options.gateway.execute({ ...asCaller, operation: session, variables: { id: params.session_id } });
@@ -105,14 +97,11 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
       if (stream) for (const message of stored) reply.raw.write(`event: message\ndata: ${JSON.stringify(applyTimestampFormat(message, format))}\n\n`);
     };
 
+    const call = injectingCaller(app, Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === "string")), request);
     const runTool = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
       const tool = byName.get(name);
       if (!tool) return { status: 404, body: { detail: `No tool named ${name}.` } };
-      const { method, url } = toolRequest(tool, args);
-      const injected: Record<string, string> = { "x-request-id": request.id };
-      for (const [header, value] of Object.entries(headers)) if (typeof value === "string") injected[header] = value;
-      const answer = await app.inject({ method, url, remoteAddress: request.ip, headers: injected });
-      return { status: answer.statusCode, body: answer.body ? answer.json() : null };
+      return call(toolRequest(tool, args));
     };
 
     if (stream) {

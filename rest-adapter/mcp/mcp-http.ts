@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { firstHeader } from "../../lib/auth/credential-headers.ts";
 import { appError } from "../../lib/errors/app-error.ts";
 import type { AgentTool } from "./agent-tools.ts";
-import { createMcpServer } from "./mcp-server.ts";
+import { createMcpServer, injectingCaller } from "./mcp-server.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -26,10 +26,7 @@ export function registerMcp(app: FastifyInstance, tools: readonly AgentTool[]): 
     const token = agentTokenOf(request);
     if (!token) throw appError("USR-401-005", "Send the agent token as x-platform-token or Authorization: Bearer <token>.");
     const orgid = firstHeader(request.headers, "x-platform-orgid");
-    const server = createMcpServer(tools, async ({ method, url }) => {
-      const answer = await app.inject({ method, url, remoteAddress: request.ip, headers: { "x-platform-token": token, ...(orgid !== undefined && { "x-platform-orgid": orgid }), "x-request-id": request.id } });
-      return { status: answer.statusCode, body: answer.body ? answer.json() : null };
-    });
+    const server = createMcpServer(tools, injectingCaller(app, { "x-platform-token": token, ...(orgid !== undefined && { "x-platform-orgid": orgid }) }, request));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on("close", () => {

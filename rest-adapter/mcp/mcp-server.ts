@@ -1,9 +1,22 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { toolRequest, type AgentTool, type ToolRequest } from "./agent-tools.ts";
 
-/** Runs a tool's REST request with the agent token: in this process (Streamable HTTP) or over HTTP (stdio). */
+/** Runs a tool's REST request with the caller's credential: in this process (MCP over HTTP, chat) or over HTTP (stdio). */
 export type ToolCaller = (request: ToolRequest) => Promise<{ status: number; body: unknown }>;
+
+/**
+ * Tool requests injected into this listener with `headers` (the caller's credential) and the
+ * address and trace id of the request `from`, so they are authenticated, gated, limited and
+ * recorded as the same REST call from that client would be.
+ */
+export function injectingCaller(app: FastifyInstance, headers: Record<string, string>, from: FastifyRequest): ToolCaller {
+  return async ({ method, url }) => {
+    const answer = await app.inject({ method, url, remoteAddress: from.ip, headers: { ...headers, "x-request-id": from.id } });
+    return { status: answer.statusCode, body: answer.body ? answer.json() : null };
+  };
+}
 
 export const MCP_SERVER_INFO = { name: "platform-agent-tools", version: "0.1.0" };
 
