@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, parse, TypeInfo, visit, visitWithTypeInfo, type ConstDirectiveNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { getOperationAST, GraphQLError, Kind, parse, TypeInfo, visit, visitWithTypeInfo, type ConstDirectiveNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import type { AgentPrincipal } from "../lib/auth/principal.ts";
 import type { FederatedClient } from "../lib/graphql/federated-client.ts";
 import { AppError, appError } from "../lib/errors/app-error.ts";
@@ -137,8 +137,8 @@ export class AgentGate {
 
 /** The operation's name, else its root fields: what a user reading the uses of a token recognises. */
 function operationLabel({ document, operationName }: { document: DocumentNode; operationName?: string | null }): string {
-  const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName));
-  if (operation?.kind !== Kind.OPERATION_DEFINITION) return "unknown";
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return "unknown";
   if (operation.name) return operation.name.value;
   const fields = operation.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : []));
   return `${operation.operation} { ${fields.join(" ")} }`;

@@ -9,6 +9,7 @@ import type { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
 import { ANONYMOUS, type AgentPrincipal, type ApiKeyPrincipal, type PintPrincipal, type Principal } from "../lib/auth/principal.ts";
 import { AppError, appError } from "../lib/errors/app-error.ts";
+import type { ErrorCode } from "../lib/errors/catalogue.ts";
 import type { RateLimitRuleName } from "../lib/rate-limit/config.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { authFailureKeys, countFailure, presentedCredential, refuseWhileFailing } from "./auth-failures.ts";
@@ -174,10 +175,7 @@ export class Authenticator {
       if (header(headers, "x-platform-jwt") !== undefined || header(headers, "x-platform-pat") !== undefined)
         throw appError("USR-401-005", "Send x-platform-token on its own, without x-platform-jwt or x-platform-pat.");
       const { principal } = await this.lookup(this.options.agents, AGENT_TOKEN_PRINCIPAL, { token: agentToken.trim() }, traceId);
-      const found = principal as Omit<AgentPrincipal, "kind"> | null;
-      if (!found || (orgEnv !== null && found.environment_id !== environment.environment_id)) throw appError("USR-401-005");
-      if (orgEnv === null && found.environment_id !== environment.environment_id && !(await this.environmentOf(found.environment_id, traceId)))
-        throw appError("USR-401-003");
+      const found = await this.tokenInEnvironment(principal as Omit<AgentPrincipal, "kind"> | null, orgEnv !== null, environment.environment_id, "USR-401-005", traceId);
       return { kind: "agent", ...found };
     }
 
@@ -204,15 +202,22 @@ export class Authenticator {
     const pat = header(headers, "x-platform-pat");
     if (pat !== undefined) {
       const { principal } = await this.lookup(this.options.users, PAT_PRINCIPAL, { token: pat }, traceId);
-      const found = principal as { user_id: string; environment_id: string; token_id: string; scopes: string[] } | null;
-      // the token names its user's environment; an explicit x-platform-orgid must agree with it
-      if (!found || (orgEnv !== null && found.environment_id !== environment.environment_id)) throw appError("USR-401-004");
-      // without the header, a token of a named environment's user counts only while that environment is live and active
-      if (orgEnv === null && found.environment_id !== environment.environment_id && !(await this.environmentOf(found.environment_id, traceId)))
-        throw appError("USR-401-003");
+      const found = await this.tokenInEnvironment(principal as { user_id: string; environment_id: string; token_id: string; scopes: string[] } | null, orgEnv !== null, environment.environment_id, "USR-401-004", traceId);
       return { kind: "user", via: "pat", environment_id: found.environment_id, user_id: found.user_id, pat: { token_id: found.token_id, scopes: found.scopes } };
     }
     return ANONYMOUS;
+  }
+
+  /**
+   * A token the users or agents service found (PAT, agent token), checked against the request's
+   * environment: the token names its user's environment, and an explicit x-platform-orgid must
+   * agree with it (`refusal` otherwise, as for an unknown token); without the header, a token of a
+   * named environment's user counts only while that environment is live and active (USR-401-003).
+   */
+  private async tokenInEnvironment<T extends { environment_id: string }>(found: T | null, orgIdGiven: boolean, environmentId: string, refusal: ErrorCode, traceId: string): Promise<T> {
+    if (!found || (orgIdGiven && found.environment_id !== environmentId)) throw appError(refusal);
+    if (!orgIdGiven && found.environment_id !== environmentId && !(await this.environmentOf(found.environment_id, traceId))) throw appError("USR-401-003");
+    return found;
   }
 
   /** A user's environment by its id (`<org-id>:<env-id>`), or null when it is gone or inactive. */

@@ -1,5 +1,5 @@
 import type { ApolloGateway, Experimental_DidResolveQueryPlanCallback } from "@apollo/gateway";
-import { BREAK, execute, GraphQLError, isEnumType, validate, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { BREAK, execute, getOperationAST, GraphQLError, isEnumType, validate, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { getVariableValues } from "graphql/execution/values.js";
 import type { RequestContext } from "../lib/graphql/context.ts";
 
@@ -8,7 +8,7 @@ type PlanResolved = Parameters<Experimental_DidResolveQueryPlanCallback>[0];
 type GatewayRequestContext = PlanResolved["requestContext"];
 
 /** How one operation of one document runs: straight on an in-process subgraph, or through the gateway. */
-type Route = { serviceName: string; schema: GraphQLSchema; operation: OperationDefinitionNode } | null;
+type Route = { serviceName: string; schema: GraphQLSchema } | null;
 
 /**
  * Operations whose query plan is a single fetch from one in-process subgraph run straight on
@@ -61,14 +61,13 @@ export class SingleFetchShortcut {
     if (fetch?.kind !== "Fetch" || fetch.requires || fetch.inputRewrites?.length || fetch.outputRewrites?.length || fetch.contextRewrites?.length) return null;
     const schema = this.eligible.get(fetch.serviceName);
     if (!schema || asksForIntrospection(document) || validate(schema, document).length > 0) return null;
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
-    return operation ? { serviceName: fetch.serviceName, schema, operation } : null;
+    return { serviceName: fetch.serviceName, schema };
   }
 
   private async run(route: NonNullable<Route>, requestContext: GatewayRequestContext): Promise<ExecutionResult> {
     const { request, document } = requestContext;
     const variableValues = request.variables ?? {};
-    const operation = request.operationName ? document.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition" && d.name?.value === request.operationName) : route.operation;
+    const operation = getOperationAST(document, request.operationName);
     if (operation?.variableDefinitions?.length) {
       const { errors } = getVariableValues(this.apiSchema!, operation.variableDefinitions, variableValues);
       if (errors) return { errors };
