@@ -185,6 +185,12 @@ describe("each route's security list matches what its resolvers require", () => 
   );
 });
 
+describe("no credential", () => {
+  it.each(userRoutes.filter((route) => !route.optionalSecurity).map((route) => [route.operationId, route] as const))("%s: answers 401 USR-401-001", async (_id, route) => {
+    expect(await call(route, {})).toMatchObject({ status: 401, code: "USR-401-001" });
+  });
+});
+
 describe("agent tokens reach the AgentTool routes within their scopes, and no other route", () => {
   it.each(userRoutes.map((route) => [route.operationId, route] as const))("%s", async (_id, route) => {
     const all = await call(route, { agent: agentTokens.all });

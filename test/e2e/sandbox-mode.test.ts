@@ -143,6 +143,14 @@ describe("sandbox off: the self-approval attack", () => {
     expect((await kycStatus(off, jwt)).status).toBe("approved");
   });
 
+  it("has no sandbox banking provider: linking answers 503 BNK-503-001 and the widget route does not exist", async () => {
+    const { jwt } = await off.createUser();
+    const link = await off.api("/v0/open-banking/link-token", { method: "POST", jwt });
+    expect({ status: link.status, code: (await link.json()).error_code }).toEqual({ status: 503, code: "BNK-503-001" });
+    const widget = await off.api("/v0/sandbox/open-banking/link", { method: "POST", jwt, json: { link_token: "link-sandbox-x.y", institution_id: "ins_sandbox_first" } });
+    expect(widget.status).toBe(404);
+  });
+
   it("is not documented: no sandbox route and no Sandbox tag in /openapi.json", async () => {
     const document = await (await off.api("/openapi.json")).json();
     expect(document.paths["/v0/kyc/sandbox/decision"]).toBeUndefined();
