@@ -7,6 +7,7 @@ import { loadRateLimitConfig, type RateLimitConfig } from "./rate-limit/config.t
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { loadEnvironmentLimits, type EnvironmentLimits } from "./environment-limits.ts";
 import { DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/kyc-event-freshness.ts";
+import { DEFAULT_BANKING_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/banking-signature.ts";
 import { loadGraphqlLimitConfig, type GraphqlLimitConfig } from "./graphql/limits.ts";
 import { loadPriceConfig, type PriceConfig } from "./price-config.ts";
 import { loadBalanceConfig, type BalanceConfig } from "./balance-config.ts";
@@ -85,6 +86,10 @@ export interface Config {
   kycWebhookSecret?: string;
   /** KYC_WEBHOOK_TOLERANCE_SECONDS: how old (or how far ahead) a KYC event's createdAtMs may be */
   kycWebhookToleranceSeconds: number;
+  /** BANKING_WEBHOOK_SECRET: the real banking provider's webhook secrets, comma-separated during a rotation (lib/webhooks/banking-signature.ts) */
+  bankingWebhookSecrets: string[];
+  /** BANKING_WEBHOOK_TOLERANCE_SECONDS: how far a banking delivery's signed timestamp may be from the server clock */
+  bankingWebhookToleranceSeconds: number;
   chainRpcUrls: Record<number, string>;
   /** PRICE_SOURCE, ASSET_PRICES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PRICE_CACHE_SECONDS (lib/price-config.ts) */
   prices: PriceConfig;
@@ -385,6 +390,8 @@ export function loadConfig(env: Env = process.env): Config {
     walletClaimWebhookSecrets: webhookSecrets(env),
     kycWebhookSecret: envText(env, "KYC_WEBHOOK_SECRET"),
     kycWebhookToleranceSeconds: nonNegativeInt(env, "KYC_WEBHOOK_TOLERANCE_SECONDS", DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS),
+    bankingWebhookSecrets: (envText(env, "BANKING_WEBHOOK_SECRET") ?? "").split(",").map((secret) => secret.trim()).filter(Boolean),
+    bankingWebhookToleranceSeconds: nonNegativeInt(env, "BANKING_WEBHOOK_TOLERANCE_SECONDS", DEFAULT_BANKING_WEBHOOK_TOLERANCE_SECONDS),
     chainRpcUrls: rpcUrls,
     prices: loadPriceConfig(env, rpcUrls),
     balances: loadBalanceConfig(env, rpcUrls),

@@ -1858,6 +1858,7 @@ export interface OperationData {
       mask: string;
       balance: string | null;
       connection_status: string;
+      synced_at: number | null;
       created_at: number;
       updated_at: number;
     }[];
@@ -1867,6 +1868,27 @@ export interface OperationData {
     token: {
       public_token: string;
       expires_at: number;
+    };
+  };
+  /** POST /v0/sandbox/bank-accounts/{bank_account_id}/transactions */
+  createSandboxBankTransaction: {
+    delivery: {
+      webhook_status: number;
+      transaction_id: string | null;
+    };
+  };
+  /** POST /v0/sandbox/transactions/{transaction_id}/bank-settlement */
+  settleSandboxBankTransaction: {
+    delivery: {
+      webhook_status: number;
+      transaction_id: string | null;
+      outcome: string | null;
+    };
+  };
+  /** POST /v0/sandbox/bank-accounts/{bank_account_id}/connection-events */
+  sandboxBankConnectionEvent: {
+    delivery: {
+      webhook_status: number;
     };
   };
   /** GET /v0/bank-accounts */
@@ -1881,6 +1903,7 @@ export interface OperationData {
       mask: string;
       balance: string | null;
       connection_status: string;
+      synced_at: number | null;
       created_at: number;
       updated_at: number;
     }[];
@@ -1897,6 +1920,7 @@ export interface OperationData {
       mask: string;
       balance: string | null;
       connection_status: string;
+      synced_at: number | null;
       created_at: number;
       updated_at: number;
     };
@@ -1913,8 +1937,123 @@ export interface OperationData {
       mask: string;
       balance: string | null;
       connection_status: string;
+      synced_at: number | null;
       created_at: number;
       updated_at: number;
+    };
+  };
+  /** POST /v0/ramps/quotes */
+  createRampQuote: {
+    quote: {
+      id: string;
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      expires_at: number;
+      created_at: number;
+    };
+  };
+  /** POST /v0/ramps/on */
+  createOnRamp: {
+    ramp: {
+      id: string;
+      quote_id: string;
+      status: string;
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      transaction_id: string;
+      failure_reason: string | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/ramps/off */
+  createOffRamp: {
+    ramp: {
+      id: string;
+      quote_id: string;
+      status: string;
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      transaction_id: string;
+      failure_reason: string | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/ramps */
+  listRamps: {
+    ramps: {
+      id: string;
+      quote_id: string;
+      status: string;
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      transaction_id: string;
+      failure_reason: string | null;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** GET /v0/ramps/{ramp_id} */
+  getRamp: {
+    ramp: {
+      id: string;
+      quote_id: string;
+      status: string;
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      transaction_id: string;
+      failure_reason: string | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/sandbox/ramps/{ramp_id}/settle */
+  settleSandboxRamp: {
+    delivery: {
+      webhook_status: number;
+      transaction_id: string | null;
+      outcome: string | null;
     };
   };
   /** POST /v0/agent/tokens */

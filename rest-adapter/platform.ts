@@ -22,6 +22,7 @@ import { personalAccessTokenRoutes, userRoutes } from "./routes/user.ts";
 import { agentTokenRoutes } from "./routes/agent-tokens.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { bankAccountRoutes, openBankingRoutes } from "./routes/bank-accounts.ts";
+import { rampRoutes } from "./routes/ramps.ts";
 import { agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
 import type { Assistant } from "./chat/assistant.ts";
@@ -64,6 +65,7 @@ export const platformRoutes: Route[] = [
   ...accountRoutes,
   ...openBankingRoutes,
   ...bankAccountRoutes,
+  ...rampRoutes,
   ...agentTokenRoutes,
   ...chatRoutes,
   ...cliRoutes,

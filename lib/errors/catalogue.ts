@@ -104,6 +104,19 @@ export const ERROR_CATALOGUE = {
   "BNK-422-002": { status: 422, title: "Institution Refused The Login", detail: "The institution refused the credentials; nothing was linked." },
   "BNK-503-001": { status: 503, title: "No Banking Provider", detail: "No banking provider is configured here (the sandbox provider exists in sandbox mode only)." },
   "BNK-404-001": { status: 404, title: "Bank Account Not Found", detail: "No linked bank account with this id belongs to the user." },
+  "BNK-409-001": { status: 409, title: "Bank Transaction Not Pending", detail: "Only a pending transaction at the sandbox bank can be posted or removed." },
+  "BNK-502-001": { status: 502, title: "Banking Provider Error", detail: "The banking provider could not carry out the request; retry later." },
+
+  // On- and off-ramps (bank account ⇄ wallet through the banking provider)
+  "RMP-403-001": { status: 403, title: "Verification Required", detail: "Ramps are open only to users whose identity verification (KYC) is approved." },
+  "RMP-404-001": { status: 404, title: "Ramp Quote Not Found", detail: "No ramp quote with this id belongs to the user." },
+  "RMP-404-002": { status: 404, title: "Ramp Not Found", detail: "No ramp with this id belongs to the user." },
+  "RMP-409-001": { status: 409, title: "Ramp Quote Used", detail: "This quote was already carried out; ask for a new one with POST /v0/ramps/quotes." },
+  "RMP-409-002": { status: 409, title: "Ramp Quote Expired", detail: "This quote has expired; ask for a new one with POST /v0/ramps/quotes." },
+  "RMP-409-003": { status: 409, title: "Bank Connection Not Active", detail: "The bank account's connection needs attention (log in at the bank again) before money can move through it." },
+  "RMP-422-001": { status: 422, title: "Ramp Amount Too Small", detail: "After the provider's fee nothing would be left to deliver; ask for a larger amount." },
+  "RMP-422-002": { status: 422, title: "Quote Is For The Other Direction", detail: "An on-ramp needs an on quote and an off-ramp an off quote." },
+  "RMP-503-001": { status: 503, title: "No Price For The Ramp", detail: "No price is known for the asset or the bank account's currency right now; retry later." },
 
   // Insights (spec 2.10)
   "INS-404-001": { status: 404, title: "Insight Not Found", detail: "No insight with this id belongs to the user." },

@@ -2,6 +2,21 @@
 export const BANK_ACCOUNT_TYPES = ["checking", "savings", "credit"] as const;
 export type BankAccountType = (typeof BANK_ACCOUNT_TYPES)[number];
 
-/** A bank connection: `active`, `reauth_required` (the bank wants a new login) or `revoked` (unlinked). */
-export const BANK_CONNECTION_STATUSES = ["active", "reauth_required", "revoked"] as const;
+/**
+ * A bank connection: `active`, `reauth_required` (the bank wants a new login), `error` (the
+ * provider lost the login) or `revoked` (unlinked). The moves: subgraphs/finance/banking/connection-status.ts.
+ */
+export const BANK_CONNECTION_STATUSES = ["active", "reauth_required", "error", "revoked"] as const;
 export type BankConnectionStatus = (typeof BANK_CONNECTION_STATUSES)[number];
+
+/** The ledger types a synced bank transaction may have (spec 2.10). */
+export const BANK_TRANSACTION_TYPES = ["bank_transfer", "direct_debit", "standing_order", "bank_payment", "bank_refund", "interest", "fee"] as const;
+export type BankTransactionType = (typeof BANK_TRANSACTION_TYPES)[number];
+
+/** On-ramp: bank account → crypto asset in a wallet; off-ramp: wallet → bank account. */
+export const RAMP_DIRECTIONS = ["on", "off"] as const;
+export type RampDirection = (typeof RAMP_DIRECTIONS)[number];
+
+/** The banking provider's webhook event types (rest-adapter/webhooks/banking-provider-events.ts documents their payloads). */
+export const BANKING_EVENT_TYPES = ["link.completed", "link.failed", "link.reauth_required", "transactions.available", "ramp.completed", "ramp.failed"] as const;
+export type BankingEventType = (typeof BANKING_EVENT_TYPES)[number];

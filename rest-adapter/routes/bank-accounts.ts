@@ -1,10 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { SANDBOX_INSTITUTIONS, SANDBOX_LINK_OUTCOMES } from "../../subgraphs/finance/banking/sandbox-banking-provider.ts";
+import { SANDBOX_BANK_SETTLEMENTS, SANDBOX_INSTITUTIONS, SANDBOX_LINK_OUTCOMES } from "../../subgraphs/finance/banking/sandbox-banking-provider.ts";
 import { href, link } from "../links.ts";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
+import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
+import { BANK_CONNECTION_STATUSES, BANK_TRANSACTION_TYPES } from "../../lib/vocabulary/bank-accounts.ts";
+import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS } from "../../lib/vocabulary/transactions.ts";
 
-const BANK_ACCOUNT_FIELDS = "id institution_id institution_name name account_type currency mask balance connection_status created_at updated_at";
+const BANK_ACCOUNT_FIELDS = "id institution_id institution_name name account_type currency mask balance connection_status synced_at created_at updated_at";
 
 const BankAccount = Type.Object({
   id: Type.String({ description: "bnk_<id>" }),
@@ -15,7 +17,10 @@ const BankAccount = Type.Object({
   currency: Type.String({ description: "ISO 4217" }),
   mask: Type.String({ description: "the last four digits of the account number; the rest is never stored" }),
   balance: Type.Union([Type.String(), Type.Null()], { description: "the bank's balance as last reported, a decimal string in `currency`" }),
-  connection_status: Type.String({ description: "active, reauth_required (log in at the bank again) or revoked" }),
+  connection_status: literalUnion(BANK_CONNECTION_STATUSES, {
+    description: "active; reauth_required (the bank wants the user to log in again); error (the provider lost the login); revoked (unlinked). The provider's link.* webhooks move it; revoked is final",
+  }),
+  synced_at: Type.Union([EpochMs, Type.Null()], { description: "when its transactions last synced; null before the first sync" }),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
 });
@@ -75,6 +80,70 @@ export const openBankingRoutes = [
     status: 201,
     responses: { 201: { description: "The public token", schema: Type.Object({ public_token: Type.String(), expires_at: Type.Integer() }) } },
     errors: ["BNK-400-001", "BNK-422-001", "BNK-422-002", "BNK-503-001", "USR-403-001", "USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "createSandboxBankTransaction",
+    method: "POST",
+    path: "/v0/sandbox/bank-accounts/{bank_account_id}/transactions",
+    tag: SANDBOX_TAG,
+    summary: "Sandbox: the bank books a transaction on a linked account",
+    description:
+      "The sandbox bank books it and announces it with a signed `transactions.available` webhook; the platform's receiver syncs it into the feed before this answers, with the ledger transaction's id. `pending: true` leaves it pending until POST /v0/sandbox/transactions/{transaction_id}/bank-settlement posts or removes it. Transactions made here live in the process that made them (the login's history survives a restart).",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: BankAccountId,
+    body: Type.Object({
+      amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 40, description: "in the account's currency, cents at most", examples: ["42.10"] }),
+      direction: literalUnion(TRANSACTION_DIRECTIONS),
+      type: literalUnion(BANK_TRANSACTION_TYPES),
+      description: Type.String({ minLength: 1, maxLength: 200 }),
+      category: Type.Optional(literalUnion(SPENDING_CATEGORIES)),
+      merchant_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      counterparty: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      pending: Type.Optional(Type.Boolean({ default: false })),
+    }),
+    operation: `mutation SandboxBankTransaction($bank_account_id: ID!, $input: SandboxBankTransactionInput!) { delivery: sandbox_bank_transaction(bank_account_id: $bank_account_id, input: $input) { webhook_status transaction_id } }`,
+    variables: ({ params, body }) => ({ bank_account_id: params.bank_account_id, input: body }),
+    result: (data) => data.delivery,
+    status: 201,
+    links: (body, { base_url }) => ({ transaction: link(href(base_url, "/v0/transactions/{transaction_id}", { transaction_id: String(body.transaction_id) })) }),
+    responses: { 201: { description: "Booked and synced", schema: Type.Object({ webhook_status: Type.Integer(), transaction_id: Type.Union([Type.String(), Type.Null()]), _links: Links }) } },
+    errors: ["BNK-404-001", "BNK-502-001", "BNK-503-001", "USR-403-001", "USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "settleSandboxBankTransaction",
+    method: "POST",
+    path: "/v0/sandbox/transactions/{transaction_id}/bank-settlement",
+    tag: SANDBOX_TAG,
+    summary: "Sandbox: the bank posts or removes a pending bank transaction",
+    description:
+      "`posted` (optionally at another `amount`, as a tip changes a restaurant bill) moves the ledger transaction pending → processing → completed; `removed` moves it to failed (a posted transaction cannot be removed). Announced with a signed `transactions.available` webhook and synced before this answers. Not a pending bank transaction: 409 `BNK-409-001`; not yours or not a bank transaction: 404 `TXN-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: Type.Object({ transaction_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    body: Type.Object({ outcome: literalUnion(SANDBOX_BANK_SETTLEMENTS), amount: Type.Optional(Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 40 })) }),
+    operation: `mutation SettleSandboxBankTransaction($transaction_id: ID!, $outcome: String!, $amount: String) { delivery: sandbox_settle_bank_transaction(transaction_id: $transaction_id, outcome: $outcome, amount: $amount) { webhook_status transaction_id outcome } }`,
+    variables: ({ params, body }) => ({ transaction_id: params.transaction_id, outcome: body.outcome, amount: body.amount ?? null }),
+    result: (data) => data.delivery,
+    links: (_body, { base_url, params }) => ({ transaction: link(href(base_url, "/v0/transactions/{transaction_id}", { transaction_id: params.transaction_id })) }),
+    responses: { 200: { description: "Settled and synced", schema: Type.Object({ webhook_status: Type.Integer(), transaction_id: Type.Union([Type.String(), Type.Null()]), outcome: Type.Union([Type.String(), Type.Null()]), _links: Links }) } },
+    errors: ["TXN-404-001", "BNK-404-001", "BNK-409-001", "BNK-502-001", "BNK-503-001", "USR-403-001", "USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "sandboxBankConnectionEvent",
+    method: "POST",
+    path: "/v0/sandbox/bank-accounts/{bank_account_id}/connection-events",
+    tag: SANDBOX_TAG,
+    summary: "Sandbox: the banking provider reports on a login",
+    description:
+      "Delivers the signed webhook the provider would send about the account's login: `link.reauth_required` (→ `reauth_required`), `link.failed` (→ `error`) or `link.completed` (→ `active` again). A move the connection's table does not have (e.g. `link.completed` while active, anything once revoked) is recorded and ignored.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: BankAccountId,
+    body: Type.Object({ event: literalUnion(["link.completed", "link.failed", "link.reauth_required"] as const) }),
+    operation: `mutation SandboxBankConnectionEvent($bank_account_id: ID!, $event: String!) { delivery: sandbox_bank_connection_event(bank_account_id: $bank_account_id, event: $event) { webhook_status } }`,
+    variables: ({ params, body }) => ({ bank_account_id: params.bank_account_id, event: body.event }),
+    result: (data) => data.delivery,
+    links: (_body, { base_url, params }) => ({ bank_account: link(accountHref(base_url, params.bank_account_id)) }),
+    responses: { 200: { description: "Delivered", schema: Type.Object({ webhook_status: Type.Integer(), _links: Links }) } },
+    errors: ["BNK-404-001", "BNK-502-001", "BNK-503-001", "USR-403-001", "USR-404-001"],
   }),
 ];
 

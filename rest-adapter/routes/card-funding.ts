@@ -14,6 +14,7 @@ function fundingLinks(base: string, cardId: string, funding: { type: string; id:
     update: link(self, { method: "PUT" }),
     card: link(href(base, "/v0/cards/{card_id}", { card_id: cardId })),
     ...(funding.type === "crypto_wallet" && { wallet: link(href(base, "/v0/wallets/{wallet_id}", { wallet_id: funding.id })), balances: link(href(base, "/v0/wallets/{wallet_id}/assets", { wallet_id: funding.id })) }),
+    ...(funding.type === "bank_account" && { bank_account: link(href(base, "/v0/bank-accounts/{bank_account_id}", { bank_account_id: funding.id })) }),
   };
 }
 
@@ -25,7 +26,7 @@ export const cardFundingRoutes = [
     tag: "Card Funding",
     summary: "What a card spends from",
     description:
-      "The card's funding source (spec 2.10): `crypto_wallet` (a wallet id) or `bank_account`. Authorizations check its available balance in the card currency's settlement unit (USDC for USD cards, EURC for EUR cards, one to one) and approved purchases debit it in the ledger. Another user's card: 404 `CRD-404-001`.",
+      "The card's funding source (spec 2.10): `crypto_wallet` (a wallet id) or `bank_account` (a linked bank account id). Authorizations check its available balance and approved purchases debit it in the ledger, one to one: a wallet's in the card currency's stablecoin (USDC for USD cards, EURC for EUR cards), less its pending outflows; a bank account's in its currency (the card's), the balance its bank last reported less the purchases and debits booked against it that the bank has not posted yet. Another user's card: 404 `CRD-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
     agentExample: { card_id: "crd_01JD4ZK2M8Q7" },
@@ -44,7 +45,7 @@ export const cardFundingRoutes = [
     tag: "Card Funding",
     summary: "Fund a card from another wallet or bank account",
     description:
-      "Replaces the funding source with another of yours: a wallet (404 `WAL-404-001` if it is not yours; its chain must carry the card currency's stablecoin, 422 `TXN-422-002`) or a linked bank account (404 `BNK-404-001`). The next authorization checks the new source; purchases already approved stay booked against the old one. A closed card refuses: 409 `CRD-409-001`. Another user's card: 404 `CRD-404-001`.",
+      "Replaces the funding source with another of yours: a wallet (404 `WAL-404-001` if it is not yours; its chain must carry the card currency's stablecoin, 422 `TXN-422-002`) or a linked bank account in the card's currency (404 `BNK-404-001` if it is not yours, unlinked or its login revoked; another currency: 422 at `id`). The next authorization checks the new source; purchases already approved stay booked against the old one. A closed card refuses: 409 `CRD-409-001`. Another user's card: 404 `CRD-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     params: CardId,
     body: FundingSource,

@@ -51,6 +51,7 @@ export function cardLinks(base: string, card: { id: string; status: string; fund
     ...(card.status === "suspended" && { unfreeze: action("unfreeze") }),
     ...((card.status === "active" || card.status === "suspended") && { close: action("close") }),
     ...(card.funding_source?.type === "crypto_wallet" && { funding_wallet: link(href(base, "/v0/wallets/{wallet_id}", { wallet_id: card.funding_source.id })) }),
+    ...(card.funding_source?.type === "bank_account" && { funding_bank_account: link(href(base, "/v0/bank-accounts/{bank_account_id}", { bank_account_id: card.funding_source.id })) }),
   };
 }
 
@@ -81,7 +82,7 @@ export const cardRoutes = [
     tag: "Cards",
     summary: "Issue a virtual or physical card",
     description: [
-      "Your identity verification must be `approved` (403 `CRD-403-001` otherwise). `funding_source` is what purchases are paid from (spec 2.10): `crypto_wallet` with one of your wallet ids (404 `WAL-404-001` otherwise), whose chain must carry the card currency's stablecoin (`USD` → USDC, `EUR` → EURC, one to one; 422 `TXN-422-002` otherwise), or `bank_account` with a linked bank account (404 `BNK-404-001` until you link one).",
+      "Your identity verification must be `approved` (403 `CRD-403-001` otherwise). `funding_source` is what purchases are paid from (spec 2.10): `crypto_wallet` with one of your wallet ids (404 `WAL-404-001` otherwise), whose chain must carry the card currency's stablecoin (`USD` → USDC, `EUR` → EURC, one to one; 422 `TXN-422-002` otherwise), or `bank_account` with one of your linked bank accounts (404 `BNK-404-001` if it is not yours, unlinked or its login revoked) in the card's currency (another currency: 422 at `funding_source.id`), whose purchases are checked against the balance its bank last reported less the purchases and debits it has not posted yet.",
       "`controls` (optional): `daily_limit`, `monthly_limit`, `single_transaction_limit` as decimal strings in the card's currency, and `allowed_mcc` or `blocked_mcc` (four-digit merchant category codes; both at once is 422 `CRD-422-001`). Days and months are those of your time zone (`GET /v0/budgets/settings`).",
       "A physical card needs `shipping_address`; a virtual one refuses it (422). " + LIFECYCLE,
       "The response never carries the number, CVV or expiry: see `POST /v0/cards/{card_id}/secure-details`. Honours `Idempotency-Key`: a retry answers the first card and issues nothing more. Without a card issuer (`CARD_ISSUER`): 503 `CRD-503-001`.",

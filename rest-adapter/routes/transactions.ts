@@ -28,6 +28,7 @@ const FeedQuery = Type.Object({
   direction: Type.Optional(literalUnion(TRANSACTION_DIRECTIONS)),
   wallet_id: Type.Optional(Type.Integer({ minimum: 1 })),
   card_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  bank_account_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "a linked bank account's synced transactions (and card purchases it funded)" })),
   period_start: Type.Optional({ ...Instant, description: `inclusive; ${Instant.description}` }),
   period_end: Type.Optional({ ...Instant, description: `exclusive; ${Instant.description}` }),
   amount_min: Type.Optional({ ...DecimalBound, description: "amount >= amount_min (asset units, exact)" }),

@@ -23,6 +23,10 @@ import type { FinanceServices } from "./services.ts";
 import { FinanceUser } from "./types/user.ts";
 import { SandboxBankingProvider } from "./banking/sandbox-banking-provider.ts";
 import { BankAccountResolver, UserBankAccountsResolver } from "./banking/bank-account.resolver.ts";
+import { BankSandboxResolver } from "./banking/bank-sandbox.resolver.ts";
+import { BankingProviderEventResolver } from "./banking/banking-provider-event.resolver.ts";
+import { RampResolver } from "./ramps/ramp.resolver.ts";
+import { bankingSandboxWebhookSecret } from "../../lib/webhooks/banking-signature.ts";
 
 export const financeSubgraph = defineSubgraph({
   name: "finance",
@@ -42,11 +46,13 @@ export const financeSubgraph = defineSubgraph({
       goals,
       cardIssuer: config.cardIssuer === "sandbox" ? new SandboxCardIssuer() : undefined,
       cardCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
-      banking: config.sandbox ? new SandboxBankingProvider() : undefined,
+      banking: config.sandbox
+        ? new SandboxBankingProvider({ url: `${config.publicBaseUrl.replace(/\/+$/, "")}/v0/webhooks/banking-provider/events`, secret: bankingSandboxWebhookSecret(config.internalSecret) })
+        : undefined,
       platformHost: new URL(config.publicBaseUrl).host,
     };
   },
-  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver],
+  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver, BankSandboxResolver, BankingProviderEventResolver, RampResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({

@@ -535,7 +535,7 @@ describe("GET /openapi.json", () => {
     );
     const expected = platformRoutes.map((r) => `${r.method} ${r.path} ${r.operationId}`);
     // the webhook receivers are documented next to the routes (they exist whether or not secrets are configured)
-    const receivers = platformWebhooks({ walletClaimWebhookSecrets: [], sandbox: false, kycWebhookToleranceSeconds: 300 }).map(webhookDocumentation).map((r) => `${r.method} ${r.path} ${r.operationId}`);
+    const receivers = platformWebhooks({ walletClaimWebhookSecrets: [], sandbox: false, kycWebhookToleranceSeconds: 300, bankingWebhookSecrets: [], bankingWebhookToleranceSeconds: 300 }).map(webhookDocumentation).map((r) => `${r.method} ${r.path} ${r.operationId}`);
     // so is the chat turn, a handler of its own (rest-adapter/chat/chat-turn.ts)
     const turn = `${chatTurnDocumentation.method} ${chatTurnDocumentation.path} ${chatTurnDocumentation.operationId}`;
     expect(operations.sort()).toEqual([...expected, ...receivers, turn].sort());

@@ -41,7 +41,7 @@ function responses(path: string, extra: Partial<Route> = {}, style = {}) {
   return document([r], style).paths[path]![r.method.toLowerCase()]!.responses;
 }
 
-const webhooks = platformWebhooks({ walletClaimWebhookSecrets: [], kycWebhookToleranceSeconds: 300, sandbox: false, internalSecret: "s".repeat(32) }).map(webhookDocumentation);
+const webhooks = platformWebhooks({ walletClaimWebhookSecrets: [], kycWebhookToleranceSeconds: 300, bankingWebhookSecrets: [], bankingWebhookToleranceSeconds: 300, sandbox: false, internalSecret: "s".repeat(32) }).map(webhookDocumentation);
 const everyRoute: DocumentedRoute[] = [...platformRoutes, ...identityRoutes, ...webhooks];
 
 describe("error responses in the OpenAPI document", () => {

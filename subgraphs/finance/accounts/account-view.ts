@@ -1,8 +1,11 @@
 import type { AccountSource } from "../../../lib/vocabulary/assets.ts";
 import type { CardFundingSourceType, CardStatus } from "../../../lib/vocabulary/cards.ts";
+import { ASSET_INCLUDE, assetRecord } from "../assets/asset-record.ts";
 import type { BalanceWallet } from "../balances/balance-source.ts";
-import { sumDecimals } from "../balances/usd-value.ts";
+import { sumDecimals, valueUsd } from "../balances/usd-value.ts";
 import { walletAssets, type AssetBalanceView, type WalletAssetServices } from "../balances/wallet-assets.ts";
+import type { Prisma } from "../db.ts";
+import { usdPriceNow } from "../transactions/usd-value.ts";
 
 /** One entry of the unified account view; bank accounts and cards fill the same fields (chain_id and address null). */
 export interface AccountEntry {
@@ -46,6 +49,38 @@ async function walletAccount(services: WalletAssetServices, wallet: AccountWalle
   };
 }
 
+/** A reported amount in base units (cents for USD): its digits at the currency's decimals, a whole decimal string. */
+const baseUnits = (amount: Prisma.Decimal, decimals: number) => BigInt(amount.toFixed(decimals).replace(".", "")).toString();
+
+/**
+ * The user's linked bank accounts (unlinked ones left out), oldest first, each holding its currency
+ * (a catalogue fiat asset) at the balance the bank last reported, valued at the currency's USD
+ * price. That is the bank's own figure: card purchases it has not posted yet are in the feed and
+ * in what a card may spend, not here. No reported balance, or zero, is no balance.
+ */
+async function bankAccounts(services: WalletAssetServices, userId: string): Promise<AccountEntry[]> {
+  const accounts = await services.db.bankAccount.findMany({
+    where: { user_id: userId, unlinked_at: null },
+    select: { id: true, name: true, currency: true, balance: true },
+    orderBy: [{ created_at: "asc" }, { id: "asc" }],
+  });
+  if (accounts.length === 0) return [];
+  const rows = await services.db.asset.findMany({ where: { asset_type: "fiat", symbol: { in: accounts.map((account) => account.currency) } }, include: ASSET_INCLUDE });
+  const catalogue = new Map(rows.map((row) => [row.symbol, assetRecord(row)]));
+  return Promise.all(
+    accounts.map(async (account): Promise<AccountEntry> => {
+      const asset = catalogue.get(account.currency);
+      const balances: AssetBalanceView[] = [];
+      if (asset && account.balance !== null && !account.balance.isZero()) {
+        const balance = baseUnits(account.balance, asset.decimals);
+        const price = await usdPriceNow(services.prices, { currency: account.currency });
+        balances.push({ asset, balance, value_usd: price === null ? null : valueUsd(balance, asset.decimals, price) });
+      }
+      return { source: "bank_account", source_id: account.id, name: account.name, chain_id: null, address: null, balances, total_value_usd: totalValueUsd(balances.map((b) => b.value_usd)), card: null };
+    }),
+  );
+}
+
 /**
  * The user's cards that are not closed, oldest first. A card holds nothing of its own: its
  * purchases move its funding source, whose entry already counts that money, so a card's entry has
@@ -66,12 +101,16 @@ async function cardAccounts(services: WalletAssetServices, userId: string): Prom
 }
 
 /**
- * The unified account view: one entry per source, crypto wallets (by wallet id), then cards; bank
- * accounts append their entries here once they exist. The total is the exact sum of the entries'
- * totals.
+ * The unified account view: one entry per source, crypto wallets (by wallet id), then linked bank
+ * accounts, then cards last, after both kinds of source a card may spend from. The total is the
+ * exact sum of the entries' totals.
  */
 export async function accountView(services: WalletAssetServices, userId: string, wallets: readonly AccountWallet[]): Promise<AccountViewRecord> {
-  const [walletItems, cardItems] = await Promise.all([Promise.all([...wallets].sort((a, b) => a.id - b.id).map((wallet) => walletAccount(services, wallet))), cardAccounts(services, userId)]);
-  const items = [...walletItems, ...cardItems];
+  const [walletItems, bankItems, cardItems] = await Promise.all([
+    Promise.all([...wallets].sort((a, b) => a.id - b.id).map((wallet) => walletAccount(services, wallet))),
+    bankAccounts(services, userId),
+    cardAccounts(services, userId),
+  ]);
+  const items = [...walletItems, ...bankItems, ...cardItems];
   return { items, total_value_usd: sumDecimals(items.map((item) => item.total_value_usd)) };
 }

@@ -13,7 +13,7 @@ export class AccountResolver {
 
   @Directive('@requires(fields: "wallets { id chain_id address nickname }")')
   @AgentTool("read:balances")
-  @FieldResolver(() => AccountView, { description: "The unified account view (GET /v0/accounts): every wallet with its balances and USD totals, then every card not closed (no balances of its own: its money stays in its funding source)." })
+  @FieldResolver(() => AccountView, { description: "The unified account view (GET /v0/accounts): every wallet with its balances and USD totals, then every linked bank account (its currency at the balance its bank reported), then every card not closed (no balances of its own: its money stays in its funding source)." })
   accounts(@Root() user: FinanceUser, @Ctx() ctx: RequestContext): Promise<AccountViewRecord> {
     // entity references come from the gateway's plan; still, only the caller's own accounts
     const { user_id } = requireUser(ctx.principal, "read");

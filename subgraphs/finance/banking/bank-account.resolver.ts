@@ -1,4 +1,7 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from "type-graphql";
+import { PageInput, TransactionFilter, TransactionPage } from "../types/transaction-page.ts";
+import { feedPage } from "../transactions/user-transactions.resolver.ts";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
@@ -27,6 +30,19 @@ export class BankAccountResolver {
     return getBankAccount(this.services.db, requireUser(ctx.principal, "read").user_id, id);
   }
 
+  @AgentTool("read:transactions")
+  @FieldResolver(() => TransactionPage, { description: "The account's transactions (synced from the bank, and card purchases it funded), newest first." })
+  transactions(
+    @Root() account: BankAccount,
+    @Arg("filter", () => TransactionFilter, { nullable: true }) filter: TransactionFilter | null,
+    @Arg("page", () => PageInput, { nullable: true }) page: PageInput | null,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<TransactionPage> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return feedPage(this.services, user_id, { ...filter, bank_account_id: account.id }, page, info);
+  }
+
   @Mutation(() => BankLinkToken, { description: "Starts linking: a short-lived token for the banking provider's widget." })
   create_bank_link_token(@Ctx() ctx: RequestContext): Promise<BankLinkToken> {
     const { user_id } = requireUser(ctx.principal, "write");
@@ -36,7 +52,7 @@ export class BankAccountResolver {
   @Mutation(() => [BankAccount], { description: "Finishes linking: exchanges the widget's public token (once) for the login's accounts." })
   exchange_bank_public_token(@Arg("public_token", () => String) publicToken: string, @Ctx() ctx: RequestContext): Promise<unknown[]> {
     const { user_id } = requireUser(ctx.principal, "write");
-    return linkBankAccounts(this.services.db, requireBanking(this.services.banking), this.services.cardCipher, { user_id, public_token: publicToken });
+    return linkBankAccounts(this.services.db, requireBanking(this.services.banking), this.services.cardCipher, { user_id, public_token: publicToken, logger: this.services.logger });
   }
 
   @Mutation(() => BankAccount, { description: "Unlinks a bank account; its past transactions stay in the feed." })

@@ -2,6 +2,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import { newId } from "../../../lib/ids.ts";
 import { Prisma, type FinanceDb } from "../db.ts";
+import type { Logger } from "../../../lib/logger.ts";
 import type { BankingProvider } from "./banking-provider.ts";
 
 /** The configured provider, else BNK-503-001. */
@@ -10,7 +11,7 @@ export function requireBanking(provider: BankingProvider | undefined): BankingPr
   return provider;
 }
 
-const WITH_CONNECTION = { connection: { select: { institution_id: true, institution_name: true, status: true } } } as const;
+const WITH_CONNECTION = { connection: { select: { institution_id: true, institution_name: true, status: true, synced_at: true } } } as const;
 type AccountRow = Prisma.BankAccountGetPayload<{ include: typeof WITH_CONNECTION }>;
 
 /** A bank account as the API shows it: the institution and the connection's status folded in, never a token. */
@@ -25,6 +26,7 @@ export function bankAccountView(row: AccountRow) {
     mask: row.mask,
     balance: row.balance === null ? null : row.balance.toFixed(2),
     connection_status: row.connection.status,
+    synced_at: row.connection.synced_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -35,10 +37,16 @@ export type BankAccountView = ReturnType<typeof bankAccountView>;
  * Exchanges the widget's public token for the login's accounts and stores them, the access token
  * sealed. A public token links once: a second exchange (also a concurrent one) is BNK-400-001.
  */
-export async function linkBankAccounts(db: FinanceDb, provider: BankingProvider, cipher: CardDataCipher, options: { user_id: string; public_token: string; now?: Date }): Promise<BankAccountView[]> {
+export async function linkBankAccounts(
+  db: FinanceDb,
+  provider: BankingProvider,
+  cipher: CardDataCipher,
+  options: { user_id: string; public_token: string; now?: Date; logger: Pick<Logger, "warn"> },
+): Promise<BankAccountView[]> {
   const item = await provider.exchangePublicToken(options.public_token, options.user_id, options.now ?? new Date());
+  let linked: BankAccountView[];
   try {
-    return await db.$transaction(async (tx) => {
+    linked = await db.$transaction(async (tx) => {
       const connection = await tx.bankConnection.create({
         data: {
           id: newId("bcn"),
@@ -47,6 +55,7 @@ export async function linkBankAccounts(db: FinanceDb, provider: BankingProvider,
           institution_id: item.institution.id,
           institution_name: item.institution.name,
           public_token_id: item.public_token_id,
+          provider_item_id: item.item_id,
           access_token_sealed: cipher.seal(item.access_token),
           status: "active",
         },
@@ -69,6 +78,9 @@ export async function linkBankAccounts(db: FinanceDb, provider: BankingProvider,
     }
     throw error;
   }
+  // the accounts are linked whatever happens to the first sync; its webhook can be sent again
+  await provider.linked?.(item).catch((error: unknown) => options.logger.warn({ err: error, item_id: item.item_id }, "bank linking: the provider's first transactions announcement failed"));
+  return (await listBankAccounts(db, options.user_id)).filter((account) => linked.some((made) => made.id === account.id));
 }
 
 export async function listBankAccounts(db: FinanceDb, userId: string): Promise<BankAccountView[]> {

@@ -1,22 +1,54 @@
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { appError } from "../../../lib/errors/app-error.ts";
-import type { BankingProvider, LinkedItem, ProviderBankAccount } from "./banking-provider.ts";
+import type { BankTransactionType } from "../../../lib/vocabulary/bank-accounts.ts";
+import type { SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
+import { BANKING_SIGNATURE_HEADER, signBankingPayload } from "../../../lib/webhooks/banking-signature.ts";
+import type { BankingProvider, LinkedItem, ProviderBankAccount, ProviderBankTransaction, RampOrder, TransactionsSyncPage } from "./banking-provider.ts";
 
 const LINK_TOKEN_TTL_MS = 30 * 60_000;
 const PUBLIC_TOKEN_TTL_MS = 30 * 60_000;
+const DAY_MS = 86_400_000;
 
-/** The sandbox's institutions and the accounts a login there has. */
-export const SANDBOX_INSTITUTIONS: Record<string, { name: string; accounts: Omit<ProviderBankAccount, "mask">[] }> = {
+/** A transaction of a sandbox account's history: `days_ago` before the login was linked. */
+interface HistoryTemplate {
+  days_ago: number;
+  amount: string;
+  direction: "in" | "out";
+  type: BankTransactionType;
+  category: SpendingCategory | null;
+  description: string;
+  merchant_name?: string;
+  counterparty?: string;
+  pending?: boolean;
+}
+
+const CHECKING_HISTORY: HistoryTemplate[] = [
+  { days_ago: 28, amount: "2450.00", direction: "in", type: "bank_transfer", category: null, description: "Salary", counterparty: "ACME Payroll" },
+  { days_ago: 27, amount: "950.00", direction: "out", type: "standing_order", category: "utilities", description: "Rent", counterparty: "Oak Street Lettings" },
+  { days_ago: 21, amount: "85.40", direction: "out", type: "direct_debit", category: "utilities", description: "Electricity", merchant_name: "City Power" },
+  { days_ago: 12, amount: "64.23", direction: "out", type: "bank_payment", category: "groceries", description: "Groceries", merchant_name: "Green Grocer" },
+  { days_ago: 9, amount: "12.99", direction: "in", type: "bank_refund", category: "shopping", description: "Refund", merchant_name: "Book Nook" },
+  { days_ago: 3, amount: "2.50", direction: "out", type: "fee", category: null, description: "Monthly account fee" },
+  { days_ago: 1, amount: "38.50", direction: "out", type: "bank_payment", category: "restaurants", description: "Dinner", merchant_name: "Trattoria Roma", pending: true },
+];
+
+const SAVINGS_HISTORY: HistoryTemplate[] = [
+  { days_ago: 25, amount: "200.00", direction: "in", type: "bank_transfer", category: null, description: "Transfer from checking" },
+  { days_ago: 2, amount: "4.17", direction: "in", type: "interest", category: null, description: "Interest" },
+];
+
+/** The sandbox's institutions, the accounts a login there has, and each account's history. */
+export const SANDBOX_INSTITUTIONS: Record<string, { name: string; accounts: (Omit<ProviderBankAccount, "mask"> & { history: HistoryTemplate[] })[] }> = {
   ins_sandbox_first: {
     name: "First Sandbox Bank",
     accounts: [
-      { provider_account_id: "chk", name: "Everyday Checking", account_type: "checking", currency: "USD", balance: "1250.00" },
-      { provider_account_id: "sav", name: "Rainy Day Savings", account_type: "savings", currency: "USD", balance: "5000.00" },
+      { provider_account_id: "chk", name: "Everyday Checking", account_type: "checking", currency: "USD", balance: "1250.00", history: CHECKING_HISTORY },
+      { provider_account_id: "sav", name: "Rainy Day Savings", account_type: "savings", currency: "USD", balance: "5000.00", history: SAVINGS_HISTORY },
     ],
   },
   ins_sandbox_euro: {
     name: "Euro Sandbox Bank",
-    accounts: [{ provider_account_id: "giro", name: "Girokonto", account_type: "checking", currency: "EUR", balance: "840.50" }],
+    accounts: [{ provider_account_id: "giro", name: "Girokonto", account_type: "checking", currency: "EUR", balance: "840.50", history: CHECKING_HISTORY.slice(0, 4) }],
   },
 };
 
@@ -24,14 +56,58 @@ export const SANDBOX_INSTITUTIONS: Record<string, { name: string; accounts: Omit
 export const SANDBOX_LINK_OUTCOMES = ["success", "invalid_credentials"] as const;
 export type SandboxLinkOutcome = (typeof SANDBOX_LINK_OUTCOMES)[number];
 
+/** How a sandbox bank transaction or ramp ends. */
+export const SANDBOX_BANK_SETTLEMENTS = ["posted", "removed"] as const;
+export type SandboxBankSettlement = (typeof SANDBOX_BANK_SETTLEMENTS)[number];
+export const SANDBOX_RAMP_OUTCOMES = ["completed", "failed"] as const;
+export type SandboxRampOutcome = (typeof SANDBOX_RAMP_OUTCOMES)[number];
+
+/** Where the sandbox delivers its webhooks: the platform's own banking receiver. */
+export interface BankingWebhookTarget {
+  /** `{PUBLIC_BASE_URL}/v0/webhooks/banking-provider/events` */
+  url: string;
+  /** bankingSandboxWebhookSecret(INTERNAL_SECRET), never a real provider's BANKING_WEBHOOK_SECRET */
+  secret: string;
+}
+
+type LogEntry = { kind: "added" | "modified"; transaction: ProviderBankTransaction } | { kind: "removed"; transaction: ProviderBankTransaction };
+
+interface SandboxItem {
+  item_id: string;
+  institution_id: string;
+  linked_at: number;
+}
+
+/** A fiat decimal string ("-12.5", "840.50") in cents, exactly. */
+function cents(amount: string): bigint {
+  const negative = amount.startsWith("-");
+  const [whole, fraction = ""] = amount.replace(/^-/, "").split(".");
+  const value = BigInt(whole! + fraction.padEnd(2, "0").slice(0, 2));
+  return negative ? -value : value;
+}
+
+/** The fiat fee the sandbox charges for a ramp: 1 %, at least 1.00. */
+const SANDBOX_RAMP_FEES = { percent: "1", minimum: "1.00" };
+
 /**
- * The offline provider. Its tokens are self-contained and signed with a key of this process
- * (a restart ends links under way, as an expiry would); that a public token links once is kept by
- * the database (`bank_connections.public_token_id` is unique). `playLink` plays the widget.
+ * The offline provider. Link and public tokens are self-contained and signed with a key of this
+ * process (a restart ends links under way, as an expiry would); that a public token links once is
+ * kept by the database (`bank_connections.public_token_id` is unique). A login's history is a pure
+ * function of its item id (the institution and the link time are in it), so its sync survives a
+ * restart; transactions and ramps made through the sandbox helpers live in this process.
+ * Every change is announced as the real providers do: a signed webhook to the platform's receiver.
  */
 export class SandboxBankingProvider implements BankingProvider {
   readonly name = "sandbox";
   private readonly key = randomBytes(32);
+  /** the changes made after linking (sandbox helpers), per item, in order */
+  private readonly extras = new Map<string, LogEntry[]>();
+  private readonly ramps = new Map<string, { order: RampOrder; provider_ramp_id: string; outcome: SandboxRampOutcome | null }>();
+
+  constructor(
+    private readonly webhook: BankingWebhookTarget,
+    private readonly pageSize = 100,
+  ) {}
 
   async createLinkToken(userId: string, now: Date) {
     const expires_at = new Date(now.getTime() + LINK_TOKEN_TTL_MS);
@@ -50,19 +126,191 @@ export class SandboxBankingProvider implements BankingProvider {
   async exchangePublicToken(publicToken: string, userId: string, now: Date): Promise<LinkedItem> {
     const claims = this.verify("public-sandbox", publicToken, now);
     if (claims.u !== userId) throw appError("BNK-400-001");
-    const institution = SANDBOX_INSTITUTIONS[claims.ins as string]!;
+    const institutionId = String(claims.ins);
+    const institution = SANDBOX_INSTITUTIONS[institutionId]!;
+    const item_id = `item-sandbox-${institutionId}-${now.getTime().toString(36)}-${randomBytes(6).toString("hex")}`;
     const mask = (index: number) => String(parseInt(String(claims.jti).replaceAll("-", "").slice(index * 4, index * 4 + 6), 16) % 10_000).padStart(4, "0");
     return {
-      access_token: `access-sandbox-${randomBytes(16).toString("hex")}`,
+      access_token: `access-sandbox-${item_id}.${randomBytes(16).toString("hex")}`,
+      item_id,
       public_token_id: String(claims.jti),
       user_id: userId,
-      institution: { id: String(claims.ins), name: institution.name },
-      accounts: institution.accounts.map((account, index) => ({ ...account, mask: mask(index) })),
+      institution: { id: institutionId, name: institution.name },
+      accounts: institution.accounts.map(({ history: _history, ...account }, index) => ({ ...account, mask: mask(index) })),
     };
+  }
+
+  async linked(item: LinkedItem): Promise<void> {
+    await this.deliver("transactions.available", { item_id: item.item_id });
   }
 
   async removeItem(): Promise<void> {
     // nothing is held at the sandbox bank
+  }
+
+  async syncTransactions(accessToken: string, cursor: string | null): Promise<TransactionsSyncPage> {
+    const item = this.item(accessToken);
+    const log = this.log(item);
+    const start = cursor === null ? 0 : Number(/^v1:(\d{1,9})$/.exec(cursor)?.[1] ?? NaN);
+    if (!Number.isSafeInteger(start) || start > log.length) throw appError("BNK-502-001", "The sandbox bank does not know this sync cursor.");
+    const end = Math.min(log.length, start + this.pageSize);
+    const page = log.slice(start, end);
+    return {
+      added: page.filter((entry) => entry.kind === "added").map((entry) => entry.transaction),
+      modified: page.filter((entry) => entry.kind === "modified").map((entry) => entry.transaction),
+      removed: page.filter((entry) => entry.kind === "removed").map(({ transaction }) => ({ provider_transaction_id: transaction.provider_transaction_id, provider_account_id: transaction.provider_account_id })),
+      balances: SANDBOX_INSTITUTIONS[item.institution_id]!.accounts.map((account) => ({ provider_account_id: account.provider_account_id, balance: this.balance(item, account.provider_account_id) })),
+      next_cursor: `v1:${end}`,
+      has_more: end < log.length,
+    };
+  }
+
+  rampFees() {
+    return SANDBOX_RAMP_FEES;
+  }
+
+  async createRamp(order: RampOrder): Promise<{ provider_ramp_id: string }> {
+    const known = this.ramps.get(order.ramp_id);
+    if (known) return { provider_ramp_id: known.provider_ramp_id };
+    const provider_ramp_id = `ramp-sandbox-${randomBytes(8).toString("hex")}`;
+    this.ramps.set(order.ramp_id, { order, provider_ramp_id, outcome: null });
+    return { provider_ramp_id };
+  }
+
+  /**
+   * The sandbox bank books a transaction on one of the login's accounts (POST /v0/sandbox/…) and
+   * announces it with a `transactions.available` webhook.
+   */
+  async addTransaction(accessToken: string, input: Omit<ProviderBankTransaction, "provider_transaction_id" | "currency" | "date"> & { date?: Date }) {
+    const item = this.item(accessToken);
+    const account = this.account(item, input.provider_account_id);
+    const transaction: ProviderBankTransaction = { ...input, provider_transaction_id: `btx-${randomBytes(10).toString("hex")}`, currency: account.currency, date: input.date ?? new Date() };
+    this.append(item, { kind: "added", transaction });
+    return { transaction, webhook_status: await this.deliver("transactions.available", { item_id: item.item_id }) };
+  }
+
+  /** The bank posts a pending transaction (optionally at another amount) or drops it; announced like addTransaction. */
+  async settleTransaction(accessToken: string, providerTransactionId: string, outcome: SandboxBankSettlement, amount?: string) {
+    const item = this.item(accessToken);
+    const current = [...this.log(item)].reverse().find((entry) => entry.transaction.provider_transaction_id === providerTransactionId);
+    if (!current || current.kind === "removed" || !current.transaction.pending) throw appError("BNK-409-001");
+    const transaction = { ...current.transaction, pending: false, ...(amount !== undefined && { amount }) };
+    this.append(item, outcome === "posted" ? { kind: "modified", transaction } : { kind: "removed", transaction: current.transaction });
+    return { webhook_status: await this.deliver("transactions.available", { item_id: item.item_id }) };
+  }
+
+  /** Marks the login as needing a new login, or as lost, or as fine again (link.* webhooks). */
+  async reportConnection(accessToken: string, type: "link.completed" | "link.failed" | "link.reauth_required") {
+    const item = this.item(accessToken);
+    return { webhook_status: await this.deliver(type, { item_id: item.item_id, ...(type === "link.failed" && { reason: "institution_unavailable" }) }) };
+  }
+
+  /**
+   * Finishes a ramp the way the provider would: `ramp.completed` or `ramp.failed` (an on-ramp
+   * larger than the bank balance fails with `insufficient_funds` whatever is asked). A completed
+   * ramp also moves the money at the bank: a posted `bank_transfer` and `transactions.available`.
+   */
+  async settleRamp(rampId: string, outcome: SandboxRampOutcome) {
+    const ramp = this.ramps.get(rampId);
+    if (!ramp) throw appError("RMP-404-002", "The sandbox provider does not know this ramp (ramps live in the process that created them).");
+    const { order } = ramp;
+    const item = this.item(order.access_token);
+    const short = order.direction === "on" && outcome === "completed" && cents(order.fiat_amount) > cents(this.balance(item, order.provider_account_id) ?? "0");
+    const final = short ? "failed" : outcome;
+    const statuses = [await this.deliver(`ramp.${final}`, { ramp_id: ramp.provider_ramp_id, ...(final === "failed" && { reason: short ? "insufficient_funds" : "declined_by_bank" }) })];
+    if (final === "completed" && ramp.outcome === null) {
+      this.append(item, {
+        kind: "added",
+        transaction: {
+          provider_transaction_id: `btx-${createHash("sha256").update(ramp.provider_ramp_id).digest("hex").slice(0, 20)}`,
+          provider_account_id: order.provider_account_id,
+          amount: order.fiat_amount,
+          direction: order.direction === "on" ? "out" : "in",
+          currency: order.currency,
+          type: "bank_transfer",
+          category: null,
+          description: order.direction === "on" ? `Purchase of ${order.asset_symbol}` : `Sale of ${order.asset_symbol}`,
+          merchant_name: null,
+          counterparty: "Sandbox Ramp",
+          pending: false,
+          date: new Date(),
+        },
+      });
+      statuses.push(await this.deliver("transactions.available", { item_id: item.item_id }));
+    }
+    ramp.outcome ??= final;
+    return { outcome: final, webhook_status: Math.max(...statuses) };
+  }
+
+  /** POSTs one signed event to the platform's receiver; answers its HTTP status (throws when it cannot be reached). */
+  async deliver(type: string, data: Record<string, unknown>): Promise<number> {
+    const body = JSON.stringify({ id: `evt_${randomUUID()}`, type, created_at: new Date().toISOString(), data });
+    const response = await fetch(this.webhook.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", [BANKING_SIGNATURE_HEADER]: signBankingPayload(body, [this.webhook.secret], Math.floor(Date.now() / 1000)) },
+      body,
+      signal: AbortSignal.timeout(30_000),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    return response.status;
+  }
+
+  private item(accessToken: string): SandboxItem {
+    const match = /^access-sandbox-(item-sandbox-([a-z_]+)-([0-9a-z]+)-[0-9a-f]+)\.[0-9a-f]+$/.exec(accessToken);
+    if (!match || !SANDBOX_INSTITUTIONS[match[2]!]) throw appError("BNK-502-001", "The sandbox bank does not know this login.");
+    return { item_id: match[1]!, institution_id: match[2]!, linked_at: parseInt(match[3]!, 36) };
+  }
+
+  private account(item: SandboxItem, providerAccountId: string) {
+    const account = SANDBOX_INSTITUTIONS[item.institution_id]!.accounts.find((candidate) => candidate.provider_account_id === providerAccountId);
+    if (!account) throw appError("BNK-404-001");
+    return account;
+  }
+
+  /** The login's changes in order: its history as of linking, then what the helpers did. */
+  private log(item: SandboxItem): LogEntry[] {
+    const history = SANDBOX_INSTITUTIONS[item.institution_id]!.accounts.flatMap((account) =>
+      account.history.map(
+        (template, index): LogEntry => ({
+          kind: "added",
+          transaction: {
+            provider_transaction_id: `btx-${createHash("sha256").update(`${item.item_id}/${account.provider_account_id}/${index}`).digest("hex").slice(0, 20)}`,
+            provider_account_id: account.provider_account_id,
+            amount: template.amount,
+            direction: template.direction,
+            currency: account.currency,
+            type: template.type,
+            category: template.category,
+            description: template.description,
+            merchant_name: template.merchant_name ?? null,
+            counterparty: template.counterparty ?? null,
+            pending: template.pending ?? false,
+            date: new Date(item.linked_at - template.days_ago * DAY_MS),
+          },
+        }),
+      ),
+    );
+    return [...history, ...(this.extras.get(item.item_id) ?? [])];
+  }
+
+  private append(item: SandboxItem, entry: LogEntry): void {
+    this.extras.set(item.item_id, [...(this.extras.get(item.item_id) ?? []), entry]);
+  }
+
+  /** The linked balance moved by the posted transactions made after linking (the history is already in it). */
+  private balance(item: SandboxItem, providerAccountId: string): string | null {
+    const account = this.account(item, providerAccountId);
+    if (account.balance === null) return null;
+    const latest = new Map<string, LogEntry>();
+    for (const entry of this.extras.get(item.item_id) ?? []) latest.set(entry.transaction.provider_transaction_id, entry);
+    let total = cents(account.balance);
+    for (const entry of latest.values()) {
+      if (entry.kind === "removed" || entry.transaction.pending || entry.transaction.provider_account_id !== providerAccountId) continue;
+      total += entry.transaction.direction === "in" ? cents(entry.transaction.amount) : -cents(entry.transaction.amount);
+    }
+    const sign = total < 0n ? "-" : "";
+    const digits = (total < 0n ? -total : total).toString().padStart(3, "0");
+    return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
   }
 
   private sign(prefix: string, claims: Record<string, unknown>): string {

@@ -9,7 +9,7 @@ import type { FinanceServices } from "../services.ts";
 import { parseAmount } from "../transactions/amount.ts";
 import { availableAfter } from "../transactions/balances.ts";
 import { lockSource } from "../transactions/ledger-source.ts";
-import { recordMovement } from "../transactions/record-movement.ts";
+import { recordMovement, unitColumns } from "../transactions/record-movement.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
 import { decideAuthorization } from "./authorization-rules.ts";
 import { authorizationView, lockCard, type CardAuthorizationView } from "./card-authorization-record.ts";
@@ -47,7 +47,9 @@ async function settlementOrNull(services: SandboxCardServices, options: Paramete
  * (a declined one keeps its reason). The facts are read under the card's lock and the funding
  * source's (card first, always), so of two concurrent authorizations that only one fits under a
  * limit or a balance, the second sees the first's purchase. An approval books a `card_purchase`
- * (out, pending) debiting the funding source in its settlement asset one to one, naming the card.
+ * (out, pending) debiting the funding source one to one in its settlement unit (a wallet's
+ * stablecoin, a bank account's currency), naming the card; a bank account's available balance is
+ * the bank's reported one less our pending outflows (availableAfter).
  * The funding source is settled (asked of the users subgraph) before the transaction opens.
  */
 export async function authorizeCard(services: SandboxCardServices, options: AuthorizeCardOptions): Promise<CardAuthorizationView> {
@@ -60,8 +62,8 @@ export async function authorizeCard(services: SandboxCardServices, options: Auth
   const merchant = { name: options.merchant.name, mcc };
 
   const card = await findOwnCardRow(services.db, options.user_id, options.card_id);
-  const settlement = await settlementOrNull(services, { user_id: options.user_id, funding_source: { type: card.funding_source_type as CardFundingSourceType, id: card.funding_source_id }, currency: card.currency as CardCurrency, trace_id: options.trace_id });
-  const usdPrice = settlement && (await usdPriceNow(services.prices, { asset_symbol: settlement.unit.asset_symbol }));
+  const settlement = await settlementOrNull(services, { user_id: options.user_id, funding_source: { type: card.funding_source_type as CardFundingSourceType, id: card.funding_source_id }, currency: card.currency as CardCurrency, trace_id: options.trace_id, id_loc: ["path", "card_id"] });
+  const usdPrice = settlement && (await usdPriceNow(services.prices, settlement.unit));
   const args = { card_id: card.id, amount, currency, merchant };
 
   return withIdempotency<CardAuthorizationView>(
@@ -74,7 +76,7 @@ export async function authorizeCard(services: SandboxCardServices, options: Auth
       const current = await findOwnCardRow(tx, options.user_id, card.id);
       const now = new Date();
       const spending = await cardSpending(tx, current.id, now, await userTimeZone(tx, options.user_id));
-      const available = settlement && (await availableAfter(tx, settlement.source, { asset_symbol: settlement.unit.asset_symbol, currency: null }, "0"));
+      const available = settlement && (await availableAfter(tx, settlement.source, unitColumns(settlement.unit), "0"));
       const outcome = decideAuthorization({
         card: { status: current.status as CardStatus, currency: current.currency, controls: controlsOf(current) },
         request: { amount, currency, mcc },

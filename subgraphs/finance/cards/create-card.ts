@@ -55,7 +55,7 @@ export async function createCard(services: CreateCardServices, options: CreateCa
   if (holder.status !== "approved") throw appError("CRD-403-001", `Cards need an approved identity verification; yours is ${holder.status}.`);
 
   const args = { type, funding_source: { type: fundingType, id: options.funding_source.id }, currency, nickname: options.nickname ?? null, controls, shipping_address: shipping };
-  await resolveSettlement(services.db, services.users, { user_id: options.user_id, funding_source: args.funding_source, currency, trace_id: options.trace_id });
+  await resolveSettlement(services.db, services.users, { user_id: options.user_id, funding_source: args.funding_source, currency, trace_id: options.trace_id, id_loc: ["body", "funding_source", "id"] });
   return withIdempotency<CardView>(
     services.db,
     { user_id: options.user_id, key: options.idempotency_key, operation: "create_card", args, snapshot: jsonSnapshot, restore: fromJsonSnapshot<CardView> },

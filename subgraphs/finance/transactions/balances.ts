@@ -1,4 +1,5 @@
 import { Prisma, type FinanceTx } from "../db.ts";
+import { bankAvailableAfter } from "../banking/bank-balance.ts";
 import { sourceCondition, type LedgerSource } from "./ledger-source.ts";
 
 /** One asset (or fiat currency) of one source, summed from its ledger rows; every figure a decimal string. */
@@ -43,8 +44,14 @@ export async function sourceBalances(tx: FinanceTx, source: LedgerSource): Promi
     ORDER BY coalesce(asset_symbol, currency)`;
 }
 
-/** What an outflow of `amount` would leave available: negative means it would overdraw the source. */
-export async function availableAfter(tx: FinanceTx, source: LedgerSource, unit: { asset_symbol: string | null; currency: string | null }, amount: string): Promise<string> {
+/**
+ * What an outflow of `amount` would leave available: negative means it would overdraw the source,
+ * null that nothing is known to be spendable. A wallet's is its ledger (completed, less pending and
+ * processing outflows); a bank account's is the bank's reported balance less our pending outflows
+ * (bankAvailableAfter), since its ledger rows are only what we and the bank reported, not its books.
+ */
+export async function availableAfter(tx: FinanceTx, source: LedgerSource, unit: { asset_symbol: string | null; currency: string | null }, amount: string): Promise<string | null> {
+  if (source.kind === "bank_account") return unit.currency === null ? null : bankAvailableAfter(tx, source.id, unit.currency, amount);
   const [row] = await tx.$queryRaw<{ left: string }[]>`
     SELECT trim_scale(coalesce(sum(${SIGNED}) FILTER (WHERE "status" = 'completed' OR ("status" IN ('pending', 'processing') AND "direction" = 'out')), 0) - ${amount}::numeric)::text AS left
     FROM "finance"."transactions"

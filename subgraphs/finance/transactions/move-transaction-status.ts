@@ -3,7 +3,7 @@ import { TRANSACTION_STATUSES, type TransactionStatus } from "../../../lib/vocab
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
 import { findOwnTransaction, type TransactionView } from "./transaction-record.ts";
-import { requireTransactionMove } from "./transaction-status.ts";
+import { pathBetween, requireTransactionMove } from "./transaction-status.ts";
 import { requestInsights } from "../insights/insights-job.ts";
 
 /**
@@ -26,4 +26,20 @@ export async function moveTransactionStatus(tx: FinanceTx, options: { user_id: s
   await tx.transactionStatusChange.create({ data: { transaction_id: current.id, from: current.status, to, changed_at: now } });
   await requestInsights(tx, options.user_id, now);
   return findOwnTransaction(tx, options.user_id, options.transaction_id);
+}
+
+/**
+ * Walks a transaction from `from` to `to` as a provider reported it (a bank posting, a ramp's
+ * outcome), every legal step of spec 3.4 in its status_history, in the caller's database
+ * transaction. False, with nothing written, when spec 3.4 has no way there or the status is no
+ * longer `from`: the caller records the report as ignored, never applies it.
+ */
+export async function walkTransactionStatus(tx: FinanceTx, row: { id: string; user_id: string; status: TransactionStatus }, to: TransactionStatus, now = new Date()): Promise<boolean> {
+  const path = pathBetween(row.status, to);
+  if (path === null || path.length === 0) return false;
+  const { count } = await tx.transaction.updateMany({ where: { id: row.id, status: row.status }, data: { status: to, updated_at: now } });
+  if (count === 0) return false;
+  await tx.transactionStatusChange.createMany({ data: path.map((step, i) => ({ transaction_id: row.id, from: i === 0 ? row.status : path[i - 1]!, to: step, changed_at: now })) });
+  await requestInsights(tx, row.user_id, now);
+  return true;
 }

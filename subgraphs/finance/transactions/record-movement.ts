@@ -21,20 +21,27 @@ import { pathFromInitial } from "./transaction-status.ts";
 import { usdValue } from "./usd-value.ts";
 import { requestInsights } from "../insights/insights-job.ts";
 
+/** A crypto asset, or `currency` for fiat; `decimals` bounds an amount's fraction digits. */
+export type MovementUnit = { asset_symbol: string; decimals: number } | { currency: string; decimals: number };
+
+/** The ledger's unit columns for `unit`: exactly one of asset_symbol and currency is set. */
+export function unitColumns(unit: MovementUnit): { asset_symbol: string | null; currency: string | null } {
+  return "asset_symbol" in unit ? { asset_symbol: unit.asset_symbol, currency: null } : { asset_symbol: null, currency: unit.currency };
+}
+
 export interface MovementInput {
   user_id: string;
   type: TransactionType;
   direction: TransactionDirection;
   /** positive decimal string in asset units */
   amount: string;
-  /** a crypto asset, or `currency` for fiat; `decimals` bounds the amount's fraction digits */
-  unit: { asset_symbol: string; decimals: number } | { currency: string; decimals: number };
+  unit: MovementUnit;
   source: LedgerSource;
   /** the card that spent, for a card's purchases and refunds: `source` stays the funding source whose balance moves */
   card_id?: string | null;
   /** where the movement stands once recorded: pending (default), or further along spec 3.4's path */
   status?: TransactionStatus;
-  /** "allow" only for sources that may go below zero (a credit line); wallets never do */
+  /** "allow" only for what already happened elsewhere (a bank's own report) or a source that may go below zero (a credit line); wallets never do */
   overdraft?: "refuse" | "allow";
   /** the USD value; when absent, amount × `usd_price` (or null without a price) */
   amount_usd?: string | null;
@@ -47,6 +54,8 @@ export interface MovementInput {
   counterparty?: string | null;
   chain_id?: number | null;
   tx_hash?: string | null;
+  /** a synced bank transaction's id at the banking provider (unique per bank account) */
+  provider_transaction_id?: string | null;
   /** when it happened; default now */
   timestamp?: Date;
 }
@@ -63,13 +72,14 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
   const status = requireOneOf(TRANSACTION_STATUSES, input.status ?? "pending", ["body", "status"]);
   const category = input.category == null ? null : requireOneOf(SPENDING_CATEGORIES, input.category, ["body", "category"]);
   const amount = parseAmount(input.amount, input.unit.decimals, ["body", "amount"]);
-  const unit = "asset_symbol" in input.unit ? { asset_symbol: input.unit.asset_symbol, currency: null } : { asset_symbol: null, currency: input.unit.currency };
+  const unit = unitColumns(input.unit);
 
   await lockSource(tx, input.source);
   if (direction === "out" && status !== "failed" && (input.overdraft ?? "refuse") === "refuse") {
+    // a bank account is checked against the bank's balance, not our sum of its rows (availableAfter)
     const left = await availableAfter(tx, input.source, unit, amount);
-    if (left.startsWith("-"))
-      throw appError("TXN-409-002", `The movement of ${amount} ${unit.asset_symbol ?? unit.currency} would overdraw its source (${left} after it).`);
+    if (left === null || left.startsWith("-"))
+      throw appError("TXN-409-002", `The movement of ${amount} ${unit.asset_symbol ?? unit.currency} would overdraw its source (${left ?? "no balance known"} after it).`);
   }
 
   const amountUsd = input.amount_usd ?? (input.usd_price == null ? null : await usdValue(tx, amount, input.usd_price));
@@ -98,6 +108,7 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
       counterparty: input.counterparty ?? null,
       chain_id: input.chain_id ?? null,
       tx_hash: input.tx_hash ?? null,
+      provider_transaction_id: input.provider_transaction_id ?? null,
       timestamp: input.timestamp ?? now,
       created_at: now,
       updated_at: now,

@@ -10,6 +10,7 @@ export interface TransactionFilterInput {
   direction?: string | null;
   wallet_id?: number | null;
   card_id?: string | null;
+  bank_account_id?: string | null;
   /** inclusive */
   period_start?: Date | null;
   /** exclusive */
@@ -52,6 +53,7 @@ export function transactionCondition(userId: string, filter: TransactionFilterIn
   equal("category", filter.category == null ? null : requireOneOf(SPENDING_CATEGORIES, filter.category, ["query", "category"]));
   equal("wallet_id", filter.wallet_id ?? null);
   equal("card_id", filter.card_id ?? null);
+  equal("bank_account_id", filter.bank_account_id ?? null);
   if (filter.wallet_ids) conditions.push(Prisma.sql`"wallet_id" = ANY(${[...filter.wallet_ids]}::int[])`);
   const start = instant(filter.period_start, "period_start");
   const end = instant(filter.period_end, "period_end");

@@ -7,7 +7,7 @@ import { transactionCondition, type TransactionFilterInput } from "./transaction
  * the source of the feed's meta and total. When the filters are only rollup dimensions (status,
  * direction, category) and the period, whole UTC months come from finance.transaction_rollups
  * (a trigger keeps them) and only the partial months at the period's edges from the rows, so the
- * cost does not grow with the user's history; a type, wallet, card or amount filter reads the
+ * cost does not grow with the user's history; a type, wallet, card, bank account or amount filter reads the
  * rows (on transactions_feed_meta_idx or the user's own indexes).
  */
 export function filteredGroupsSql(userId: string, filter: TransactionFilterInput = {}): Prisma.Sql {
@@ -16,7 +16,7 @@ export function filteredGroupsSql(userId: string, filter: TransactionFilterInput
     SELECT "direction", coalesce("category", 'other') AS category, "status", count(*) AS n, min("timestamp") AS earliest, max("timestamp") AS latest, sum("amount_usd") AS usd
     FROM "finance"."transactions" WHERE ${where} AND ${extra}
     GROUP BY 1, 2, 3`;
-  if (filter.type != null || filter.wallet_id != null || filter.wallet_ids != null || filter.card_id != null || filter.amount_min != null || filter.amount_max != null) return fromRows(Prisma.sql`TRUE`);
+  if (filter.type != null || filter.wallet_id != null || filter.wallet_ids != null || filter.card_id != null || filter.bank_account_id != null || filter.amount_min != null || filter.amount_max != null) return fromRows(Prisma.sql`TRUE`);
 
   const { fullStart, fullEnd } = wholeMonths(filter.period_start ?? null, filter.period_end ?? null);
   const rollup = [Prisma.sql`"user_id" = ${userId}`];

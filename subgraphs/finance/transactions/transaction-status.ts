@@ -27,17 +27,29 @@ export function requireTransactionMove(from: TransactionStatus, to: TransactionS
 }
 
 /**
+ * The statuses after `from` a transaction walks through to arrive at `to`, each a legal move; null
+ * when spec 3.4 has no way there (from a final status, or back). A bank transaction the provider
+ * reports posted goes pending → processing → completed, every step in its status_history.
+ */
+export function pathBetween(from: TransactionStatus, to: TransactionStatus): TransactionStatus[] | null {
+  const path: TransactionStatus[] = [];
+  let at = from;
+  while (at !== to) {
+    const next = MOVES[at].find((status) => status === to) ?? MOVES[at].find((status) => MOVES[status].length > 0);
+    if (next === undefined) return null;
+    path.push(next);
+    at = next;
+  }
+  return path;
+}
+
+/**
  * The statuses a new movement walks through to arrive at `target` (pending first): a movement
  * that is already settled when recorded (a sandbox deposit, an imported on-chain transfer) still
  * goes pending → processing → completed, every step in its status_history.
  */
 export function pathFromInitial(target: TransactionStatus): TransactionStatus[] {
-  const path: TransactionStatus[] = [INITIAL_TRANSACTION_STATUS];
-  while (path.at(-1) !== target) {
-    const from = path.at(-1)!;
-    const next = MOVES[from].find((to) => to === target) ?? MOVES[from][0];
-    if (next === undefined) throw new Error(`no path from ${INITIAL_TRANSACTION_STATUS} to ${target}`);
-    path.push(next);
-  }
-  return path;
+  const path = pathBetween(INITIAL_TRANSACTION_STATUS, target);
+  if (path === null) throw new Error(`no path from ${INITIAL_TRANSACTION_STATUS} to ${target}`);
+  return [INITIAL_TRANSACTION_STATUS, ...path];
 }

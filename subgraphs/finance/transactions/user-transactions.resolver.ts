@@ -26,7 +26,7 @@ export function selectsMeta(info: GraphQLResolveInfo): boolean {
  * One page of `userId`'s feed; meta, when the query selects it, runs alongside the page as one
  * aggregation that also gives pagination.total (instead of a count first and meta after it).
  */
-async function feedPage(
+export async function feedPage(
   services: FinanceServices,
   userId: string,
   filter: TransactionFilter | null,

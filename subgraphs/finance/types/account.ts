@@ -44,12 +44,12 @@ export class AccountCard {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "One entry of the unified account view: a crypto wallet or a card; bank accounts take the same shape." })
+@ObjectType({ description: "One entry of the unified account view: a crypto wallet, a linked bank account or a card." })
 export class Account {
   @Field(() => AccountSourceEnum)
   source!: string;
 
-  @Field(() => String, { description: "The source's own id as a string: the wallet id (\"12\"), the card id (crd_…), later a bank account id." })
+  @Field(() => String, { description: "The source's own id as a string: the wallet id (\"12\"), the bank account id (bnk_…), the card id (crd_…)." })
   source_id!: string;
 
   @Field(() => String, { nullable: true, description: "The wallet's nickname; a card's nickname, else \"Virtual card •••• 1234\" (or Physical)." })

@@ -28,8 +28,11 @@ export class BankAccount {
   @Field(() => String, { nullable: true, description: "The bank's balance as last reported, a decimal string in `currency`." })
   balance!: string | null;
 
-  @Field(() => String, { description: "active, reauth_required (log in at the bank again) or revoked" })
+  @Field(() => String, { description: "active, reauth_required (log in at the bank again), error (the provider lost the login) or revoked (unlinked)" })
   connection_status!: string;
+
+  @Field(() => Date, { nullable: true, description: "When its transactions last synced; null until the first sync." })
+  synced_at!: Date | null;
 
   @Field(() => Date)
   created_at!: Date;

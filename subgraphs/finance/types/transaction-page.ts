@@ -21,6 +21,9 @@ export class TransactionFilter implements TransactionFilterInput {
   @Field(() => String, { nullable: true })
   card_id?: string | null;
 
+  @Field(() => String, { nullable: true, description: "A linked bank account's transactions (bnk_<id>)." })
+  bank_account_id?: string | null;
+
   @Field(() => Date, { nullable: true, description: "Inclusive: transactions at or after this instant." })
   period_start?: Date | null;
 

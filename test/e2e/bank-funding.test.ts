@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma, type FinanceDb } from "../../subgraphs/finance/db.ts";
+import { availableAfter } from "../../subgraphs/finance/transactions/balances.ts";
+import { approvedUser } from "../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+// Bank accounts as accounts and as card funding: GET /v0/accounts lists the linked ones at the
+// bank's reported balance; a card funded by one is authorized against that balance less the
+// outflows the bank has not posted yet, and books its purchases against the bank account.
+
+let platform: TestPlatform;
+let db: FinanceDb;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  db = (platform.subgraphs.finance as any).services.db;
+});
+afterAll(() => platform?.stop());
+
+interface BankAccount {
+  id: string;
+  name: string;
+  currency: string;
+}
+
+const GROCERY = { name: "Corner Grocery", mcc: "5411" };
+
+async function problem(response: Response) {
+  const body = await response.json();
+  return { status: response.status, code: body.error_code as string, loc: Array.isArray(body.detail) ? body.detail[0].loc : undefined };
+}
+
+/** Links the institution's accounts through the sandbox widget (bank-accounts.test.ts walks each step). */
+async function link(jwt: string, institution_id = "ins_sandbox_first"): Promise<BankAccount[]> {
+  const { link_token } = await (await platform.api("/v0/open-banking/link-token", { method: "POST", jwt })).json();
+  const played = await platform.api("/v0/sandbox/open-banking/link", { method: "POST", jwt, json: { link_token, institution_id } });
+  expect(played.status).toBe(201);
+  const exchanged = await platform.api("/v0/open-banking/exchange", { method: "POST", jwt, json: { public_token: (await played.json()).public_token } });
+  expect(exchanged.status).toBe(201);
+  return (await exchanged.json()).items;
+}
+
+const issue = (jwt: string, bankAccountId: string, extra: Record<string, unknown> = {}) =>
+  platform.api("/v0/cards", { method: "POST", jwt, json: { type: "virtual", funding_source: { type: "bank_account", id: bankAccountId }, ...extra } });
+
+const authorize = async (jwt: string, cardId: string, amount: string) => {
+  const response = await platform.api(`/v0/sandbox/cards/${cardId}/authorizations`, { method: "POST", jwt, json: { amount, currency: "USD", merchant: GROCERY } });
+  expect(response.status).toBe(201);
+  return response.json();
+};
+
+describe("bank accounts in GET /v0/accounts", () => {
+  it("lists each linked bank account after the wallets with its currency at the reported balance, leaving unlinked ones out", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking, savings] = await link(jwt);
+    const [giro] = await link(jwt, "ins_sandbox_euro");
+    expect((await platform.api(`/v0/bank-accounts/${savings!.id}`, { method: "DELETE", jwt })).status).toBe(200);
+
+    const accounts = await (await platform.api("/v0/accounts", { jwt })).json();
+    const sources = accounts.items.map((item: { source: string }) => item.source);
+    expect(sources.indexOf("bank_account")).toBe(sources.lastIndexOf("crypto_wallet") + 1);
+    const banks = accounts.items.filter((item: { source: string }) => item.source === "bank_account");
+    expect(banks).toEqual([
+      {
+        source: "bank_account",
+        source_id: checking!.id,
+        name: "Everyday Checking",
+        chain_id: null,
+        address: null,
+        balances: [{ asset: expect.objectContaining({ symbol: "USD", asset_type: "fiat", decimals: 2 }), balance: "125000", value_usd: "1250" }],
+        total_value_usd: "1250",
+        card: null,
+      },
+      // EUR at the default 1.08 USD
+      { source: "bank_account", source_id: giro!.id, name: "Girokonto", chain_id: null, address: null, balances: [expect.objectContaining({ balance: "84050", value_usd: "907.74" })], total_value_usd: "907.74", card: null },
+    ]);
+    // the new user's wallets hold nothing: the total is the banks'
+    expect(accounts.total_value_usd).toBe("2157.74");
+    expect(accounts._links.bank_accounts.href).toContain("/v0/bank-accounts");
+  });
+});
+
+describe("a card funded by a bank account", () => {
+  it("refuses another user's or an unlinked bank account (404 BNK-404-001) and one in another currency (422 at the id)", async () => {
+    const owner = await approvedUser(platform);
+    const stranger = await approvedUser(platform);
+    const [checking, savings] = await link(owner.jwt);
+    const [giro] = await link(owner.jwt, "ins_sandbox_euro");
+    expect(await problem(await issue(stranger.jwt, checking!.id))).toMatchObject({ status: 404, code: "BNK-404-001" });
+    expect(await problem(await issue(owner.jwt, giro!.id))).toEqual({ status: 422, code: "GEN-422-001", loc: ["body", "funding_source", "id"] });
+    expect((await issue(owner.jwt, giro!.id, { currency: "EUR" })).status).toBe(201);
+
+    const card = await (await issue(owner.jwt, checking!.id)).json();
+    expect(card.funding_source).toEqual({ type: "bank_account", id: checking!.id });
+    expect(card._links.funding_bank_account.href).toContain(`/v0/bank-accounts/${checking!.id}`);
+    const fund = (jwt: string, id: string) => platform.api(`/v0/cards/${card.id}/funding`, { method: "PUT", jwt, json: { type: "bank_account", id } });
+    expect(await problem(await fund(owner.jwt, giro!.id))).toEqual({ status: 422, code: "GEN-422-001", loc: ["body", "id"] });
+    const moved = await fund(owner.jwt, savings!.id);
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toMatchObject({ type: "bank_account", id: savings!.id, _links: { bank_account: { href: expect.stringContaining(savings!.id) } } });
+
+    // unlinking the login's last account revokes it: neither account funds a card any more
+    for (const account of [checking!, savings!]) expect((await platform.api(`/v0/bank-accounts/${account.id}`, { method: "DELETE", jwt: owner.jwt })).status).toBe(200);
+    expect(await problem(await fund(owner.jwt, checking!.id))).toMatchObject({ status: 404, code: "BNK-404-001" });
+    expect(await problem(await issue(owner.jwt, savings!.id))).toMatchObject({ status: 404, code: "BNK-404-001" });
+    // the card still points at the unlinked account: its authorizations decline
+    expect(await authorize(owner.jwt, card.id, "1")).toMatchObject({ decision: "declined", decline_reason: "insufficient_funds", transaction: null });
+  });
+
+  it("authorizes against the bank's balance less the pending outflows, booking card_purchase against the bank account in its currency", async () => {
+    const user = await approvedUser(platform);
+    const [checking] = await link(user.jwt);
+    const created = await issue(user.jwt, checking!.id);
+    expect(created.status).toBe(201);
+    const card = await created.json();
+    const source = { kind: "bank_account", id: checking!.id } as const;
+    const usd = { asset_symbol: null, currency: "USD" };
+
+    // 1250.00 reported; 1000 fits, and no sum of the account's ledger rows stands in its way
+    const first = await authorize(user.jwt, card.id, "1000");
+    expect(first).toMatchObject({ decision: "approved", status: "pending" });
+    const feed = await (await platform.api(`/v0/transactions?card_id=${card.id}`, { jwt: user.jwt })).json();
+    expect(feed.items).toEqual([
+      expect.objectContaining({ id: first.transaction.id, type: "card_purchase", status: "pending", direction: "out", amount: "1000", asset: null, currency: "USD", amount_usd: "1000", wallet_id: null, card_id: card.id, bank_account_id: checking!.id }),
+    ]);
+
+    // what is left is the reported balance less every pending outflow booked against the account
+    const pending = await db.transaction.findMany({ where: { bank_account_id: checking!.id, direction: "out", status: { in: ["pending", "processing"] } } });
+    const booked = pending.reduce((sum, row) => sum.plus(row.amount), new Prisma.Decimal(0));
+    expect(await availableAfter(db, source, usd, "0")).toBe(new Prisma.Decimal("1250").minus(booked).toFixed());
+
+    // 250.01 is more than the 250 at most left: declined, nothing booked
+    const over = await authorize(user.jwt, card.id, "250.01");
+    expect(over).toMatchObject({ decision: "declined", decline_reason: "insufficient_funds", transaction: null });
+    expect(await db.transaction.count({ where: { card_id: card.id } })).toBe(1);
+
+    // the merchant lets the first go: its purchase fails and the balance is free again
+    expect((await platform.api(`/v0/sandbox/card-authorizations/${first.id}/reverse`, { method: "POST", jwt: user.jwt })).status).toBe(200);
+    expect(await authorize(user.jwt, card.id, "1200")).toMatchObject({ decision: "approved", transaction: { bank_account_id: checking!.id, currency: "USD", asset: null } });
+  });
+});

@@ -1,0 +1,325 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FinanceDb } from "../../subgraphs/finance/db.ts";
+import { BANKING_SIGNATURE_HEADER, bankingSandboxWebhookSecret, signBankingPayload } from "../../lib/webhooks/banking-signature.ts";
+import { BANKING_WEBHOOK_SIGNATURE_DETAIL } from "../../rest-adapter/webhooks/banking-provider-events.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { approvedUser, userWithWallet } from "../support/finance.ts";
+
+// Issue 12: bank transactions synced by cursor, the banking-provider webhook receiver (signature,
+// rotation, tolerance, exactly-once), connection status, and on/off-ramps driven by its events.
+const OLD_SECRET = "bank-old-secret-for-rotation";
+const NEW_SECRET = "bank-new-secret-for-rotation";
+let platform: TestPlatform;
+let db: FinanceDb;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ BANKING_WEBHOOK_SECRET: `${OLD_SECRET}, ${NEW_SECRET}` });
+  db = (platform.subgraphs.finance as any).services.db;
+});
+afterAll(() => platform?.stop());
+
+async function problem(response: Response) {
+  const body = await response.json();
+  return { status: response.status, code: body.error_code as string };
+}
+
+/** Links First Sandbox Bank for the user; answers [checking, savings]. */
+async function linkBank(jwt: string, institution_id = "ins_sandbox_first") {
+  const { link_token } = await (await platform.api("/v0/open-banking/link-token", { method: "POST", jwt })).json();
+  const { public_token } = await (await platform.api("/v0/sandbox/open-banking/link", { method: "POST", jwt, json: { link_token, institution_id } })).json();
+  const response = await platform.api("/v0/open-banking/exchange", { method: "POST", jwt, json: { public_token } });
+  expect(response.status).toBe(201);
+  return (await response.json()).items as { id: string; balance: string; synced_at: number | null; connection_status: string }[];
+}
+
+async function feed(jwt: string, query = "") {
+  const response = await platform.api(`/v0/transactions?limit=100${query}`, { jwt });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+function deliver(event: Record<string, unknown>, options: { secret?: string; timestamp?: number; header?: string | null } = {}) {
+  const body = JSON.stringify({ created_at: new Date().toISOString(), data: {}, ...event });
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const header = options.header === undefined ? signBankingPayload(body, [options.secret ?? bankingSandboxWebhookSecret(undefined)], timestamp) : options.header;
+  return fetch(`${platform.urls.platform}/v0/webhooks/banking-provider/events`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(header !== null && { [BANKING_SIGNATURE_HEADER]: header }) },
+    body,
+  });
+}
+
+const itemOf = async (bankAccountId: string) => (await db.bankAccount.findUniqueOrThrow({ where: { id: bankAccountId }, include: { connection: true } })).connection.provider_item_id;
+
+describe("transactions sync", () => {
+  it("syncs the login's history on linking: bank types with categories, pending ones pending, in the feed, its meta and per account", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking, savings] = await linkBank(jwt);
+    expect(checking!.synced_at).toEqual(expect.any(Number));
+    const { items, meta } = await feed(jwt, "&meta=true");
+    expect(items).toHaveLength(9);
+    expect(new Set(items.map((t: { type: string }) => t.type))).toEqual(new Set(["bank_transfer", "standing_order", "direct_debit", "bank_payment", "bank_refund", "fee", "interest"]));
+    const dinner = items.find((t: { description: string }) => t.description === "Dinner");
+    expect(dinner).toMatchObject({ type: "bank_payment", status: "pending", direction: "out", amount: "38.5", currency: "USD", category: "restaurants", bank_account_id: checking!.id, merchant: { name: "Trattoria Roma", mcc: null } });
+    expect(items.find((t: { description: string }) => t.description === "Rent")).toMatchObject({ type: "standing_order", status: "completed", category: "utilities" });
+    expect(meta.transaction_count).toBe(9);
+    expect(meta.cashflow.gross_in).toBe("2667.16");
+
+    expect((await feed(jwt, "&type=bank_transfer")).items).toHaveLength(2);
+    const savingsFeed = await feed(jwt, `&bank_account_id=${savings!.id}&meta=true`);
+    expect(savingsFeed.items.map((t: { type: string }) => t.type).sort()).toEqual(["bank_transfer", "interest"]);
+    expect(savingsFeed.meta.transaction_count).toBe(2);
+
+    const graphql = await fetch(platform.urls.graphql, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-platform-jwt": jwt },
+      body: JSON.stringify({ query: `{ me { bank_accounts { id synced_at transactions(page: { limit: 3 }) { items { type } pagination { total } } } } }` }),
+    });
+    const { data, errors } = await graphql.json();
+    expect(errors).toBeUndefined();
+    expect(data.me.bank_accounts.map((a: any) => a.transactions.pagination.total)).toEqual([7, 2]);
+  });
+
+  it("never books a transaction twice: a redelivered announcement and a rewound cursor change nothing", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking] = await linkBank(jwt);
+    const before = (await feed(jwt)).items.length;
+    const item_id = await itemOf(checking!.id);
+    const statuses = await Promise.all([1, 2, 3].map((n) => deliver({ id: `evt_resync_${item_id}_${n}`, type: "transactions.available", data: { item_id } })));
+    expect(statuses.map((r) => r.status)).toEqual([200, 200, 200]);
+    await db.bankConnection.updateMany({ where: { provider_item_id: item_id }, data: { sync_cursor: null } });
+    expect((await deliver({ id: `evt_rewound_${item_id}`, type: "transactions.available", data: { item_id } })).status).toBe(200);
+    expect((await feed(jwt)).items.length).toBe(before);
+  });
+
+  it("books new bank transactions, posts pending ones (at the amount the bank settled) and fails removed ones, every step in status_history", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking] = await linkBank(jwt);
+    const added = await platform.api(`/v0/sandbox/bank-accounts/${checking!.id}/transactions`, {
+      method: "POST",
+      jwt,
+      json: { amount: "42.10", direction: "out", type: "direct_debit", description: "Gym", category: "health", pending: true },
+    });
+    expect(added.status).toBe(201);
+    const { transaction_id } = await added.json();
+    const gym = await (await platform.api(`/v0/transactions/${transaction_id}`, { jwt })).json();
+    expect(gym).toMatchObject({ type: "direct_debit", status: "pending", amount: "42.1", category: "health" });
+
+    const posted = await platform.api(`/v0/sandbox/transactions/${transaction_id}/bank-settlement`, { method: "POST", jwt, json: { outcome: "posted", amount: "45.00" } });
+    expect(posted.status).toBe(200);
+    const settled = await (await platform.api(`/v0/transactions/${transaction_id}`, { jwt })).json();
+    expect(settled).toMatchObject({ status: "completed", amount: "45" });
+    expect(settled.status_history.map((h: { to: string }) => h.to)).toEqual(["pending", "processing", "completed"]);
+    expect(await problem(await platform.api(`/v0/sandbox/transactions/${transaction_id}/bank-settlement`, { method: "POST", jwt, json: { outcome: "removed" } }))).toEqual({ status: 409, code: "BNK-409-001" });
+
+    const dinner = (await feed(jwt)).items.find((t: { description: string }) => t.description === "Dinner");
+    expect((await platform.api(`/v0/sandbox/transactions/${dinner.id}/bank-settlement`, { method: "POST", jwt, json: { outcome: "removed" } })).status).toBe(200);
+    const removed = await (await platform.api(`/v0/transactions/${dinner.id}`, { jwt })).json();
+    expect(removed.status).toBe("failed");
+    expect((await feed(jwt)).items.filter((t: { description: string }) => t.description === "Dinner")).toHaveLength(1);
+  });
+
+  it("stops syncing an unlinked account and keeps its past transactions in the feed", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking, savings] = await linkBank(jwt);
+    const before = (await feed(jwt, `&bank_account_id=${checking!.id}`)).items.length;
+    expect((await platform.api(`/v0/bank-accounts/${checking!.id}`, { method: "DELETE", jwt })).status).toBe(200);
+    expect((await feed(jwt, `&bank_account_id=${checking!.id}`)).items.length).toBe(before);
+    // the savings account still syncs; the sandbox refuses helpers on the unlinked one
+    expect((await platform.api(`/v0/sandbox/bank-accounts/${savings!.id}/transactions`, { method: "POST", jwt, json: { amount: "1.00", direction: "in", type: "interest", description: "Bonus" } })).status).toBe(201);
+    expect(await problem(await platform.api(`/v0/sandbox/bank-accounts/${checking!.id}/transactions`, { method: "POST", jwt, json: { amount: "1.00", direction: "in", type: "interest", description: "Bonus" } }))).toEqual({ status: 404, code: "BNK-404-001" });
+  });
+
+  it("answers 404 for another user's bank account or transaction in the sandbox helpers", async () => {
+    const owner = await platform.createUser();
+    const stranger = await platform.createUser();
+    const [checking] = await linkBank(owner.jwt);
+    const one = (await feed(owner.jwt)).items[0];
+    expect(await problem(await platform.api(`/v0/sandbox/bank-accounts/${checking!.id}/transactions`, { method: "POST", jwt: stranger.jwt, json: { amount: "1.00", direction: "in", type: "interest", description: "x" } }))).toEqual({ status: 404, code: "BNK-404-001" });
+    expect(await problem(await platform.api(`/v0/sandbox/transactions/${one.id}/bank-settlement`, { method: "POST", jwt: stranger.jwt, json: { outcome: "posted" } }))).toEqual({ status: 404, code: "TXN-404-001" });
+    expect((await feed(stranger.jwt, `&bank_account_id=${checking!.id}`)).items).toEqual([]);
+  });
+});
+
+describe("the banking-provider webhook receiver", () => {
+  it("refuses unsigned, forged, stale and future deliveries with 401 WHK-401-001 and one fixed detail, applying nothing", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking] = await linkBank(jwt);
+    const item_id = await itemOf(checking!.id);
+    const event = (id: string) => ({ id, type: "link.reauth_required", data: { item_id } });
+    const now = Math.floor(Date.now() / 1000);
+    const refusals = [
+      await deliver(event("evt_unsigned"), { header: null }),
+      await deliver(event("evt_forged"), { secret: "not-the-secret" }),
+      await deliver(event("evt_stale"), { timestamp: now - 301 }),
+      await deliver(event("evt_future"), { timestamp: now + 301 }),
+      await deliver(event("evt_garbled"), { header: "t=abc,v1=zz" }),
+    ];
+    for (const response of refusals) {
+      expect(response.status).toBe(401);
+      const body = await response.json();
+      expect(body).toMatchObject({ error_code: "WHK-401-001", detail: BANKING_WEBHOOK_SIGNATURE_DETAIL });
+    }
+    expect((await (await platform.api(`/v0/bank-accounts/${checking!.id}`, { jwt })).json()).connection_status).toBe("active");
+    expect(await db.bankingProviderEvent.count({ where: { event_id: { in: ["evt_unsigned", "evt_forged", "evt_stale", "evt_future", "evt_garbled"] } } })).toBe(0);
+    // a body altered after signing: the signature no longer matches
+    const body = JSON.stringify({ ...event("evt_altered"), created_at: new Date().toISOString() });
+    const header = signBankingPayload(body, [bankingSandboxWebhookSecret(undefined)], now);
+    const altered = await fetch(`${platform.urls.platform}/v0/webhooks/banking-provider/events`, { method: "POST", headers: { "content-type": "application/json", [BANKING_SIGNATURE_HEADER]: header }, body: body.replace("reauth_required", "failed") });
+    expect(altered.status).toBe(401);
+  });
+
+  it("accepts both secrets during a rotation, and exactly 300 s of clock skew", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking] = await linkBank(jwt);
+    const item_id = await itemOf(checking!.id);
+    expect((await deliver({ id: `evt_old_${item_id}`, type: "link.reauth_required", data: { item_id } }, { secret: OLD_SECRET, timestamp: Math.floor(Date.now() / 1000) - 295 })).status).toBe(200);
+    expect((await deliver({ id: `evt_new_${item_id}`, type: "link.completed", data: { item_id } }, { secret: NEW_SECRET })).status).toBe(200);
+    expect((await (await platform.api(`/v0/bank-accounts/${checking!.id}`, { jwt })).json()).connection_status).toBe("active");
+    expect(await db.bankingProviderEvent.findUnique({ where: { event_id: `evt_old_${item_id}` } })).toMatchObject({ outcome: "applied" });
+  });
+
+  it("applies an event id once, also 10 concurrent deliveries; illegal moves are recorded and ignored; unknown types and logins are no-ops", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking] = await linkBank(jwt);
+    const item_id = await itemOf(checking!.id);
+    const reauth = { id: `evt_reauth_${item_id}`, type: "link.reauth_required", data: { item_id } };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(reauth)));
+    expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect((await (await platform.api(`/v0/bank-accounts/${checking!.id}`, { jwt })).json()).connection_status).toBe("reauth_required");
+    expect(await db.bankingProviderEvent.count({ where: { event_id: reauth.id } })).toBe(1);
+
+    // a ramp quote needs an active connection
+    expect((await deliver({ id: `evt_completed_${item_id}`, type: "link.completed", data: { item_id } })).status).toBe(200);
+    // a replay of the reauth event after the login recovered does not move it back
+    expect((await deliver(reauth)).status).toBe(200);
+    expect((await (await platform.api(`/v0/bank-accounts/${checking!.id}`, { jwt })).json()).connection_status).toBe("active");
+    expect((await deliver({ id: `evt_again_${item_id}`, type: "link.completed", data: { item_id } })).status).toBe(200);
+    expect(await db.bankingProviderEvent.findUnique({ where: { event_id: `evt_again_${item_id}` } })).toMatchObject({ outcome: "ignored" });
+
+    expect((await deliver({ id: `evt_unknown_type_${item_id}`, type: "item.webhook_update_acknowledged", data: { item_id } })).status).toBe(200);
+    expect((await deliver({ id: `evt_unknown_item_${item_id}`, type: "link.failed", data: { item_id: "item-nobody" } })).status).toBe(200);
+    expect(await db.bankingProviderEvent.findUnique({ where: { event_id: `evt_unknown_item_${item_id}` } })).toMatchObject({ outcome: "no_op" });
+    // a verified body that is not the envelope
+    expect((await deliver({ id: "", type: "link.failed" })).status).toBe(422);
+  });
+
+  it("moves the connection through the sandbox's link events; an unlinked login stays revoked", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking, savings] = await linkBank(jwt);
+    const event = (name: string) => platform.api(`/v0/sandbox/bank-accounts/${checking!.id}/connection-events`, { method: "POST", jwt, json: { event: name } });
+    expect((await event("link.failed")).status).toBe(200);
+    expect((await (await platform.api(`/v0/bank-accounts/${checking!.id}`, { jwt })).json()).connection_status).toBe("error");
+    expect((await event("link.completed")).status).toBe(200);
+    expect((await (await platform.api(`/v0/bank-accounts/${savings!.id}`, { jwt })).json()).connection_status).toBe("active");
+    const item_id = await itemOf(checking!.id);
+    for (const account of [checking!, savings!]) await platform.api(`/v0/bank-accounts/${account.id}`, { method: "DELETE", jwt });
+    expect((await deliver({ id: `evt_after_unlink_${item_id}`, type: "link.completed", data: { item_id } })).status).toBe(200);
+    expect((await db.bankConnection.findUniqueOrThrow({ where: { provider_item_id: item_id } })).status).toBe("revoked");
+  });
+});
+
+describe("on- and off-ramps", () => {
+  const quote = (jwt: string, json: Record<string, unknown>) => platform.api("/v0/ramps/quotes", { method: "POST", jwt, json });
+  const carryOut = (jwt: string, direction: "on" | "off", quote_id: string, key?: string) =>
+    platform.api(`/v0/ramps/${direction}`, { method: "POST", jwt, json: { quote_id }, ...(key && { headers: { "Idempotency-Key": key } }) });
+  const walletUsdc = async (jwt: string, wallet_id: number) => {
+    const response = await platform.api(`/v0/wallets/${wallet_id}/assets`, { jwt });
+    const { assets } = await response.json();
+    // balances in base units: 6 decimals for USDC
+    return assets.find((a: { asset: { symbol: string } }) => a.asset.symbol === "USDC") ?? null;
+  };
+
+  it("on-ramps into a wallet and off-ramps back, each state reported by a signed webhook; the bank side arrives by sync", async () => {
+    const user = await approvedUser(platform);
+    const [checking] = await linkBank(user.jwt);
+    const q = await quote(user.jwt, { direction: "on", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "250.00" });
+    expect(q.status).toBe(201);
+    const onQuote = await q.json();
+    expect(onQuote).toMatchObject({ direction: "on", fiat_amount: "250.00", fee: "2.50", rate: "1", asset_amount: "247.5", currency: "USD", asset: "USDC" });
+    expect(onQuote.expires_at - Date.now()).toBeGreaterThan(4 * 60_000);
+
+    const first = await carryOut(user.jwt, "on", onQuote.id, "ramp-on-1");
+    expect(first.status).toBe(201);
+    const ramp = await first.json();
+    expect(ramp).toMatchObject({ status: "processing", direction: "on", asset_amount: "247.5", fiat_amount: "250.00", quote_id: onQuote.id });
+    // a retry with the key answers the same ramp; the quote cannot be used again
+    expect((await (await carryOut(user.jwt, "on", onQuote.id, "ramp-on-1")).json()).id).toBe(ramp.id);
+    expect(await problem(await carryOut(user.jwt, "on", onQuote.id, "ramp-on-2"))).toEqual({ status: 409, code: "RMP-409-001" });
+    expect(await walletUsdc(user.jwt, user.wallet_id)).toBeNull();
+
+    const settled = await platform.api(`/v0/sandbox/ramps/${ramp.id}/settle`, { method: "POST", jwt: user.jwt, json: { outcome: "completed" } });
+    expect(settled.status).toBe(200);
+    const done = await (await platform.api(`/v0/ramps/${ramp.id}`, { jwt: user.jwt })).json();
+    expect(done.status).toBe("completed");
+    const movement = await (await platform.api(`/v0/transactions/${done.transaction_id}`, { jwt: user.jwt })).json();
+    expect(movement).toMatchObject({ type: "on_ramp", direction: "in", status: "completed", asset: { symbol: "USDC" }, wallet_id: user.wallet_id });
+    expect(movement.status_history.map((h: { to: string }) => h.to)).toEqual(["pending", "processing", "completed"]);
+    expect((await walletUsdc(user.jwt, user.wallet_id)).balance).toBe("247500000");
+    const bankSide = (await feed(user.jwt, `&bank_account_id=${checking!.id}&type=bank_transfer`)).items.find((t: { description: string }) => t.description === "Purchase of USDC");
+    expect(bankSide).toMatchObject({ direction: "out", amount: "250", status: "completed" });
+    expect((await (await platform.api(`/v0/bank-accounts/${checking!.id}`, { jwt: user.jwt })).json()).balance).toBe("1000.00");
+
+    // a second report (ramp.failed after completed) is recorded and ignored
+    const providerRamp = await db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
+    expect((await deliver({ id: `evt_late_${ramp.id}`, type: "ramp.failed", data: { ramp_id: providerRamp.provider_ramp_id, reason: "late" } })).status).toBe(200);
+    expect((await (await platform.api(`/v0/ramps/${ramp.id}`, { jwt: user.jwt })).json()).status).toBe("completed");
+    expect(await db.bankingProviderEvent.findUnique({ where: { event_id: `evt_late_${ramp.id}` } })).toMatchObject({ outcome: "ignored" });
+
+    // off-ramp: never more than the wallet holds (the pending one counts), a failure gives it back
+    const offQuote = await (await quote(user.jwt, { direction: "off", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "200" })).json();
+    expect(offQuote).toMatchObject({ asset_amount: "200", fiat_amount: "198.00", fee: "2.00" });
+    const off = await carryOut(user.jwt, "off", offQuote.id);
+    expect(off.status).toBe(201);
+    const offRamp = await off.json();
+    const tooMuch = await (await quote(user.jwt, { direction: "off", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "100" })).json();
+    expect(await problem(await carryOut(user.jwt, "off", tooMuch.id))).toEqual({ status: 409, code: "TXN-409-002" });
+    expect((await platform.api(`/v0/sandbox/ramps/${offRamp.id}/settle`, { method: "POST", jwt: user.jwt, json: { outcome: "failed" } })).status).toBe(200);
+    const failed = await (await platform.api(`/v0/ramps/${offRamp.id}`, { jwt: user.jwt })).json();
+    expect(failed).toMatchObject({ status: "failed", failure_reason: "declined_by_bank" });
+    expect((await walletUsdc(user.jwt, user.wallet_id)).balance).toBe("247500000");
+    const again = await (await quote(user.jwt, { direction: "off", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "100" })).json();
+    expect((await carryOut(user.jwt, "off", again.id)).status).toBe(201);
+
+    const list = await (await platform.api("/v0/ramps?direction=off", { jwt: user.jwt })).json();
+    expect(list.items.map((r: { status: string }) => r.status)).toEqual(["processing", "failed"]);
+  });
+
+  it("fails an on-ramp larger than the bank balance, refuses the quote's misuse, and carries out a quote once under concurrent requests", async () => {
+    const user = await approvedUser(platform);
+    const [checking] = await linkBank(user.jwt);
+    const big = await (await quote(user.jwt, { direction: "on", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "5000.00" })).json();
+    expect(await problem(await carryOut(user.jwt, "off", big.id))).toEqual({ status: 422, code: "RMP-422-002" });
+    const answers = await Promise.all([carryOut(user.jwt, "on", big.id), carryOut(user.jwt, "on", big.id), carryOut(user.jwt, "on", big.id)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const ramp = await answers.find((r) => r.status === 201)!.json();
+    const settled = await (await platform.api(`/v0/sandbox/ramps/${ramp.id}/settle`, { method: "POST", jwt: user.jwt, json: { outcome: "completed" } })).json();
+    expect(settled.outcome).toBe("failed");
+    expect(await (await platform.api(`/v0/ramps/${ramp.id}`, { jwt: user.jwt })).json()).toMatchObject({ status: "failed", failure_reason: "insufficient_funds" });
+
+    const stale = await (await quote(user.jwt, { direction: "on", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "10.00" })).json();
+    await db.rampQuote.update({ where: { id: stale.id }, data: { expires_at: new Date(Date.now() - 1000) } });
+    expect(await problem(await carryOut(user.jwt, "on", stale.id))).toEqual({ status: 409, code: "RMP-409-002" });
+    expect(await problem(await quote(user.jwt, { direction: "on", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "1.00" }))).toEqual({ status: 422, code: "RMP-422-001" });
+  });
+
+  it("needs approved KYC to carry out a ramp, an active connection, and the user's own quote, ramp, bank account and wallet", async () => {
+    const unverified = await userWithWallet(platform);
+    const [checking] = await linkBank(unverified.jwt);
+    const q = await (await quote(unverified.jwt, { direction: "on", bank_account_id: checking!.id, wallet_id: unverified.wallet_id, asset: "USDC", amount: "10.00" })).json();
+    expect(await problem(await carryOut(unverified.jwt, "on", q.id))).toEqual({ status: 403, code: "RMP-403-001" });
+
+    const owner = await approvedUser(platform);
+    const [ownChecking] = await linkBank(owner.jwt);
+    expect(await problem(await carryOut(owner.jwt, "on", q.id))).toEqual({ status: 404, code: "RMP-404-001" });
+    expect(await problem(await quote(owner.jwt, { direction: "on", bank_account_id: checking!.id, wallet_id: owner.wallet_id, asset: "USDC", amount: "10.00" }))).toEqual({ status: 404, code: "BNK-404-001" });
+    expect(await problem(await quote(owner.jwt, { direction: "on", bank_account_id: ownChecking!.id, wallet_id: unverified.wallet_id, asset: "USDC", amount: "10.00" }))).toEqual({ status: 404, code: "WAL-404-001" });
+    const mine = await (await quote(owner.jwt, { direction: "on", bank_account_id: ownChecking!.id, wallet_id: owner.wallet_id, asset: "USDC", amount: "10.00" })).json();
+    const ramp = await (await carryOut(owner.jwt, "on", mine.id)).json();
+    expect(await problem(await platform.api(`/v0/ramps/${ramp.id}`, { jwt: unverified.jwt }))).toEqual({ status: 404, code: "RMP-404-002" });
+    expect(await problem(await platform.api(`/v0/sandbox/ramps/${ramp.id}/settle`, { method: "POST", jwt: unverified.jwt, json: { outcome: "completed" } }))).toEqual({ status: 404, code: "RMP-404-002" });
+
+    await platform.api(`/v0/sandbox/bank-accounts/${ownChecking!.id}/connection-events`, { method: "POST", jwt: owner.jwt, json: { event: "link.reauth_required" } });
+    expect(await problem(await quote(owner.jwt, { direction: "on", bank_account_id: ownChecking!.id, wallet_id: owner.wallet_id, asset: "USDC", amount: "10.00" }))).toEqual({ status: 409, code: "RMP-409-003" });
+  });
+});
