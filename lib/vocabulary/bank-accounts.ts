@@ -18,5 +18,5 @@ export const RAMP_DIRECTIONS = ["on", "off"] as const;
 export type RampDirection = (typeof RAMP_DIRECTIONS)[number];
 
 /** The banking provider's webhook event types (rest-adapter/webhooks/banking-provider-events.ts documents their payloads). */
-export const BANKING_EVENT_TYPES = ["link.completed", "link.failed", "link.reauth_required", "transactions.available", "ramp.completed", "ramp.failed"] as const;
+export const BANKING_EVENT_TYPES = ["link.completed", "link.failed", "link.reauth_required", "transactions.available", "ramp.processing", "ramp.completed", "ramp.failed"] as const;
 export type BankingEventType = (typeof BANKING_EVENT_TYPES)[number];

@@ -27,7 +27,7 @@ const RampQuote = Type.Object({ id: Type.String({ description: "rmq_<id>" }), ..
 const Ramp = Type.Object({
   id: Type.String({ description: "rmp_<id>" }),
   quote_id: Type.String(),
-  status: literalUnion(TRANSACTION_STATUSES, { description: "its ledger transaction's (spec 3.4): processing once the provider took it, then completed or failed as it reports" }),
+  status: literalUnion(TRANSACTION_STATUSES, { description: "its ledger transaction's (spec 3.4): pending when recorded, then processing, completed or failed as the provider reports by webhook" }),
   ...Terms,
   transaction_id: Type.String({ description: "the on_ramp or off_ramp transaction in the feed" }),
   failure_reason: Type.Union([Type.String(), Type.Null()], { description: "why the provider failed it" }),
@@ -57,7 +57,7 @@ function carryOut(direction: RampDirection) {
       on
         ? "Books an `on_ramp` transaction into the wallet (direction in). It counts in the wallet's balance once `completed`."
         : "Books an `off_ramp` transaction out of the wallet, which never sends more than the wallet holds: an amount above its available balance (pending outflows counted) is 409 `TXN-409-002` with nothing booked. A failed off-ramp gives the amount back.",
-      "The provider takes the order at once (`processing`) and reports the outcome by webhook (`ramp.completed` / `ramp.failed` at POST /v0/webhooks/banking-provider/events), which moves the ramp and its transaction to `completed` or `failed` (spec 3.4). In sandbox mode, POST /v0/sandbox/ramps/{ramp_id}/settle plays that report. Honours `Idempotency-Key`: a retry answers the first ramp and orders nothing more.",
+      "The ramp is recorded `pending`; every later move is the provider's, reported by its signed webhook at POST /v0/webhooks/banking-provider/events: `ramp.processing` once it moves the money (the sandbox sends it before this answers, so a sandbox ramp answers `processing`), then `ramp.completed` or `ramp.failed`, which move the ramp and its transaction on (spec 3.4). In sandbox mode, POST /v0/sandbox/ramps/{ramp_id}/settle plays the outcome. Honours `Idempotency-Key`: a retry answers the ramp as first recorded and orders nothing more.",
     ].join("\n\n"),
     security: ["PlatformJwt", "PlatformPat"] as ("PlatformJwt" | "PlatformPat")[],
     idempotent: true,

@@ -200,8 +200,37 @@ describe("the banking-provider webhook receiver", () => {
     expect((await deliver({ id: `evt_unknown_type_${item_id}`, type: "item.webhook_update_acknowledged", data: { item_id } })).status).toBe(200);
     expect((await deliver({ id: `evt_unknown_item_${item_id}`, type: "link.failed", data: { item_id: "item-nobody" } })).status).toBe(200);
     expect(await db.bankingProviderEvent.findUnique({ where: { event_id: `evt_unknown_item_${item_id}` } })).toMatchObject({ outcome: "no_op" });
+    expect((await deliver({ id: `evt_unknown_ramp_${item_id}`, type: "ramp.completed", data: { ramp_id: "ramp-nobody" } })).status).toBe(200);
+    expect(await db.bankingProviderEvent.findUnique({ where: { event_id: `evt_unknown_ramp_${item_id}` } })).toMatchObject({ outcome: "no_op" });
     // a verified body that is not the envelope
     expect((await deliver({ id: "", type: "link.failed" })).status).toBe(422);
+  });
+
+  it("answers 5xx when the event cannot be applied (the provider's sync fails), records nothing, and applies the provider's retry", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking] = await linkBank(jwt);
+    const connection = (await db.bankAccount.findUniqueOrThrow({ where: { id: checking!.id }, include: { connection: true } })).connection;
+    const { cardCipher, banking } = (platform.subgraphs.finance as any).services;
+    // the bank books a transaction while the platform cannot reach the login (a broken token stands in for an outage)
+    await db.bankConnection.update({ where: { id: connection.id }, data: { access_token_sealed: cardCipher.seal("access-sandbox-unknown-login") } });
+    const added = await banking.addTransaction(cardCipher.open(connection.access_token_sealed), {
+      provider_account_id: "chk", amount: "7.00", direction: "out", type: "fee", category: null, description: "Late fee", merchant_name: null, counterparty: null, pending: false,
+    });
+    expect(added.webhook_status).toBe(502);
+    const event = { id: `evt_retry_${connection.id}`, type: "transactions.available", data: { item_id: connection.provider_item_id } };
+    const failed = await deliver(event);
+    expect(failed.status).toBe(502);
+    expect(await failed.json()).toMatchObject({ error_code: "BNK-502-001" });
+    expect(await db.bankingProviderEvent.count({ where: { event_id: event.id } })).toBe(0);
+    const lateFees = async () => (await feed(jwt, `&bank_account_id=${checking!.id}`)).items.filter((t: { description: string }) => t.description === "Late fee");
+    expect(await lateFees()).toEqual([]);
+
+    await db.bankConnection.update({ where: { id: connection.id }, data: { access_token_sealed: connection.access_token_sealed } });
+    expect((await deliver(event)).status).toBe(200);
+    expect(await lateFees()).toHaveLength(1);
+    expect(await db.bankingProviderEvent.findUnique({ where: { event_id: event.id } })).toMatchObject({ outcome: "applied" });
+    expect((await deliver(event)).status).toBe(200);
+    expect(await lateFees()).toHaveLength(1);
   });
 
   it("moves the connection through the sandbox's link events; an unlinked login stays revoked", async () => {
@@ -260,6 +289,10 @@ describe("on- and off-ramps", () => {
     expect(bankSide).toMatchObject({ direction: "out", amount: "250", status: "completed" });
     expect((await (await platform.api(`/v0/bank-accounts/${checking!.id}`, { jwt: user.jwt })).json()).balance).toBe("1000.00");
 
+    expect(await db.bankingProviderEvent.findMany({ where: { type: { startsWith: "ramp." }, detail: { contains: ramp.id } }, select: { type: true, outcome: true }, orderBy: { received_at: "asc" } })).toEqual([
+      { type: "ramp.processing", outcome: "applied" },
+      { type: "ramp.completed", outcome: "applied" },
+    ]);
     // a second report (ramp.failed after completed) is recorded and ignored
     const providerRamp = await db.ramp.findUniqueOrThrow({ where: { id: ramp.id } });
     expect((await deliver({ id: `evt_late_${ramp.id}`, type: "ramp.failed", data: { ramp_id: providerRamp.provider_ramp_id, reason: "late" } })).status).toBe(200);

@@ -18,6 +18,7 @@ export interface BankingEvent {
 
 export type BankingEventOutcome = { outcome: RampOutcome["outcome"] | "duplicate"; detail: string };
 
+const RAMP_STATUSES: Record<string, "processing" | "completed" | "failed"> = { "ramp.processing": "processing", "ramp.completed": "completed", "ramp.failed": "failed" };
 const CONNECTION_TRIGGERS: Record<string, ConnectionTrigger> = { "link.completed": "link_completed", "link.failed": "link_failed", "link.reauth_required": "reauth_required" };
 
 /**
@@ -46,7 +47,8 @@ export async function applyBankingEvent(services: BankSyncServices, event: Banki
   return record(services, event, (tx) => {
     const trigger = CONNECTION_TRIGGERS[event.type];
     if (trigger) return applyConnectionEvent(tx, event.item_id, trigger);
-    if ((event.type === "ramp.completed" || event.type === "ramp.failed") && event.ramp_id !== null) return applyRampOutcome(tx, event.ramp_id, event.type === "ramp.completed" ? "completed" : "failed", event.reason);
+    const rampStatus = RAMP_STATUSES[event.type];
+    if (rampStatus && event.ramp_id !== null) return applyRampOutcome(tx, event.ramp_id, rampStatus, event.reason);
     return Promise.resolve({ outcome: "no_op", detail: "unsupported event type" });
   });
 }

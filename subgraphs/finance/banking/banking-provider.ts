@@ -102,6 +102,11 @@ export interface BankingProvider {
   /** the changes since `cursor` (null: from the beginning of the login's history) */
   syncTransactions(accessToken: string, cursor: string | null): Promise<TransactionsSyncPage>;
   rampFees(direction: RampDirection, currency: string): RampFees;
-  /** accepts the order (idempotent on `ramp_id`) and answers the provider's id for it; the outcome comes by webhook */
+  /** accepts the order (idempotent on `ramp_id`) and answers the provider's id for it; its progress comes by webhook */
   createRamp(order: RampOrder): Promise<{ provider_ramp_id: string }>;
+  /**
+   * Told once the ramp is stored. A real provider reports it under way by webhook when it starts
+   * moving the money; the sandbox reports it here (ramp.processing), so every move is a webhook's.
+   */
+  rampStored?(providerRampId: string): Promise<void>;
 }

@@ -177,6 +177,10 @@ export class SandboxBankingProvider implements BankingProvider {
     return { provider_ramp_id };
   }
 
+  async rampStored(providerRampId: string): Promise<void> {
+    await this.deliver("ramp.processing", { ramp_id: providerRampId });
+  }
+
   /**
    * The sandbox bank books a transaction on one of the login's accounts (POST /v0/sandbox/…) and
    * announces it with a `transactions.available` webhook.

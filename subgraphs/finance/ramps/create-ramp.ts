@@ -10,7 +10,7 @@ import type { AssetPrices } from "../prices/asset-prices.ts";
 import { accountHolder } from "../cards/account-holder.ts";
 import { fromJsonSnapshot, jsonSnapshot } from "../idempotency/snapshot.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
-import { walkTransactionStatus } from "../transactions/move-transaction-status.ts";
+import type { Logger } from "../../../lib/logger.ts";
 import { recordMovement } from "../transactions/record-movement.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
 import type { BankingProvider } from "../banking/banking-provider.ts";
@@ -24,6 +24,7 @@ export interface CreateRampServices {
   prices: Pick<AssetPrices, "price">;
   banking: BankingProvider | undefined;
   cardCipher: CardDataCipher;
+  logger: Pick<Logger, "warn">;
 }
 
 /**
@@ -32,8 +33,9 @@ export interface CreateRampServices {
  * under concurrent requests: a quote has one ramp), its bank connection active. In one database
  * transaction with the Idempotency-Key row: the ledger movement on the wallet (on_ramp in, or
  * off_ramp out, refused with TXN-409-002 when it would take more than the wallet holds, pending
- * outflows counted), the order to the provider (idempotent on the ramp id), the ramp, and the
- * move to `processing` the provider's acceptance is. The outcome arrives by webhook.
+ * outflows counted), the order to the provider (idempotent on the ramp id) and the ramp, `pending`.
+ * Every later move is the provider's, by webhook: `processing` once it moves the money (the
+ * sandbox reports it before this answers), then `completed` or `failed`.
  */
 export async function createRamp(services: CreateRampServices, options: { user_id: string; direction: RampDirection; quote_id: string; idempotency_key?: string | null; trace_id: string }): Promise<RampView> {
   const provider = requireBanking(services.banking);
@@ -46,8 +48,9 @@ export async function createRamp(services: CreateRampServices, options: { user_i
   if (wallet.address === null) throw appError("WAL-404-001", "The quote's wallet has no address yet.");
   const usdPrice = await usdPriceNow(services.prices, { asset_symbol: quote.asset_symbol });
 
+  let ramp: RampView;
   try {
-    return await withIdempotency<RampView>(
+    ramp = await withIdempotency<RampView>(
       services.db,
       { user_id: options.user_id, key: options.idempotency_key, operation: `ramp_${options.direction}`, args: { quote_id: quote.id }, snapshot: jsonSnapshot, restore: fromJsonSnapshot<RampView> },
       async (tx) => {
@@ -82,8 +85,6 @@ export async function createRamp(services: CreateRampServices, options: { user_i
           fiat_amount: quote.fiat_amount.toFixed(2),
         });
         await tx.ramp.create({ data: { id, user_id: options.user_id, quote_id: quote.id, transaction_id: movement.id, provider: provider.name, provider_ramp_id: order.provider_ramp_id, created_at: now, updated_at: now } });
-        // the provider took the order: that is its report that the ramp is under way
-        await walkTransactionStatus(tx, { id: movement.id, user_id: options.user_id, status: "pending" }, "processing", now);
         return getRamp(tx, options.user_id, id);
       },
     );
@@ -92,4 +93,11 @@ export async function createRamp(services: CreateRampServices, options: { user_i
     if (isUniqueViolation(error)) throw appError("RMP-409-001");
     throw error;
   }
+  if (!provider.rampStored) return ramp;
+  const stored = await services.db.ramp.findUniqueOrThrow({ where: { id: ramp.id }, select: { provider_ramp_id: true, transaction_id: true } });
+  // a replay (Idempotency-Key) of a ramp already under way answers it as first recorded
+  const { status } = await services.db.transaction.findUniqueOrThrow({ where: { id: stored.transaction_id }, select: { status: true } });
+  if (status !== "pending") return ramp;
+  await provider.rampStored(stored.provider_ramp_id).catch((error: unknown) => services.logger.warn({ err: error, ramp_id: ramp.id }, "ramp: the provider's processing report failed; its next webhook moves the ramp"));
+  return getRamp(services.db, options.user_id, ramp.id);
 }

@@ -47,12 +47,12 @@ export async function listRamps(tx: FinanceTx, userId: string, filter: { directi
 export type RampOutcome = { outcome: "applied" | "ignored" | "no_op"; detail: string };
 
 /**
- * The provider's report that a ramp completed or failed (its webhook), in the caller's database
- * transaction: the ramp's ledger transaction walks to `completed` or `failed` through spec 3.4's
- * table. A report the table does not allow (a failed ramp reported completed, a second outcome)
- * is ignored, never applied; an unknown ramp is a no-op.
+ * The provider's report that a ramp is under way, completed or failed (its webhook), in the
+ * caller's database transaction: the ramp's ledger transaction walks to `processing`, `completed`
+ * or `failed` through spec 3.4's table. A report the table does not allow (a failed ramp reported
+ * completed, a second outcome, processing again) is ignored, never applied; an unknown ramp is a no-op.
  */
-export async function applyRampOutcome(tx: FinanceTx, providerRampId: string, to: "completed" | "failed", reason: string | null): Promise<RampOutcome> {
+export async function applyRampOutcome(tx: FinanceTx, providerRampId: string, to: "processing" | "completed" | "failed", reason: string | null): Promise<RampOutcome> {
   const ramp = await tx.ramp.findUnique({ where: { provider_ramp_id: providerRampId } });
   if (!ramp) return { outcome: "no_op", detail: "unknown ramp" };
   const row = await tx.transaction.findUniqueOrThrow({ where: { id: ramp.transaction_id }, select: { id: true, user_id: true, status: true } });
