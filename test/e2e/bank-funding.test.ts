@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma, type FinanceDb } from "../../subgraphs/finance/db.ts";
 import { availableAfter } from "../../subgraphs/finance/transactions/balances.ts";
-import { approvedUser } from "../support/finance.ts";
+import { approvedUser, linkSandboxBank } from "../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 // Bank accounts as accounts and as card funding: GET /v0/accounts lists the linked ones at the
@@ -17,12 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => platform?.stop());
 
-interface BankAccount {
-  id: string;
-  name: string;
-  currency: string;
-}
-
 const GROCERY = { name: "Corner Grocery", mcc: "5411" };
 
 async function problem(response: Response) {
@@ -30,15 +24,7 @@ async function problem(response: Response) {
   return { status: response.status, code: body.error_code as string, loc: Array.isArray(body.detail) ? body.detail[0].loc : undefined };
 }
 
-/** Links the institution's accounts through the sandbox widget (bank-accounts.test.ts walks each step). */
-async function link(jwt: string, institution_id = "ins_sandbox_first"): Promise<BankAccount[]> {
-  const { link_token } = await (await platform.api("/v0/open-banking/link-token", { method: "POST", jwt })).json();
-  const played = await platform.api("/v0/sandbox/open-banking/link", { method: "POST", jwt, json: { link_token, institution_id } });
-  expect(played.status).toBe(201);
-  const exchanged = await platform.api("/v0/open-banking/exchange", { method: "POST", jwt, json: { public_token: (await played.json()).public_token } });
-  expect(exchanged.status).toBe(201);
-  return (await exchanged.json()).items;
-}
+const link = (jwt: string, institution_id?: string) => linkSandboxBank(platform, jwt, institution_id);
 
 const issue = (jwt: string, bankAccountId: string, extra: Record<string, unknown> = {}) =>
   platform.api("/v0/cards", { method: "POST", jwt, json: { type: "virtual", funding_source: { type: "bank_account", id: bankAccountId }, ...extra } });

@@ -3,7 +3,7 @@ import type { FinanceDb } from "../../subgraphs/finance/db.ts";
 import { BANKING_SIGNATURE_HEADER, bankingSandboxWebhookSecret, signBankingPayload } from "../../lib/webhooks/banking-signature.ts";
 import { BANKING_WEBHOOK_SIGNATURE_DETAIL } from "../../rest-adapter/webhooks/banking-provider-events.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser, userWithWallet } from "../support/finance.ts";
+import { approvedUser, linkSandboxBank, userWithWallet } from "../support/finance.ts";
 
 // Issue 12: bank transactions synced by cursor, the banking-provider webhook receiver (signature,
 // rotation, tolerance, exactly-once), connection status, and on/off-ramps driven by its events.
@@ -23,14 +23,8 @@ async function problem(response: Response) {
   return { status: response.status, code: body.error_code as string };
 }
 
-/** Links First Sandbox Bank for the user; answers [checking, savings]. */
-async function linkBank(jwt: string, institution_id = "ins_sandbox_first") {
-  const { link_token } = await (await platform.api("/v0/open-banking/link-token", { method: "POST", jwt })).json();
-  const { public_token } = await (await platform.api("/v0/sandbox/open-banking/link", { method: "POST", jwt, json: { link_token, institution_id } })).json();
-  const response = await platform.api("/v0/open-banking/exchange", { method: "POST", jwt, json: { public_token } });
-  expect(response.status).toBe(201);
-  return (await response.json()).items as { id: string; balance: string; synced_at: number | null; connection_status: string }[];
-}
+/** Links First Sandbox Bank for the user; answers [checking, savings], already synced. */
+const linkBank = (jwt: string) => linkSandboxBank(platform, jwt);
 
 async function feed(jwt: string, query = "") {
   const response = await platform.api(`/v0/transactions?limit=100${query}`, { jwt });

@@ -23,3 +23,23 @@ export async function approvedUser(platform: TestPlatform) {
   }
   return user;
 }
+
+/** A linked bank account as the exchange answers it. */
+export interface LinkedBankAccount {
+  id: string;
+  name: string;
+  currency: string;
+  balance: string | null;
+  connection_status: string;
+  synced_at: number | null;
+}
+
+/** Links a sandbox institution's accounts through the widget (bank-accounts.test.ts walks each step and its errors). */
+export async function linkSandboxBank(platform: TestPlatform, jwt: string, institution_id = "ins_sandbox_first"): Promise<LinkedBankAccount[]> {
+  const { link_token } = await (await platform.api("/v0/open-banking/link-token", { method: "POST", jwt })).json();
+  const played = await platform.api("/v0/sandbox/open-banking/link", { method: "POST", jwt, json: { link_token, institution_id } });
+  if (played.status !== 201) throw new Error(`sandbox link: ${played.status} ${await played.text()}`);
+  const exchanged = await platform.api("/v0/open-banking/exchange", { method: "POST", jwt, json: { public_token: (await played.json()).public_token } });
+  if (exchanged.status !== 201) throw new Error(`exchange: ${exchanged.status} ${await exchanged.text()}`);
+  return (await exchanged.json()).items;
+}

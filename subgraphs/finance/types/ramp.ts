@@ -1,11 +1,9 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 
-@ObjectType({ description: "A price for moving money between a linked bank account and a wallet; carried out at most once, before expires_at." })
-export class RampQuote {
-  @Field(() => ID, { description: "rmq_<id>" })
-  id!: string;
-
+/** The terms a quote fixes and its ramp keeps: type-graphql gives these fields to each subclass. */
+@ObjectType({ description: "The terms of a ramp: what a quote fixes and its ramp keeps." })
+class RampTerms {
   @Field(() => String, { description: "on (bank account → wallet) or off (wallet → bank account)" })
   direction!: string;
 
@@ -35,6 +33,12 @@ export class RampQuote {
 
   @Field(() => String, { description: "The provider's fee in fiat, already in fiat_amount." })
   fee!: string;
+}
+
+@ObjectType({ description: "A price for moving money between a linked bank account and a wallet; carried out at most once, before expires_at." })
+export class RampQuote extends RampTerms {
+  @Field(() => ID, { description: "rmq_<id>" })
+  id!: string;
 
   @Field(() => Date)
   expires_at!: Date;
@@ -45,45 +49,15 @@ export class RampQuote {
 
 @Directive(AGENT_TAG)
 @ObjectType({ description: "An on- or off-ramp: a quote the banking provider carries out. Its status is its ledger transaction's (spec 3.4)." })
-export class Ramp {
+export class Ramp extends RampTerms {
   @Field(() => ID, { description: "rmp_<id>" })
   id!: string;
 
   @Field(() => String)
   quote_id!: string;
 
-  @Field(() => String, { description: "on or off" })
-  direction!: string;
-
   @Field(() => String, { description: "pending, processing, completed or failed (spec 3.4)" })
   status!: string;
-
-  @Field(() => String)
-  bank_account_id!: string;
-
-  @Field(() => Int)
-  wallet_id!: number;
-
-  @Field(() => Int)
-  chain_id!: number;
-
-  @Field(() => String)
-  asset!: string;
-
-  @Field(() => String)
-  asset_amount!: string;
-
-  @Field(() => String)
-  currency!: string;
-
-  @Field(() => String)
-  fiat_amount!: string;
-
-  @Field(() => String)
-  rate!: string;
-
-  @Field(() => String)
-  fee!: string;
 
   @Field(() => String, { description: "The on_ramp or off_ramp transaction in the feed." })
   transaction_id!: string;
