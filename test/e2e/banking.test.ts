@@ -330,6 +330,17 @@ describe("on- and off-ramps", () => {
     expect(await problem(await quote(user.jwt, { direction: "on", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "1.00" }))).toEqual({ status: 422, code: "RMP-422-001" });
   });
 
+  it("never off-ramps more than the wallet holds, also when two off-ramps race for the same balance", async () => {
+    const user = await approvedUser(platform);
+    const [checking] = await linkBank(user.jwt);
+    expect((await platform.api("/v0/sandbox/deposits", { method: "POST", jwt: user.jwt, json: { wallet_id: user.wallet_id, asset: "USDC", amount: "100" } })).status).toBe(201);
+    const quotes = await Promise.all([1, 2].map(async () => (await quote(user.jwt, { direction: "off", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "60" })).json()));
+    const answers = await Promise.all(quotes.map((q) => carryOut(user.jwt, "off", q.id)));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(await problem(answers.find((r) => r.status === 409)!)).toEqual({ status: 409, code: "TXN-409-002" });
+    expect((await db.ramp.findMany({ where: { user_id: user.id } })).length).toBe(1);
+  });
+
   it("needs approved KYC to carry out a ramp, an active connection, and the user's own quote, ramp, bank account and wallet", async () => {
     const unverified = await userWithWallet(platform);
     const [checking] = await linkBank(unverified.jwt);
