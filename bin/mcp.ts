@@ -15,8 +15,12 @@ if (!token) {
   process.exit(2);
 }
 
-const server = createMcpServer(agentTools(platformRoutes), async ({ method, url }) => {
-  const response = await fetch(new URL(url, baseUrl), { method, headers: { "x-platform-token": token, ...(orgid && { "x-platform-orgid": orgid }) } });
+const server = createMcpServer(agentTools(platformRoutes), async ({ method, url, body }) => {
+  const response = await fetch(new URL(url, baseUrl), {
+    method,
+    headers: { "x-platform-token": token, ...(orgid && { "x-platform-orgid": orgid }), ...(body && { "content-type": "application/json" }) },
+    ...(body && { body: JSON.stringify(body) }),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 });

@@ -17,7 +17,7 @@ import { asAppError, renderProblem } from "./problem.ts";
 import { isRateLimited, type HttpMethod, type Route } from "./route.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
-import { compileValidator, validationItems, type RequestPart } from "./validation.ts";
+import { compileValidator, validationItems, type RequestPart } from "../lib/json-validation.ts";
 
 export interface HttpAppOptions {
   routes: Route[];

@@ -2056,6 +2056,275 @@ export interface OperationData {
       outcome: string | null;
     };
   };
+  /** GET /v0/strategies */
+  listStrategies: {
+    strategies: {
+      id: string;
+      name: string;
+      description: string;
+      category: string;
+      parameters_schema: Record<string, unknown>;
+    }[];
+  };
+  /** GET /v0/strategies/{strategy_id} */
+  getStrategy: {
+    strategy: {
+      id: string;
+      name: string;
+      description: string;
+      category: string;
+      parameters_schema: Record<string, unknown>;
+    };
+  };
+  /** GET /v0/user/me/strategies */
+  listUserStrategies: {
+    user_strategies: {
+      id: string;
+      strategy: {
+        id: string;
+        name: string;
+        description: string;
+        category: string;
+      };
+      parameters: Record<string, unknown>;
+      status: string;
+      last_error: string | null;
+      consecutive_failures: number;
+      last_run_at: number | null;
+      status_history: {
+        from: string | null;
+        to: string;
+        cause: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/user/me/strategies */
+  enableUserStrategy: {
+    user_strategy: {
+      id: string;
+      strategy: {
+        id: string;
+        name: string;
+        description: string;
+        category: string;
+      };
+      parameters: Record<string, unknown>;
+      status: string;
+      last_error: string | null;
+      consecutive_failures: number;
+      last_run_at: number | null;
+      status_history: {
+        from: string | null;
+        to: string;
+        cause: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/user/me/strategies/{user_strategy_id} */
+  getUserStrategy: {
+    user_strategy: {
+      id: string;
+      strategy: {
+        id: string;
+        name: string;
+        description: string;
+        category: string;
+      };
+      parameters: Record<string, unknown>;
+      status: string;
+      last_error: string | null;
+      consecutive_failures: number;
+      last_run_at: number | null;
+      status_history: {
+        from: string | null;
+        to: string;
+        cause: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/user/me/strategies/{user_strategy_id} */
+  updateUserStrategy: {
+    user_strategy: {
+      id: string;
+      strategy: {
+        id: string;
+        name: string;
+        description: string;
+        category: string;
+      };
+      parameters: Record<string, unknown>;
+      status: string;
+      last_error: string | null;
+      consecutive_failures: number;
+      last_run_at: number | null;
+      status_history: {
+        from: string | null;
+        to: string;
+        cause: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/user/me/strategies/{user_strategy_id} */
+  deleteUserStrategy: {
+    user_strategy: {
+      id: string;
+      strategy: {
+        id: string;
+        name: string;
+        description: string;
+        category: string;
+      };
+      parameters: Record<string, unknown>;
+      status: string;
+      last_error: string | null;
+      consecutive_failures: number;
+      last_run_at: number | null;
+      status_history: {
+        from: string | null;
+        to: string;
+        cause: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/agent-tasks */
+  createAgentTask: {
+    task: {
+      id: string;
+      kind: string;
+      title: string;
+      input: Record<string, unknown>;
+      status: string;
+      output: Record<string, unknown> | null;
+      error: string | null;
+      user_strategy_id: string | null;
+      scheduled_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      cancel_requested_at: number | null;
+      attempts: number;
+      status_history: {
+        from: string | null;
+        to: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/agent-tasks */
+  listAgentTasks: {
+    agent_tasks: {
+      id: string;
+      kind: string;
+      title: string;
+      input: Record<string, unknown>;
+      status: string;
+      output: Record<string, unknown> | null;
+      error: string | null;
+      user_strategy_id: string | null;
+      scheduled_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      cancel_requested_at: number | null;
+      attempts: number;
+      status_history: {
+        from: string | null;
+        to: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** GET /v0/agent-tasks/{task_id} */
+  getAgentTask: {
+    task: {
+      id: string;
+      kind: string;
+      title: string;
+      input: Record<string, unknown>;
+      status: string;
+      output: Record<string, unknown> | null;
+      error: string | null;
+      user_strategy_id: string | null;
+      scheduled_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      cancel_requested_at: number | null;
+      attempts: number;
+      status_history: {
+        from: string | null;
+        to: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/agent-tasks/{task_id}/cancel */
+  cancelAgentTask: {
+    task: {
+      id: string;
+      kind: string;
+      title: string;
+      input: Record<string, unknown>;
+      status: string;
+      output: Record<string, unknown> | null;
+      error: string | null;
+      user_strategy_id: string | null;
+      scheduled_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      cancel_requested_at: number | null;
+      attempts: number;
+      status_history: {
+        from: string | null;
+        to: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/notifications */
+  listNotifications: {
+    notifications: {
+      id: string;
+      source: string;
+      title: string;
+      body: string;
+      data: Record<string, unknown>;
+      read_at: number | null;
+      created_at: number;
+    }[];
+  };
+  /** POST /v0/notifications/{notification_id}/read */
+  markNotificationRead: {
+    notification: {
+      id: string;
+      source: string;
+      title: string;
+      body: string;
+      data: Record<string, unknown>;
+      read_at: number | null;
+      created_at: number;
+    };
+  };
   /** POST /v0/agent/tokens */
   createAgentToken: {
     token: {

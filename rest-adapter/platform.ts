@@ -23,6 +23,9 @@ import { agentTokenRoutes } from "./routes/agent-tokens.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { bankAccountRoutes, openBankingRoutes } from "./routes/bank-accounts.ts";
 import { rampRoutes } from "./routes/ramps.ts";
+import { strategyRoutes } from "./routes/strategies.ts";
+import { agentTaskRoutes } from "./routes/agent-tasks.ts";
+import { notificationRoutes } from "./routes/notifications.ts";
 import { agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
 import type { Assistant } from "./chat/assistant.ts";
@@ -66,6 +69,9 @@ export const platformRoutes: Route[] = [
   ...openBankingRoutes,
   ...bankAccountRoutes,
   ...rampRoutes,
+  ...strategyRoutes,
+  ...agentTaskRoutes,
+  ...notificationRoutes,
   ...agentTokenRoutes,
   ...chatRoutes,
   ...cliRoutes,

@@ -61,7 +61,7 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
    */
   agentScope?: AgentTokenScope;
   /**
-   * The path and query parameters of a typical call, shown to models (AgentTool routes): in the
+   * The path, query and body parameters of a typical call, shown to models (AgentTool routes): in the
    * operation's description in /openapi.json and in its MCP tool's. A test validates each.
    */
   agentExample?: Record<string, unknown>;

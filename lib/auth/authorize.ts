@@ -1,5 +1,6 @@
 import { appError } from "../errors/app-error.ts";
 import type { AgentPrincipal, DashboardPrincipal, Principal, UserPrincipal } from "./principal.ts";
+import type { AgentTokenScope } from "../vocabulary/agents.ts";
 
 export interface AuthenticatedUser {
   user_id: string;
@@ -17,11 +18,13 @@ export interface AuthenticatedUser {
  * The calling user, for operations of the JWT or PAT schemes. `write` operations need a JWT or
  * a PAT carrying the `write` scope (a read-only PAT gets 403); `write` includes `read`. An agent
  * token reads as its user where the gateway let it through (AgentTool fields within its scopes,
- * gateway/agent-access.ts) and writes nothing: no operation takes a write scope yet.
+ * gateway/agent-access.ts), and writes only where the operation names `agentWrite` and the token
+ * holds that scope (writing user strategies: write:strategies).
  */
-export function requireUser(principal: Principal, access: "read" | "write"): AuthenticatedUser {
+export function requireUser(principal: Principal, access: "read" | "write", agentWrite?: AgentTokenScope): AuthenticatedUser {
   if (principal.kind === "agent") {
-    if (access === "write") throw appError("AGT-403-002", "Agent tokens cannot change anything here.");
+    // a write an agent may make names its scope here and in its field's @AgentTool (the gateway checks it there too)
+    if (access === "write" && !(agentWrite && principal.scopes.includes(agentWrite))) throw appError("AGT-403-002", "Agent tokens cannot change anything here.");
     return { user_id: principal.user_id, environment_id: principal.environment_id, principal, wallet_ids: principal.wallet_ids.length > 0 ? principal.wallet_ids : null };
   }
   const caller = requireUserCredential(principal);

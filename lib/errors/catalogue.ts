@@ -51,6 +51,12 @@ export const ERROR_CATALOGUE = {
   "AGT-422-001": { status: 422, title: "Invalid Agent Token Scopes", detail: "scopes must be a non-empty subset of read:transactions, read:balances, write:transfers, write:strategies." },
   "CHT-404-001": { status: 404, title: "Chat Session Not Found", detail: "No chat session with this id belongs to the user." },
   "CHT-502-001": { status: 502, title: "Assistant Unavailable", detail: "The assistant's model could not answer; your message is kept, send another to retry." },
+  "STR-404-001": { status: 404, title: "Strategy Not Found", detail: "No strategy in the catalogue has this id (GET /v0/strategies)." },
+  "STR-404-002": { status: 404, title: "User Strategy Not Found", detail: "No user strategy with this id belongs to the user." },
+  "STR-409-001": { status: 409, title: "Illegal Strategy Move", detail: "The user strategy cannot move to that status from the one it is in." },
+  "TSK-404-001": { status: 404, title: "Agent Task Not Found", detail: "No agent task with this id belongs to the user." },
+  "TSK-409-001": { status: 409, title: "Illegal Task Move", detail: "The agent task cannot move to that status from the one it is in." },
+  "NTF-404-001": { status: 404, title: "Notification Not Found", detail: "No notification with this id belongs to the user." },
   "PAT-404-001": { status: 404, title: "Token Not Found", detail: "No personal access token with this id belongs to the user." },
 
   // Wallets (spec 2.3, 7.2)

@@ -36,6 +36,9 @@ export interface JobQueueOptions {
   leaseMs?: number;
 }
 
+/** The jobs tables' own default for max_attempts. */
+const DEFAULT_MAX_ATTEMPTS = 8;
+
 /** Exponential backoff with full jitter, capped at five minutes. */
 export function backoffMs(attempts: number, random: () => number = Math.random): number {
   const ceiling = Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
@@ -60,14 +63,15 @@ export class JobQueue {
   }
 
   /** Enqueue inside the caller's transaction (pass the transaction as `db`); one live job per key. */
-  static async enqueue(db: RawSql, schema: string, job: { id: string; kind: string; key: string; payload: unknown; runAt?: Date }): Promise<void> {
+  static async enqueue(db: RawSql, schema: string, job: { id: string; kind: string; key: string; payload: unknown; runAt?: Date; maxAttempts?: number }): Promise<void> {
     await db.$executeRawUnsafe(
-      `INSERT INTO "${schema}"."jobs" (id, kind, key, payload, run_at, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, now()) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO "${schema}"."jobs" (id, kind, key, payload, run_at, max_attempts, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6, now()) ON CONFLICT (key) DO NOTHING`,
       job.id,
       job.kind,
       job.key,
       JSON.stringify(job.payload),
       job.runAt ?? new Date(),
+      job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     );
   }
 

@@ -8,3 +8,15 @@ export type AgentTokenScope = (typeof AGENT_TOKEN_SCOPES)[number];
 /** Spec 2.10's chat message types. */
 export const CHAT_MESSAGE_TYPES = ["user", "assistant", "tool_call", "tool_result"] as const;
 export type ChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
+
+/** Spec 2.10's strategy categories. */
+export const STRATEGY_CATEGORIES = ["savings", "investing", "spending", "alerts"] as const;
+export type StrategyCategory = (typeof STRATEGY_CATEGORIES)[number];
+
+/** Spec 3.6's user strategy states (the moves: subgraphs/agents/strategies/user-strategy-status.ts). */
+export const USER_STRATEGY_STATUSES = ["enabled", "disabled", "error"] as const;
+export type UserStrategyStatus = (typeof USER_STRATEGY_STATUSES)[number];
+
+/** Spec 3.5's agent task states (the moves: subgraphs/agents/tasks/task-status.ts). */
+export const AGENT_TASK_STATUSES = ["queued", "next", "running", "completed", "failed", "cancelled"] as const;
+export type AgentTaskStatus = (typeof AGENT_TASK_STATUSES)[number];

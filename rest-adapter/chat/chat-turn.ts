@@ -14,7 +14,7 @@ import { renderProblem } from "../problem.ts";
 import { CHAT_MESSAGE_FIELDS, ChatMessage } from "../routes/chat.ts";
 import { Links } from "../schemas.ts";
 import { applyTimestampFormat, timestampFormat } from "../timestamps.ts";
-import { compileValidator } from "../validation.ts";
+import { compileValidator } from "../../lib/json-validation.ts";
 import type { Assistant, AssistantTool, ChatHistoryMessage } from "./assistant.ts";
 
 /** Tool rounds per turn at most: a model that keeps calling tools is stopped with an answer saying so. */

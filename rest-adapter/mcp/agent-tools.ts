@@ -7,16 +7,17 @@ export interface AgentTool {
   name: string;
   description: string;
   inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
-  route: Pick<Route, "method" | "path" | "params" | "query">;
+  route: Pick<Route, "method" | "path" | "params" | "query" | "body">;
   /** a typical call's arguments (the route's agentExample) */
   example: Record<string, unknown>;
   scope: AgentTokenScope;
 }
 
-/** The HTTP request a tool call makes: the route's path with its parameters, the rest as the query string. */
+/** The HTTP request a tool call makes: the route's path with its parameters, its query string, and for a write its JSON body. */
 export interface ToolRequest {
   method: HttpMethod;
   url: string;
+  body?: Record<string, unknown>;
 }
 
 const snakeCase = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -37,7 +38,8 @@ export function agentTools(routes: readonly Route[]): AgentTool[] {
     .map((route) => {
       const params = properties(route.params);
       const query = properties(route.query);
-      const required = [...Object.keys(params.properties), ...query.required];
+      const body = properties(route.body);
+      const required = [...Object.keys(params.properties), ...query.required, ...body.required];
       return {
         name: snakeCase(route.operationId),
         description: [
@@ -48,7 +50,7 @@ export function agentTools(routes: readonly Route[]): AgentTool[] {
         ]
           .filter(Boolean)
           .join("\n\n"),
-        inputSchema: { type: "object", properties: { ...params.properties, ...query.properties }, ...(required.length > 0 && { required }) },
+        inputSchema: { type: "object", properties: { ...params.properties, ...query.properties, ...body.properties }, ...(required.length > 0 && { required }) },
         route,
         example: route.agentExample ?? {},
         scope: route.agentScope,
@@ -57,7 +59,7 @@ export function agentTools(routes: readonly Route[]): AgentTool[] {
 }
 
 /** The REST request of an AgentTool route's example, as /openapi.json shows it to models. */
-export function exampleRequest(route: Pick<Route, "method" | "path" | "query" | "agentExample">): ToolRequest {
+export function exampleRequest(route: Pick<Route, "method" | "path" | "query" | "body" | "agentExample">): ToolRequest {
   return toolRequest({ route }, route.agentExample ?? {});
 }
 
@@ -76,5 +78,8 @@ export function toolRequest(tool: Pick<AgentTool, "route">, args: Record<string,
     for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
   }
   const query = search.toString();
-  return { method: tool.route.method, url: query ? `${path}?${query}` : path };
+  const url = query ? `${path}?${query}` : path;
+  const bodyNames = Object.keys(properties(tool.route.body).properties).filter((name) => !pathNames.has(name) && !queryNames.includes(name));
+  if (bodyNames.length === 0) return { method: tool.route.method, url };
+  return { method: tool.route.method, url, body: Object.fromEntries(bodyNames.filter((name) => args[name] !== undefined).map((name) => [name, args[name]])) };
 }

@@ -12,8 +12,14 @@ export type ToolCaller = (request: ToolRequest) => Promise<{ status: number; bod
  * recorded as the same REST call from that client would be.
  */
 export function injectingCaller(app: FastifyInstance, headers: Record<string, string>, from: FastifyRequest): ToolCaller {
-  return async ({ method, url }) => {
-    const answer = await app.inject({ method, url, remoteAddress: from.ip, headers: { ...headers, "x-request-id": from.id } });
+  return async ({ method, url, body }) => {
+    const answer = await app.inject({
+      method,
+      url,
+      remoteAddress: from.ip,
+      headers: { ...headers, "x-request-id": from.id, ...(body && { "content-type": "application/json" }) },
+      ...(body && { payload: JSON.stringify(body) }),
+    });
     return { status: answer.statusCode, body: answer.body ? answer.json() : null };
   };
 }
@@ -29,7 +35,7 @@ export function createMcpServer(tools: readonly AgentTool[], call: ToolCaller): 
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema, annotations: { readOnlyHint: true, openWorldHint: false } })),
+    tools: tools.map(({ name, description, inputSchema, route }) => ({ name, description, inputSchema, annotations: { readOnlyHint: route.method === "GET", openWorldHint: false } })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);

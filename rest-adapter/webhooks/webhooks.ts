@@ -5,7 +5,7 @@ import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";
 import type { DocumentedRoute } from "../openapi.ts";
 import type { ResponseChecker } from "../response-check.ts";
-import { compileValidator, validationItems } from "../validation.ts";
+import { compileValidator, validationItems } from "../../lib/json-validation.ts";
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 

@@ -1,6 +1,9 @@
+import type { AutomationFinance } from "../../lib/automation-finance.ts";
 import type { FederatedClient } from "../../lib/graphql/federated-client.ts";
+import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { AgentsDb } from "./db.ts";
+import type { TaskKinds } from "./tasks/task-kinds.ts";
 
 /** What the agents subgraph's resolvers need, built once at start and injected. */
 export interface AgentsServices {
@@ -8,4 +11,10 @@ export interface AgentsServices {
   logger: Logger;
   /** the users subgraph: whether a wallet is the user's (an agent token's wallet restriction) */
   users: FederatedClient;
+  /** the finance subgraph's automation fields: what strategies read and move */
+  finance: AutomationFinance;
+  /** the agent tasks' runner */
+  jobs: JobQueue;
+  /** what agent tasks can do */
+  taskKinds: TaskKinds;
 }

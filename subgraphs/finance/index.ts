@@ -26,6 +26,7 @@ import { BankAccountResolver, UserBankAccountsResolver } from "./banking/bank-ac
 import { BankSandboxResolver } from "./banking/bank-sandbox.resolver.ts";
 import { BankingProviderEventResolver } from "./banking/banking-provider-event.resolver.ts";
 import { RampResolver } from "./ramps/ramp.resolver.ts";
+import { AutomationResolver } from "./automation/automation.resolver.ts";
 import { bankingSandboxWebhookSecret } from "../../lib/webhooks/banking-signature.ts";
 
 export const financeSubgraph = defineSubgraph({
@@ -52,7 +53,7 @@ export const financeSubgraph = defineSubgraph({
       platformHost: new URL(config.publicBaseUrl).host,
     };
   },
-  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver, BankSandboxResolver, BankingProviderEventResolver, RampResolver],
+  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver, BankSandboxResolver, BankingProviderEventResolver, RampResolver, AutomationResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({

@@ -5,7 +5,7 @@ import { agentRequirement, agentSurface, missingScope, type AgentSurface } from 
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
 import { exampleRequest } from "../../rest-adapter/mcp/agent-tools.ts";
 import { platformRoutes } from "../../rest-adapter/platform.ts";
-import { compileValidator } from "../../rest-adapter/validation.ts";
+import { compileValidator } from "../../lib/json-validation.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
 
 const SDL = `
@@ -96,16 +96,23 @@ describe("the route table and the GraphQL fields agree on what agent tokens reac
 });
 
 describe("AgentTool examples", () => {
-  it("gives every AgentTool route an example call that its own path and query schemas accept", () => {
+  it("gives every AgentTool route an example call that its own path, query and body schemas accept", () => {
     const tools = platformRoutes.filter((route) => route.agentScope);
     expect(tools.length).toBeGreaterThan(15);
     for (const route of tools) {
       expect(route.agentExample, route.operationId).toBeDefined();
-      const params = Object.fromEntries(Object.entries(route.agentExample!).filter(([name]) => route.path.includes(`{${name}}`)));
-      const query = Object.fromEntries(Object.entries(route.agentExample!).filter(([name]) => !route.path.includes(`{${name}}`)));
+      const inPath = (name: string) => route.path.includes(`{${name}}`);
+      const inBody = (name: string) => route.method !== "GET" && route.body !== undefined && !inPath(name);
+      const params = Object.fromEntries(Object.entries(route.agentExample!).filter(([name]) => inPath(name)));
+      const query = Object.fromEntries(Object.entries(route.agentExample!).filter(([name]) => !inPath(name) && !inBody(name)));
+      const body = Object.fromEntries(Object.entries(route.agentExample!).filter(([name]) => inBody(name)));
       if (route.params) expect(compileValidator(route.params, "path")(params), route.operationId).toBe(true);
       if (route.query) expect(compileValidator(route.query, "query")(query), route.operationId).toBe(true);
       else expect(query, route.operationId).toEqual({});
+      if (route.body && route.method !== "GET") {
+        expect(compileValidator(route.body, "body")(body), route.operationId).toBe(true);
+        expect(exampleRequest(route).body, route.operationId).toEqual(body);
+      }
       expect(exampleRequest(route).url.startsWith(route.path.split("{")[0]!), route.operationId).toBe(true);
     }
   });

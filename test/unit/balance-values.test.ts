@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadBalanceConfig } from "../../lib/balance-config.ts";
 import { ConfigError } from "../../lib/config-error.ts";
 import { totalValueUsd } from "../../subgraphs/finance/accounts/account-view.ts";
-import { sumDecimals, valueUsd } from "../../subgraphs/finance/balances/usd-value.ts";
+import { sumDecimals, valueUsd } from "../../lib/decimal.ts";
 
 // Issue 9, assets and balances: USD values are exact decimal arithmetic, never floats.
 

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { compileValidator, validationItems, type RequestPart } from "../../rest-adapter/validation.ts";
+import { compileValidator, validationItems, type RequestPart } from "../../lib/json-validation.ts";
 
 function itemsFor(schema: TSchema, part: RequestPart, data: unknown) {
   const validate = compileValidator(schema, part);

@@ -1,13 +1,9 @@
 import { Directive, Field, ID, ObjectType } from "type-graphql";
-import { AgentTask } from "./agent-task.ts";
 
-/** The users subgraph's User, extended with what agents owns about it. */
+/** The users subgraph's User, extended with what agents owns about it (its fields: the resolvers). */
 @Directive('@key(fields: "id")')
 @ObjectType("User")
 export class AgentsUser {
   @Field(() => ID)
   id!: string;
-
-  @Field(() => [AgentTask])
-  agent_tasks!: AgentTask[];
 }

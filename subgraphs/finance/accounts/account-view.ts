@@ -2,7 +2,7 @@ import type { AccountSource } from "../../../lib/vocabulary/assets.ts";
 import type { CardFundingSourceType, CardStatus } from "../../../lib/vocabulary/cards.ts";
 import { ASSET_INCLUDE, assetRecord } from "../assets/asset-record.ts";
 import type { BalanceWallet } from "../balances/balance-source.ts";
-import { sumDecimals, valueUsd } from "../balances/usd-value.ts";
+import { sumDecimals, valueUsd } from "../../../lib/decimal.ts";
 import { walletAssets, type AssetBalanceView, type WalletAssetServices } from "../balances/wallet-assets.ts";
 import type { Prisma } from "../db.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";

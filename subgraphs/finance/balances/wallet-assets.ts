@@ -2,7 +2,7 @@ import { ASSET_INCLUDE, assetRecord, type AssetRecord } from "../assets/asset-re
 import type { FinanceDb } from "../db.ts";
 import type { AssetPrices } from "../prices/asset-prices.ts";
 import type { BalanceSource, BalanceWallet } from "./balance-source.ts";
-import { valueUsd } from "./usd-value.ts";
+import { valueUsd } from "../../../lib/decimal.ts";
 
 /** One asset of a wallet as the API shows it (spec 2.10's wallet asset listing). */
 export interface AssetBalanceView {

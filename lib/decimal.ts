@@ -43,3 +43,26 @@ export function sumDecimals(values: readonly string[]): string {
   const units = parts.reduce((sum, part) => sum + part.units * 10n ** BigInt(scale - part.scale), 0n);
   return format({ units, scale });
 }
+
+/** a − b, exact. */
+export function subtractDecimals(a: string, b: string): string {
+  return sumDecimals([a, b.startsWith("-") ? b.slice(1) : `-${b}`]);
+}
+
+/** -1, 0 or 1 as a is below, equal to or above b. */
+export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const difference = scaled(subtractDecimals(a, b)).units;
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}
+
+/**
+ * What rounds `amount` up to the next multiple of the whole number `step` (0 when it is one
+ * already), times `multiplier`: the round-up of 12.30 to 1 is 0.7.
+ */
+export function roundUpDifference(amount: string, step: number, multiplier = 1): string {
+  const value = scaled(amount);
+  const stepUnits = BigInt(step) * 10n ** BigInt(value.scale);
+  const remainder = ((value.units % stepUnits) + stepUnits) % stepUnits;
+  const difference = remainder === 0n ? 0n : stepUnits - remainder;
+  return format({ units: difference * BigInt(multiplier), scale: value.scale });
+}

@@ -1,7 +1,7 @@
 import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { TSchema } from "@sinclair/typebox";
-import type { ValidationItem } from "../lib/errors/app-error.ts";
+import type { ValidationItem } from "./errors/app-error.ts";
 
 // ajv and ajv-formats are CommonJS with a default export
 const Ajv = AjvModule.default ?? AjvModule;

@@ -1,0 +1,117 @@
+import type { AutomationFinance } from "../../../lib/automation-finance.ts";
+import { compareDecimals, roundUpDifference, subtractDecimals, sumDecimals } from "../../../lib/decimal.ts";
+import type { AgentsDb } from "../db.ts";
+import { notify } from "../notifications/notifications.ts";
+
+/** One run of a user strategy, inside its strategy_run task. */
+export interface StrategyRun {
+  db: AgentsDb;
+  finance: AutomationFinance;
+  user_id: string;
+  user_strategy: { id: string; parameters: Record<string, unknown>; created_at: Date; last_run_at: Date | null };
+  /** the task: its id keys every movement and notification, so a repeated run does nothing twice */
+  task: { id: string; scheduled_at: Date };
+  trace_id: string;
+}
+
+/** What a strategy does when it runs; its answer is the task's output. */
+export type StrategyExecutor = (run: StrategyRun) => Promise<Record<string, unknown>>;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Round-up savings: the card purchases recorded since the strategy's last run (up to this task's
+ * scheduled time, so a repeated run reads the same window), each paid from a wallet, rounded up to
+ * `round_to` × `multiplier`, summed per paying wallet and stablecoin and moved into the savings
+ * wallet.
+ */
+const roundUp: StrategyExecutor = async (run) => {
+  const { savings_wallet_id, round_to, multiplier } = run.user_strategy.parameters as { savings_wallet_id: number; round_to: number; multiplier: number };
+  const window = { after: run.user_strategy.last_run_at ?? run.user_strategy.created_at, until: run.task.scheduled_at };
+  const purchases = (await run.finance.cardPurchases(run.user_id, window, run.trace_id)).filter((purchase) => purchase.wallet_id !== null && purchase.wallet_id !== savings_wallet_id);
+  const groups = new Map<string, { wallet_id: number; asset: string; amounts: string[] }>();
+  for (const purchase of purchases) {
+    const key = `${purchase.wallet_id}/${purchase.unit}`;
+    const group = groups.get(key) ?? { wallet_id: purchase.wallet_id!, asset: purchase.unit, amounts: [] };
+    group.amounts.push(roundUpDifference(purchase.amount, round_to, multiplier));
+    groups.set(key, group);
+  }
+  const moved = [];
+  for (const group of groups.values()) {
+    const amount = sumDecimals(group.amounts);
+    if (compareDecimals(amount, "0") <= 0) continue;
+    const movement = await run.finance.move(
+      { user_id: run.user_id, key: `${run.task.id}/${group.wallet_id}/${group.asset}`, from_wallet_id: group.wallet_id, to_wallet_id: savings_wallet_id, asset: group.asset, buy_asset: null, amount, description: `Round-up savings (${group.amounts.length} purchases)` },
+      run.trace_id,
+    );
+    moved.push({ from_wallet_id: group.wallet_id, to_wallet_id: savings_wallet_id, asset: group.asset, amount, transaction_ids: movement.transaction_ids });
+  }
+  return { window: { after: window.after.getTime(), until: window.until.getTime() }, purchases: purchases.length, moved };
+};
+
+/** Recurring buy: one swap of `amount` of the paying stablecoin into the asset, in the source wallet. */
+const recurringBuy: StrategyExecutor = async (run) => {
+  const { source_wallet_id, pay_asset, asset, amount } = run.user_strategy.parameters as { source_wallet_id: number; pay_asset: string; asset: string; amount: string };
+  const movement = await run.finance.move(
+    { user_id: run.user_id, key: run.task.id, from_wallet_id: source_wallet_id, to_wallet_id: null, asset: pay_asset, buy_asset: asset, amount, description: `Recurring buy of ${asset}` },
+    run.trace_id,
+  );
+  return { paid: { asset: pay_asset, amount }, bought: { asset, amount: movement.amount_in }, transaction_ids: movement.transaction_ids };
+};
+
+/** Sweep: what the source wallet may spend of the asset above the threshold goes to savings. */
+const sweep: StrategyExecutor = async (run) => {
+  const { source_wallet_id, savings_wallet_id, asset, threshold } = run.user_strategy.parameters as { source_wallet_id: number; savings_wallet_id: number; asset: string; threshold: string };
+  const available = await run.finance.walletAvailable(run.user_id, source_wallet_id, asset, run.trace_id);
+  const excess = subtractDecimals(available, threshold);
+  if (compareDecimals(excess, "0") <= 0) return { available, threshold, swept: "0" };
+  const movement = await run.finance.move(
+    { user_id: run.user_id, key: run.task.id, from_wallet_id: source_wallet_id, to_wallet_id: savings_wallet_id, asset, buy_asset: null, amount: excess, description: `Sweep above ${threshold} ${asset}` },
+    run.trace_id,
+  );
+  return { available, threshold, swept: excess, transaction_ids: movement.transaction_ids };
+};
+
+/** Low balance alert: a notification when the wallet may spend less than the threshold of the asset. */
+const lowBalanceAlert: StrategyExecutor = async (run) => {
+  const { wallet_id, asset, threshold } = run.user_strategy.parameters as { wallet_id: number; asset: string; threshold: string };
+  const available = await run.finance.walletAvailable(run.user_id, wallet_id, asset, run.trace_id);
+  const triggered = compareDecimals(available, threshold) < 0;
+  if (triggered)
+    await notify(run.db, {
+      user_id: run.user_id,
+      source: "stg_low_balance_alert",
+      title: `Low ${asset} balance`,
+      body: `Wallet ${wallet_id} holds ${available} ${asset}, below your alert at ${threshold}.`,
+      data: { user_strategy_id: run.user_strategy.id, wallet_id, asset, available, threshold },
+      dedupe_key: run.task.id,
+    });
+  return { triggered, available, threshold };
+};
+
+/** Spending cap alert: a notification when the category's spending this week (7 days) or month (30 days) passes the cap. */
+const spendingCapAlert: StrategyExecutor = async (run) => {
+  const { category, cap, period } = run.user_strategy.parameters as { category: string; cap: string; period: "weekly" | "monthly" };
+  const since = new Date(run.task.scheduled_at.getTime() - (period === "weekly" ? 7 : 30) * DAY_MS);
+  const spent = await run.finance.spendingSince(run.user_id, category, since, run.trace_id);
+  const triggered = compareDecimals(spent, cap) > 0;
+  if (triggered)
+    await notify(run.db, {
+      user_id: run.user_id,
+      source: "stg_spending_cap_alert",
+      title: `Spending cap passed: ${category}`,
+      body: `You spent ${spent} USD on ${category} in the last ${period === "weekly" ? "7" : "30"} days, over your cap of ${cap} USD.`,
+      data: { user_strategy_id: run.user_strategy.id, category, spent, cap, period, since: since.getTime() },
+      dedupe_key: run.task.id,
+    });
+  return { triggered, spent, cap, since: since.getTime() };
+};
+
+/** Each catalogue strategy's run, by its id (the seeded catalogue: prisma/agents/migrations/*_strategies_tasks). */
+export const STRATEGY_EXECUTORS: Record<string, StrategyExecutor> = {
+  stg_round_up: roundUp,
+  stg_recurring_buy: recurringBuy,
+  stg_balance_sweep: sweep,
+  stg_low_balance_alert: lowBalanceAlert,
+  stg_spending_cap_alert: spendingCapAlert,
+};

@@ -1,0 +1,86 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import type { AgentsServices } from "../services.ts";
+import { Strategy, UserStrategy } from "../types/strategy.ts";
+import { AgentsUser } from "../types/user.ts";
+import { findStrategy, listStrategies, strategyView } from "./strategy-catalogue.ts";
+import { deleteUserStrategy, enableStrategy, getUserStrategy, listUserStrategies, updateUserStrategy } from "./user-strategies.ts";
+
+@Resolver(() => Strategy)
+export class StrategyResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @AgentTool("read:transactions")
+  @Query(() => [Strategy], { description: "The strategy catalogue, by category when asked." })
+  strategies(@Arg("category", () => String, { nullable: true }) category: string | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    requireUser(ctx.principal, "read");
+    return listStrategies(this.services.db, category ?? null);
+  }
+
+  @AgentTool("read:transactions")
+  @Query(() => Strategy)
+  async strategy(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    requireUser(ctx.principal, "read");
+    return strategyView(await findStrategy(this.services.db, id));
+  }
+}
+
+@Resolver(() => UserStrategy)
+export class UserStrategyResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @AgentTool("read:transactions")
+  @Query(() => [UserStrategy], { description: "The user's strategies, oldest first; by status when asked." })
+  user_strategies(@Arg("status", () => String, { nullable: true }) status: string | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    return listUserStrategies(this.services.db, requireUser(ctx.principal, "read").user_id, status ?? null);
+  }
+
+  @AgentTool("read:transactions")
+  @Query(() => UserStrategy)
+  user_strategy(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return getUserStrategy(this.services.db, requireUser(ctx.principal, "read").user_id, id);
+  }
+
+  @AgentTool("write:strategies")
+  @Mutation(() => UserStrategy, { description: "Turns a catalogue strategy on for the user with its parameters (enabled)." })
+  enable_strategy(
+    @Arg("strategy_id", () => ID) strategyId: string,
+    @Arg("parameters", () => JSONObjectScalar) parameters: Record<string, unknown>,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return enableStrategy(this.services.db, this.services.users, requireUser(ctx.principal, "write", "write:strategies").user_id, { strategy_id: strategyId, parameters, trace_id: ctx.trace_id });
+  }
+
+  @AgentTool("write:strategies")
+  @Mutation(() => UserStrategy, { description: "Changes the user strategy's parameters and/or status (enabled, disabled), each checked." })
+  update_user_strategy(
+    @Arg("id", () => ID) id: string,
+    @Arg("parameters", () => JSONObjectScalar, { nullable: true }) parameters: Record<string, unknown> | null,
+    @Arg("status", () => String, { nullable: true }) status: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write", "write:strategies");
+    return updateUserStrategy(this.services.db, this.services.users, user_id, id, { parameters, status, trace_id: ctx.trace_id });
+  }
+
+  @AgentTool("write:strategies")
+  @Mutation(() => UserStrategy, { description: "Deletes the user strategy; answers it as it was." })
+  delete_user_strategy(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return deleteUserStrategy(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);
+  }
+}
+
+@Resolver(() => AgentsUser)
+export class UserStrategiesFieldResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @AgentTool("read:transactions")
+  @FieldResolver(() => [UserStrategy], { description: "The user's strategies, oldest first." })
+  strategies(@Root() user: AgentsUser, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return user_id === user.id ? listUserStrategies(this.services.db, user_id, null) : Promise.resolve([]);
+  }
+}

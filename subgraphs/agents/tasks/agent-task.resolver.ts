@@ -1,0 +1,51 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import type { AgentsServices } from "../services.ts";
+import { AgentTask } from "../types/agent-task.ts";
+import { agentTaskView, cancelAgentTask, createAgentTask, listAgentTasks, loadTask } from "./agent-tasks.ts";
+
+@Resolver(() => AgentTask)
+export class AgentTaskResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @AgentTool("write:strategies")
+  @Mutation(() => AgentTask, { description: "Queues a task of a kind with its input, now or at scheduled_at." })
+  async create_agent_task(
+    @Arg("kind", () => String) kind: string,
+    @Arg("input", () => JSONObjectScalar, { nullable: true }) input: Record<string, unknown> | null,
+    @Arg("scheduled_at", () => Date, { nullable: true }) scheduledAt: Date | null,
+    @Arg("title", () => String, { nullable: true }) title: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write", "write:strategies");
+    const task = await createAgentTask(this.services.db, this.services.taskKinds, user_id, { kind, input, scheduled_at: scheduledAt, title });
+    // due now: this process's runner looks at once instead of at its next poll
+    if (task.scheduled_at.getTime() <= Date.now()) this.services.jobs.wake();
+    return task;
+  }
+
+  @AgentTool("read:transactions")
+  @Query(() => [AgentTask], { description: "The user's agent tasks, newest first; by status when asked." })
+  agent_tasks(
+    @Arg("status", () => String, { nullable: true }) status: string | null,
+    @Arg("limit", () => Int, { nullable: true, description: "1 to 100, default 20" }) limit: number | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown[]> {
+    return listAgentTasks(this.services.db, requireUser(ctx.principal, "read").user_id, { status: status ?? null, limit: Math.min(Math.max(limit ?? 20, 1), 100) });
+  }
+
+  @AgentTool("read:transactions")
+  @Query(() => AgentTask)
+  async agent_task(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return agentTaskView(await loadTask(this.services.db, requireUser(ctx.principal, "read").user_id, id));
+  }
+
+  @AgentTool("write:strategies")
+  @Mutation(() => AgentTask, { description: "Asks a running task to stop (spec 3.5: running → cancelled); cooperative." })
+  cancel_agent_task(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return cancelAgentTask(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);
+  }
+}

@@ -1,0 +1,77 @@
+import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+
+/** What a strategy is, without its parameters' schema (a user strategy shows its entry this way). */
+@Directive(AGENT_TAG)
+@ObjectType({ description: "A strategy of the catalogue, as a user strategy names it." })
+export class StrategySummary {
+  @Field(() => ID, { description: "stg_<name>" })
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String)
+  description!: string;
+
+  @Field(() => String, { description: "savings, investing, spending or alerts (spec 2.10)" })
+  category!: string;
+}
+
+@Directive(AGENT_TAG)
+@ObjectType({ description: "A strategy of the catalogue: what it does and the JSON Schema of its parameters." })
+export class Strategy extends StrategySummary {
+  @Field(() => JSONObjectScalar, { description: "The JSON Schema (2020-12 subset) a user strategy's parameters must meet." })
+  parameters_schema!: Record<string, unknown>;
+}
+
+@Directive(AGENT_TAG)
+@ObjectType({ description: "One status a user strategy went through." })
+export class UserStrategyStatusChange {
+  @Field(() => String, { nullable: true })
+  from!: string | null;
+
+  @Field(() => String)
+  to!: string;
+
+  @Field(() => String, { description: "user (enabled or disabled it) or run_failures (its runs kept failing)" })
+  cause!: string;
+
+  @Field(() => Date)
+  changed_at!: Date;
+}
+
+@Directive(AGENT_TAG)
+@ObjectType({ description: "A strategy the user turned on, with its parameters (spec 3.6: enabled, disabled, error)." })
+export class UserStrategy {
+  @Field(() => ID, { description: "ust_<id>" })
+  id!: string;
+
+  @Field(() => StrategySummary)
+  strategy!: StrategySummary;
+
+  @Field(() => JSONObjectScalar, { description: "Checked against the strategy's parameters_schema, its defaults filled in." })
+  parameters!: Record<string, unknown>;
+
+  @Field(() => String, { description: "enabled, disabled or error" })
+  status!: string;
+
+  @Field(() => String, { nullable: true, description: "Why its runs failed, while in error (kept until it is enabled again)." })
+  last_error!: string | null;
+
+  @Field(() => Int, { description: "Failed runs in a row; at 3 an enabled strategy moves to error." })
+  consecutive_failures!: number;
+
+  @Field(() => Date, { nullable: true })
+  last_run_at!: Date | null;
+
+  @Field(() => [UserStrategyStatusChange])
+  status_history!: UserStrategyStatusChange[];
+
+  @Field(() => Date)
+  created_at!: Date;
+
+  @Field(() => Date)
+  updated_at!: Date;
+}

@@ -1,0 +1,114 @@
+import { Arg, Ctx, Directive, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { requireInternal } from "../../../lib/auth/authorize.ts";
+import { validationError } from "../../../lib/errors/app-error.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import type { FinanceServices } from "../services.ts";
+import { cardPurchasesAfter, spendingSince, walletAvailable } from "./automation-facts.ts";
+import { automationSwap, automationTransfer } from "./automation-movements.ts";
+
+@Directive("@inaccessible")
+@ObjectType({ description: "Internal: a card purchase, as a round-up strategy reads it." })
+export class AutomationCardPurchase {
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String)
+  amount!: string;
+
+  @Field(() => String, { description: "the stablecoin or currency it was paid in" })
+  unit!: string;
+
+  @Field(() => Int, { nullable: true })
+  wallet_id!: number | null;
+
+  @Field(() => Date)
+  created_at!: Date;
+}
+
+@Directive("@inaccessible")
+@ObjectType({ description: "Internal: what an automation's movement booked." })
+export class AutomationMovement {
+  @Field(() => [String], { description: "the ledger transactions, out then in" })
+  transaction_ids!: string[];
+
+  @Field(() => String, { description: "what arrived (the amount bought, for a swap)" })
+  amount_in!: string;
+}
+
+@Directive("@inaccessible")
+@InputType({ description: "Internal: a transfer between two of the user's wallets, or a swap in one (to_wallet_id null, buy_asset set)." })
+export class AutomationMovementInput {
+  @Field(() => String)
+  user_id!: string;
+
+  @Field(() => String, { description: "the run's key: a repeated run moves nothing more" })
+  key!: string;
+
+  @Field(() => Int)
+  from_wallet_id!: number;
+
+  @Field(() => Int, { nullable: true })
+  to_wallet_id?: number | null;
+
+  @Field(() => String)
+  asset!: string;
+
+  @Field(() => String, { nullable: true })
+  buy_asset?: string | null;
+
+  @Field(() => String)
+  amount!: string;
+
+  @Field(() => String)
+  description!: string;
+}
+
+function requireTarget(walletId: number | null | undefined): number {
+  if (walletId == null) throw validationError(["body", "to_wallet_id"], "Field required: a transfer needs to_wallet_id (a swap, buy_asset)", walletId ?? null, "missing");
+  return walletId;
+}
+
+/** Internal fields the agents subgraph's strategies call (as its peer): reads of a user's money, and idempotent movements. */
+@Resolver()
+export class AutomationResolver {
+  constructor(private readonly services: FinanceServices) {}
+
+  @Directive("@inaccessible")
+  @Query(() => String, { description: "Internal (agents service): what the wallet may still spend of the asset." })
+  _wallet_available(@Arg("user_id", () => String) userId: string, @Arg("wallet_id", () => Int) walletId: number, @Arg("asset", () => String) asset: string, @Ctx() ctx: RequestContext): Promise<string> {
+    requireInternal(ctx.principal, "agents");
+    return walletAvailable(this.services.db, userId, walletId, asset);
+  }
+
+  @Directive("@inaccessible")
+  @Query(() => String, { description: "Internal (agents service): USD spent in the category since the instant." })
+  _spending_since(@Arg("user_id", () => String) userId: string, @Arg("category", () => String) category: string, @Arg("since", () => Date) since: Date, @Ctx() ctx: RequestContext): Promise<string> {
+    requireInternal(ctx.principal, "agents");
+    return spendingSince(this.services.db, userId, category, since);
+  }
+
+  @Directive("@inaccessible")
+  @Query(() => [AutomationCardPurchase], { description: "Internal (agents service): the user's card purchases recorded after `after` up to `until`, oldest first." })
+  _card_purchases_after(
+    @Arg("user_id", () => String) userId: string,
+    @Arg("after", () => Date) after: Date,
+    @Arg("until", () => Date) until: Date,
+    @Arg("limit", () => Int) limit: number,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AutomationCardPurchase[]> {
+    requireInternal(ctx.principal, "agents");
+    return cardPurchasesAfter(this.services.db, userId, { after, until }, Math.min(Math.max(limit, 1), 500));
+  }
+
+  @Directive("@inaccessible")
+  @Mutation(() => AutomationMovement, { description: "Internal (agents service): a strategy's transfer or swap, idempotent on its key." })
+  async _automation_movement(@Arg("input", () => AutomationMovementInput) input: AutomationMovementInput, @Ctx() ctx: RequestContext): Promise<AutomationMovement> {
+    requireInternal(ctx.principal, "agents");
+    const common = { user_id: input.user_id, key: input.key, amount: input.amount, description: input.description, trace_id: ctx.trace_id };
+    const movements =
+      input.buy_asset != null
+        ? await automationSwap(this.services, { ...common, wallet_id: input.from_wallet_id, pay_asset: input.asset, buy_asset: input.buy_asset, pay_amount: input.amount })
+        : await automationTransfer(this.services, { ...common, from_wallet_id: input.from_wallet_id, to_wallet_id: requireTarget(input.to_wallet_id), asset: input.asset });
+    return { transaction_ids: movements.map((movement) => movement.id), amount_in: movements[1]!.amount };
+  }
+}

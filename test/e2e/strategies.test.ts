@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { approvedUser, userWithWallet } from "../support/finance.ts";
+
+// Issue 13, first part: the strategy catalogue, user strategies (spec 3.6) and their runs as
+// agent tasks (spec 3.5): round-up savings moving money through the ledger, alerts notifying.
+let platform: TestPlatform;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(() => platform?.stop());
+
+async function problem(response: Response) {
+  const body = await response.json();
+  return { status: response.status, code: body.error_code as string, loc: Array.isArray(body.detail) ? body.detail.map((item: { loc: unknown[] }) => item.loc.join(".")) : undefined };
+}
+
+const enable = (jwt: string, strategy_id: string, parameters: Record<string, unknown>) => platform.api("/v0/user/me/strategies", { method: "POST", jwt, json: { strategy_id, parameters } });
+const patch = (jwt: string, id: string, json: Record<string, unknown>) => platform.api(`/v0/user/me/strategies/${id}`, { method: "PATCH", jwt, json });
+const deposit = (jwt: string, wallet_id: number, amount: string) => platform.api("/v0/sandbox/deposits", { method: "POST", jwt, json: { wallet_id, asset: "USDC", amount } });
+
+/** Queues a strategy run and waits for the task to end. */
+async function run(jwt: string, user_strategy_id: string) {
+  const created = await platform.api("/v0/agent-tasks", { method: "POST", jwt, json: { kind: "strategy_run", input: { user_strategy_id } } });
+  expect(created.status, await created.clone().text()).toBe(201);
+  const task = await created.json();
+  expect(task).toMatchObject({ status: "queued", kind: "strategy_run", user_strategy_id });
+  return finished(jwt, task.id);
+}
+
+async function finished(jwt: string, id: string) {
+  for (let i = 0; i < 200; i++) {
+    const task = await (await platform.api(`/v0/agent-tasks/${id}`, { jwt })).json();
+    if (["completed", "failed", "cancelled"].includes(task.status)) return task;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`task ${id} did not finish`);
+}
+
+describe("the strategy catalogue", () => {
+  it("lists the five seeded strategies with their parameter schemas, by category, and 404s an unknown one", async () => {
+    const { jwt } = await platform.createUser();
+    const all = await (await platform.api("/v0/strategies", { jwt })).json();
+    expect(all.items.map((s: { id: string }) => s.id).sort()).toEqual(["stg_balance_sweep", "stg_low_balance_alert", "stg_recurring_buy", "stg_round_up", "stg_spending_cap_alert"]);
+    const alerts = await (await platform.api("/v0/strategies?category=alerts", { jwt })).json();
+    expect(alerts.items.map((s: { id: string }) => s.id).sort()).toEqual(["stg_low_balance_alert", "stg_spending_cap_alert"]);
+    const roundUp = await (await platform.api("/v0/strategies/stg_round_up", { jwt })).json();
+    expect(roundUp).toMatchObject({ category: "savings", parameters_schema: { type: "object", required: ["savings_wallet_id"] } });
+    expect(await problem(await platform.api("/v0/strategies/stg_nothing", { jwt }))).toMatchObject({ status: 404, code: "STR-404-001" });
+    expect((await platform.api("/v0/strategies?category=gambling", { jwt })).status).toBe(422);
+  });
+});
+
+describe("user strategies", () => {
+  it("enables with checked parameters (defaults filled in), names each failing parameter, and refuses another user's wallet", async () => {
+    const user = await userWithWallet(platform);
+    const other = await userWithWallet(platform);
+    const response = await enable(user.jwt, "stg_round_up", { savings_wallet_id: user.wallet_id });
+    expect(response.status).toBe(201);
+    const made = await response.json();
+    expect(made).toMatchObject({ status: "enabled", parameters: { savings_wallet_id: user.wallet_id, round_to: 1, multiplier: 1 }, strategy: { id: "stg_round_up", category: "savings" }, consecutive_failures: 0 });
+    expect(made.status_history).toEqual([{ from: null, to: "enabled", cause: "user", changed_at: expect.any(Number) }]);
+
+    const bad = await problem(await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "-5", extra: true }));
+    expect(bad.status).toBe(422);
+    expect(bad.loc).toEqual(expect.arrayContaining(["body.parameters.threshold"]));
+    expect((await problem(await enable(user.jwt, "stg_round_up", { round_to: 3 }))).loc).toEqual(expect.arrayContaining(["body.parameters.round_to"]));
+    expect(await problem(await enable(user.jwt, "stg_round_up", { savings_wallet_id: other.wallet_id }))).toMatchObject({ status: 404, code: "WAL-404-001" });
+    expect(await problem(await enable(user.jwt, "stg_nothing", {}))).toMatchObject({ status: 404, code: "STR-404-001" });
+    expect((await (await platform.api("/v0/user/me/strategies", { jwt: user.jwt })).json()).items).toHaveLength(1);
+  });
+
+  it("moves enabled ⇄ disabled as the user asks and refuses every other move with 409 STR-409-001, changing nothing", async () => {
+    const user = await userWithWallet(platform);
+    const { id } = await (await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "50" })).json();
+    expect((await (await patch(user.jwt, id, { status: "disabled" })).json()).status).toBe("disabled");
+    expect(await problem(await patch(user.jwt, id, { status: "disabled" }))).toMatchObject({ status: 409, code: "STR-409-001" });
+    // a refused status leaves new parameters unwritten too
+    expect(await problem(await patch(user.jwt, id, { parameters: { wallet_id: user.wallet_id, asset: "USDC", threshold: "99" }, status: "disabled" }))).toMatchObject({ status: 409 });
+    expect((await (await platform.api(`/v0/user/me/strategies/${id}`, { jwt: user.jwt })).json()).parameters.threshold).toBe("50");
+    expect((await patch(user.jwt, id, { status: "error" })).status).toBe(422);
+    const enabled = await (await patch(user.jwt, id, { status: "enabled", parameters: { wallet_id: user.wallet_id, asset: "USDC", threshold: "75" } })).json();
+    expect(enabled).toMatchObject({ status: "enabled", parameters: { threshold: "75" } });
+    expect(enabled.status_history.map((h: { to: string }) => h.to)).toEqual(["enabled", "disabled", "enabled"]);
+    expect((await (await platform.api("/v0/user/me/strategies?status=disabled", { jwt: user.jwt })).json()).items).toEqual([]);
+  });
+
+  it("answers 404 STR-404-002 for another user's strategy, to read, change, delete or run", async () => {
+    const owner = await userWithWallet(platform);
+    const stranger = await userWithWallet(platform);
+    const { id } = await (await enable(owner.jwt, "stg_low_balance_alert", { wallet_id: owner.wallet_id, asset: "USDC", threshold: "50" })).json();
+    for (const response of [
+      await platform.api(`/v0/user/me/strategies/${id}`, { jwt: stranger.jwt }),
+      await patch(stranger.jwt, id, { status: "disabled" }),
+      await platform.api(`/v0/user/me/strategies/${id}`, { method: "DELETE", jwt: stranger.jwt }),
+      await platform.api("/v0/agent-tasks", { method: "POST", jwt: stranger.jwt, json: { kind: "strategy_run", input: { user_strategy_id: id } } }),
+    ])
+      expect(await problem(response)).toMatchObject({ status: 404, code: "STR-404-002" });
+    expect((await platform.api(`/v0/user/me/strategies/${id}`, { method: "DELETE", jwt: owner.jwt })).status).toBe(200);
+    expect((await platform.api(`/v0/user/me/strategies/${id}`, { jwt: owner.jwt })).status).toBe(404);
+  });
+
+  it("lets an agent token with write:strategies enable and run strategies; read:transactions only reads them", async () => {
+    const user = await userWithWallet(platform);
+    const token = async (scopes: string[]) => (await (await platform.api("/v0/agent/tokens", { method: "POST", jwt: user.jwt, json: { name: scopes.join(" "), scopes } })).json()).token as string;
+    const [writer, reader] = [await token(["write:strategies"]), await token(["read:transactions"])];
+    const asAgent = (agent: string, path: string, json?: unknown) =>
+      fetch(platform.urls.platform + path, { method: json ? "POST" : "GET", headers: { "x-platform-token": agent, ...(json ? { "content-type": "application/json" } : {}) }, ...(json ? { body: JSON.stringify(json) } : {}) });
+    const body = { strategy_id: "stg_low_balance_alert", parameters: { wallet_id: user.wallet_id, asset: "USDC", threshold: "10" } };
+    expect(await problem(await asAgent(reader, "/v0/user/me/strategies", body))).toMatchObject({ status: 403, code: "AGT-403-001" });
+    const made = await asAgent(writer, "/v0/user/me/strategies", body);
+    expect(made.status).toBe(201);
+    const { id } = await made.json();
+    expect((await asAgent(writer, "/v0/agent-tasks", { kind: "strategy_run", input: { user_strategy_id: id } })).status).toBe(201);
+    expect((await (await asAgent(reader, "/v0/user/me/strategies")).json()).items.map((s: { id: string }) => s.id)).toEqual([id]);
+  });
+});
+
+describe("strategy runs as agent tasks", () => {
+  it("rounds card purchases up into savings once: a second run finds nothing new", async () => {
+    const user = await approvedUser(platform);
+    const wallets = (await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string; chain_id: number }[];
+    const savings = wallets.find((w) => w.type === "Safe" && w.chain_id === 8453)!;
+    expect((await deposit(user.jwt, user.wallet_id, "100")).status).toBe(201);
+    const { id: ust } = await (await enable(user.jwt, "stg_round_up", { savings_wallet_id: savings.id })).json();
+    const card = await (await platform.api("/v0/cards", { method: "POST", jwt: user.jwt, json: { type: "virtual", funding_source: { type: "crypto_wallet", id: String(user.wallet_id) } } })).json();
+    for (const amount of ["12.30", "4.99", "7"])
+      expect((await platform.api(`/v0/sandbox/cards/${card.id}/authorizations`, { method: "POST", jwt: user.jwt, json: { amount, currency: "USD", merchant: { name: "Corner Cafe", mcc: "5814" } } })).status).toBe(201);
+
+    const task = await run(user.jwt, ust);
+    expect(task).toMatchObject({ status: "completed", attempts: 1, output: { strategy_id: "stg_round_up", purchases: 3, moved: [{ from_wallet_id: user.wallet_id, to_wallet_id: savings.id, asset: "USDC", amount: "0.71" }] } });
+    expect(task.status_history.map((h: { to: string }) => h.to)).toEqual(["queued", "next", "running", "completed"]);
+    const transfers = (await (await platform.api(`/v0/transactions?type=transfer&wallet_id=${savings.id}`, { jwt: user.jwt })).json()).items;
+    expect(transfers).toEqual([expect.objectContaining({ direction: "in", amount: "0.71", status: "completed", description: "Round-up savings (3 purchases)" })]);
+
+    const again = await run(user.jwt, ust);
+    expect(again.output).toMatchObject({ purchases: 0, moved: [] });
+    expect((await (await platform.api(`/v0/user/me/strategies/${ust}`, { jwt: user.jwt })).json()).last_run_at).toBe(again.scheduled_at);
+  });
+
+  it("notifies once per run when a watched balance is low, and the notification can be read", async () => {
+    const user = await userWithWallet(platform);
+    expect((await deposit(user.jwt, user.wallet_id, "20")).status).toBe(201);
+    const { id } = await (await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "50" })).json();
+    const task = await run(user.jwt, id);
+    expect(task).toMatchObject({ status: "completed", output: { triggered: true, available: "20", threshold: "50" } });
+    const { items } = await (await platform.api("/v0/notifications?unread=true", { jwt: user.jwt })).json();
+    expect(items).toEqual([expect.objectContaining({ source: "stg_low_balance_alert", title: "Low USDC balance", data: expect.objectContaining({ available: "20" }), read_at: null })]);
+    const read = await platform.api(`/v0/notifications/${items[0].id}/read`, { method: "POST", jwt: user.jwt });
+    expect((await read.json()).read_at).toEqual(expect.any(Number));
+    expect((await (await platform.api("/v0/notifications?unread=true", { jwt: user.jwt })).json()).items).toEqual([]);
+    const stranger = await platform.createUser();
+    expect(await problem(await platform.api(`/v0/notifications/${items[0].id}/read`, { method: "POST", jwt: stranger.jwt }))).toMatchObject({ status: 404, code: "NTF-404-001" });
+
+    expect((await deposit(user.jwt, user.wallet_id, "100")).status).toBe(201);
+    expect((await run(user.jwt, id)).output).toMatchObject({ triggered: false });
+    expect((await (await platform.api("/v0/notifications", { jwt: user.jwt })).json()).items).toHaveLength(1);
+  });
+
+  it("fails a run that cannot work, and the third failure in a row puts the strategy in error until the user enables it again", async () => {
+    const user = await userWithWallet(platform);
+    const { id } = await (await enable(user.jwt, "stg_recurring_buy", { source_wallet_id: user.wallet_id, asset: "NOTACOIN", amount: "10", frequency: "weekly" })).json();
+    for (let i = 1; i <= 3; i++) {
+      const task = await run(user.jwt, id);
+      expect(task).toMatchObject({ status: "failed", error: expect.stringContaining("NOTACOIN") });
+    }
+    const broken = await (await platform.api(`/v0/user/me/strategies/${id}`, { jwt: user.jwt })).json();
+    expect(broken).toMatchObject({ status: "error", consecutive_failures: 3, last_error: expect.stringContaining("NOTACOIN") });
+    expect(broken.status_history.at(-1)).toMatchObject({ from: "enabled", to: "error", cause: "run_failures" });
+    // an error strategy does not run
+    expect((await run(user.jwt, id)).error).toContain("error");
+    const fixed = await (await patch(user.jwt, id, { status: "enabled", parameters: { source_wallet_id: user.wallet_id, asset: "USDC", pay_asset: "USDC", amount: "10", frequency: "weekly" } })).json();
+    expect(fixed).toMatchObject({ status: "enabled", consecutive_failures: 0, last_error: null });
+  });
+});
+
+describe("agent tasks", () => {
+  it("refuses unknown kinds and inputs off the kind's schema, and moves spec 3.5 allows nowhere else: a queued task cannot be cancelled", async () => {
+    const user = await userWithWallet(platform);
+    const create = (json: unknown) => platform.api("/v0/agent-tasks", { method: "POST", jwt: user.jwt, json });
+    expect((await problem(await create({ kind: "mine_bitcoin" }))).loc).toEqual(["body.kind"]);
+    expect((await problem(await create({ kind: "strategy_run", input: { user_strategy_id: 7 } }))).loc).toEqual(["body.input.user_strategy_id"]);
+    expect((await problem(await create({ kind: "strategy_run", input: {} }))).status).toBe(422);
+    const { id: ust } = await (await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "1" })).json();
+    const later = await (await create({ kind: "strategy_run", input: { user_strategy_id: ust }, scheduled_at: Date.now() + 3_600_000, title: "Tomorrow's check" })).json();
+    expect(later).toMatchObject({ status: "queued", title: "Tomorrow's check", started_at: null });
+    expect(await problem(await platform.api(`/v0/agent-tasks/${later.id}/cancel`, { method: "POST", jwt: user.jwt }))).toMatchObject({ status: 409, code: "TSK-409-001" });
+    expect((await (await platform.api("/v0/agent-tasks?status=queued", { jwt: user.jwt })).json()).items.map((t: { id: string }) => t.id)).toEqual([later.id]);
+    const done = await run(user.jwt, ust);
+    expect(await problem(await platform.api(`/v0/agent-tasks/${done.id}/cancel`, { method: "POST", jwt: user.jwt }))).toMatchObject({ status: 409, code: "TSK-409-001" });
+    expect((await problem(await create({ kind: "strategy_run", input: { user_strategy_id: ust }, scheduled_at: Date.now() + 400 * 86_400_000 }))).loc).toEqual(["body.scheduled_at"]);
+
+    const stranger = await platform.createUser();
+    for (const response of [await platform.api(`/v0/agent-tasks/${done.id}`, { jwt: stranger.jwt }), await platform.api(`/v0/agent-tasks/${done.id}/cancel`, { method: "POST", jwt: stranger.jwt })])
+      expect(await problem(response)).toMatchObject({ status: 404, code: "TSK-404-001" });
+  });
+});
