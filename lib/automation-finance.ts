@@ -10,7 +10,34 @@ const SPENDING_SINCE = parse(`query ($user_id: String!, $category: String!, $sin
 const CARD_PURCHASES = parse(`query ($user_id: String!, $after: Timestamp!, $until: Timestamp!, $limit: Int!) {
   purchases: _card_purchases_after(user_id: $user_id, after: $after, until: $until, limit: $limit) { id amount unit wallet_id created_at }
 }`);
+const ASSET_PRICE = parse(`query ($symbol: String!) { price: _asset_price(symbol: $symbol) }`);
+const LEDGER_EVENTS = parse(`query ($limit: Int!) { events: _ledger_events(limit: $limit) { id user_id kind payload created_at } }`);
+const ACK_LEDGER_EVENTS = parse(`mutation ($ids: [String!]!) { acknowledged: _ack_ledger_events(ids: $ids) }`);
 const MOVEMENT = parse(`mutation ($input: AutomationMovementInput!) { movement: _automation_movement(input: $input) { transaction_ids amount_in } }`);
+
+/** A ledger outbox event: a transaction recorded, or its status changed; `payload` is the transaction after it. */
+export interface LedgerEvent {
+  id: string;
+  user_id: string;
+  kind: "recorded" | "status_changed";
+  payload: {
+    transaction_id: string;
+    type: string;
+    status: string;
+    previous_status: string | null;
+    direction: "in" | "out";
+    amount: string;
+    asset_symbol: string | null;
+    currency: string | null;
+    amount_usd: string | null;
+    category: string | null;
+    wallet_id: number | null;
+    card_id: string | null;
+    bank_account_id: string | null;
+    merchant_name: string | null;
+    timestamp: string;
+  };
+}
 
 export interface CardPurchase {
   id: string;
@@ -47,6 +74,21 @@ export class AutomationFinance {
 
   async cardPurchases(userId: string, window: { after: Date; until: Date }, traceId: string): Promise<CardPurchase[]> {
     return (await this.finance.query<{ purchases: CardPurchase[] }>(CARD_PURCHASES, { user_id: userId, after: window.after.getTime(), until: window.until.getTime(), limit: 500 }, traceId)).purchases;
+  }
+
+  /** The asset's USD price now, or null when none is known. */
+  async assetPrice(symbol: string, traceId: string): Promise<string | null> {
+    return (await this.finance.query<{ price: string | null }>(ASSET_PRICE, { symbol }, traceId)).price;
+  }
+
+  /** The oldest undelivered outbox events, in order. */
+  async ledgerEvents(limit: number, traceId: string): Promise<LedgerEvent[]> {
+    return (await this.finance.query<{ events: LedgerEvent[] }>(LEDGER_EVENTS, { limit }, traceId)).events;
+  }
+
+  /** Marks events delivered once their effects are recorded here. */
+  async acknowledge(ids: string[], traceId: string): Promise<void> {
+    if (ids.length > 0) await this.finance.query(ACK_LEDGER_EVENTS, { ids }, traceId);
   }
 
   async move(request: AutomationMovementRequest, traceId: string): Promise<{ transaction_ids: string[]; amount_in: string }> {

@@ -2325,6 +2325,98 @@ export interface OperationData {
       created_at: number;
     };
   };
+  /** GET /v0/user/me/rules */
+  listUserRules: {
+    user_rules: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      trigger_type: string;
+      trigger: Record<string, unknown>;
+      action_type: string;
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/user/me/rules */
+  createUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      trigger_type: string;
+      trigger: Record<string, unknown>;
+      action_type: string;
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/user/me/rules/{rule_id} */
+  getUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      trigger_type: string;
+      trigger: Record<string, unknown>;
+      action_type: string;
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/user/me/rules/{rule_id} */
+  updateUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      trigger_type: string;
+      trigger: Record<string, unknown>;
+      action_type: string;
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/user/me/rules/{rule_id} */
+  deleteUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      trigger_type: string;
+      trigger: Record<string, unknown>;
+      action_type: string;
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/user/me/rules/{rule_id}/executions */
+  listUserRuleExecutions: {
+    executions: {
+      id: string;
+      event_key: string;
+      event: Record<string, unknown>;
+      outcome: string;
+      detail: string | null;
+      task_id: string | null;
+      created_at: number;
+    }[];
+  };
   /** POST /v0/agent/tokens */
   createAgentToken: {
     token: {

@@ -26,6 +26,7 @@ import { rampRoutes } from "./routes/ramps.ts";
 import { strategyRoutes } from "./routes/strategies.ts";
 import { agentTaskRoutes } from "./routes/agent-tasks.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
+import { userRuleRoutes } from "./routes/user-rules.ts";
 import { agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
 import type { Assistant } from "./chat/assistant.ts";
@@ -72,6 +73,7 @@ export const platformRoutes: Route[] = [
   ...strategyRoutes,
   ...agentTaskRoutes,
   ...notificationRoutes,
+  ...userRuleRoutes,
   ...agentTokenRoutes,
   ...chatRoutes,
   ...cliRoutes,

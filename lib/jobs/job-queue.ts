@@ -34,6 +34,11 @@ export interface JobQueueOptions {
   batchSize?: number;
   /** how long a claimed job stays invisible to other workers before it counts as abandoned */
   leaseMs?: number;
+  /**
+   * Standing jobs: one row per kind (its key is the kind), made by the first poll that reaches the
+   * database, whichever process that is; their handlers answer `later` to run again.
+   */
+  standing?: readonly string[];
 }
 
 /** The jobs tables' own default for max_attempts. */
@@ -56,6 +61,7 @@ export class JobQueue {
   private running: Promise<void> | undefined;
   private wakeRequested = false;
   private stopped = true;
+  private standingMade = false;
 
   constructor(private readonly options: JobQueueOptions) {
     if (!/^[a-z_]+$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
@@ -144,6 +150,10 @@ export class JobQueue {
 
   private async tick(): Promise<void> {
     try {
+      if (!this.standingMade) {
+        for (const kind of this.options.standing ?? []) await JobQueue.request(this.options.db, this.options.schema, { id: `job_standing_${kind}`, kind, key: kind, payload: {} });
+        this.standingMade = true;
+      }
       await this.drain();
     } catch (error) {
       // a database outage must not kill the worker: log and poll again

@@ -20,3 +20,9 @@ export type UserStrategyStatus = (typeof USER_STRATEGY_STATUSES)[number];
 /** Spec 3.5's agent task states (the moves: subgraphs/agents/tasks/task-status.ts). */
 export const AGENT_TASK_STATUSES = ["queued", "next", "running", "completed", "failed", "cancelled"] as const;
 export type AgentTaskStatus = (typeof AGENT_TASK_STATUSES)[number];
+
+/** Spec 2.10's rule triggers and actions (their settings: subgraphs/agents/rules/rule-definitions.ts). */
+export const RULE_TRIGGERS = ["transaction_received", "balance_threshold", "time_based", "price_alert"] as const;
+export type RuleTrigger = (typeof RULE_TRIGGERS)[number];
+export const RULE_ACTIONS = ["transfer", "notification", "strategy_trigger"] as const;
+export type RuleAction = (typeof RULE_ACTIONS)[number];

@@ -13,6 +13,10 @@ import { strategyRunKind } from "./tasks/strategy-run-kind.ts";
 import { taskRunner } from "./tasks/task-runner.ts";
 import type { AgentsServices } from "./services.ts";
 import { AgentsUser } from "./types/user.ts";
+import { ledgerEventConsumer, LEDGER_EVENTS_JOB } from "./automation/ledger-event-consumer.ts";
+import { scheduleScanner, SCHEDULE_JOB } from "./automation/schedule-scanner.ts";
+import { transferKind } from "./tasks/transfer-kind.ts";
+import { UserRuleResolver, UserRulesFieldResolver } from "./rules/user-rule.resolver.ts";
 
 export const agentsSubgraph = defineSubgraph({
   name: "agents",
@@ -20,12 +24,22 @@ export const agentsSubgraph = defineSubgraph({
   services: ({ database, logger }, peers): AgentsServices => {
     const db = createAgentsDb(database);
     const finance = new AutomationFinance(peers.finance);
-    const taskKinds = { strategy_run: strategyRunKind(db, finance) };
+    const taskKinds = { strategy_run: strategyRunKind(db, finance), transfer: transferKind(finance) };
     const log = logger.child({ subgraph: "agents" });
-    const jobs = new JobQueue({ db, schema: "agents", logger: log, handlers: { [AGENT_TASK_JOB]: taskRunner({ db, kinds: taskKinds, logger: log }) } });
+    const jobs = new JobQueue({
+      db,
+      schema: "agents",
+      logger: log,
+      standing: [LEDGER_EVENTS_JOB, SCHEDULE_JOB],
+      handlers: {
+        [AGENT_TASK_JOB]: taskRunner({ db, kinds: taskKinds, logger: log }),
+        [LEDGER_EVENTS_JOB]: ledgerEventConsumer({ db, finance, logger: log }),
+        [SCHEDULE_JOB]: scheduleScanner({ db, finance, logger: log }),
+      },
+    });
     return { db, logger, users: peers.users, finance, jobs, taskKinds };
   },
-  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver],
+  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver],
   orphanedTypes: [AgentsUser],
   // the user's own fields here are keyed on the id alone
   references: () => ({ User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } }),

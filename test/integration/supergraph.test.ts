@@ -27,12 +27,12 @@ describe("gateway/agent-tool.graphql", () => {
     expect(readAgentToolSchema()).toBe(printAgentToolSchema(agentToolSchema(schema, agentSurface(supergraphSdl))));
   });
 
-  it("holds the AgentTool reads, the strategy writes of write:strategies, and none of the user's secrets, token management or other changes", () => {
+  it("holds the AgentTool reads, the strategy, task and rule writes of write:strategies, and none of the user's secrets, token management or other changes", () => {
     const contract = readAgentToolSchema();
     for (const field of ["transactions(", "budgets:", "insights(", "accounts:", "cards:", "wallets(", "strategies(", "agent_tasks("]) expect(contract).toContain(field);
     for (const hidden of ["phone_number", "agent_tokens", "personal_access_tokens", "kyc", "secure_details", "create_card", "exchange_bank_public_token"]) expect(contract).not.toContain(hidden);
     const mutation = /type Mutation \{([^}]*)\}/.exec(contract)?.[1] ?? "";
     const writes = [...mutation.matchAll(/^\s+(\w+)\(/gm)].map((match) => match[1]).sort();
-    expect(writes).toEqual(["cancel_agent_task", "create_agent_task", "delete_user_strategy", "enable_strategy", "update_user_strategy"]);
+    expect(writes).toEqual(["cancel_agent_task", "create_agent_task", "create_user_rule", "delete_user_rule", "delete_user_strategy", "enable_strategy", "update_user_rule", "update_user_strategy"]);
   });
 });

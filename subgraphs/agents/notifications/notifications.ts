@@ -1,6 +1,6 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
-import type { AgentsDb, Prisma } from "../db.ts";
+import type { AgentsDb, AgentsTx, Prisma } from "../db.ts";
 
 export type NotificationRow = NonNullable<Awaited<ReturnType<AgentsDb["notification"]["findUnique"]>>>;
 
@@ -10,7 +10,7 @@ export function notificationView(row: NotificationRow) {
 export type NotificationView = ReturnType<typeof notificationView>;
 
 /** Notifies the user once per `dedupe_key` (a repeated run finds its notification there); answers it. */
-export async function notify(db: AgentsDb, input: { user_id: string; source: string; title: string; body: string; data: Record<string, unknown>; dedupe_key: string }): Promise<NotificationView> {
+export async function notify(db: AgentsDb | AgentsTx, input: { user_id: string; source: string; title: string; body: string; data: Record<string, unknown>; dedupe_key: string }): Promise<NotificationView> {
   const row = await db.notification.upsert({
     where: { dedupe_key: input.dedupe_key },
     create: { id: newId("ntf"), ...input, data: input.data as Prisma.InputJsonValue },

@@ -8,7 +8,7 @@ export interface StrategyRun {
   db: AgentsDb;
   finance: AutomationFinance;
   user_id: string;
-  user_strategy: { id: string; parameters: Record<string, unknown>; created_at: Date; last_run_at: Date | null };
+  user_strategy: { id: string; parameters: Record<string, unknown>; state: unknown; created_at: Date; last_run_at: Date | null };
   /** the task: its id keys every movement and notification, so a repeated run does nothing twice */
   task: { id: string; scheduled_at: Date };
   trace_id: string;
@@ -16,8 +16,6 @@ export interface StrategyRun {
 
 /** What a strategy does when it runs; its answer is the task's output. */
 export type StrategyExecutor = (run: StrategyRun) => Promise<Record<string, unknown>>;
-
-const DAY_MS = 86_400_000;
 
 /**
  * Round-up savings: the card purchases recorded since the strategy's last run (up to this task's
@@ -72,11 +70,17 @@ const sweep: StrategyExecutor = async (run) => {
   return { available, threshold, swept: excess, transaction_ids: movement.transaction_ids };
 };
 
-/** Low balance alert: a notification when the wallet may spend less than the threshold of the asset. */
+/**
+ * Low balance alert: a notification when the wallet's available balance of the asset falls below
+ * the threshold, on the crossing only: the strategy remembers the side it last saw, so a wallet
+ * staying below is not notified again on every movement (nor a run repeated after a dead runner).
+ */
 const lowBalanceAlert: StrategyExecutor = async (run) => {
   const { wallet_id, asset, threshold } = run.user_strategy.parameters as { wallet_id: number; asset: string; threshold: string };
   const available = await run.finance.walletAvailable(run.user_id, wallet_id, asset, run.trace_id);
-  const triggered = compareDecimals(available, threshold) < 0;
+  const side = compareDecimals(available, threshold) < 0 ? "below" : "above";
+  const previous = (run.user_strategy.state as { side?: string } | null)?.side ?? "above";
+  const triggered = side === "below" && previous !== "below";
   if (triggered)
     await notify(run.db, {
       user_id: run.user_id,
@@ -86,13 +90,21 @@ const lowBalanceAlert: StrategyExecutor = async (run) => {
       data: { user_strategy_id: run.user_strategy.id, wallet_id, asset, available, threshold },
       dedupe_key: run.task.id,
     });
-  return { triggered, available, threshold };
+  if (side !== previous) await run.db.userStrategy.update({ where: { id: run.user_strategy.id }, data: { state: { side } } });
+  return { triggered, available, threshold, side };
 };
 
-/** Spending cap alert: a notification when the category's spending this week (7 days) or month (30 days) passes the cap. */
+/** The start (UTC) of the calendar week (Monday) or month holding `at`. */
+function periodStart(at: Date, period: "weekly" | "monthly"): Date {
+  if (period === "monthly") return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+  const day = (at.getUTCDay() + 6) % 7;
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - day));
+}
+
+/** Spending cap alert: one notification per week or month (UTC calendar) once the category's spending in it passes the cap. */
 const spendingCapAlert: StrategyExecutor = async (run) => {
   const { category, cap, period } = run.user_strategy.parameters as { category: string; cap: string; period: "weekly" | "monthly" };
-  const since = new Date(run.task.scheduled_at.getTime() - (period === "weekly" ? 7 : 30) * DAY_MS);
+  const since = periodStart(run.task.scheduled_at, period);
   const spent = await run.finance.spendingSince(run.user_id, category, since, run.trace_id);
   const triggered = compareDecimals(spent, cap) > 0;
   if (triggered)
@@ -100,9 +112,10 @@ const spendingCapAlert: StrategyExecutor = async (run) => {
       user_id: run.user_id,
       source: "stg_spending_cap_alert",
       title: `Spending cap passed: ${category}`,
-      body: `You spent ${spent} USD on ${category} in the last ${period === "weekly" ? "7" : "30"} days, over your cap of ${cap} USD.`,
+      body: `You spent ${spent} USD on ${category} this ${period === "weekly" ? "week" : "month"}, over your cap of ${cap} USD.`,
       data: { user_strategy_id: run.user_strategy.id, category, spent, cap, period, since: since.getTime() },
-      dedupe_key: run.task.id,
+      // once per period: later purchases in the same period do not notify again
+      dedupe_key: `spending-cap:${run.user_strategy.id}:${since.getTime()}`,
     });
   return { triggered, spent, cap, since: since.getTime() };
 };

@@ -48,6 +48,8 @@ export async function enableStrategy(db: AgentsDb, users: FederatedClient, userI
       strategy_id: strategy.id,
       parameters: parameters as Prisma.InputJsonValue,
       status: "enabled",
+      // a scheduled strategy's first run is due at once
+      next_run_at: strategy.id === "stg_recurring_buy" ? now : null,
       created_at: now,
       updated_at: now,
       status_history: { create: { from: null, to: "enabled", cause: "user", changed_at: now } },
@@ -105,6 +107,7 @@ export async function updateUserStrategy(
     if (to !== null) requireUserStrategyMove(current.status as UserStrategyStatus, to, "user");
     if (parameters !== null) await tx.userStrategy.update({ where: { id: current.id }, data: { parameters: parameters as Prisma.InputJsonValue } });
     if (to !== null) await moveUserStrategy(tx, current, to, "user");
+    if (to === "enabled" && current.strategy_id === "stg_recurring_buy") await tx.userStrategy.update({ where: { id: current.id }, data: { next_run_at: new Date() } });
   });
   return userStrategyView(await load(db, userId, id));
 }

@@ -60,7 +60,7 @@ export async function createAgentTask(
   request: { kind: string; input: Record<string, unknown> | null; scheduled_at: Date | null; title: string | null },
   now = new Date(),
 ): Promise<AgentTaskView> {
-  const kind = kinds[requireOneOf(Object.keys(kinds), request.kind, ["body", "kind"])]!;
+  const kind = kinds[requireOneOf(Object.keys(kinds).filter((name) => !kinds[name]!.internal), request.kind, ["body", "kind"])]!;
   const input = structuredClone(request.input ?? {});
   let validate = inputValidators.get(kind.input);
   if (!validate) inputValidators.set(kind.input, (validate = compileValidator(kind.input, "body")));
@@ -69,26 +69,46 @@ export async function createAgentTask(
   if (Number.isNaN(scheduled.getTime()) || scheduled.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS)
     throw new AppError("GEN-422-001", { validation: [{ type: "value_error", loc: ["body", "scheduled_at"], msg: "Value error, scheduled_at must be an instant at most a year ahead", input: request.scheduled_at, ctx: {} }] });
   const { user_strategy_id } = await kind.prepare(db, userId, input);
+  const id = await db.$transaction((tx) => insertAgentTask(tx, { user_id: userId, kind: request.kind, title: request.title ?? kind.title(input), input, scheduled_at: scheduled, user_strategy_id, dedupe_key: null }, now));
+  return agentTaskView(await loadTask(db, userId, id!));
+}
+
+export interface NewAgentTask {
+  user_id: string;
+  kind: string;
+  title: string;
+  input: Record<string, unknown>;
+  scheduled_at: Date;
+  user_strategy_id: string | null;
+  /** automation's cause (a ledger event, a schedule slot, a rule firing): a second task for it is not made */
+  dedupe_key: string | null;
+}
+
+/**
+ * Writes a queued task, its first status_history row and its job, in the caller's transaction;
+ * answers its id, or null when a task for the same `dedupe_key` exists already.
+ */
+export async function insertAgentTask(tx: AgentsTx, task: NewAgentTask, now = new Date()): Promise<string | null> {
+  if (task.dedupe_key !== null && (await tx.agentTask.findUnique({ where: { dedupe_key: task.dedupe_key }, select: { id: true } }))) return null;
   const id = newId("tsk", now.getTime());
-  await db.$transaction(async (tx) => {
-    await tx.agentTask.create({
-      data: {
-        id,
-        user_id: userId,
-        kind: request.kind,
-        title: request.title ?? kind.title(input),
-        input: input as Prisma.InputJsonValue,
-        status: "queued",
-        scheduled_at: scheduled,
-        user_strategy_id,
-        created_at: now,
-        updated_at: now,
-        status_history: { create: { from: null, to: "queued", changed_at: now } },
-      },
-    });
-    await JobQueue.enqueue(tx, "agents", { id: newId("job"), kind: AGENT_TASK_JOB, key: id, payload: { task_id: id }, runAt: scheduled, maxAttempts: AGENT_TASK_MAX_ATTEMPTS });
+  await tx.agentTask.create({
+    data: {
+      id,
+      user_id: task.user_id,
+      kind: task.kind,
+      title: task.title,
+      input: task.input as Prisma.InputJsonValue,
+      status: "queued",
+      scheduled_at: task.scheduled_at,
+      user_strategy_id: task.user_strategy_id,
+      dedupe_key: task.dedupe_key,
+      created_at: now,
+      updated_at: now,
+      status_history: { create: { from: null, to: "queued", changed_at: now } },
+    },
   });
-  return agentTaskView(await loadTask(db, userId, id));
+  await JobQueue.enqueue(tx, "agents", { id: newId("job"), kind: AGENT_TASK_JOB, key: id, payload: { task_id: id }, runAt: task.scheduled_at, maxAttempts: AGENT_TASK_MAX_ATTEMPTS });
+  return id;
 }
 
 export async function listAgentTasks(db: AgentsDb, userId: string, filter: { status: string | null; limit: number }): Promise<AgentTaskView[]> {

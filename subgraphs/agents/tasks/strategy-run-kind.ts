@@ -32,7 +32,7 @@ export function strategyRunKind(db: AgentsDb, finance: AutomationFinance): TaskK
         db,
         finance,
         user_id: task.user_id,
-        user_strategy: { id: strategy.id, parameters: strategy.parameters as Record<string, unknown>, created_at: strategy.created_at, last_run_at: strategy.last_run_at },
+        user_strategy: { id: strategy.id, parameters: strategy.parameters as Record<string, unknown>, state: strategy.state, created_at: strategy.created_at, last_run_at: strategy.last_run_at },
         task: { id: task.id, scheduled_at: row.scheduled_at },
         trace_id,
       });

@@ -20,6 +20,8 @@ export type TaskResult = { output: Record<string, unknown> } | { cancelled: true
  * the task for good; anything else is retried with backoff, and fails it after the last attempt.
  */
 export interface TaskKind {
+  /** made only by automation (a rule's transfer), never by POST /v0/agent-tasks */
+  internal?: boolean;
   input: TSchema;
   description: string;
   title(input: Record<string, unknown>): string;

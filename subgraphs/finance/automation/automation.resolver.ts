@@ -5,6 +5,8 @@ import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { cardPurchasesAfter, spendingSince, walletAvailable } from "./automation-facts.ts";
 import { automationSwap, automationTransfer } from "./automation-movements.ts";
+import { acknowledgeLedgerEvents, undeliveredLedgerEvents } from "./ledger-events.ts";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 
 @Directive("@inaccessible")
 @ObjectType({ description: "Internal: a card purchase, as a round-up strategy reads it." })
@@ -33,6 +35,25 @@ export class AutomationMovement {
 
   @Field(() => String, { description: "what arrived (the amount bought, for a swap)" })
   amount_in!: string;
+}
+
+@Directive("@inaccessible")
+@ObjectType({ description: "Internal: a ledger outbox event (a transaction recorded, or its status changed)." })
+export class LedgerEvent {
+  @Field(() => String, { description: "the outbox id, increasing" })
+  id!: string;
+
+  @Field(() => String)
+  user_id!: string;
+
+  @Field(() => String, { description: "recorded or status_changed" })
+  kind!: string;
+
+  @Field(() => JSONObjectScalar, { description: "the transaction as it is after the change (amounts as decimal strings)" })
+  payload!: Record<string, unknown>;
+
+  @Field(() => Date)
+  created_at!: Date;
 }
 
 @Directive("@inaccessible")
@@ -81,6 +102,13 @@ export class AutomationResolver {
   }
 
   @Directive("@inaccessible")
+  @Query(() => String, { nullable: true, description: "Internal (agents service): the asset's USD price now (PRICE_SOURCE), null when none is known." })
+  async _asset_price(@Arg("symbol", () => String) symbol: string, @Ctx() ctx: RequestContext): Promise<string | null> {
+    requireInternal(ctx.principal, "agents");
+    return (await this.services.prices.price(symbol))?.value_usd ?? null;
+  }
+
+  @Directive("@inaccessible")
   @Query(() => String, { description: "Internal (agents service): USD spent in the category since the instant." })
   _spending_since(@Arg("user_id", () => String) userId: string, @Arg("category", () => String) category: string, @Arg("since", () => Date) since: Date, @Ctx() ctx: RequestContext): Promise<string> {
     requireInternal(ctx.principal, "agents");
@@ -98,6 +126,20 @@ export class AutomationResolver {
   ): Promise<AutomationCardPurchase[]> {
     requireInternal(ctx.principal, "agents");
     return cardPurchasesAfter(this.services.db, userId, { after, until }, Math.min(Math.max(limit, 1), 500));
+  }
+
+  @Directive("@inaccessible")
+  @Query(() => [LedgerEvent], { description: "Internal (agents service): the oldest undelivered ledger outbox events, in order." })
+  _ledger_events(@Arg("limit", () => Int) limit: number, @Ctx() ctx: RequestContext): Promise<LedgerEvent[]> {
+    requireInternal(ctx.principal, "agents");
+    return undeliveredLedgerEvents(this.services.db, Math.min(Math.max(limit, 1), 500));
+  }
+
+  @Directive("@inaccessible")
+  @Mutation(() => Int, { description: "Internal (agents service): marks events delivered once the consumer recorded them." })
+  _ack_ledger_events(@Arg("ids", () => [String]) ids: string[], @Ctx() ctx: RequestContext): Promise<number> {
+    requireInternal(ctx.principal, "agents");
+    return acknowledgeLedgerEvents(this.services.db, ids);
   }
 
   @Directive("@inaccessible")

@@ -1,0 +1,173 @@
+import { Type } from "@sinclair/typebox";
+import { RULE_ACTIONS, RULE_TRIGGERS } from "../../lib/vocabulary/agents.ts";
+import { ACTION_SCHEMAS, TRIGGER_SCHEMAS } from "../../subgraphs/agents/rules/rule-definitions.ts";
+import { href, link } from "../links.ts";
+import { defineRoute } from "../route.ts";
+import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
+
+const RULE_FIELDS = "id name enabled trigger_type trigger action_type action next_run_at last_fired_at created_at updated_at";
+const EXECUTION_FIELDS = "id event_key event outcome detail task_id created_at";
+const JsonObject = Type.Record(Type.String(), Type.Unknown());
+
+const UserRule = Type.Object({
+  id: Type.String({ description: "rul_<id>" }),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  trigger_type: literalUnion(RULE_TRIGGERS),
+  trigger: JsonObject,
+  action_type: literalUnion(RULE_ACTIONS),
+  action: JsonObject,
+  next_run_at: Type.Union([EpochMs, Type.Null()], { description: "time_based: when it fires next" }),
+  last_fired_at: Type.Union([EpochMs, Type.Null()]),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+const Execution = Type.Object({
+  id: Type.String({ description: "rex_<id>" }),
+  event_key: Type.String({ description: "ledger:<event id>, time:<slot>, price:<asset>:<side>:<instant>: one firing per rule and key" }),
+  event: JsonObject,
+  outcome: literalUnion(["fired", "failed"] as const),
+  detail: Type.Union([Type.String(), Type.Null()]),
+  task_id: Type.Union([Type.String(), Type.Null()], { description: "the agent task its action queued (transfer, strategy_trigger)" }),
+  created_at: EpochMs,
+});
+
+const settingsDoc = (schemas: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>) =>
+  Object.entries(schemas)
+    .map(([name, schema]) => `\`${name}\` (${schema.description}): ${Object.keys(schema.properties ?? {}).map((field) => `\`${field}\``).join(", ") || "no settings"}`)
+    .join("; ");
+
+const HOW = [
+  `Triggers: ${settingsDoc(TRIGGER_SCHEMAS)}. Actions: ${settingsDoc(ACTION_SCHEMAS)}.`,
+  "Evaluation is event driven. Every transaction recorded and every status change is published by the ledger in the same database transaction as the change (an outbox); the automation service applies each event once, recording it with what it caused, so no event is lost when a process dies and none fires twice. A rule fires at most once per event (`GET …/executions` lists each firing). `balance_threshold` and `price_alert` fire on the crossing in their direction, from the side the value stood on when the rule was made: not on every transaction while past it. `time_based` fires at each time of its cron expression in its time zone (croner); a slot missed while the service was down fires once when it is back. Prices are looked at every 10 seconds.",
+  "A `notification` lands in `GET /v0/notifications`; a `transfer` or `strategy_trigger` runs as an agent task (`GET /v0/agent-tasks`), so money moves once. A rule with a transfer made with an agent token needs `write:transfers` (403 `AGT-403-001` otherwise).",
+].join("\n\n");
+
+const RuleId = Type.Object({ rule_id: Type.String({ minLength: 1, maxLength: 64, description: "rul_<id>" }) });
+const ruleHref = (base: string, id: string) => href(base, "/v0/user/me/rules/{rule_id}", { rule_id: id });
+const ruleLinks = (base: string, id: string) => ({
+  self: link(ruleHref(base, id)),
+  update: link(ruleHref(base, id), { method: "PATCH" }),
+  delete: link(ruleHref(base, id), { method: "DELETE" }),
+  executions: link(`${ruleHref(base, id)}/executions`),
+});
+
+/** The user's rules (User Rules): triggers and actions, evaluated from the ledger's events and the clock. */
+export const userRuleRoutes = [
+  defineRoute({
+    operationId: "listUserRules",
+    method: "GET",
+    path: "/v0/user/me/rules",
+    tag: "User Rules",
+    summary: "Your rules",
+    description: HOW,
+    security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:transactions",
+    agentExample: {},
+    operation: `query ListUserRules { user_rules { ${RULE_FIELDS} } }`,
+    result: (data) => ({ items: data.user_rules }),
+    links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/rules")) }),
+    responses: { 200: { description: "Your rules, oldest first", schema: Type.Object({ items: Type.Array(UserRule), _links: Links }) } },
+    errors: ["USR-404-001", "AGT-403-003"],
+  }),
+  defineRoute({
+    operationId: "createUserRule",
+    method: "POST",
+    path: "/v0/user/me/rules",
+    tag: "User Rules",
+    summary: "Make a rule: a trigger and an action",
+    description: `An unknown type is 422 at \`body.trigger_type\` or \`body.action_type\`; settings off their schema are 422 at \`body.trigger.<field>\` or \`body.action.<field>\`; a cron expression croner cannot read (or a time zone it does not know) is 422 at \`body.trigger.cron\`; a wallet not yours is 404 \`WAL-404-001\`, a strategy not yours 404 \`STR-404-002\`. With an agent token this needs \`write:strategies\`.\n\n${HOW}`,
+    security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "write:strategies",
+    agentExample: { name: "Big deposits", trigger_type: "transaction_received", trigger: { direction: "in", amount_min: "1000" }, action_type: "notification", action: { title: "Big deposit" } },
+    body: Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 120 }),
+      trigger_type: literalUnion(RULE_TRIGGERS),
+      trigger: JsonObject,
+      action_type: literalUnion(RULE_ACTIONS),
+      action: JsonObject,
+      enabled: Type.Optional(Type.Boolean({ default: true })),
+    }),
+    operation: `mutation CreateUserRule($name: String!, $trigger_type: String!, $trigger: JSONObject!, $action_type: String!, $action: JSONObject!, $enabled: Boolean) { rule: create_user_rule(name: $name, trigger_type: $trigger_type, trigger: $trigger, action_type: $action_type, action: $action, enabled: $enabled) { ${RULE_FIELDS} } }`,
+    variables: ({ body }) => ({ ...body, enabled: body.enabled ?? null }),
+    result: (data) => data.rule,
+    status: 201,
+    links: (body, { base_url }) => ruleLinks(base_url, body.id),
+    responses: { 201: { description: "The rule", schema: withLinks(UserRule) } },
+    errors: ["STR-404-002", "WAL-404-001", "USR-403-001", "USR-404-001", "AGT-403-003"],
+  }),
+  defineRoute({
+    operationId: "getUserRule",
+    method: "GET",
+    path: "/v0/user/me/rules/{rule_id}",
+    tag: "User Rules",
+    summary: "One of your rules",
+    description: "Another user's or none: 404 `RUL-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:transactions",
+    agentExample: { rule_id: "rul_01JD4ZK2M8Q7" },
+    params: RuleId,
+    operation: `query GetUserRule($id: ID!) { rule: user_rule(id: $id) { ${RULE_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.rule_id }),
+    result: (data) => data.rule,
+    links: (body, { base_url }) => ruleLinks(base_url, body.id),
+    responses: { 200: { description: "The rule", schema: withLinks(UserRule) } },
+    errors: ["RUL-404-001", "USR-404-001", "AGT-403-003"],
+  }),
+  defineRoute({
+    operationId: "updateUserRule",
+    method: "PATCH",
+    path: "/v0/user/me/rules/{rule_id}",
+    tag: "User Rules",
+    summary: "Rename, enable or disable a rule",
+    description: "A disabled rule does not fire; its threshold side is still kept up to date, so enabling it again does not fire on an old crossing. To change a trigger or an action, make a new rule.",
+    security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "write:strategies",
+    agentExample: { rule_id: "rul_01JD4ZK2M8Q7", enabled: false },
+    params: RuleId,
+    body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })), enabled: Type.Optional(Type.Boolean()) }, { minProperties: 1 }),
+    operation: `mutation UpdateUserRule($id: ID!, $name: String, $enabled: Boolean) { rule: update_user_rule(id: $id, name: $name, enabled: $enabled) { ${RULE_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.rule_id, name: body.name ?? null, enabled: body.enabled ?? null }),
+    result: (data) => data.rule,
+    links: (body, { base_url }) => ruleLinks(base_url, body.id),
+    responses: { 200: { description: "The rule", schema: withLinks(UserRule) } },
+    errors: ["RUL-404-001", "USR-403-001", "USR-404-001", "AGT-403-003"],
+  }),
+  defineRoute({
+    operationId: "deleteUserRule",
+    method: "DELETE",
+    path: "/v0/user/me/rules/{rule_id}",
+    tag: "User Rules",
+    summary: "Delete a rule",
+    description: "Its firings go with it; tasks it queued stay. Another user's or none: 404 `RUL-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "write:strategies",
+    agentExample: { rule_id: "rul_01JD4ZK2M8Q7" },
+    params: RuleId,
+    operation: `mutation DeleteUserRule($id: ID!) { rule: delete_user_rule(id: $id) { ${RULE_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.rule_id }),
+    result: (data) => data.rule,
+    links: (_body, { base_url }) => ({ list: link(href(base_url, "/v0/user/me/rules")) }),
+    responses: { 200: { description: "The deleted rule", schema: withLinks(UserRule) } },
+    errors: ["RUL-404-001", "USR-403-001", "USR-404-001", "AGT-403-003"],
+  }),
+  defineRoute({
+    operationId: "listUserRuleExecutions",
+    method: "GET",
+    path: "/v0/user/me/rules/{rule_id}/executions",
+    tag: "User Rules",
+    summary: "A rule's firings",
+    description: "Newest first: when, for which event, and what it did (`fired`, or `failed` with why). Another user's rule: 404 `RUL-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    agentScope: "read:transactions",
+    agentExample: { rule_id: "rul_01JD4ZK2M8Q7", limit: 10 },
+    params: RuleId,
+    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }),
+    operation: `query ListUserRuleExecutions($id: ID!, $limit: Int) { executions: user_rule_executions(id: $id, limit: $limit) { ${EXECUTION_FIELDS} } }`,
+    variables: ({ params, query }) => ({ id: params.rule_id, limit: query.limit ?? null }),
+    result: (data) => ({ items: data.executions }),
+    links: (_body, { base_url, params }) => ({ rule: link(ruleHref(base_url, params.rule_id)) }),
+    responses: { 200: { description: "The firings", schema: Type.Object({ items: Type.Array(Execution), _links: Links }) } },
+    errors: ["RUL-404-001", "USR-404-001", "AGT-403-003"],
+  }),
+];

@@ -1,0 +1,49 @@
+import type { AutomationFinance } from "../../../lib/automation-finance.ts";
+import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import type { AgentsDb } from "../db.ts";
+import { balanceKey, balancesNeeded, reactToLedgerEvent, type EventBalances } from "./event-reactions.ts";
+
+/** The standing job that reads the ledger's outbox (one row, kept; it asks to run again after each pass). */
+export const LEDGER_EVENTS_JOB = "ledger_events";
+const BATCH = 100;
+const POLL_MS = 1000;
+const RETRY_MS = 5000;
+
+/**
+ * Applies finance's ledger events in order, each exactly once: its id is recorded in the same
+ * database transaction as what it causes (event-reactions.ts), so a redelivered event is skipped;
+ * the batch is acknowledged to finance after. A failure stops the pass: the event is read again
+ * on the next one (at-least-once delivery, exactly-once effects). The balances a threshold rule
+ * compares are read from finance before the event's transaction opens.
+ */
+export function ledgerEventConsumer(options: { db: AgentsDb; finance: AutomationFinance; logger: Logger }): JobHandler {
+  const { db, finance, logger } = options;
+  return {
+    async run() {
+      try {
+        return await pass();
+      } catch (error) {
+        // a standing job never fails for good: finance or the database away, it looks again later
+        logger.warn({ err: error }, "ledger events: pass failed; retrying");
+        return { outcome: "later", afterMs: RETRY_MS };
+      }
+    },
+  };
+
+  async function pass(): Promise<JobOutcome> {
+      const events = await finance.ledgerEvents(BATCH, "ledger-events");
+      for (const event of events) {
+        const id = BigInt(event.id);
+        if (await db.processedLedgerEvent.findUnique({ where: { event_id: id }, select: { event_id: true } })) continue;
+        const balances: EventBalances = new Map();
+        for (const { wallet_id, asset } of await balancesNeeded(db, event)) balances.set(balanceKey(wallet_id, asset), await finance.walletAvailable(event.user_id, wallet_id, asset, `ledger-event-${event.id}`));
+        await db.$transaction(async (tx) => {
+          const { count } = await tx.processedLedgerEvent.createMany({ data: [{ event_id: id }], skipDuplicates: true });
+          if (count === 1) await reactToLedgerEvent(tx, event, balances, new Date());
+        });
+      }
+      await finance.acknowledge(events.map((event) => event.id), "ledger-events");
+      return { outcome: "later", afterMs: events.length === BATCH ? 0 : POLL_MS };
+  }
+}

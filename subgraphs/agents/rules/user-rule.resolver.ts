@@ -1,0 +1,77 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import type { AgentsServices } from "../services.ts";
+import { AgentsUser } from "../types/user.ts";
+import { UserRule, UserRuleExecution } from "../types/user-rule.ts";
+import { createUserRule, deleteUserRule, getUserRule, listRuleExecutions, listUserRules, updateUserRule } from "./user-rules.ts";
+
+@Resolver(() => UserRule)
+export class UserRuleResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @AgentTool("read:transactions")
+  @Query(() => [UserRule], { description: "The user's rules, oldest first." })
+  user_rules(@Ctx() ctx: RequestContext): Promise<unknown[]> {
+    return listUserRules(this.services.db, requireUser(ctx.principal, "read").user_id);
+  }
+
+  @AgentTool("read:transactions")
+  @Query(() => UserRule)
+  user_rule(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return getUserRule(this.services.db, requireUser(ctx.principal, "read").user_id, id);
+  }
+
+  @AgentTool("read:transactions")
+  @Query(() => [UserRuleExecution], { description: "A rule's firings, newest first." })
+  user_rule_executions(@Arg("id", () => ID) id: string, @Arg("limit", () => Int, { nullable: true }) limit: number | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    return listRuleExecutions(this.services.db, requireUser(ctx.principal, "read").user_id, id, Math.min(Math.max(limit ?? 20, 1), 100));
+  }
+
+  @AgentTool("write:strategies")
+  @Mutation(() => UserRule, { description: "Creates a rule: a trigger and an action, each with its settings." })
+  create_user_rule(
+    @Arg("name", () => String) name: string,
+    @Arg("trigger_type", () => String) trigger_type: string,
+    @Arg("trigger", () => JSONObjectScalar) trigger: Record<string, unknown>,
+    @Arg("action_type", () => String) action_type: string,
+    @Arg("action", () => JSONObjectScalar) action: Record<string, unknown>,
+    @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    const { user_id, principal } = requireUser(ctx.principal, "write", "write:strategies");
+    const agent_scopes = principal.kind === "agent" ? principal.scopes : null;
+    return createUserRule(this.services, user_id, { name, trigger_type, trigger, action_type, action, enabled, agent_scopes, trace_id: ctx.trace_id });
+  }
+
+  @AgentTool("write:strategies")
+  @Mutation(() => UserRule, { description: "Renames, enables or disables a rule." })
+  update_user_rule(
+    @Arg("id", () => ID) id: string,
+    @Arg("name", () => String, { nullable: true }) name: string | null,
+    @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return updateUserRule(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id, { name, enabled });
+  }
+
+  @AgentTool("write:strategies")
+  @Mutation(() => UserRule, { description: "Deletes a rule and its firings; answers it as it was." })
+  delete_user_rule(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return deleteUserRule(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);
+  }
+}
+
+@Resolver(() => AgentsUser)
+export class UserRulesFieldResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @AgentTool("read:transactions")
+  @FieldResolver(() => [UserRule], { description: "The user's rules, oldest first." })
+  rules(@Root() user: AgentsUser, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return user_id === user.id ? listUserRules(this.services.db, user_id) : Promise.resolve([]);
+  }
+}

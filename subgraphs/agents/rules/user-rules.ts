@@ -1,0 +1,126 @@
+import type { AutomationFinance } from "../../../lib/automation-finance.ts";
+import { compareDecimals } from "../../../lib/decimal.ts";
+import { appError } from "../../../lib/errors/app-error.ts";
+import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
+import { newId } from "../../../lib/ids.ts";
+import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
+import type { AgentsDb, Prisma } from "../db.ts";
+import { requireOwnWallets } from "../strategies/strategy-parameters.ts";
+import { checkRuleDefinition, nextCronRun, type TriggerSettings } from "./rule-definitions.ts";
+
+export type UserRuleRow = NonNullable<Awaited<ReturnType<AgentsDb["userRule"]["findUnique"]>>>;
+
+export function userRuleView(row: UserRuleRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    enabled: row.enabled,
+    trigger_type: row.trigger_type,
+    trigger: row.trigger as Record<string, unknown>,
+    action_type: row.action_type,
+    action: row.action as Record<string, unknown>,
+    next_run_at: row.next_run_at,
+    last_fired_at: row.last_fired_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+export type UserRuleView = ReturnType<typeof userRuleView>;
+
+/** Which side of `threshold` a value is on (at the threshold counts as above). */
+export function sideOf(value: string, threshold: string): "above" | "below" {
+  return compareDecimals(value, threshold) < 0 ? "below" : "above";
+}
+
+export interface RuleDeps {
+  db: AgentsDb;
+  users: FederatedClient;
+  finance: AutomationFinance;
+}
+
+/** Where a threshold trigger stands now, so that only a later crossing fires it; a time trigger's first time. */
+async function initialState(deps: RuleDeps, userId: string, trigger_type: string, trigger: Record<string, unknown>, traceId: string, now: Date) {
+  if (trigger_type === "balance_threshold") {
+    const settings = trigger as TriggerSettings<"balance_threshold">;
+    return { state: { side: sideOf(await deps.finance.walletAvailable(userId, settings.wallet_id, settings.asset, traceId), settings.threshold) }, next_run_at: null };
+  }
+  if (trigger_type === "price_alert") {
+    const settings = trigger as TriggerSettings<"price_alert">;
+    const price = await deps.finance.assetPrice(settings.asset, traceId);
+    return { state: price === null ? null : { side: sideOf(price, settings.price) }, next_run_at: null };
+  }
+  if (trigger_type === "time_based") return { state: null, next_run_at: nextCronRun(trigger as TriggerSettings<"time_based">, now) };
+  return { state: null, next_run_at: null };
+}
+
+/**
+ * Creates a rule, checked (rule-definitions.ts): its wallets the user's (WAL-404-001), its
+ * strategy the user's (STR-404-002), a transfer action by an agent token only with write:transfers
+ * (AGT-403-001). Threshold triggers start from where the balance or price stands now: they fire
+ * on a later crossing, not because the value already sits past the threshold.
+ */
+export async function createUserRule(
+  deps: RuleDeps,
+  userId: string,
+  input: { name: string; trigger_type: string; trigger: unknown; action_type: string; action: unknown; enabled: boolean | null; agent_scopes: readonly AgentTokenScope[] | null; trace_id: string },
+): Promise<UserRuleView> {
+  const definition = checkRuleDefinition(input);
+  if (definition.action_type === "transfer" && input.agent_scopes && !input.agent_scopes.includes("write:transfers")) throw appError("AGT-403-001", "A rule that moves money needs an agent token with write:transfers.");
+  await requireOwnWallets(deps.users, userId, { ...definition.trigger, ...definition.action }, input.trace_id);
+  if (definition.action_type === "strategy_trigger" && !(await deps.db.userStrategy.findFirst({ where: { id: String(definition.action.user_strategy_id), user_id: userId }, select: { id: true } })))
+    throw appError("STR-404-002");
+  const now = new Date();
+  const { state, next_run_at } = await initialState(deps, userId, definition.trigger_type, definition.trigger, input.trace_id, now);
+  const row = await deps.db.userRule.create({
+    data: {
+      id: newId("rul", now.getTime()),
+      user_id: userId,
+      name: input.name,
+      enabled: input.enabled ?? true,
+      trigger_type: definition.trigger_type,
+      trigger: definition.trigger as Prisma.InputJsonValue,
+      action_type: definition.action_type,
+      action: definition.action as Prisma.InputJsonValue,
+      created_with_scopes: [...(input.agent_scopes ?? [])],
+      ...(state && { state }),
+      next_run_at,
+      created_at: now,
+      updated_at: now,
+    },
+  });
+  return userRuleView(row);
+}
+
+async function load(db: AgentsDb, userId: string, id: string): Promise<UserRuleRow> {
+  const row = await db.userRule.findFirst({ where: { id, user_id: userId } });
+  if (!row) throw appError("RUL-404-001");
+  return row;
+}
+
+export async function listUserRules(db: AgentsDb, userId: string): Promise<UserRuleView[]> {
+  return (await db.userRule.findMany({ where: { user_id: userId }, orderBy: [{ created_at: "asc" }, { id: "asc" }] })).map(userRuleView);
+}
+
+export async function getUserRule(db: AgentsDb, userId: string, id: string): Promise<UserRuleView> {
+  return userRuleView(await load(db, userId, id));
+}
+
+/** Renames, enables or disables a rule (its trigger and action stay: make a new rule to change them). */
+export async function updateUserRule(db: AgentsDb, userId: string, id: string, change: { name: string | null; enabled: boolean | null }): Promise<UserRuleView> {
+  const row = await load(db, userId, id);
+  const updated = await db.userRule.update({ where: { id: row.id }, data: { ...(change.name !== null && { name: change.name }), ...(change.enabled !== null && { enabled: change.enabled }) } });
+  return userRuleView(updated);
+}
+
+export async function deleteUserRule(db: AgentsDb, userId: string, id: string): Promise<UserRuleView> {
+  const row = await load(db, userId, id);
+  await db.userRule.delete({ where: { id: row.id } });
+  return userRuleView(row);
+}
+
+/** A rule's firings, newest first. */
+export async function listRuleExecutions(db: AgentsDb, userId: string, id: string, limit: number) {
+  const rule = await load(db, userId, id);
+  const rows = await db.userRuleExecution.findMany({ where: { rule_id: rule.id }, orderBy: [{ created_at: "desc" }, { id: "desc" }], take: limit });
+  return rows.map((row) => ({ id: row.id, event_key: row.event_key, event: row.event as Record<string, unknown>, outcome: row.outcome, detail: row.detail, task_id: row.task_id, created_at: row.created_at }));
+}

@@ -1,0 +1,27 @@
+import type { AutomationFinance } from "../../../lib/automation-finance.ts";
+import type { ActionSettings } from "../rules/rule-definitions.ts";
+import { ACTION_SCHEMAS } from "../rules/rule-definitions.ts";
+import type { TaskKind } from "./task-kinds.ts";
+
+/**
+ * `transfer` (internal: a rule's transfer action): moves money between two of the user's wallets
+ * through finance's idempotent movement keyed by the task, so a repeated run moves it once.
+ */
+export function transferKind(finance: AutomationFinance): TaskKind {
+  return {
+    internal: true,
+    description: "A rule's transfer between two of your wallets.",
+    input: ACTION_SCHEMAS.transfer,
+    title: (input) => `Transfer ${String(input.amount)} ${String(input.asset)}`,
+    prepare: async () => ({ user_strategy_id: null }),
+    async run({ task, trace_id }) {
+      const settings = task.input as ActionSettings<"transfer">;
+      const movement = await finance.move(
+        { user_id: task.user_id, key: task.id, from_wallet_id: settings.from_wallet_id, to_wallet_id: settings.to_wallet_id, asset: settings.asset, buy_asset: null, amount: settings.amount, description: "Rule transfer" },
+        trace_id,
+      );
+      return { output: { ...settings, transaction_ids: movement.transaction_ids } };
+    },
+  };
+}
+

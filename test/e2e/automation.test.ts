@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FinanceDb } from "../../subgraphs/finance/db.ts";
+import type { AgentsDb } from "../../subgraphs/agents/db.ts";
+import { scheduleScanner } from "../../subgraphs/agents/automation/schedule-scanner.ts";
+import { createLogger } from "../../lib/logger.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { approvedUser, userWithWallet } from "../support/finance.ts";
+
+// Issue 13: automation driven by the ledger's outbox (each event applied once) and by the clock:
+// strategies that react to transactions, and user rules with their triggers, actions and firings.
+let platform: TestPlatform;
+let financeDb: FinanceDb;
+let agentsDb: AgentsDb;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  financeDb = (platform.subgraphs.finance as any).services.db;
+  agentsDb = (platform.subgraphs.agents as any).services.db;
+});
+afterAll(() => platform?.stop());
+
+async function problem(response: Response) {
+  const body = await response.json();
+  return { status: response.status, code: body.error_code as string, loc: Array.isArray(body.detail) ? body.detail.map((item: { loc: unknown[] }) => item.loc.join(".")) : undefined };
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const pay = (jwt: string, wallet_id: number, amount: string) =>
+  platform.api("/v0/sandbox/payments", { method: "POST", jwt, json: { wallet_id, asset: "USDC", amount, merchant: { name: "Shop", mcc: "5311" } } });
+const deposit = (jwt: string, wallet_id: number, amount: string) => platform.api("/v0/sandbox/deposits", { method: "POST", jwt, json: { wallet_id, asset: "USDC", amount } });
+const rule = (jwt: string, json: Record<string, unknown>) => platform.api("/v0/user/me/rules", { method: "POST", jwt, json });
+const executions = async (jwt: string, ruleId: string) => (await (await platform.api(`/v0/user/me/rules/${ruleId}/executions`, { jwt })).json()).items as { outcome: string; event_key: string; task_id: string | null; detail: string | null }[];
+const notifications = async (jwt: string) => (await (await platform.api("/v0/notifications", { jwt })).json()).items as { source: string; title: string; body: string }[];
+const tasks = async (jwt: string) => (await (await platform.api("/v0/agent-tasks?limit=100", { jwt })).json()).items as { id: string; status: string; output: Record<string, unknown> | null; kind: string }[];
+
+/** Waits until the automation consumer has applied every ledger event published so far. */
+async function settled(): Promise<void> {
+  await eventually(() => financeDb.ledgerEvent.count({ where: { delivered_at: null } }), (left) => left === 0, "the ledger events to be applied");
+}
+
+describe("strategies reacting to the ledger", () => {
+  it("rounds a sandbox card purchase up into savings through an agent task the purchase itself started", async () => {
+    const user = await approvedUser(platform);
+    const savings = ((await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string }[]).find((w) => w.type === "Safe")!;
+    expect((await deposit(user.jwt, user.wallet_id, "100")).status).toBe(201);
+    expect((await platform.api("/v0/user/me/strategies", { method: "POST", jwt: user.jwt, json: { strategy_id: "stg_round_up", parameters: { savings_wallet_id: savings.id } } })).status).toBe(201);
+    const card = await (await platform.api("/v0/cards", { method: "POST", jwt: user.jwt, json: { type: "virtual", funding_source: { type: "crypto_wallet", id: String(user.wallet_id) } } })).json();
+    expect((await platform.api(`/v0/sandbox/cards/${card.id}/authorizations`, { method: "POST", jwt: user.jwt, json: { amount: "8.25", currency: "USD", merchant: { name: "Bakery", mcc: "5462" } } })).status).toBe(201);
+
+    const runs = await eventually(() => tasks(user.jwt), (items) => items.some((t) => t.kind === "strategy_run" && t.status === "completed" && (t.output as { purchases?: number })?.purchases === 1), "the round-up run");
+    expect(runs.find((t) => t.status === "completed")!.output).toMatchObject({ strategy_id: "stg_round_up", moved: [{ amount: "0.75", to_wallet_id: savings.id }] });
+    const saved = (await (await platform.api(`/v0/transactions?type=transfer&wallet_id=${savings.id}`, { jwt: user.jwt })).json()).items;
+    expect(saved).toEqual([expect.objectContaining({ direction: "in", amount: "0.75", status: "completed" })]);
+  });
+
+  it("notifies a low balance when the balance crosses below the threshold, once, not on every later payment", async () => {
+    const user = await userWithWallet(platform);
+    expect((await deposit(user.jwt, user.wallet_id, "100")).status).toBe(201);
+    await settled();
+    expect((await platform.api("/v0/user/me/strategies", { method: "POST", jwt: user.jwt, json: { strategy_id: "stg_low_balance_alert", parameters: { wallet_id: user.wallet_id, asset: "USDC", threshold: "50" } } })).status).toBe(201);
+    expect((await pay(user.jwt, user.wallet_id, "60")).status).toBe(201);
+    await eventually(() => notifications(user.jwt), (items) => items.length === 1, "the low-balance notification");
+    expect((await pay(user.jwt, user.wallet_id, "5")).status).toBe(201);
+    await settled();
+    await eventually(() => tasks(user.jwt), (items) => items.length === 2 && items.every((t) => t.status === "completed"), "both runs");
+    expect(await notifications(user.jwt)).toEqual([expect.objectContaining({ source: "stg_low_balance_alert", title: "Low USDC balance" })]);
+  });
+});
+
+describe("user rules", () => {
+  it("checks a rule's types, settings, cron expression, wallets and strategy, and 404s another user's rule", async () => {
+    const user = await userWithWallet(platform);
+    const other = await userWithWallet(platform);
+    const notify = { action_type: "notification", action: {} };
+    expect((await problem(await rule(user.jwt, { name: "x", trigger_type: "moon_phase", trigger: {}, ...notify }))).status).toBe(422);
+    expect((await problem(await rule(user.jwt, { name: "x", trigger_type: "time_based", trigger: { cron: "99 99 * * *" }, ...notify }))).loc).toEqual(["body.trigger.cron"]);
+    expect((await problem(await rule(user.jwt, { name: "x", trigger_type: "time_based", trigger: { cron: "0 9 * * 1", time_zone: "Mars/Olympus" }, ...notify }))).loc).toEqual(["body.trigger.cron"]);
+    expect((await problem(await rule(user.jwt, { name: "x", trigger_type: "balance_threshold", trigger: { wallet_id: user.wallet_id, asset: "USDC", threshold: "abc", crossing: "below" }, ...notify }))).loc).toEqual(["body.trigger.threshold"]);
+    expect(await problem(await rule(user.jwt, { name: "x", trigger_type: "balance_threshold", trigger: { wallet_id: other.wallet_id, asset: "USDC", threshold: "5", crossing: "below" }, ...notify }))).toMatchObject({ status: 404, code: "WAL-404-001" });
+    expect(await problem(await rule(user.jwt, { name: "x", trigger_type: "transaction_received", trigger: {}, action_type: "strategy_trigger", action: { user_strategy_id: "ust_nobody" } }))).toMatchObject({ status: 404, code: "STR-404-002" });
+    const made = await (await rule(user.jwt, { name: "Weekly check", trigger_type: "time_based", trigger: { cron: "0 9 * * 1", time_zone: "Europe/Berlin" }, ...notify })).json();
+    expect(made).toMatchObject({ enabled: true, next_run_at: expect.any(Number) });
+    expect(new Date(made.next_run_at).getUTCDay()).toBe(1);
+    for (const response of [await platform.api(`/v0/user/me/rules/${made.id}`, { jwt: other.jwt }), await platform.api(`/v0/user/me/rules/${made.id}/executions`, { jwt: other.jwt })])
+      expect(await problem(response)).toMatchObject({ status: 404, code: "RUL-404-001" });
+  });
+
+  it("fires a transaction_received rule once per matching transaction, also when the ledger event is delivered again", async () => {
+    const user = await userWithWallet(platform);
+    const big = await (await rule(user.jwt, { name: "Big deposits", trigger_type: "transaction_received", trigger: { direction: "in", amount_min: "500" }, action_type: "notification", action: { title: "Big deposit" } })).json();
+    expect((await deposit(user.jwt, user.wallet_id, "20")).status).toBe(201);
+    expect((await deposit(user.jwt, user.wallet_id, "750")).status).toBe(201);
+    await eventually(() => executions(user.jwt, big.id), (items) => items.length === 1, "the rule's firing");
+    await settled();
+    // the outbox delivers the event again (an acknowledgement lost): it is applied once
+    const event = await financeDb.ledgerEvent.findFirstOrThrow({ where: { user_id: user.id, payload: { path: ["amount"], equals: "750" } } });
+    await financeDb.ledgerEvent.update({ where: { id: event.id }, data: { delivered_at: null } });
+    await settled();
+    expect(await executions(user.jwt, big.id)).toEqual([expect.objectContaining({ outcome: "fired", event_key: `ledger:${event.id}` })]);
+    expect((await notifications(user.jwt)).map((n) => n.title)).toEqual(["Big deposit"]);
+  });
+
+  it("fires a balance_threshold rule on each crossing in its direction only, and its transfer action moves money once as a task", async () => {
+    const user = await approvedUser(platform);
+    const savings = ((await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string }[]).find((w) => w.type === "Safe")!;
+    expect((await deposit(user.jwt, user.wallet_id, "100")).status).toBe(201);
+    await settled();
+    const low = await (await rule(user.jwt, { name: "Low", trigger_type: "balance_threshold", trigger: { wallet_id: user.wallet_id, asset: "USDC", threshold: "50", crossing: "below" }, action_type: "notification", action: {} })).json();
+    const topUp = await (await rule(user.jwt, { name: "Save", trigger_type: "transaction_received", trigger: { direction: "in", wallet_id: user.wallet_id, amount_min: "200" }, action_type: "transfer", action: { from_wallet_id: user.wallet_id, to_wallet_id: savings.id, asset: "USDC", amount: "10" } })).json();
+    for (const [move, amount] of [[pay, "60"], [pay, "5"], [deposit, "300"], [pay, "320"]] as const) {
+      expect((await move(user.jwt, user.wallet_id, amount)).status).toBe(201);
+      await settled();
+    }
+    const fired = await executions(user.jwt, low.id);
+    expect(fired.map((e) => e.outcome)).toEqual(["fired", "fired"]);
+    const [transfer] = await eventually(() => executions(user.jwt, topUp.id), (items) => items.length === 1, "the transfer rule");
+    const task = await eventually(async () => (await (await platform.api(`/v0/agent-tasks/${transfer!.task_id}`, { jwt: user.jwt })).json()), (t) => t.status === "completed", "the transfer task");
+    expect(task).toMatchObject({ kind: "transfer", output: { amount: "10", to_wallet_id: savings.id } });
+    expect((await (await platform.api(`/v0/transactions?type=transfer&wallet_id=${savings.id}`, { jwt: user.jwt })).json()).items).toHaveLength(1);
+  });
+
+  it("fires a time_based rule once per slot of its cron expression", async () => {
+    const user = await userWithWallet(platform);
+    const every = await (await rule(user.jwt, { name: "Every minute", trigger_type: "time_based", trigger: { cron: "* * * * *" }, action_type: "notification", action: { message: "tick" } })).json();
+    const slot = new Date(Date.now() - 90_000);
+    await agentsDb.userRule.update({ where: { id: every.id }, data: { next_run_at: slot } });
+    const services = (platform.subgraphs.agents as any).services;
+    const scanner = scheduleScanner({ db: agentsDb, finance: services.finance, logger: createLogger("silent") });
+    await scanner.run({ id: "test", kind: "automation_schedule", key: "test", payload: {}, attempts: 1, max_attempts: 8 });
+    await scanner.run({ id: "test", kind: "automation_schedule", key: "test", payload: {}, attempts: 1, max_attempts: 8 });
+    expect(await executions(user.jwt, every.id)).toEqual([expect.objectContaining({ outcome: "fired", event_key: `time:${slot.getTime()}` })]);
+    const after = await (await platform.api(`/v0/user/me/rules/${every.id}`, { jwt: user.jwt })).json();
+    expect(after.next_run_at).toBeGreaterThan(Date.now());
+    expect((await notifications(user.jwt)).map((n) => n.body)).toEqual(["tick"]);
+  });
+
+  it("refuses a transfer rule from an agent token without write:transfers, and records disabled rules' silence", async () => {
+    const user = await userWithWallet(platform);
+    const token = (await (await platform.api("/v0/agent/tokens", { method: "POST", jwt: user.jwt, json: { name: "rules", scopes: ["write:strategies"] } })).json()).token as string;
+    const response = await fetch(`${platform.urls.platform}/v0/user/me/rules`, {
+      method: "POST",
+      headers: { "x-platform-token": token, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Move", trigger_type: "transaction_received", trigger: {}, action_type: "transfer", action: { from_wallet_id: user.wallet_id, to_wallet_id: user.wallet_id + 1, asset: "USDC", amount: "1" } }),
+    });
+    expect(await problem(response)).toMatchObject({ status: 403, code: "AGT-403-001" });
+    const quiet = await (await rule(user.jwt, { name: "Quiet", trigger_type: "transaction_received", trigger: {}, action_type: "notification", action: {}, enabled: false })).json();
+    expect((await deposit(user.jwt, user.wallet_id, "5")).status).toBe(201);
+    await settled();
+    expect(await executions(user.jwt, quiet.id)).toEqual([]);
+    expect((await (await platform.api(`/v0/user/me/rules/${quiet.id}`, { method: "PATCH", jwt: user.jwt, json: { enabled: true } })).json()).enabled).toBe(true);
+  });
+});
