@@ -2417,6 +2417,96 @@ export interface OperationData {
       created_at: number;
     }[];
   };
+  /** GET /v0/widgets */
+  listWidgets: {
+    widgets: {
+      id: string;
+      type: string;
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/widgets */
+  createWidget: {
+    widget: {
+      id: string;
+      type: string;
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/widgets/{widget_id} */
+  getWidget: {
+    widget: {
+      id: string;
+      type: string;
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/widgets/{widget_id} */
+  updateWidget: {
+    widget: {
+      id: string;
+      type: string;
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/widgets/{widget_id} */
+  deleteWidget: {
+    widget: {
+      id: string;
+      type: string;
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
   /** POST /v0/agent/tokens */
   createAgentToken: {
     token: {

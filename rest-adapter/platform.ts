@@ -27,6 +27,8 @@ import { strategyRoutes } from "./routes/strategies.ts";
 import { agentTaskRoutes } from "./routes/agent-tasks.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { userRuleRoutes } from "./routes/user-rules.ts";
+import { widgetRoutes } from "./routes/widgets.ts";
+import { registerWidgetData, widgetDataDocumentation } from "./widgets/widget-data.ts";
 import { agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
 import type { Assistant } from "./chat/assistant.ts";
@@ -74,6 +76,7 @@ export const platformRoutes: Route[] = [
   ...agentTaskRoutes,
   ...notificationRoutes,
   ...userRuleRoutes,
+  ...widgetRoutes,
   ...agentTokenRoutes,
   ...chatRoutes,
   ...cliRoutes,
@@ -115,7 +118,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
     serverUrl: options.baseUrl,
     docsUrl: options.docsUrl,
-    routes: [...routes, chatTurnDocumentation, ...webhooks.map(webhookDocumentation)],
+    routes: [...routes, chatTurnDocumentation, widgetDataDocumentation, ...webhooks.map(webhookDocumentation)],
   });
   return buildHttpApp({
     ...options,
@@ -127,6 +130,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
       const tools = agentTools(routes);
       registerMcp(app, tools);
       registerChatTurn(app, { gateway: options.gateway, assistant: options.assistant ?? new OfflineAssistant(), tools, baseUrl: options.baseUrl });
+      registerWidgetData(app, { baseUrl: options.baseUrl });
       registerWebhooks(app, webhooks, options.gateway, options.checkResponses && new ResponseChecker(options.checkResponses));
       const { jwks } = options;
       if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));

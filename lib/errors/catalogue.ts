@@ -58,6 +58,7 @@ export const ERROR_CATALOGUE = {
   "TSK-409-001": { status: 409, title: "Illegal Task Move", detail: "The agent task cannot move to that status from the one it is in." },
   "NTF-404-001": { status: 404, title: "Notification Not Found", detail: "No notification with this id belongs to the user." },
   "RUL-404-001": { status: 404, title: "Rule Not Found", detail: "No rule with this id belongs to the user." },
+  "WDG-404-001": { status: 404, title: "Widget Not Found", detail: "No widget with this id belongs to the user." },
   "PAT-404-001": { status: 404, title: "Token Not Found", detail: "No personal access token with this id belongs to the user." },
 
   // Wallets (spec 2.3, 7.2)

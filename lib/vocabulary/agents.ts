@@ -26,3 +26,7 @@ export const RULE_TRIGGERS = ["transaction_received", "balance_threshold", "time
 export type RuleTrigger = (typeof RULE_TRIGGERS)[number];
 export const RULE_ACTIONS = ["transfer", "notification", "strategy_trigger"] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
+
+/** Spec 2.10's widget types. */
+export const WIDGET_TYPES = ["balance", "transactions", "chat", "budget"] as const;
+export type WidgetType = (typeof WIDGET_TYPES)[number];

@@ -17,6 +17,7 @@ import { ledgerEventConsumer, LEDGER_EVENTS_JOB } from "./automation/ledger-even
 import { scheduleScanner, SCHEDULE_JOB } from "./automation/schedule-scanner.ts";
 import { transferKind } from "./tasks/transfer-kind.ts";
 import { UserRuleResolver, UserRulesFieldResolver } from "./rules/user-rule.resolver.ts";
+import { UserWidgetsResolver, WidgetResolver } from "./widgets/widget.resolver.ts";
 
 export const agentsSubgraph = defineSubgraph({
   name: "agents",
@@ -39,7 +40,7 @@ export const agentsSubgraph = defineSubgraph({
     });
     return { db, logger, users: peers.users, finance, jobs, taskKinds };
   },
-  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver],
+  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver],
   orphanedTypes: [AgentsUser],
   // the user's own fields here are keyed on the id alone
   references: () => ({ User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } }),

@@ -1,0 +1,128 @@
+import { Type } from "@sinclair/typebox";
+import { WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
+import { WIDGET_SETTINGS } from "../../subgraphs/agents/widgets/widget-settings.ts";
+import { href, link } from "../links.ts";
+import { defineRoute } from "../route.ts";
+import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
+
+export const WIDGET_FIELDS = "id type title position { x y w h } settings data_request created_at updated_at";
+
+const Position = Type.Object(
+  {
+    x: Type.Integer({ minimum: 0, maximum: 11, description: "column" }),
+    y: Type.Integer({ minimum: 0, maximum: 1000, description: "row" }),
+    w: Type.Integer({ minimum: 1, maximum: 12, description: "width in columns" }),
+    h: Type.Integer({ minimum: 1, maximum: 20, description: "height in rows" }),
+  },
+  { description: "where it sits on the 12-column grid" },
+);
+const Settings = Type.Record(Type.String(), Type.Unknown(), {
+  description: `per type: ${Object.entries(WIDGET_SETTINGS)
+    .map(([type, schema]) => `\`${type}\` {${Object.keys((schema as { properties: object }).properties).join(", ")}}`)
+    .join("; ")}`,
+});
+export const Widget = Type.Object({
+  id: Type.String({ description: "wdg_<id>" }),
+  type: literalUnion(WIDGET_TYPES),
+  title: Type.Union([Type.String(), Type.Null()]),
+  position: Position,
+  settings: Settings,
+  data_request: Type.String({ description: "the REST request whose answer is this widget's data" }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
+export const WidgetId = Type.Object({ widget_id: Type.String({ minLength: 1, maxLength: 64, description: "wdg_<id>" }) });
+export const widgetHref = (base: string, id: string) => href(base, "/v0/widgets/{widget_id}", { widget_id: id });
+const widgetLinks = (base: string, id: string) => ({
+  self: link(widgetHref(base, id)),
+  data: link(`${widgetHref(base, id)}/data`),
+  update: link(widgetHref(base, id), { method: "PATCH" }),
+  delete: link(widgetHref(base, id), { method: "DELETE" }),
+});
+const TYPES =
+  "Types (spec 2.10): `balance` (the accounts, GET /v0/accounts), `transactions` (the latest transactions with meta, GET /v0/transactions, narrowed by `limit`, `type`, `category`, `direction`), `chat` (your chat sessions, or one session's messages with `session_id`), `budget` (your budgets, or one with `budget_id`). Settings off the type's schema: 422 at `body.settings.<field>`.";
+
+/** The user's dashboard (Widgets); GET /v0/widgets/{widget_id}/data is rest-adapter/widgets/widget-data.ts. */
+export const widgetRoutes = [
+  defineRoute({
+    operationId: "listWidgets",
+    method: "GET",
+    path: "/v0/widgets",
+    tag: "Widgets",
+    summary: "Your dashboard's widgets",
+    description: `Top to bottom, left to right. ${TYPES}`,
+    security: ["PlatformJwt", "PlatformPat"],
+    operation: `query ListWidgets { widgets { ${WIDGET_FIELDS} } }`,
+    result: (data) => ({ items: data.widgets }),
+    links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/widgets")), create: link(href(base_url, "/v0/widgets"), { method: "POST" }) }),
+    responses: { 200: { description: "The widgets", schema: Type.Object({ items: Type.Array(Widget), _links: Links }) } },
+    errors: ["USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "createWidget",
+    method: "POST",
+    path: "/v0/widgets",
+    tag: "Widgets",
+    summary: "Add a widget",
+    description: TYPES,
+    security: ["PlatformJwt", "PlatformPat"],
+    body: Type.Object({ type: literalUnion(WIDGET_TYPES), position: Position, settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())), title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }),
+    operation: `mutation CreateWidget($type: String!, $position: WidgetPositionInput!, $settings: JSONObject, $title: String) { widget: create_widget(type: $type, position: $position, settings: $settings, title: $title) { ${WIDGET_FIELDS} } }`,
+    variables: ({ body }) => ({ type: body.type, position: body.position, settings: body.settings ?? null, title: body.title ?? null }),
+    result: (data) => data.widget,
+    status: 201,
+    links: (body, { base_url }) => widgetLinks(base_url, body.id),
+    responses: { 201: { description: "The widget", schema: withLinks(Widget) } },
+    errors: ["USR-403-001", "USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "getWidget",
+    method: "GET",
+    path: "/v0/widgets/{widget_id}",
+    tag: "Widgets",
+    summary: "One of your widgets",
+    description: "Another user's or none: 404 `WDG-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: WidgetId,
+    operation: `query GetWidget($id: ID!) { widget(id: $id) { ${WIDGET_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.widget_id }),
+    result: (data) => data.widget,
+    links: (body, { base_url }) => widgetLinks(base_url, body.id),
+    responses: { 200: { description: "The widget", schema: withLinks(Widget) } },
+    errors: ["WDG-404-001", "USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "updateWidget",
+    method: "PATCH",
+    path: "/v0/widgets/{widget_id}",
+    tag: "Widgets",
+    summary: "Move, rename or re-set a widget",
+    description: "Its type stays. Settings are checked against the type's schema.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: WidgetId,
+    body: Type.Object({ position: Type.Optional(Position), settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())), title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }, { minProperties: 1 }),
+    operation: `mutation UpdateWidget($id: ID!, $position: WidgetPositionInput, $settings: JSONObject, $title: String) { widget: update_widget(id: $id, position: $position, settings: $settings, title: $title) { ${WIDGET_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.widget_id, position: body.position ?? null, settings: body.settings ?? null, title: body.title ?? null }),
+    result: (data) => data.widget,
+    links: (body, { base_url }) => widgetLinks(base_url, body.id),
+    responses: { 200: { description: "The widget", schema: withLinks(Widget) } },
+    errors: ["WDG-404-001", "USR-403-001", "USR-404-001"],
+  }),
+  defineRoute({
+    operationId: "deleteWidget",
+    method: "DELETE",
+    path: "/v0/widgets/{widget_id}",
+    tag: "Widgets",
+    summary: "Remove a widget",
+    description: "Answers it as it was. Another user's or none: 404 `WDG-404-001`.",
+    security: ["PlatformJwt", "PlatformPat"],
+    params: WidgetId,
+    operation: `mutation DeleteWidget($id: ID!) { widget: delete_widget(id: $id) { ${WIDGET_FIELDS} } }`,
+    variables: ({ params }) => ({ id: params.widget_id }),
+    result: (data) => data.widget,
+    links: (_body, { base_url }) => ({ list: link(href(base_url, "/v0/widgets")) }),
+    responses: { 200: { description: "The removed widget", schema: withLinks(Widget) } },
+    errors: ["WDG-404-001", "USR-403-001", "USR-404-001"],
+  }),
+];

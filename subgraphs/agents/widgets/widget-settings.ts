@@ -1,0 +1,59 @@
+import { Type, type TSchema } from "@sinclair/typebox";
+import { AppError } from "../../../lib/errors/app-error.ts";
+import { compileValidator, validationItems } from "../../../lib/json-validation.ts";
+import type { WidgetType } from "../../../lib/vocabulary/agents.ts";
+import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_TYPES } from "../../../lib/vocabulary/transactions.ts";
+
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
+const options = { additionalProperties: false };
+
+/** Each widget type's settings: what its data is narrowed to. */
+export const WIDGET_SETTINGS = {
+  balance: Type.Object({ source_id: Type.Optional(Id("one account of GET /v0/accounts (its source_id); all of them when absent")) }, options),
+  transactions: Type.Object(
+    {
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+      type: Type.Optional(Type.Union(TRANSACTION_TYPES.map((value) => Type.Literal(value)))),
+      category: Type.Optional(Type.Union(SPENDING_CATEGORIES.map((value) => Type.Literal(value)))),
+      direction: Type.Optional(Type.Union(TRANSACTION_DIRECTIONS.map((value) => Type.Literal(value)))),
+    },
+    options,
+  ),
+  chat: Type.Object({ session_id: Type.Optional(Id("a chat session's messages; your sessions when absent")) }, options),
+  budget: Type.Object({ budget_id: Type.Optional(Id("one budget; all of them when absent")) }, options),
+} satisfies Record<WidgetType, TSchema>;
+
+const validators = new Map<TSchema, ReturnType<typeof compileValidator>>();
+
+/** The settings checked against the type's schema, defaults filled in; 422 at body.settings.<field> otherwise. */
+export function checkWidgetSettings(type: WidgetType, settings: unknown): Record<string, unknown> {
+  const schema = WIDGET_SETTINGS[type];
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = compileValidator(schema, "body")));
+  const copy = structuredClone(settings ?? {});
+  if (!validate(copy)) throw new AppError("GEN-422-001", { validation: validationItems(validate.errors ?? [], "body", copy).map((item) => ({ ...item, loc: ["body", "settings", ...item.loc.slice(1)] })) });
+  return copy as Record<string, unknown>;
+}
+
+/**
+ * The REST request that answers a widget's data: the very operation a client would call for it
+ * (so the widget shows what the API shows, with the same authorisation).
+ */
+export function widgetDataRequest(type: WidgetType, settings: Record<string, unknown>): string {
+  const query = (entries: Record<string, unknown>) => {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(entries)) if (value !== undefined && value !== null) search.set(name, String(value));
+    const text = search.toString();
+    return text ? `?${text}` : "";
+  };
+  switch (type) {
+    case "balance":
+      return "/v0/accounts";
+    case "transactions":
+      return `/v0/transactions${query({ limit: settings.limit ?? 10, type: settings.type, category: settings.category, direction: settings.direction, meta: true })}`;
+    case "chat":
+      return settings.session_id ? `/v0/chat/sessions/${encodeURIComponent(String(settings.session_id))}/messages` : "/v0/chat/sessions";
+    case "budget":
+      return settings.budget_id ? `/v0/budgets/${encodeURIComponent(String(settings.budget_id))}` : "/v0/budgets";
+  }
+}
