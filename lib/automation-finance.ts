@@ -13,6 +13,10 @@ const CARD_PURCHASES = parse(`query ($user_id: String!, $after: Timestamp!, $unt
 const ASSET_PRICE = parse(`query ($symbol: String!) { price: _asset_price(symbol: $symbol) }`);
 const LEDGER_EVENTS = parse(`query ($limit: Int!) { events: _ledger_events(limit: $limit) { id user_id kind payload created_at } }`);
 const ACK_LEDGER_EVENTS = parse(`mutation ($ids: [String!]!) { acknowledged: _ack_ledger_events(ids: $ids) }`);
+const SYNC_EXTERNAL = parse(`mutation ($user_id: String!, $account_id: String!, $provider: String!, $name: String!, $movements: [ExternalMovementInput!]!) {
+  recorded: _sync_external_account(user_id: $user_id, account_id: $account_id, provider: $provider, name: $name, movements: $movements)
+}`);
+const CLOSE_EXTERNAL = parse(`mutation ($user_id: String!, $account_id: String!) { closed: _close_external_account(user_id: $user_id, account_id: $account_id) }`);
 const MOVEMENT = parse(`mutation ($input: AutomationMovementInput!) { movement: _automation_movement(input: $input) { transaction_ids amount_in } }`);
 
 /** A ledger outbox event: a transaction recorded, or its status changed; `payload` is the transaction after it. */
@@ -89,6 +93,20 @@ export class AutomationFinance {
   /** Marks events delivered once their effects are recorded here. */
   async acknowledge(ids: string[], traceId: string): Promise<void> {
     if (ids.length > 0) await this.finance.query(ACK_LEDGER_EVENTS, { ids }, traceId);
+  }
+
+  /** Records an outside account's movements (once each); answers how many were new. */
+  async syncExternalAccount(
+    input: { user_id: string; account_id: string; provider: string; name: string; movements: { external_id: string; type: string; direction: string; asset: string; amount: string; timestamp: Date; description: string }[] },
+    traceId: string,
+  ): Promise<number> {
+    const movements = input.movements.map((movement) => ({ ...movement, timestamp: movement.timestamp.getTime() }));
+    return (await this.finance.query<{ recorded: number }>(SYNC_EXTERNAL, { ...input, movements }, traceId)).recorded;
+  }
+
+  /** Closes an outside account (its connector was disconnected); its rows stay. */
+  async closeExternalAccount(userId: string, accountId: string, traceId: string): Promise<void> {
+    await this.finance.query(CLOSE_EXTERNAL, { user_id: userId, account_id: accountId }, traceId);
   }
 
   async move(request: AutomationMovementRequest, traceId: string): Promise<{ transaction_ids: string[]; amount_in: string }> {

@@ -2507,6 +2507,134 @@ export interface OperationData {
       updated_at: number;
     };
   };
+  /** GET /v0/connectors */
+  listConnectors: {
+    connectors: {
+      id: string;
+      name: string;
+      description: string;
+      type: string;
+      auth: string;
+    }[];
+  };
+  /** GET /v0/connectors/{connector_id} */
+  getConnector: {
+    connector: {
+      id: string;
+      name: string;
+      description: string;
+      type: string;
+      auth: string;
+    };
+  };
+  /** GET /v0/user/me/connectors */
+  listUserConnectors: {
+    user_connectors: {
+      id: string;
+      connector: {
+        id: string;
+        name: string;
+        description: string;
+        type: string;
+        auth: string;
+      };
+      status: string;
+      last_error: string | null;
+      last_synced_at: number | null;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/user/me/connectors */
+  connectConnector: {
+    connection: {
+      id: string;
+      connector: {
+        id: string;
+        name: string;
+        description: string;
+        type: string;
+        auth: string;
+      };
+      status: string;
+      last_error: string | null;
+      last_synced_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/user/me/connectors/{user_connector_id} */
+  getUserConnector: {
+    connection: {
+      id: string;
+      connector: {
+        id: string;
+        name: string;
+        description: string;
+        type: string;
+        auth: string;
+      };
+      status: string;
+      last_error: string | null;
+      last_synced_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/user/me/connectors/{user_connector_id}/sync */
+  syncUserConnector: {
+    connection: {
+      id: string;
+      connector: {
+        id: string;
+        name: string;
+        description: string;
+        type: string;
+        auth: string;
+      };
+      status: string;
+      last_error: string | null;
+      last_synced_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/user/me/connectors/{user_connector_id}/disconnect */
+  disconnectUserConnector: {
+    connection: {
+      id: string;
+      connector: {
+        id: string;
+        name: string;
+        description: string;
+        type: string;
+        auth: string;
+      };
+      status: string;
+      last_error: string | null;
+      last_synced_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/user/me/connectors/{user_connector_id}/reconnect */
+  reconnectUserConnector: {
+    connection: {
+      id: string;
+      connector: {
+        id: string;
+        name: string;
+        description: string;
+        type: string;
+        auth: string;
+      };
+      status: string;
+      last_error: string | null;
+      last_synced_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
   /** POST /v0/agent/tokens */
   createAgentToken: {
     token: {

@@ -28,6 +28,7 @@ import { agentTaskRoutes } from "./routes/agent-tasks.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { userRuleRoutes } from "./routes/user-rules.ts";
 import { widgetRoutes } from "./routes/widgets.ts";
+import { connectorRoutes } from "./routes/connectors.ts";
 import { registerWidgetData, widgetDataDocumentation } from "./widgets/widget-data.ts";
 import { agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
@@ -77,6 +78,7 @@ export const platformRoutes: Route[] = [
   ...notificationRoutes,
   ...userRuleRoutes,
   ...widgetRoutes,
+  ...connectorRoutes,
   ...agentTokenRoutes,
   ...chatRoutes,
   ...cliRoutes,

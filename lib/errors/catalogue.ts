@@ -59,6 +59,11 @@ export const ERROR_CATALOGUE = {
   "NTF-404-001": { status: 404, title: "Notification Not Found", detail: "No notification with this id belongs to the user." },
   "RUL-404-001": { status: 404, title: "Rule Not Found", detail: "No rule with this id belongs to the user." },
   "WDG-404-001": { status: 404, title: "Widget Not Found", detail: "No widget with this id belongs to the user." },
+  "CON-404-001": { status: 404, title: "Connector Not Found", detail: "No connector in the catalogue has this id (GET /v0/connectors)." },
+  "CON-404-002": { status: 404, title: "User Connector Not Found", detail: "No connection with this id belongs to the user." },
+  "CON-409-001": { status: 409, title: "Illegal Connection Move", detail: "The connection cannot move to that status from the one it is in." },
+  "CON-422-001": { status: 422, title: "Credentials Refused", detail: "The service refused these credentials; nothing was connected." },
+  "CON-422-002": { status: 422, title: "Connect Elsewhere", detail: "This connector is linked through Open Banking: start with POST /v0/open-banking/link-token." },
   "PAT-404-001": { status: 404, title: "Token Not Found", detail: "No personal access token with this id belongs to the user." },
 
   // Wallets (spec 2.3, 7.2)

@@ -30,3 +30,9 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 /** Spec 2.10's widget types. */
 export const WIDGET_TYPES = ["balance", "transactions", "chat", "budget"] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];
+
+/** Spec 2.10's connector types, and spec 3.6's user connection states (the moves: subgraphs/agents/connectors/connector-status.ts). */
+export const CONNECTOR_TYPES = ["exchange", "bank", "accounting", "tax"] as const;
+export type ConnectorType = (typeof CONNECTOR_TYPES)[number];
+export const USER_CONNECTOR_STATUSES = ["connected", "disconnected", "error"] as const;
+export type UserConnectorStatus = (typeof USER_CONNECTOR_STATUSES)[number];

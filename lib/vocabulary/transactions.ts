@@ -34,6 +34,6 @@ export type SpendingCategory = (typeof SPENDING_CATEGORIES)[number];
 export const SANDBOX_PAYMENT_TYPES = ["transfer", "withdrawal", "fee"] as const satisfies readonly TransactionType[];
 export const SANDBOX_BACKDATE_DAYS = 400;
 
-/** What a movement is booked against: one of the user's wallets, cards or bank accounts (spec 2.10 account sources). */
-export const LEDGER_SOURCE_KINDS = ["wallet", "card", "bank_account"] as const;
+/** What a movement is booked against: one of the user's wallets, cards or bank accounts (spec 2.10 account sources), or an account at an exchange a connector reports. */
+export const LEDGER_SOURCE_KINDS = ["wallet", "card", "bank_account", "external_account"] as const;
 export type LedgerSourceKind = (typeof LEDGER_SOURCE_KINDS)[number];

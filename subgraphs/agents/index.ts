@@ -18,11 +18,14 @@ import { scheduleScanner, SCHEDULE_JOB } from "./automation/schedule-scanner.ts"
 import { transferKind } from "./tasks/transfer-kind.ts";
 import { UserRuleResolver, UserRulesFieldResolver } from "./rules/user-rule.resolver.ts";
 import { UserWidgetsResolver, WidgetResolver } from "./widgets/widget.resolver.ts";
+import { ConnectorResolver, UserConnectorsFieldResolver } from "./connectors/connector.resolver.ts";
+import { SandboxExchange } from "./connectors/connector-provider.ts";
+import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 
 export const agentsSubgraph = defineSubgraph({
   name: "agents",
   peers: ["users", "finance"],
-  services: ({ database, logger }, peers): AgentsServices => {
+  services: ({ config, database, logger }, peers): AgentsServices => {
     const db = createAgentsDb(database);
     const finance = new AutomationFinance(peers.finance);
     const taskKinds = { strategy_run: strategyRunKind(db, finance), transfer: transferKind(finance) };
@@ -38,9 +41,18 @@ export const agentsSubgraph = defineSubgraph({
         [SCHEDULE_JOB]: scheduleScanner({ db, finance, logger: log }),
       },
     });
-    return { db, logger, users: peers.users, finance, jobs, taskKinds };
+    return {
+      db,
+      logger,
+      users: peers.users,
+      finance,
+      jobs,
+      taskKinds,
+      cipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
+      providers: config.sandbox ? { con_sandbox_exchange: new SandboxExchange() } : {},
+    };
   },
-  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver],
+  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver, ConnectorResolver, UserConnectorsFieldResolver],
   orphanedTypes: [AgentsUser],
   // the user's own fields here are keyed on the id alone
   references: () => ({ User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } }),

@@ -4,6 +4,8 @@ import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { AgentsDb } from "./db.ts";
 import type { TaskKinds } from "./tasks/task-kinds.ts";
+import type { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
+import type { ConnectorProvider } from "./connectors/connector-provider.ts";
 
 /** What the agents subgraph's resolvers need, built once at start and injected. */
 export interface AgentsServices {
@@ -17,4 +19,8 @@ export interface AgentsServices {
   jobs: JobQueue;
   /** what agent tasks can do */
   taskKinds: TaskKinds;
+  /** seals connector credentials (CARD_DATA_KEY) */
+  cipher: CardDataCipher;
+  /** the services connectors reach, by connector id: the sandbox exchange in sandbox mode */
+  providers: Record<string, ConnectorProvider>;
 }

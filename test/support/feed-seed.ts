@@ -17,7 +17,7 @@ export interface FeedSeed {
 
 const TWO_YEARS_MS = 730 * 86_400_000;
 
-/** The statements, in order: transactions, then their status histories. Values are literals checked here. */
+/** The statements, in order: transactions, their status histories, their outbox events marked delivered. Values are literals checked here. */
 export function feedSeedStatements(seed: FeedSeed): string[] {
   const { user_id, count, wallet_ids, id_prefix } = seed;
   if (!/^[a-z0-9_]+$/i.test(user_id) || !/^[a-z0-9_]+$/i.test(id_prefix)) throw new Error("feed seed: ids must be [a-z0-9_]");
@@ -70,5 +70,7 @@ export function feedSeedStatements(seed: FeedSeed): string[] {
      CROSS JOIN LATERAL (VALUES (1, NULL, 'pending'), (2, 'pending', 'processing'), (3, 'processing', t."status")) AS s(n, "from", "to")
      WHERE t."id" LIKE 'txn\\_${id_prefix}\\_%' AND (s.n = 1 OR (s.n = 2 AND t."status" <> 'pending') OR (s.n = 3 AND t."status" IN ('completed','failed')))
      ORDER BY t."id", s.n`,
+    // a history import is not news: automation reacts to new movements, so its outbox events count as delivered
+    `UPDATE "finance"."ledger_events" SET "delivered_at" = now() WHERE "delivered_at" IS NULL AND "user_id" = '${user_id}' AND "transaction_id" LIKE 'txn\\_${id_prefix}\\_%'`,
   ];
 }

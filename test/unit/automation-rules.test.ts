@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { compareDecimals, roundUpDifference, subtractDecimals } from "../../lib/decimal.ts";
-import { AGENT_TASK_STATUSES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
+import { AGENT_TASK_STATUSES, USER_CONNECTOR_STATUSES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
+import { nextConnectorStatus, requireConnectorMove } from "../../subgraphs/agents/connectors/connector-status.ts";
 import { canMoveUserStrategy, requireUserStrategyMove } from "../../subgraphs/agents/strategies/user-strategy-status.ts";
 import { canMoveTask, isFinalTaskStatus, requireTaskMove } from "../../subgraphs/agents/tasks/task-status.ts";
 
@@ -51,5 +52,25 @@ describe("round-up arithmetic", () => {
     expect(subtractDecimals("20", "50")).toBe("-30");
     expect(compareDecimals("0.10", "0.1")).toBe(0);
     expect(compareDecimals("-1", "0")).toBe(-1);
+  });
+});
+
+describe("a connection's moves (spec 3.6 states, our transitions)", () => {
+  const allowed: Record<string, string> = {
+    "connected disconnect": "disconnected",
+    "connected sync_failed": "error",
+    "connected reconnect": "connected",
+    "error sync_succeeded": "connected",
+    "error reconnect": "connected",
+    "error disconnect": "disconnected",
+    "disconnected reconnect": "connected",
+  };
+
+  it("has exactly the table's moves and refuses every other with CON-409-001", () => {
+    for (const from of USER_CONNECTOR_STATUSES)
+      for (const trigger of ["reconnect", "disconnect", "sync_failed", "sync_succeeded"] as const) {
+        expect([from, trigger, nextConnectorStatus(from, trigger)]).toEqual([from, trigger, allowed[`${from} ${trigger}`] ?? null]);
+        if (!allowed[`${from} ${trigger}`]) expect(() => requireConnectorMove(from, trigger)).toThrow(expect.objectContaining({ code: "CON-409-001" }));
+      }
   });
 });

@@ -3,7 +3,8 @@ import type { CardFundingSourceType, CardStatus } from "../../../lib/vocabulary/
 import { ASSET_INCLUDE, assetRecord } from "../assets/asset-record.ts";
 import type { BalanceWallet } from "../balances/balance-source.ts";
 import { sumDecimals, valueUsd } from "../../../lib/decimal.ts";
-import { walletAssets, type AssetBalanceView, type WalletAssetServices } from "../balances/wallet-assets.ts";
+import { assetBalanceViews, walletAssets, type AssetBalanceView, type WalletAssetServices } from "../balances/wallet-assets.ts";
+import { sourceBalances } from "../transactions/balances.ts";
 import type { Prisma } from "../db.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
 
@@ -101,16 +102,35 @@ async function cardAccounts(services: WalletAssetServices, userId: string): Prom
 }
 
 /**
- * The unified account view: one entry per source, crypto wallets (by wallet id), then linked bank
- * accounts, then cards last, after both kinds of source a card may spend from. The total is the
- * exact sum of the entries' totals.
+ * Accounts at outside services (an exchange a user connector reports): crypto held for the user
+ * elsewhere, so `crypto_wallet` entries (source_id the connector's account id, no chain or
+ * address), their balances summed from the ledger rows the connector reported (completed ones).
+ */
+async function externalAccounts(services: WalletAssetServices, userId: string): Promise<AccountEntry[]> {
+  const accounts = await services.db.externalAccount.findMany({ where: { user_id: userId, closed_at: null }, orderBy: [{ created_at: "asc" }, { id: "asc" }] });
+  return Promise.all(
+    accounts.map(async (account) => {
+      const held = (await sourceBalances(services.db, { kind: "external_account", id: account.id }))
+        .filter((row) => row.asset_symbol !== null && row.balance_base_units !== "0")
+        .map((row) => ({ symbol: row.asset_symbol!, balance: row.balance_base_units }));
+      const balances = await assetBalanceViews(services, held);
+      return { source: "crypto_wallet" as const, source_id: account.id, name: account.name, chain_id: null, address: null, balances, total_value_usd: totalValueUsd(balances.map((b) => b.value_usd)), card: null };
+    }),
+  );
+}
+
+/**
+ * The unified account view: one entry per source, crypto wallets (by wallet id), accounts at
+ * outside services, then linked bank accounts, then cards last, after both kinds of source a card
+ * may spend from. The total is the exact sum of the entries' totals.
  */
 export async function accountView(services: WalletAssetServices, userId: string, wallets: readonly AccountWallet[]): Promise<AccountViewRecord> {
-  const [walletItems, bankItems, cardItems] = await Promise.all([
+  const [walletItems, externalItems, bankItems, cardItems] = await Promise.all([
     Promise.all([...wallets].sort((a, b) => a.id - b.id).map((wallet) => walletAccount(services, wallet))),
+    externalAccounts(services, userId),
     bankAccounts(services, userId),
     cardAccounts(services, userId),
   ]);
-  const items = [...walletItems, ...bankItems, ...cardItems];
+  const items = [...walletItems, ...externalItems, ...bankItems, ...cardItems];
   return { items, total_value_usd: sumDecimals(items.map((item) => item.total_value_usd)) };
 }

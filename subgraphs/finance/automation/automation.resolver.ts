@@ -1,11 +1,13 @@
 import { Arg, Ctx, Directive, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { requireInternal } from "../../../lib/auth/authorize.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
+import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { cardPurchasesAfter, spendingSince, walletAvailable } from "./automation-facts.ts";
 import { automationSwap, automationTransfer } from "./automation-movements.ts";
 import { acknowledgeLedgerEvents, undeliveredLedgerEvents } from "./ledger-events.ts";
+import { closeExternalAccount, syncExternalAccount } from "./external-accounts.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 
 @Directive("@inaccessible")
@@ -89,6 +91,31 @@ function requireTarget(walletId: number | null | undefined): number {
   return walletId;
 }
 
+@Directive("@inaccessible")
+@InputType({ description: "Internal: a movement at an outside account, as its connector reports it." })
+export class ExternalMovementInput {
+  @Field(() => String)
+  external_id!: string;
+
+  @Field(() => String, { description: "deposit, withdrawal or swap" })
+  type!: string;
+
+  @Field(() => String, { description: "in or out" })
+  direction!: string;
+
+  @Field(() => String)
+  asset!: string;
+
+  @Field(() => String)
+  amount!: string;
+
+  @Field(() => Date)
+  timestamp!: Date;
+
+  @Field(() => String)
+  description!: string;
+}
+
 /** Internal fields the agents subgraph's strategies call (as its peer): reads of a user's money, and idempotent movements. */
 @Resolver()
 export class AutomationResolver {
@@ -140,6 +167,32 @@ export class AutomationResolver {
   _ack_ledger_events(@Arg("ids", () => [String]) ids: string[], @Ctx() ctx: RequestContext): Promise<number> {
     requireInternal(ctx.principal, "agents");
     return acknowledgeLedgerEvents(this.services.db, ids);
+  }
+
+  @Directive("@inaccessible")
+  @Mutation(() => Int, { description: "Internal (agents service): records an outside account's movements as its connector reports them; answers how many were new." })
+  _sync_external_account(
+    @Arg("user_id", () => String) userId: string,
+    @Arg("account_id", () => String) accountId: string,
+    @Arg("provider", () => String) provider: string,
+    @Arg("name", () => String) name: string,
+    @Arg("movements", () => [ExternalMovementInput]) movements: ExternalMovementInput[],
+    @Ctx() ctx: RequestContext,
+  ): Promise<number> {
+    requireInternal(ctx.principal, "agents");
+    const checked = movements.map((movement) => ({
+      ...movement,
+      type: requireOneOf(["deposit", "withdrawal", "swap"] as const, movement.type, ["body", "type"]),
+      direction: requireOneOf(["in", "out"] as const, movement.direction, ["body", "direction"]),
+    }));
+    return syncExternalAccount(this.services, { user_id: userId, account_id: accountId, provider, name, movements: checked });
+  }
+
+  @Directive("@inaccessible")
+  @Mutation(() => Boolean, { description: "Internal (agents service): closes an outside account whose connector was disconnected." })
+  _close_external_account(@Arg("user_id", () => String) userId: string, @Arg("account_id", () => String) accountId: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    requireInternal(ctx.principal, "agents");
+    return closeExternalAccount(this.services.db, userId, accountId);
   }
 
   @Directive("@inaccessible")

@@ -24,7 +24,11 @@ export interface WalletAssetServices {
  * current USD price, by symbol. The wallet is the users subgraph's answer (it authorised the read).
  */
 export async function walletAssets(services: WalletAssetServices, wallet: BalanceWallet): Promise<AssetBalanceView[]> {
-  const held = await services.balances.walletBalances(wallet);
+  return assetBalanceViews(services, await services.balances.walletBalances(wallet));
+}
+
+/** Balances in base units by symbol as the API shows them: each with its catalogue record and USD value, by symbol. */
+export async function assetBalanceViews(services: Pick<WalletAssetServices, "db" | "prices">, held: readonly { symbol: string; balance: string }[]): Promise<AssetBalanceView[]> {
   if (held.length === 0) return [];
   const rows = await services.db.asset.findMany({ where: { symbol: { in: held.map((h) => h.symbol) } }, include: ASSET_INCLUDE });
   const catalogue = new Map(rows.map((row) => [row.symbol, assetRecord(row)]));

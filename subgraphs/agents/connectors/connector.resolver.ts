@@ -1,0 +1,66 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import { requireUser } from "../../../lib/auth/authorize.ts";
+import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import type { AgentsServices } from "../services.ts";
+import { Connector, UserConnector } from "../types/connector.ts";
+import { AgentsUser } from "../types/user.ts";
+import { connectConnector, disconnectConnector, getConnector, getUserConnector, listConnectors, listUserConnectors, reconnectConnector, syncUserConnector } from "./user-connectors.ts";
+
+@Resolver(() => UserConnector)
+export class ConnectorResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @Query(() => [Connector], { description: "The connector catalogue, by type when asked." })
+  connectors(@Arg("type", () => String, { nullable: true }) type: string | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    requireUser(ctx.principal, "read");
+    return listConnectors(this.services.db, type ?? null);
+  }
+
+  @Query(() => Connector)
+  connector(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    requireUser(ctx.principal, "read");
+    return getConnector(this.services.db, id);
+  }
+
+  @Query(() => [UserConnector], { description: "The user's connections, oldest first." })
+  user_connectors(@Ctx() ctx: RequestContext): Promise<unknown[]> {
+    return listUserConnectors(this.services.db, requireUser(ctx.principal, "read").user_id);
+  }
+
+  @Query(() => UserConnector)
+  user_connector(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return getUserConnector(this.services.db, requireUser(ctx.principal, "read").user_id, id);
+  }
+
+  @Mutation(() => UserConnector, { description: "Connects a catalogue connector with credentials, then syncs it." })
+  connect_connector(@Arg("connector_id", () => ID) connectorId: string, @Arg("credentials", () => JSONObjectScalar) credentials: Record<string, unknown>, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return connectConnector(this.services, requireUser(ctx.principal, "write").user_id, { connector_id: connectorId, credentials }, ctx.trace_id);
+  }
+
+  @Mutation(() => UserConnector, { description: "Pulls what the service reports into the ledger." })
+  sync_user_connector(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return syncUserConnector(this.services, requireUser(ctx.principal, "write").user_id, id, ctx.trace_id);
+  }
+
+  @Mutation(() => UserConnector, { description: "New credentials for a disconnected or failing connection, then a sync." })
+  reconnect_user_connector(@Arg("id", () => ID) id: string, @Arg("credentials", () => JSONObjectScalar) credentials: Record<string, unknown>, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return reconnectConnector(this.services, requireUser(ctx.principal, "write").user_id, id, credentials, ctx.trace_id);
+  }
+
+  @Mutation(() => UserConnector, { description: "Disconnects; its transactions stay in the feed." })
+  disconnect_user_connector(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return disconnectConnector(this.services, requireUser(ctx.principal, "write").user_id, id, ctx.trace_id);
+  }
+}
+
+@Resolver(() => AgentsUser)
+export class UserConnectorsFieldResolver {
+  constructor(private readonly services: AgentsServices) {}
+
+  @FieldResolver(() => [UserConnector], { description: "The user's connections." })
+  connectors(@Root() user: AgentsUser, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+    const { user_id } = requireUser(ctx.principal, "read");
+    return user_id === user.id ? listUserConnectors(this.services.db, user_id) : Promise.resolve([]);
+  }
+}

@@ -1,0 +1,43 @@
+import { Field, ID, ObjectType } from "type-graphql";
+
+@ObjectType({ description: "A connector of the catalogue (spec 2.10 types exchange, bank, accounting, tax)." })
+export class Connector {
+  @Field(() => ID, { description: "con_<name>" })
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String)
+  description!: string;
+
+  @Field(() => String, { description: "exchange, bank, accounting or tax" })
+  type!: string;
+
+  @Field(() => String, { description: "api_key (credentials), oauth (an authorization code) or open_banking (linked through /v0/open-banking)" })
+  auth!: string;
+}
+
+@ObjectType({ description: "A connector the user connected (spec 3.6: connected, disconnected, error); never its credentials." })
+export class UserConnector {
+  @Field(() => ID, { description: "ucn_<id>" })
+  id!: string;
+
+  @Field(() => Connector)
+  connector!: Connector;
+
+  @Field(() => String, { description: "connected, disconnected or error" })
+  status!: string;
+
+  @Field(() => String, { nullable: true, description: "Why its last sync failed." })
+  last_error!: string | null;
+
+  @Field(() => Date, { nullable: true })
+  last_synced_at!: Date | null;
+
+  @Field(() => Date)
+  created_at!: Date;
+
+  @Field(() => Date)
+  updated_at!: Date;
+}

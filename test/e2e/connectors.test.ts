@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentsDb } from "../../subgraphs/agents/db.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+// Issue 13: connectors. A sandbox exchange's balances and trades feed the ledger once each and
+// show in the accounts view; spec 3.6's connection states move through one table.
+let platform: TestPlatform;
+let agentsDb: AgentsDb;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  agentsDb = (platform.subgraphs.agents as any).services.db;
+});
+afterAll(() => platform?.stop());
+
+async function problem(response: Response) {
+  const body = await response.json();
+  return { status: response.status, code: body.error_code as string };
+}
+
+const GOOD = { api_key: "sbx_alice123", api_secret: "s3cret-s3cret-s3cret" };
+const connect = (jwt: string, credentials: Record<string, unknown>, connector_id = "con_sandbox_exchange") => platform.api("/v0/user/me/connectors", { method: "POST", jwt, json: { connector_id, credentials } });
+const action = (jwt: string, id: string, name: string, json?: unknown) => platform.api(`/v0/user/me/connectors/${id}/${name}`, { method: "POST", jwt, ...(json !== undefined && { json }) });
+
+describe("connectors", () => {
+  it("lists the catalogue by type", async () => {
+    const { jwt } = await platform.createUser();
+    const all = (await (await platform.api("/v0/connectors", { jwt })).json()).items;
+    expect(all.map((c: { id: string }) => c.id).sort()).toEqual(["con_open_banking", "con_sandbox_exchange"]);
+    expect((await (await platform.api("/v0/connectors?type=exchange", { jwt })).json()).items.map((c: { id: string }) => c.id)).toEqual(["con_sandbox_exchange"]);
+    expect(await problem(await platform.api("/v0/connectors/con_nothing", { jwt }))).toEqual({ status: 404, code: "CON-404-001" });
+  });
+
+  it("connects a sandbox exchange whose balances show in the accounts and whose trades are in the feed, once however often it syncs", async () => {
+    const { jwt } = await platform.createUser();
+    const response = await connect(jwt, GOOD);
+    expect(response.status).toBe(201);
+    const connection = await response.json();
+    expect(connection).toMatchObject({ status: "connected", last_synced_at: expect.any(Number), last_error: null, connector: { type: "exchange" } });
+    expect(JSON.stringify(connection)).not.toContain("s3cret");
+    expect((await agentsDb.userConnector.findUniqueOrThrow({ where: { id: connection.id } })).credentials_sealed).not.toContain("s3cret");
+
+    expect((await action(jwt, connection.id, "sync")).status).toBe(200);
+    const accounts = await (await platform.api("/v0/accounts", { jwt })).json();
+    const exchange = accounts.items.find((item: { source_id: string }) => item.source_id === connection.id);
+    expect(exchange).toMatchObject({ source: "crypto_wallet", name: "Sandbox Exchange", chain_id: null, address: null });
+    expect(exchange.balances.map((b: { asset: { symbol: string }; balance: string }) => [b.asset.symbol, b.balance]).sort()).toEqual([["ETH", "600000000000000000"], ["USDC", "1200000000"]]);
+    const feed = (await (await platform.api("/v0/transactions?limit=100", { jwt })).json()).items;
+    expect(feed.map((t: { type: string }) => t.type).sort()).toEqual(["deposit", "deposit", "swap", "swap"]);
+
+    const disconnected = await (await action(jwt, connection.id, "disconnect")).json();
+    expect(disconnected.status).toBe("disconnected");
+    expect((await (await platform.api("/v0/accounts", { jwt })).json()).items.some((item: { source_id: string }) => item.source_id === connection.id)).toBe(false);
+    expect((await (await platform.api("/v0/transactions?limit=100", { jwt })).json()).items).toHaveLength(4);
+    expect(await problem(await action(jwt, connection.id, "sync"))).toEqual({ status: 409, code: "CON-409-001" });
+    expect(await problem(await action(jwt, connection.id, "disconnect"))).toEqual({ status: 409, code: "CON-409-001" });
+    const back = await (await action(jwt, connection.id, "reconnect", { credentials: GOOD })).json();
+    expect(back.status).toBe("connected");
+    expect((await (await platform.api("/v0/transactions?limit=100", { jwt })).json()).items).toHaveLength(4);
+  });
+
+  it("refuses bad credentials with nothing connected, moves a revoked key to error and back with new credentials, and 404s another user's", async () => {
+    const user = await platform.createUser();
+    const other = await platform.createUser();
+    expect(await problem(await connect(user.jwt, { api_key: "nope", api_secret: "short" }))).toEqual({ status: 422, code: "CON-422-001" });
+    expect(await problem(await connect(user.jwt, {}, "con_open_banking"))).toEqual({ status: 422, code: "CON-422-002" });
+    expect((await (await platform.api("/v0/user/me/connectors", { jwt: user.jwt })).json()).items).toEqual([]);
+
+    const failing = await (await connect(user.jwt, { api_key: "sbx_revoked01", api_secret: "s3cret-s3cret-s3cret" })).json();
+    expect(failing).toMatchObject({ status: "error", last_error: expect.stringContaining("revoked"), last_synced_at: null });
+    expect(await problem(await action(user.jwt, failing.id, "reconnect", { credentials: { api_key: "bad" } }))).toEqual({ status: 422, code: "CON-422-001" });
+    const fixed = await (await action(user.jwt, failing.id, "reconnect", { credentials: GOOD })).json();
+    expect(fixed).toMatchObject({ status: "connected", last_error: null, last_synced_at: expect.any(Number) });
+
+    for (const response of [await platform.api(`/v0/user/me/connectors/${fixed.id}`, { jwt: other.jwt }), await action(other.jwt, fixed.id, "sync"), await action(other.jwt, fixed.id, "disconnect")])
+      expect(await problem(response)).toEqual({ status: 404, code: "CON-404-002" });
+  });
+});
