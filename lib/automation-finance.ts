@@ -43,6 +43,17 @@ export interface LedgerEvent {
   };
 }
 
+/** A movement at an outside account (an exchange) as its connector reports it: recorded once per account and `external_id`. */
+export interface ExternalMovement {
+  external_id: string;
+  type: "deposit" | "withdrawal" | "swap";
+  direction: "in" | "out";
+  asset: string;
+  amount: string;
+  timestamp: Date;
+  description: string;
+}
+
 export interface CardPurchase {
   id: string;
   amount: string;
@@ -97,7 +108,7 @@ export class AutomationFinance {
 
   /** Records an outside account's movements (once each); answers how many were new. */
   async syncExternalAccount(
-    input: { user_id: string; account_id: string; provider: string; name: string; movements: { external_id: string; type: string; direction: string; asset: string; amount: string; timestamp: Date; description: string }[] },
+    input: { user_id: string; account_id: string; provider: string; name: string; movements: ExternalMovement[] },
     traceId: string,
   ): Promise<number> {
     const movements = input.movements.map((movement) => ({ ...movement, timestamp: movement.timestamp.getTime() }));

@@ -1,23 +1,13 @@
 import { createHash } from "node:crypto";
+import type { ExternalMovement } from "../../../lib/automation-finance.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
-
-/** A movement at the outside service, as finance records it (lib/automation-finance.ts). */
-export interface ReportedMovement {
-  external_id: string;
-  type: "deposit" | "withdrawal" | "swap";
-  direction: "in" | "out";
-  asset: string;
-  amount: string;
-  timestamp: Date;
-  description: string;
-}
 
 /** An outside service a connector reaches: checks credentials, and reports what the account did. */
 export interface ConnectorProvider {
   /** CON-422-001 for credentials the service refuses */
   verify(credentials: Record<string, unknown>): void;
   /** the account's movements; throws (anything) when the service refuses the credentials now */
-  fetch(credentials: Record<string, unknown>, now: Date): Promise<ReportedMovement[]>;
+  fetch(credentials: Record<string, unknown>, now: Date): Promise<ExternalMovement[]>;
 }
 
 const KEY = /^sbx_[A-Za-z0-9]{8,64}$/;
@@ -34,7 +24,7 @@ export class SandboxExchange implements ConnectorProvider {
       throw appError("CON-422-001", "The sandbox exchange wants an api_key sbx_… (8+ letters or digits) and an api_secret of 16+ characters.");
   }
 
-  async fetch(credentials: Record<string, unknown>, now: Date): Promise<ReportedMovement[]> {
+  async fetch(credentials: Record<string, unknown>, now: Date): Promise<ExternalMovement[]> {
     const key = String(credentials.api_key);
     if (key.startsWith("sbx_revoked")) throw new Error("The exchange refused the API key: it was revoked.");
     const id = (n: number) => `sbxex-${createHash("sha256").update(`${key}/${n}`).digest("hex").slice(0, 16)}`;

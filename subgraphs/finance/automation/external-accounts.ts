@@ -1,20 +1,9 @@
+import type { ExternalMovement } from "../../../lib/automation-finance.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { FinanceDb } from "../db.ts";
 import type { AssetPrices } from "../prices/asset-prices.ts";
 import { recordMovement } from "../transactions/record-movement.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
-
-/** A movement at the outside service as its connector reports it. */
-export interface ExternalMovement {
-  /** the service's own id: recorded once per account */
-  external_id: string;
-  type: "deposit" | "withdrawal" | "swap";
-  direction: "in" | "out";
-  asset: string;
-  amount: string;
-  timestamp: Date;
-  description: string;
-}
 
 /**
  * Records what a connector reports of an outside account (an exchange): the account (made on its
