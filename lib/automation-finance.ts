@@ -16,6 +16,9 @@ const ACK_LEDGER_EVENTS = parse(`mutation ($ids: [String!]!) { acknowledged: _ac
 const SYNC_EXTERNAL = parse(`mutation ($user_id: String!, $account_id: String!, $provider: String!, $name: String!, $movements: [ExternalMovementInput!]!) {
   recorded: _sync_external_account(user_id: $user_id, account_id: $account_id, provider: $provider, name: $name, movements: $movements)
 }`);
+const TRANSACTIONS_AFTER = parse(`query ($user_id: String!, $after: Timestamp, $limit: Int!) {
+  entries: _transactions_after(user_id: $user_id, after: $after, limit: $limit) { id type direction status amount unit amount_usd category timestamp created_at }
+}`);
 const CLOSE_EXTERNAL = parse(`mutation ($user_id: String!, $account_id: String!) { closed: _close_external_account(user_id: $user_id, account_id: $account_id) }`);
 const MOVEMENT = parse(`mutation ($input: AutomationMovementInput!) { movement: _automation_movement(input: $input) { transaction_ids amount_in } }`);
 
@@ -52,6 +55,20 @@ export interface ExternalMovement {
   amount: string;
   timestamp: Date;
   description: string;
+}
+
+/** A ledger row as an export (accounting, tax) takes it; instants in epoch milliseconds. */
+export interface LedgerEntry {
+  id: string;
+  type: string;
+  direction: string;
+  status: string;
+  amount: string;
+  unit: string;
+  amount_usd: string | null;
+  category: string | null;
+  timestamp: number;
+  created_at: number;
 }
 
 export interface CardPurchase {
@@ -113,6 +130,11 @@ export class AutomationFinance {
   ): Promise<number> {
     const movements = input.movements.map((movement) => ({ ...movement, timestamp: movement.timestamp.getTime() }));
     return (await this.finance.query<{ recorded: number }>(SYNC_EXTERNAL, { ...input, movements }, traceId)).recorded;
+  }
+
+  /** The user's transactions recorded after `after` (not failed), oldest first. */
+  async transactionsAfter(userId: string, after: Date | null, limit: number, traceId: string): Promise<LedgerEntry[]> {
+    return (await this.finance.query<{ entries: LedgerEntry[] }>(TRANSACTIONS_AFTER, { user_id: userId, after: after?.getTime() ?? null, limit }, traceId)).entries;
   }
 
   /** Closes an outside account (its connector was disconnected); its rows stay. */

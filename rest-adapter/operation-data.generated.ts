@@ -2541,6 +2541,7 @@ export interface OperationData {
       status: string;
       last_error: string | null;
       last_synced_at: number | null;
+      last_sync: Record<string, unknown> | null;
       created_at: number;
       updated_at: number;
     }[];
@@ -2559,6 +2560,7 @@ export interface OperationData {
       status: string;
       last_error: string | null;
       last_synced_at: number | null;
+      last_sync: Record<string, unknown> | null;
       created_at: number;
       updated_at: number;
     };
@@ -2577,6 +2579,7 @@ export interface OperationData {
       status: string;
       last_error: string | null;
       last_synced_at: number | null;
+      last_sync: Record<string, unknown> | null;
       created_at: number;
       updated_at: number;
     };
@@ -2595,6 +2598,7 @@ export interface OperationData {
       status: string;
       last_error: string | null;
       last_synced_at: number | null;
+      last_sync: Record<string, unknown> | null;
       created_at: number;
       updated_at: number;
     };
@@ -2613,6 +2617,7 @@ export interface OperationData {
       status: string;
       last_error: string | null;
       last_synced_at: number | null;
+      last_sync: Record<string, unknown> | null;
       created_at: number;
       updated_at: number;
     };
@@ -2631,6 +2636,7 @@ export interface OperationData {
       status: string;
       last_error: string | null;
       last_synced_at: number | null;
+      last_sync: Record<string, unknown> | null;
       created_at: number;
       updated_at: number;
     };

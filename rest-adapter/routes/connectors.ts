@@ -5,7 +5,7 @@ import { defineRoute } from "../route.ts";
 import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
 
 const CONNECTOR_FIELDS = "id name description type auth";
-const USER_CONNECTOR_FIELDS = `id connector { ${CONNECTOR_FIELDS} } status last_error last_synced_at created_at updated_at`;
+const USER_CONNECTOR_FIELDS = `id connector { ${CONNECTOR_FIELDS} } status last_error last_synced_at last_sync created_at updated_at`;
 
 const Connector = Type.Object({
   id: Type.String({ description: "con_<name>" }),
@@ -20,13 +20,16 @@ const UserConnector = Type.Object({
   status: literalUnion(USER_CONNECTOR_STATUSES, { description: "spec 3.6; see the transitions in the description" }),
   last_error: Type.Union([Type.String(), Type.Null()], { description: "why its last sync failed" }),
   last_synced_at: Type.Union([EpochMs, Type.Null()]),
+  last_sync: Type.Union([Type.Record(Type.String(), Type.Integer()), Type.Null()], { description: "what the last sync did: {recorded} movements from an exchange, {exported} transactions to books or taxes" }),
   created_at: EpochMs,
   updated_at: EpochMs,
 });
-const Credentials = Type.Record(Type.String(), Type.Unknown(), { description: "what the connector's service wants: the sandbox exchange an api_key sbx_… and an api_secret of 16+ characters; sealed at once, never returned or logged" });
+const Credentials = Type.Record(Type.String(), Type.Unknown(), { description: "for `api_key` connectors: what the service wants (the sandbox exchange an api_key sbx_… and an api_secret of 16+ characters); sealed at once, never returned or logged" });
+const Code = Type.String({ minLength: 1, maxLength: 512, description: "for `oauth` connectors: the authorization code the service's consent screen gave your app (the sandbox's: sbx_code_…); exchanged once for tokens, which are kept sealed" });
+const Authorization = { credentials: Type.Optional(Credentials), code: Type.Optional(Code) };
 
 const LIFECYCLE =
-  "States (spec 3.6) and their moves: `connected` → `error` (a sync the service refused; `last_error` says why), `error` → `connected` (a sync that works again, or new credentials), `connected` or `error` → `disconnected` (you), `disconnected` → `connected` (you, with credentials). Any other move is 409 `CON-409-001`. What an exchange reports (deposits, withdrawals, trades) lands in the ledger once each, on an account whose id is the connection's: its balances show in GET /v0/accounts as a `crypto_wallet` without chain or address, its movements in the feed; disconnecting takes it out of the accounts, its transactions stay.";
+  "States (spec 3.6) and their moves: `connected` → `error` (a sync the service refused; `last_error` says why), `error` → `connected` (a sync that works again, or new credentials), `connected` or `error` → `disconnected` (you), `disconnected` → `connected` (you, with credentials). Any other move is 409 `CON-409-001`. A bookkeeping or tax service takes the ledger's transactions recorded since its last sync (tax: swaps, ramps, interest, fees), each once; what an exchange reports (deposits, withdrawals, trades) lands in the ledger once each, on an account whose id is the connection's: its balances show in GET /v0/accounts as a `crypto_wallet` without chain or address, its movements in the feed; disconnecting takes it out of the accounts, its transactions stay.";
 
 const UserConnectorId = Type.Object({ user_connector_id: Type.String({ minLength: 1, maxLength: 64, description: "ucn_<id>" }) });
 const ucHref = (base: string, id: string) => href(base, "/v0/user/me/connectors/{user_connector_id}", { user_connector_id: id });
@@ -104,11 +107,11 @@ export const connectorRoutes = [
     path: "/v0/user/me/connectors",
     tag: "User Connectors",
     summary: "Connect a service",
-    description: `Credentials the service refuses: 422 \`CON-422-001\`, nothing connected; a bank connector: 422 \`CON-422-002\` (use Open Banking); an unknown connector: 404 \`CON-404-001\`; a service this deployment cannot reach (the sandbox exchange outside sandbox mode): 503. It syncs at once: the answer shows it \`connected\` with \`last_synced_at\`, or \`error\` with why. ${LIFECYCLE}`,
+    description: `An \`api_key\` connector takes \`credentials\`, an \`oauth\` one the authorization \`code\` of its consent screen (exchanged once for tokens). Credentials or a code the service refuses: 422 \`CON-422-001\`, nothing connected; a bank connector: 422 \`CON-422-002\` (use Open Banking); an unknown connector: 404 \`CON-404-001\`; a service this deployment cannot reach (the sandbox exchange outside sandbox mode): 503. It syncs at once: the answer shows it \`connected\` with \`last_synced_at\`, or \`error\` with why. ${LIFECYCLE}`,
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({ connector_id: Type.String({ minLength: 1, maxLength: 64 }), credentials: Credentials }),
-    operation: `mutation ConnectConnector($connector_id: ID!, $credentials: JSONObject!) { connection: connect_connector(connector_id: $connector_id, credentials: $credentials) { ${USER_CONNECTOR_FIELDS} } }`,
-    variables: ({ body }) => ({ connector_id: body.connector_id, credentials: body.credentials }),
+    body: Type.Object({ connector_id: Type.String({ minLength: 1, maxLength: 64 }), ...Authorization }),
+    operation: `mutation ConnectConnector($connector_id: ID!, $credentials: JSONObject, $code: String) { connection: connect_connector(connector_id: $connector_id, credentials: $credentials, code: $code) { ${USER_CONNECTOR_FIELDS} } }`,
+    variables: ({ body }) => ({ connector_id: body.connector_id, credentials: body.credentials ?? null, code: body.code ?? null }),
     result: (data) => data.connection,
     status: 201,
     links: (body, { base_url }) => ucLinks(base_url, body.id),
@@ -158,9 +161,9 @@ export const connectorRoutes = [
     operationId: "reconnectUserConnector",
     summary: "Connect again with new credentials",
     description: `Checked by the service as at connecting (422 \`CON-422-001\`), then synced. ${LIFECYCLE}`,
-    body: Type.Object({ credentials: Credentials }),
-    operation: `mutation ReconnectUserConnector($id: ID!, $credentials: JSONObject!) { connection: reconnect_user_connector(id: $id, credentials: $credentials) { ${USER_CONNECTOR_FIELDS} } }`,
-    variables: ({ params, body }) => ({ id: params.user_connector_id, credentials: body.credentials }),
+    body: Type.Object(Authorization, { minProperties: 1 }),
+    operation: `mutation ReconnectUserConnector($id: ID!, $credentials: JSONObject, $code: String) { connection: reconnect_user_connector(id: $id, credentials: $credentials, code: $code) { ${USER_CONNECTOR_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.user_connector_id, credentials: body.credentials ?? null, code: body.code ?? null }),
     result: (data) => data.connection,
     links: (body, { base_url }) => ucLinks(base_url, body.id),
     errors: ["CON-404-002", "CON-409-001", "CON-422-001", "CON-422-002", "USR-403-001", "USR-404-001"],

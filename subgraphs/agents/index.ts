@@ -19,7 +19,7 @@ import { transferKind } from "./tasks/transfer-kind.ts";
 import { UserRuleResolver, UserRulesFieldResolver } from "./rules/user-rule.resolver.ts";
 import { UserWidgetsResolver, WidgetResolver } from "./widgets/widget.resolver.ts";
 import { ConnectorResolver, UserConnectorsFieldResolver } from "./connectors/connector.resolver.ts";
-import { SandboxExchange } from "./connectors/connector-provider.ts";
+import { SandboxExchange, SandboxExport } from "./connectors/connector-provider.ts";
 import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 
 export const agentsSubgraph = defineSubgraph({
@@ -49,7 +49,7 @@ export const agentsSubgraph = defineSubgraph({
       jobs,
       taskKinds,
       cipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
-      providers: config.sandbox ? { con_sandbox_exchange: new SandboxExchange() } : {},
+      providers: config.sandbox ? { con_sandbox_exchange: new SandboxExchange(), con_sandbox_books: new SandboxExport("accounting"), con_sandbox_tax: new SandboxExport("tax") } : {},
     };
   },
   resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver, ConnectorResolver, UserConnectorsFieldResolver],

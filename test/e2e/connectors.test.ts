@@ -20,13 +20,14 @@ async function problem(response: Response) {
 
 const GOOD = { api_key: "sbx_alice123", api_secret: "s3cret-s3cret-s3cret" };
 const connect = (jwt: string, credentials: Record<string, unknown>, connector_id = "con_sandbox_exchange") => platform.api("/v0/user/me/connectors", { method: "POST", jwt, json: { connector_id, credentials } });
+const connectWithCode = (jwt: string, connector_id: string, code: string) => platform.api("/v0/user/me/connectors", { method: "POST", jwt, json: { connector_id, code } });
 const action = (jwt: string, id: string, name: string, json?: unknown) => platform.api(`/v0/user/me/connectors/${id}/${name}`, { method: "POST", jwt, ...(json !== undefined && { json }) });
 
 describe("connectors", () => {
   it("lists the catalogue by type", async () => {
     const { jwt } = await platform.createUser();
     const all = (await (await platform.api("/v0/connectors", { jwt })).json()).items;
-    expect(all.map((c: { id: string }) => c.id).sort()).toEqual(["con_open_banking", "con_sandbox_exchange"]);
+    expect(all.map((c: { id: string; type: string }) => `${c.type}:${c.id}`).sort()).toEqual(["accounting:con_sandbox_books", "bank:con_open_banking", "exchange:con_sandbox_exchange", "tax:con_sandbox_tax"]);
     expect((await (await platform.api("/v0/connectors?type=exchange", { jwt })).json()).items.map((c: { id: string }) => c.id)).toEqual(["con_sandbox_exchange"]);
     expect(await problem(await platform.api("/v0/connectors/con_nothing", { jwt }))).toEqual({ status: 404, code: "CON-404-001" });
   });
@@ -74,5 +75,30 @@ describe("connectors", () => {
 
     for (const response of [await platform.api(`/v0/user/me/connectors/${fixed.id}`, { jwt: other.jwt }), await action(other.jwt, fixed.id, "sync"), await action(other.jwt, fixed.id, "disconnect")])
       expect(await problem(response)).toEqual({ status: 404, code: "CON-404-002" });
+  });
+
+  it("connects bookkeeping and tax services with an authorization code, and each sync exports the ledger's new transactions once (tax: taxable events only)", async () => {
+    const user = await platform.createUser();
+    const wallets = (await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string }[];
+    const wallet = wallets.find((w) => w.type === "EOA")!.id;
+    const move = (path: string, json: Record<string, unknown>) => platform.api(path, { method: "POST", jwt: user.jwt, json: { wallet_id: wallet, asset: "USDC", ...json } });
+    expect((await move("/v0/sandbox/deposits", { amount: "100" })).status).toBe(201);
+    expect((await move("/v0/sandbox/payments", { amount: "2", type: "fee" })).status).toBe(201);
+
+    expect(await problem(await connectWithCode(user.jwt, "con_sandbox_books", "not-a-code"))).toEqual({ status: 422, code: "CON-422-001" });
+    expect(await problem(await connectWithCode(user.jwt, "con_sandbox_books", "sbx_code_denied1"))).toEqual({ status: 422, code: "CON-422-001" });
+    expect(await problem(await connectWithCode(user.jwt, "con_sandbox_exchange", "sbx_code_abcdef"))).toEqual({ status: 422, code: "CON-422-001" });
+    const books = await (await connectWithCode(user.jwt, "con_sandbox_books", "sbx_code_abcdef")).json();
+    expect(books).toMatchObject({ status: "connected", last_sync: { exported: 2 }, connector: { type: "accounting", auth: "oauth" } });
+    expect(JSON.stringify(books)).not.toContain("sbxat_");
+    const tax = await (await connectWithCode(user.jwt, "con_sandbox_tax", "sbx_code_ghijkl")).json();
+    expect(tax.last_sync).toEqual({ exported: 1 });
+
+    expect((await move("/v0/sandbox/payments", { amount: "3", type: "transfer" })).status).toBe(201);
+    expect((await (await action(user.jwt, books.id, "sync")).json()).last_sync).toEqual({ exported: 1 });
+    expect((await (await action(user.jwt, books.id, "sync")).json()).last_sync).toEqual({ exported: 0 });
+    expect((await (await action(user.jwt, tax.id, "sync")).json()).last_sync).toEqual({ exported: 0 });
+    // outbound services hold no money: nothing of theirs shows in the accounts
+    expect((await (await platform.api("/v0/accounts", { jwt: user.jwt })).json()).items.map((item: { source_id: string }) => item.source_id)).not.toContain(books.id);
   });
 });

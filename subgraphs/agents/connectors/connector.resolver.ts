@@ -33,9 +33,14 @@ export class ConnectorResolver {
     return getUserConnector(this.services.db, requireUser(ctx.principal, "read").user_id, id);
   }
 
-  @Mutation(() => UserConnector, { description: "Connects a catalogue connector with credentials, then syncs it." })
-  connect_connector(@Arg("connector_id", () => ID) connectorId: string, @Arg("credentials", () => JSONObjectScalar) credentials: Record<string, unknown>, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return connectConnector(this.services, requireUser(ctx.principal, "write").user_id, { connector_id: connectorId, credentials }, ctx.trace_id);
+  @Mutation(() => UserConnector, { description: "Connects a catalogue connector with credentials (api_key) or an authorization code (oauth), then syncs it." })
+  connect_connector(
+    @Arg("connector_id", () => ID) connectorId: string,
+    @Arg("credentials", () => JSONObjectScalar, { nullable: true }) credentials: Record<string, unknown> | null,
+    @Arg("code", () => String, { nullable: true }) code: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return connectConnector(this.services, requireUser(ctx.principal, "write").user_id, { connector_id: connectorId, credentials: credentials ?? null, code: code ?? null }, ctx.trace_id);
   }
 
   @Mutation(() => UserConnector, { description: "Pulls what the service reports into the ledger." })
@@ -43,9 +48,14 @@ export class ConnectorResolver {
     return syncUserConnector(this.services, requireUser(ctx.principal, "write").user_id, id, ctx.trace_id);
   }
 
-  @Mutation(() => UserConnector, { description: "New credentials for a disconnected or failing connection, then a sync." })
-  reconnect_user_connector(@Arg("id", () => ID) id: string, @Arg("credentials", () => JSONObjectScalar) credentials: Record<string, unknown>, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return reconnectConnector(this.services, requireUser(ctx.principal, "write").user_id, id, credentials, ctx.trace_id);
+  @Mutation(() => UserConnector, { description: "New credentials or authorization code for a connection, then a sync." })
+  reconnect_user_connector(
+    @Arg("id", () => ID) id: string,
+    @Arg("credentials", () => JSONObjectScalar, { nullable: true }) credentials: Record<string, unknown> | null,
+    @Arg("code", () => String, { nullable: true }) code: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return reconnectConnector(this.services, requireUser(ctx.principal, "write").user_id, id, { credentials: credentials ?? null, code: code ?? null }, ctx.trace_id);
   }
 
   @Mutation(() => UserConnector, { description: "Disconnects; its transactions stay in the feed." })

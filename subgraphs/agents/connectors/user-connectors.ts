@@ -4,7 +4,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import { CONNECTOR_TYPES, type UserConnectorStatus } from "../../../lib/vocabulary/agents.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
-import type { AgentsDb } from "../db.ts";
+import type { AgentsDb, Prisma } from "../db.ts";
 import type { ConnectorProvider } from "./connector-provider.ts";
 import { nextConnectorStatus, requireConnectorMove, type ConnectorTrigger } from "./connector-status.ts";
 
@@ -35,7 +35,16 @@ type UserConnectorRow = NonNullable<Awaited<ReturnType<typeof loadRow>>>;
 
 /** A connection as the API shows it: never its credentials. */
 function userConnectorView(row: UserConnectorRow) {
-  return { id: row.id, connector: connectorView(row.connector), status: row.status as UserConnectorStatus, last_error: row.last_error, last_synced_at: row.last_synced_at, created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    id: row.id,
+    connector: connectorView(row.connector),
+    status: row.status as UserConnectorStatus,
+    last_error: row.last_error,
+    last_synced_at: row.last_synced_at,
+    last_sync: (row.last_sync ?? null) as Record<string, unknown> | null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 export type UserConnectorView = ReturnType<typeof userConnectorView>;
 
@@ -57,45 +66,59 @@ function providerOf(services: ConnectorServices, connector: ConnectorRow): Conne
 }
 
 /** Moves the connection through the one table, matched on the status read (a racing move loses with CON-409-001). */
-async function move(db: AgentsDb, row: { id: string; status: string }, trigger: ConnectorTrigger, data: { last_error?: string | null; last_synced_at?: Date; credentials_sealed?: string } = {}): Promise<void> {
+async function move(db: AgentsDb, row: { id: string; status: string }, trigger: ConnectorTrigger, data: Prisma.UserConnectorUpdateManyMutationInput = {}): Promise<void> {
   const to = requireConnectorMove(row.status as UserConnectorStatus, trigger);
   const { count } = await db.userConnector.updateMany({ where: { id: row.id, status: row.status }, data: { status: to, ...data } });
   if (count === 0) throw appError("CON-409-001", "The connection changed meanwhile; read it again.");
 }
 
 /**
- * Pulls what the service reports into the ledger (finance records each movement once), as a
- * user's sync or right after connecting. A refusal by the service puts a connected connection in
- * error with why; a success brings an error one back. Only a connected or error connection syncs.
+ * Runs the service's sync: an exchange's reported movements land in the ledger (finance records
+ * each once), a bookkeeping or tax service takes the ledger's new transactions. A refusal by the
+ * service puts a connected connection in error with why; a success brings an error one back. Only
+ * a connected or error connection syncs.
  */
 export async function syncUserConnector(services: ConnectorServices, userId: string, id: string, traceId: string): Promise<UserConnectorView> {
   const row = await load(services.db, userId, id);
   if (row.status === "disconnected") throw appError("CON-409-001", "The connection is disconnected; connect it again to sync.");
   const provider = providerOf(services, row.connector);
   const now = new Date();
-  let movements;
+  let outcome;
   try {
-    movements = await provider.fetch(JSON.parse(services.cipher.open(row.credentials_sealed)) as Record<string, unknown>, now);
+    outcome = await provider.sync(JSON.parse(services.cipher.open(row.credentials_sealed)) as Record<string, unknown>, { user_id: userId, exported_through: row.exported_through, now, finance: services.finance, trace_id: traceId });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (nextConnectorStatus(row.status as UserConnectorStatus, "sync_failed")) await move(services.db, row, "sync_failed", { last_error: why });
     else await services.db.userConnector.update({ where: { id: row.id }, data: { last_error: why } });
     return userConnectorView(await load(services.db, userId, id));
   }
-  await services.finance.syncExternalAccount({ user_id: userId, account_id: row.id, provider: row.connector.id, name: row.connector.name, movements }, traceId);
-  if (row.status === "error") await move(services.db, row, "sync_succeeded", { last_error: null, last_synced_at: now });
-  else await services.db.userConnector.update({ where: { id: row.id }, data: { last_synced_at: now, last_error: null } });
+  let summary: Record<string, number>;
+  let exportedThrough = row.exported_through;
+  if ("movements" in outcome) {
+    summary = { recorded: await services.finance.syncExternalAccount({ user_id: userId, account_id: row.id, provider: row.connector.id, name: row.connector.name, movements: outcome.movements }, traceId) };
+  } else {
+    summary = { exported: outcome.exported };
+    exportedThrough = outcome.through;
+  }
+  const done = { last_synced_at: now, last_error: null, last_sync: summary, exported_through: exportedThrough };
+  if (row.status === "error") await move(services.db, row, "sync_succeeded", done);
+  else await services.db.userConnector.update({ where: { id: row.id }, data: done });
   return userConnectorView(await load(services.db, userId, id));
 }
 
-/** Connects a catalogue connector with credentials the service accepts (sealed at once), then syncs it. */
-export async function connectConnector(services: ConnectorServices, userId: string, input: { connector_id: string; credentials: Record<string, unknown> }, traceId: string): Promise<UserConnectorView> {
+/** Connects a catalogue connector with what its service wants (credentials or an authorization code), kept sealed, then syncs it. */
+export async function connectConnector(
+  services: ConnectorServices,
+  userId: string,
+  input: { connector_id: string; credentials: Record<string, unknown> | null; code: string | null },
+  traceId: string,
+): Promise<UserConnectorView> {
   const connector = await services.db.connector.findUnique({ where: { id: input.connector_id } });
   if (!connector) throw appError("CON-404-001");
-  providerOf(services, connector).verify(input.credentials);
+  const secret = await providerOf(services, connector).authorize(input);
   const now = new Date();
   const id = newId("ucn", now.getTime());
-  await services.db.userConnector.create({ data: { id, user_id: userId, connector_id: connector.id, status: "connected", credentials_sealed: services.cipher.seal(JSON.stringify(input.credentials)), created_at: now, updated_at: now } });
+  await services.db.userConnector.create({ data: { id, user_id: userId, connector_id: connector.id, status: "connected", credentials_sealed: services.cipher.seal(JSON.stringify(secret)), created_at: now, updated_at: now } });
   try {
     return await syncUserConnector(services, userId, id, traceId);
   } catch (error) {
@@ -105,15 +128,15 @@ export async function connectConnector(services: ConnectorServices, userId: stri
   }
 }
 
-/** New credentials for a disconnected or failing connection (checked by the service), then a sync. */
-export async function reconnectConnector(services: ConnectorServices, userId: string, id: string, credentials: Record<string, unknown>, traceId: string): Promise<UserConnectorView> {
+/** New credentials or a new authorization code for a connection (checked by the service), then a sync. */
+export async function reconnectConnector(services: ConnectorServices, userId: string, id: string, input: { credentials: Record<string, unknown> | null; code: string | null }, traceId: string): Promise<UserConnectorView> {
   const row = await load(services.db, userId, id);
-  providerOf(services, row.connector).verify(credentials);
-  await move(services.db, row, "reconnect", { credentials_sealed: services.cipher.seal(JSON.stringify(credentials)), last_error: null });
+  const secret = await providerOf(services, row.connector).authorize(input);
+  await move(services.db, row, "reconnect", { credentials_sealed: services.cipher.seal(JSON.stringify(secret)), last_error: null });
   return syncUserConnector(services, userId, id, traceId);
 }
 
-/** Disconnects: nothing syncs any more, its account leaves the accounts view, its transactions stay. */
+/** Disconnects: nothing syncs any more, an exchange's account leaves the accounts view, its transactions stay. */
 export async function disconnectConnector(services: ConnectorServices, userId: string, id: string, traceId: string): Promise<UserConnectorView> {
   const row = await load(services.db, userId, id);
   await move(services.db, row, "disconnect");

@@ -1,4 +1,5 @@
 import { Field, ID, ObjectType } from "type-graphql";
+import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 
 @ObjectType({ description: "A connector of the catalogue (spec 2.10 types exchange, bank, accounting, tax)." })
 export class Connector {
@@ -34,6 +35,9 @@ export class UserConnector {
 
   @Field(() => Date, { nullable: true })
   last_synced_at!: Date | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: "What the last sync did: {recorded} movements from an exchange, {exported} transactions to books or taxes." })
+  last_sync!: Record<string, unknown> | null;
 
   @Field(() => Date)
   created_at!: Date;

@@ -41,3 +41,37 @@ export async function cardPurchasesAfter(db: FinanceDb, userId: string, window: 
   });
   return rows.map((row) => ({ id: row.id, amount: row.amount.toFixed(), unit: (row.asset_symbol ?? row.currency)!, wallet_id: row.wallet_id, created_at: row.created_at }));
 }
+
+export interface LedgerEntryFact {
+  id: string;
+  type: string;
+  direction: string;
+  status: string;
+  amount: string;
+  unit: string;
+  amount_usd: string | null;
+  category: string | null;
+  timestamp: Date;
+  created_at: Date;
+}
+
+/** The user's transactions recorded after `after` (all statuses but failed), oldest first, at most `limit`: what an export takes. */
+export async function transactionsAfter(db: FinanceDb, userId: string, after: Date | null, limit: number): Promise<LedgerEntryFact[]> {
+  const rows = await db.transaction.findMany({
+    where: { user_id: userId, status: { not: "failed" }, ...(after && { created_at: { gt: after } }) },
+    orderBy: [{ created_at: "asc" }, { id: "asc" }],
+    take: limit,
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    direction: row.direction,
+    status: row.status,
+    amount: row.amount.toFixed(),
+    unit: (row.asset_symbol ?? row.currency)!,
+    amount_usd: row.amount_usd?.toFixed() ?? null,
+    category: row.category,
+    timestamp: row.timestamp,
+    created_at: row.created_at,
+  }));
+}

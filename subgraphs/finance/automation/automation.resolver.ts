@@ -4,7 +4,7 @@ import { validationError } from "../../../lib/errors/app-error.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
-import { cardPurchasesAfter, spendingSince, walletAvailable } from "./automation-facts.ts";
+import { cardPurchasesAfter, spendingSince, transactionsAfter, walletAvailable } from "./automation-facts.ts";
 import { automationSwap, automationTransfer } from "./automation-movements.ts";
 import { acknowledgeLedgerEvents, undeliveredLedgerEvents } from "./ledger-events.ts";
 import { closeExternalAccount, syncExternalAccount } from "./external-accounts.ts";
@@ -24,6 +24,40 @@ export class AutomationCardPurchase {
 
   @Field(() => Int, { nullable: true })
   wallet_id!: number | null;
+
+  @Field(() => Date)
+  created_at!: Date;
+}
+
+@Directive("@inaccessible")
+@ObjectType({ description: "Internal: a ledger row as an export (accounting, tax) takes it." })
+export class LedgerEntry {
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String)
+  type!: string;
+
+  @Field(() => String)
+  direction!: string;
+
+  @Field(() => String)
+  status!: string;
+
+  @Field(() => String)
+  amount!: string;
+
+  @Field(() => String, { description: "asset symbol or currency" })
+  unit!: string;
+
+  @Field(() => String, { nullable: true })
+  amount_usd!: string | null;
+
+  @Field(() => String, { nullable: true })
+  category!: string | null;
+
+  @Field(() => Date)
+  timestamp!: Date;
 
   @Field(() => Date)
   created_at!: Date;
@@ -153,6 +187,18 @@ export class AutomationResolver {
   ): Promise<AutomationCardPurchase[]> {
     requireInternal(ctx.principal, "agents");
     return cardPurchasesAfter(this.services.db, userId, { after, until }, Math.min(Math.max(limit, 1), 500));
+  }
+
+  @Directive("@inaccessible")
+  @Query(() => [LedgerEntry], { description: "Internal (agents service): the user's transactions recorded after the instant (not failed), oldest first." })
+  _transactions_after(
+    @Arg("user_id", () => String) userId: string,
+    @Arg("after", () => Date, { nullable: true }) after: Date | null,
+    @Arg("limit", () => Int) limit: number,
+    @Ctx() ctx: RequestContext,
+  ): Promise<LedgerEntry[]> {
+    requireInternal(ctx.principal, "agents");
+    return transactionsAfter(this.services.db, userId, after, Math.min(Math.max(limit, 1), 1000));
   }
 
   @Directive("@inaccessible")

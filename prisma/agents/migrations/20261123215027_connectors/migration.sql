@@ -19,6 +19,8 @@ CREATE TABLE "agents"."user_connectors" (
     "credentials_sealed" TEXT NOT NULL,
     "last_error" TEXT,
     "last_synced_at" TIMESTAMPTZ(3),
+    "exported_through" TIMESTAMPTZ(3),
+    "last_sync" JSONB,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -34,4 +36,6 @@ ALTER TABLE "agents"."user_connectors" ADD CONSTRAINT "user_connectors_connector
 -- The connector catalogue; ids are stable, referenced by user connectors
 INSERT INTO "agents"."connectors" ("id", "name", "description", "type", "auth") VALUES
     ('con_sandbox_exchange', 'Sandbox Exchange', 'A crypto exchange account: its balances and trades feed your ledger, so its holdings show in your accounts. Credentials: an API key (sbx_…) and secret.', 'exchange', 'api_key'),
-    ('con_open_banking', 'Bank (Open Banking)', 'Your bank accounts, linked through the banking provider: start with POST /v0/open-banking/link-token.', 'bank', 'open_banking');
+    ('con_open_banking', 'Bank (Open Banking)', 'Your bank accounts, linked through the banking provider: start with POST /v0/open-banking/link-token.', 'bank', 'open_banking'),
+    ('con_sandbox_books', 'Sandbox Books', 'Bookkeeping: each sync exports your ledger''s new transactions, categorised, to your books. Connects with an authorization code (sbx_code_…).', 'accounting', 'oauth'),
+    ('con_sandbox_tax', 'Sandbox Tax', 'Tax reporting: each sync exports your new taxable events (swaps, ramps, interest, fees) to your tax return. Connects with an authorization code (sbx_code_…).', 'tax', 'oauth');
