@@ -35,7 +35,7 @@ async function httpClient(headers: Record<string, string>): Promise<Client> {
 const text = (result: unknown) => JSON.parse((result as { content: { text: string }[] }).content[0]!.text);
 
 describe("MCP over Streamable HTTP at /mcp", () => {
-  it("lists each AgentTool operation as a read-only tool with its JSON Schema input, and nothing else", async () => {
+  it("lists each AgentTool operation as a tool with its JSON Schema input, reads marked read-only, and nothing else", async () => {
     const { token } = await agentToken(["read:transactions"]);
     const client = await httpClient({ authorization: `Bearer ${token}` });
     const { tools } = await client.listTools();
@@ -66,6 +66,21 @@ describe("MCP over Streamable HTTP at /mcp", () => {
       ["ListWalletAssets", "ok"],
       ["ListTransactions", "ok"],
     ]);
+    await client.close();
+  });
+
+  it("offers the strategy writes as tools that change things, with their bodies, to a token holding write:strategies", async () => {
+    const { token } = await agentToken(["write:strategies", "read:transactions"]);
+    const client = await httpClient({ "x-platform-token": token });
+    const enable = (await client.listTools()).tools.find((t) => t.name === "enable_user_strategy")!;
+    expect(enable.annotations?.readOnlyHint).toBe(false);
+    expect(enable.inputSchema.required).toEqual(["strategy_id", "parameters"]);
+    const made = await client.callTool({ name: "enable_user_strategy", arguments: { strategy_id: "stg_low_balance_alert", parameters: { wallet_id: user.wallet_id, asset: "ETH", threshold: "0.1" } } });
+    expect(made.isError).toBeFalsy();
+    expect(text(made)).toMatchObject({ status: "enabled", strategy: { id: "stg_low_balance_alert" } });
+    const refused = await client.callTool({ name: "enable_user_strategy", arguments: { strategy_id: "stg_low_balance_alert", parameters: { threshold: "x" } } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused).status).toBe(422);
     await client.close();
   });
 
