@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 import { approvedUser, userWithWallet } from "../support/finance.ts";
+import { sumDecimals as sumOf } from "../../lib/decimal.ts";
 
 // Issue 13, first part: the strategy catalogue, user strategies (spec 3.6) and their runs as
 // agent tasks (spec 3.5): round-up savings moving money through the ledger, alerts notifying.
@@ -118,7 +119,7 @@ describe("user strategies", () => {
 });
 
 describe("strategy runs as agent tasks", () => {
-  it("rounds card purchases up into savings once: a second run finds nothing new", async () => {
+  it("rounds card purchases up into savings once: the runs the purchases start move it, a later run finds nothing new", async () => {
     const user = await approvedUser(platform);
     const wallets = (await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string; chain_id: number }[];
     const savings = wallets.find((w) => w.type === "Safe" && w.chain_id === 8453)!;
@@ -128,20 +129,55 @@ describe("strategy runs as agent tasks", () => {
     for (const amount of ["12.30", "4.99", "7"])
       expect((await platform.api(`/v0/sandbox/cards/${card.id}/authorizations`, { method: "POST", jwt: user.jwt, json: { amount, currency: "USD", merchant: { name: "Corner Cafe", mcc: "5814" } } })).status).toBe(201);
 
-    const task = await run(user.jwt, ust);
-    expect(task).toMatchObject({ status: "completed", attempts: 1, output: { strategy_id: "stg_round_up", purchases: 3, moved: [{ from_wallet_id: user.wallet_id, to_wallet_id: savings.id, asset: "USDC", amount: "0.71" }] } });
-    expect(task.status_history.map((h: { to: string }) => h.to)).toEqual(["queued", "next", "running", "completed"]);
+    const savedAmounts = async () => (await (await platform.api(`/v0/transactions?type=transfer&wallet_id=${savings.id}`, { jwt: user.jwt })).json()).items.map((t: { amount: string }) => t.amount) as string[];
+    for (let i = 0; i < 200 && sumOf(await savedAmounts()) !== "0.71"; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const transfers = (await (await platform.api(`/v0/transactions?type=transfer&wallet_id=${savings.id}`, { jwt: user.jwt })).json()).items;
-    expect(transfers).toEqual([expect.objectContaining({ direction: "in", amount: "0.71", status: "completed", description: "Round-up savings (3 purchases)" })]);
+    expect(transfers.every((t: { direction: string; status: string; description: string }) => t.direction === "in" && t.status === "completed" && t.description.startsWith("Round-up savings"))).toBe(true);
+    expect(sumOf(transfers.map((t: { amount: string }) => t.amount))).toBe("0.71");
 
     const again = await run(user.jwt, ust);
-    expect(again.output).toMatchObject({ purchases: 0, moved: [] });
-    expect((await (await platform.api(`/v0/user/me/strategies/${ust}`, { jwt: user.jwt })).json()).last_run_at).toBe(again.scheduled_at);
+    expect(again).toMatchObject({ status: "completed", attempts: 1, output: { strategy_id: "stg_round_up", purchases: 0, moved: [] } });
+    expect(again.status_history.map((h: { to: string }) => h.to)).toEqual(["queued", "next", "running", "completed"]);
+    expect(sumOf(await savedAmounts())).toBe("0.71");
+  });
+
+  it("splits the purchases between runs by their scheduled times, never rounding one up twice, whichever runs first", async () => {
+    const user = await approvedUser(platform);
+    const savings = ((await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string }[]).find((w) => w.type === "Safe")!;
+    expect((await deposit(user.jwt, user.wallet_id, "100")).status).toBe(201);
+    const { id: ust } = await (await enable(user.jwt, "stg_round_up", { savings_wallet_id: savings.id })).json();
+    const card = await (await platform.api("/v0/cards", { method: "POST", jwt: user.jwt, json: { type: "virtual", funding_source: { type: "crypto_wallet", id: String(user.wallet_id) } } })).json();
+    const purchase = (amount: string) => platform.api(`/v0/sandbox/cards/${card.id}/authorizations`, { method: "POST", jwt: user.jwt, json: { amount, currency: "USD", merchant: { name: "Kiosk", mcc: "5994" } } });
+    const queue = async (scheduled_at?: number) => (await (await platform.api("/v0/agent-tasks", { method: "POST", jwt: user.jwt, json: { kind: "strategy_run", input: { user_strategy_id: ust }, ...(scheduled_at && { scheduled_at }) } })).json()).id as string;
+    // besides the runs each purchase starts itself (the ledger's events): one made first but scheduled last, one now
+    expect((await purchase("1.20")).status).toBe(201);
+    const later = await queue(Date.now() + 1500);
+    expect((await purchase("2.40")).status).toBe(201);
+    await queue();
+    expect((await purchase("3.90")).status).toBe(201);
+    await finished(user.jwt, later);
+    const all = async () => (await (await platform.api("/v0/agent-tasks?limit=100", { jwt: user.jwt })).json()).items as { status: string; output: { moved?: { amount: string }[] } | null }[];
+    const runs = await (async () => {
+      for (let i = 0; i < 200; i++) {
+        const items = await all();
+        if (items.length >= 5 && items.every((t) => t.status === "completed")) return items;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error("runs did not finish");
+    })();
+    const moved = runs.flatMap((t) => t.output?.moved ?? []).map((m) => m.amount);
+    const saved = (await (await platform.api(`/v0/transactions?type=transfer&wallet_id=${savings.id}`, { jwt: user.jwt })).json()).items.map((t: { amount: string }) => t.amount);
+    // 0.80 + 0.60 + 0.10, each once, however the runs split them
+    expect(sumOf(moved)).toBe("1.5");
+    expect(sumOf(saved)).toBe("1.5");
   });
 
   it("notifies once per run when a watched balance is low, and the notification can be read", async () => {
     const user = await userWithWallet(platform);
     expect((await deposit(user.jwt, user.wallet_id, "20")).status).toBe(201);
+    // the deposit's ledger event is applied before the alert exists (else it would start a run of its own)
+    const financeDb = (platform.subgraphs.finance as any).services.db;
+    for (let i = 0; i < 200 && (await financeDb.ledgerEvent.count({ where: { delivered_at: null } })) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const { id } = await (await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "50" })).json();
     const task = await run(user.jwt, id);
     expect(task).toMatchObject({ status: "completed", output: { triggered: true, available: "20", threshold: "50" } });
@@ -161,6 +197,8 @@ describe("strategy runs as agent tasks", () => {
   it("fails a run that cannot work, and the third failure in a row puts the strategy in error until the user enables it again", async () => {
     const user = await userWithWallet(platform);
     const { id } = await (await enable(user.jwt, "stg_recurring_buy", { source_wallet_id: user.wallet_id, asset: "NOTACOIN", amount: "10", frequency: "weekly" })).json();
+    // only these runs: the clock's weekly run is moved out of the way
+    await (platform.subgraphs.agents as any).services.db.userStrategy.update({ where: { id }, data: { next_run_at: null } });
     for (let i = 1; i <= 3; i++) {
       const task = await run(user.jwt, id);
       expect(task).toMatchObject({ status: "failed", error: expect.stringContaining("NOTACOIN") });

@@ -8,9 +8,12 @@ export interface StrategyRun {
   db: AgentsDb;
   finance: AutomationFinance;
   user_id: string;
-  user_strategy: { id: string; parameters: Record<string, unknown>; state: unknown; created_at: Date; last_run_at: Date | null };
-  /** the task: its id keys every movement and notification, so a repeated run does nothing twice */
-  task: { id: string; scheduled_at: Date };
+  user_strategy: { id: string; parameters: Record<string, unknown>; state: unknown; created_at: Date };
+  /**
+   * The task: its id keys every movement and notification, so a repeated run does nothing twice;
+   * it covers what happened after `after` (the previous run's scheduled time) up to its own.
+   */
+  task: { id: string; scheduled_at: Date; after: Date };
   trace_id: string;
 }
 
@@ -18,14 +21,14 @@ export interface StrategyRun {
 export type StrategyExecutor = (run: StrategyRun) => Promise<Record<string, unknown>>;
 
 /**
- * Round-up savings: the card purchases recorded since the strategy's last run (up to this task's
- * scheduled time, so a repeated run reads the same window), each paid from a wallet, rounded up to
- * `round_to` × `multiplier`, summed per paying wallet and stablecoin and moved into the savings
- * wallet.
+ * Round-up savings: the card purchases recorded in the task's window (after the previous run's
+ * scheduled time, up to its own: windows do not overlap, whichever runner runs which run first, and
+ * a repeated run reads the same one), each paid from a wallet, rounded up to `round_to` ×
+ * `multiplier`, summed per paying wallet and stablecoin and moved into the savings wallet.
  */
 const roundUp: StrategyExecutor = async (run) => {
   const { savings_wallet_id, round_to, multiplier } = run.user_strategy.parameters as { savings_wallet_id: number; round_to: number; multiplier: number };
-  const window = { after: run.user_strategy.last_run_at ?? run.user_strategy.created_at, until: run.task.scheduled_at };
+  const window = { after: run.task.after, until: run.task.scheduled_at };
   const purchases = (await run.finance.cardPurchases(run.user_id, window, run.trace_id)).filter((purchase) => purchase.wallet_id !== null && purchase.wallet_id !== savings_wallet_id);
   const groups = new Map<string, { wallet_id: number; asset: string; amounts: string[] }>();
   for (const purchase of purchases) {

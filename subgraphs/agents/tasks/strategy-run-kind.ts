@@ -28,12 +28,18 @@ export function strategyRunKind(db: AgentsDb, finance: AutomationFinance): TaskK
       if (strategy.status !== "enabled") throw appError("STR-409-001", `The strategy is ${strategy.status}; only an enabled strategy runs.`);
       const execute = STRATEGY_EXECUTORS[strategy.strategy_id];
       if (!execute) throw appError("STR-404-001", `No run is known for strategy ${strategy.strategy_id}.`);
+      // the run before this one (not failed or cancelled: a failed run's window is taken over by the next)
+      const previous = await db.agentTask.findFirst({
+        where: { user_strategy_id: strategy.id, kind: "strategy_run", id: { not: task.id }, scheduled_at: { lt: row.scheduled_at }, status: { notIn: ["failed", "cancelled"] } },
+        orderBy: { scheduled_at: "desc" },
+        select: { scheduled_at: true },
+      });
       const output = await execute({
         db,
         finance,
         user_id: task.user_id,
-        user_strategy: { id: strategy.id, parameters: strategy.parameters as Record<string, unknown>, state: strategy.state, created_at: strategy.created_at, last_run_at: strategy.last_run_at },
-        task: { id: task.id, scheduled_at: row.scheduled_at },
+        user_strategy: { id: strategy.id, parameters: strategy.parameters as Record<string, unknown>, state: strategy.state, created_at: strategy.created_at },
+        task: { id: task.id, scheduled_at: row.scheduled_at, after: previous && previous.scheduled_at > strategy.created_at ? previous.scheduled_at : strategy.created_at },
         trace_id,
       });
       return { output: { strategy_id: strategy.strategy_id, ...output } };
