@@ -142,6 +142,41 @@ describe("user rules", () => {
     expect((await notifications(user.jwt)).map((n) => n.body)).toEqual(["tick"]);
   });
 
+  it("fires a price_alert rule on the crossing in its direction, once, from where the price stood when it was made", async () => {
+    const user = await userWithWallet(platform);
+    const services = (platform.subgraphs.agents as any).services;
+    const scanner = scheduleScanner({ db: agentsDb, finance: services.finance, logger: createLogger("silent") });
+    const pass = () => scanner.run({ id: "test", kind: "automation_schedule", key: "test", payload: {}, attempts: 1, max_attempts: 8 });
+    const price = (await (await platform.api("/v0/assets?symbol=ETH", { jwt: user.jwt })).json()).items[0].price.value_usd as string;
+    const above = await (await rule(user.jwt, { name: "ETH above", trigger_type: "price_alert", trigger: { asset: "ETH", price: "100", crossing: "above" }, action_type: "notification", action: {} })).json();
+    // made while ETH is already above 100: no crossing, no firing
+    await pass();
+    expect(await executions(user.jwt, above.id)).toEqual([]);
+    // as if ETH had been below when last looked at: the next pass sees it cross above, once
+    await agentsDb.userRule.update({ where: { id: above.id }, data: { state: { side: "below" } } });
+    await pass();
+    await pass();
+    expect(await executions(user.jwt, above.id)).toEqual([expect.objectContaining({ outcome: "fired", event_key: expect.stringMatching(/^price:ETH:above:/) })]);
+    expect((await notifications(user.jwt))[0]!.body).toBe(`ETH is at ${price} USD, now above 100.`);
+  });
+
+  it("runs a recurring buy when its slot comes, once per slot, swapping the stablecoin for the asset", async () => {
+    const user = await userWithWallet(platform);
+    expect((await deposit(user.jwt, user.wallet_id, "100")).status).toBe(201);
+    const { id } = await (await platform.api("/v0/user/me/strategies", { method: "POST", jwt: user.jwt, json: { strategy_id: "stg_recurring_buy", parameters: { source_wallet_id: user.wallet_id, asset: "ETH", amount: "30", frequency: "weekly" } } })).json();
+    const services = (platform.subgraphs.agents as any).services;
+    const scanner = scheduleScanner({ db: agentsDb, finance: services.finance, logger: createLogger("silent") });
+    const pass = () => scanner.run({ id: "test", kind: "automation_schedule", key: "test", payload: {}, attempts: 1, max_attempts: 8 });
+    await pass();
+    await pass();
+    const [buy] = await eventually(() => tasks(user.jwt), (items) => items.length === 1 && items[0]!.status === "completed", "the recurring buy");
+    expect(buy!.output).toMatchObject({ strategy_id: "stg_recurring_buy", paid: { asset: "USDC", amount: "30" }, bought: { asset: "ETH", amount: "0.01" } });
+    const strategy = await agentsDb.userStrategy.findUniqueOrThrow({ where: { id } });
+    expect(strategy.next_run_at!.getTime() - Date.now()).toBeGreaterThan(6 * 86_400_000);
+    const swaps = (await (await platform.api("/v0/transactions?type=swap", { jwt: user.jwt })).json()).items;
+    expect(swaps.map((t: { direction: string; amount: string }) => `${t.direction} ${t.amount}`).sort()).toEqual(["in 0.01", "out 30"]);
+  });
+
   it("refuses a transfer rule from an agent token without write:transfers, and records disabled rules' silence", async () => {
     const user = await userWithWallet(platform);
     const token = (await (await platform.api("/v0/agent/tokens", { method: "POST", jwt: user.jwt, json: { name: "rules", scopes: ["write:strategies"] } })).json()).token as string;

@@ -9,6 +9,7 @@ export const LEDGER_EVENTS_JOB = "ledger_events";
 const BATCH = 100;
 const POLL_MS = 1000;
 const RETRY_MS = 5000;
+const PROCESSED_RETENTION_MS = 7 * 86_400_000;
 
 /**
  * Applies finance's ledger events in order, each exactly once: its id is recorded in the same
@@ -44,6 +45,8 @@ export function ledgerEventConsumer(options: { db: AgentsDb; finance: Automation
         });
       }
       await finance.acknowledge(events.map((event) => event.id), "ledger-events");
+      // idle: forget the ids of events finance will not deliver again (acknowledged long ago)
+      if (events.length === 0) await db.processedLedgerEvent.deleteMany({ where: { processed_at: { lt: new Date(Date.now() - PROCESSED_RETENTION_MS) } } });
       return { outcome: "later", afterMs: events.length === BATCH ? 0 : POLL_MS };
   }
 }

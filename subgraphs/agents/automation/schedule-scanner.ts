@@ -38,7 +38,8 @@ export function scheduleScanner(options: { db: AgentsDb; finance: AutomationFina
   }
 
   async function priceRules(now: Date): Promise<void> {
-    const rules = await db.userRule.findMany({ where: { trigger_type: "price_alert" }, take: BATCH, orderBy: { updated_at: "asc" } });
+    // every price rule each pass (a price is read once per asset; a rule is a comparison): none waits behind others
+    const rules = await db.userRule.findMany({ where: { trigger_type: "price_alert" } });
     const prices = new Map<string, string | null>();
     for (const rule of rules) {
       const trigger = rule.trigger as TriggerSettings<"price_alert">;
