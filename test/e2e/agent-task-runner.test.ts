@@ -35,8 +35,8 @@ afterAll(async () => {
 
 const runner = (db: AgentsDb, kinds: TaskKinds, leaseMs = 60_000) => new JobQueue({ db, schema: "agents", logger, leaseMs, handlers: { [AGENT_TASK_JOB]: taskRunner({ db, kinds, logger }) } });
 const statusOf = async (id: string) => (await clients[0]!.agentTask.findUniqueOrThrow({ where: { id } })).status;
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+async function until(condition: () => Promise<boolean>, what: string, attempts = 500): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
     if (await condition()) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -72,19 +72,24 @@ describe("the agent task runner", () => {
     expect(tasks.every((task) => task.status === "completed" && task.attempts === 1)).toBe(true);
   });
 
-  it("completes a task once after its runner is killed mid-task and the lease runs out (PostgreSQL)", async (context) => {
+  it("completes a task once after its runner is killed mid-task and the lease runs out (PostgreSQL)", { timeout: 120_000 }, async (context) => {
     if (!databaseUrl) return context.skip();
     const runs = new Map<string, number>();
     const kinds = countingKinds(runs);
     const task = await createAgentTask(clients[0]!, kinds, "usr_killed", { kind: "work", input: {}, scheduled_at: null, title: null });
-    child = spawn(process.execPath, ["--import", "tsx", "test/support/agent-task-worker.ts", databaseUrl, "800"], { stdio: ["ignore", "pipe", "inherit"] });
-    await until(async () => (await statusOf(task.id)) === "running", "the worker process to take the task");
+    child = spawn(process.execPath, ["--import", "tsx", "test/support/agent-task-worker.ts", databaseUrl, "3000"], { stdio: ["ignore", "pipe", "inherit"] });
+    // a loaded machine takes a while to start a TypeScript process: wait for it to say so, then for the task
+    await new Promise<void>((resolve, reject) => {
+      child!.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+      child!.once("exit", (code) => reject(new Error(`the worker exited with ${code}`)));
+    });
+    await until(async () => (await statusOf(task.id)) === "running", "the worker process to take the task", 3000);
     child.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
 
     // inside the lease nobody else takes it
     expect(await runner(clients[1]!, kinds).drain()).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    await new Promise((resolve) => setTimeout(resolve, 3100));
     expect(await runner(clients[1]!, kinds).drain()).toBe(1);
     const done = await clients[0]!.agentTask.findUniqueOrThrow({ where: { id: task.id } });
     expect(done).toMatchObject({ status: "completed", attempts: 2, output: { run: 1, attempts: 2 } });
