@@ -1,7 +1,7 @@
 import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { TSchema } from "@sinclair/typebox";
-import type { ValidationItem } from "./errors/app-error.ts";
+import { AppError, type ValidationItem } from "./errors/app-error.ts";
 
 // ajv and ajv-formats are CommonJS with a default export
 const Ajv = AjvModule.default ?? AjvModule;
@@ -107,4 +107,21 @@ export function validationItems(errors: ErrorObject[], part: RequestPart, data: 
     items.push(item);
   }
   return items;
+}
+
+// one compiled validator per schema text: schemas checked this way are few (a catalogue, a kind's input)
+const checkers = new Map<string, ValidateFunction>();
+
+/**
+ * `value` checked against a JSON Schema only known where it is used (a strategy's parameters, a
+ * rule's trigger, a task kind's input): a copy with the schema's defaults filled in, or
+ * GEN-422-001 whose items sit under `loc` (["body", "parameters"] → body.parameters.<name>).
+ */
+export function checkJsonAt(schema: object, value: unknown, loc: readonly (string | number)[]): Record<string, unknown> {
+  const text = JSON.stringify(schema);
+  let validate = checkers.get(text);
+  if (!validate) checkers.set(text, (validate = strict.compile(schema)));
+  const copy = structuredClone(value ?? {});
+  if (!validate(copy)) throw new AppError("GEN-422-001", { validation: validationItems(validate.errors ?? [], "body", copy).map((item) => ({ ...item, loc: [...loc, ...item.loc.slice(1)] })) });
+  return copy as Record<string, unknown>;
 }

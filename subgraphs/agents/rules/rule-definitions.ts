@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Cron } from "croner";
-import { AppError, validationError } from "../../../lib/errors/app-error.ts";
-import { compileValidator, validationItems } from "../../../lib/json-validation.ts";
+import { validationError } from "../../../lib/errors/app-error.ts";
+import { checkJsonAt } from "../../../lib/json-validation.ts";
 import { RULE_ACTIONS, RULE_TRIGGERS, type RuleAction, type RuleTrigger } from "../../../lib/vocabulary/agents.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_TYPES } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
@@ -49,15 +49,6 @@ export const ACTION_SCHEMAS = {
 export type TriggerSettings<T extends RuleTrigger> = Static<(typeof TRIGGER_SCHEMAS)[T]>;
 export type ActionSettings<A extends RuleAction> = Static<(typeof ACTION_SCHEMAS)[A]>;
 
-const validators = new Map<TSchema, ReturnType<typeof compileValidator>>();
-function checked(schema: TSchema, value: unknown, at: "trigger" | "action"): Record<string, unknown> {
-  let validate = validators.get(schema);
-  if (!validate) validators.set(schema, (validate = compileValidator(schema, "body")));
-  const copy = structuredClone(value ?? {});
-  if (!validate(copy)) throw new AppError("GEN-422-001", { validation: validationItems(validate.errors ?? [], "body", copy).map((item) => ({ ...item, loc: ["body", at, ...item.loc.slice(1)] })) });
-  return copy as Record<string, unknown>;
-}
-
 /** The next time a time_based trigger fires after `after`, or null when its expression never fires again. */
 export function nextCronRun(settings: { cron: string; time_zone?: string }, after: Date): Date | null {
   return new Cron(settings.cron, { timezone: settings.time_zone ?? "UTC", paused: true }).nextRun(after);
@@ -71,8 +62,8 @@ export function nextCronRun(settings: { cron: string; time_zone?: string }, afte
 export function checkRuleDefinition(input: { trigger_type: string; trigger: unknown; action_type: string; action: unknown }) {
   const trigger_type = requireOneOf(RULE_TRIGGERS, input.trigger_type, ["body", "trigger_type"]);
   const action_type = requireOneOf(RULE_ACTIONS, input.action_type, ["body", "action_type"]);
-  const trigger = checked(TRIGGER_SCHEMAS[trigger_type], input.trigger, "trigger");
-  const action = checked(ACTION_SCHEMAS[action_type], input.action, "action");
+  const trigger = checkJsonAt(TRIGGER_SCHEMAS[trigger_type], input.trigger, ["body", "trigger"]);
+  const action = checkJsonAt(ACTION_SCHEMAS[action_type], input.action, ["body", "action"]);
   if (trigger_type === "time_based") {
     try {
       if (nextCronRun(trigger as TriggerSettings<"time_based">, new Date()) === null) throw new Error("never fires");

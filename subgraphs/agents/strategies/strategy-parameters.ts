@@ -1,31 +1,14 @@
-import type { TSchema } from "@sinclair/typebox";
-import type { ValidateFunction } from "ajv";
-import { AppError } from "../../../lib/errors/app-error.ts";
-import { compileValidator, validationItems } from "../../../lib/json-validation.ts";
+import { checkJsonAt } from "../../../lib/json-validation.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
 import type { StrategyRow } from "./strategy-catalogue.ts";
-
-// one validator per schema text; the catalogue is a handful of seeded rows
-const validators = new Map<string, ValidateFunction>();
 
 /**
  * The parameters checked against the strategy's JSON Schema, its defaults filled in; otherwise a
  * 422 whose items name each failing parameter at `body.parameters.<name>`.
  */
 export function validateParameters(strategy: StrategyRow, parameters: unknown): Record<string, unknown> {
-  const text = JSON.stringify(strategy.parameters_schema);
-  let validate = validators.get(text);
-  if (!validate) {
-    validate = compileValidator(strategy.parameters_schema as TSchema, "body");
-    validators.set(text, validate);
-  }
-  const copy = structuredClone(parameters ?? {});
-  if (!validate(copy)) {
-    const items = validationItems(validate.errors ?? [], "body", copy).map((item) => ({ ...item, loc: ["body", "parameters", ...item.loc.slice(1)] }));
-    throw new AppError("GEN-422-001", { validation: items });
-  }
-  return copy as Record<string, unknown>;
+  return checkJsonAt(strategy.parameters_schema as object, parameters, ["body", "parameters"]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { appError, AppError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
-import { compileValidator, validationItems } from "../../../lib/json-validation.ts";
+import { checkJsonAt } from "../../../lib/json-validation.ts";
 import { JobQueue } from "../../../lib/jobs/job-queue.ts";
 import { AGENT_TASK_STATUSES, type AgentTaskStatus } from "../../../lib/vocabulary/agents.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
@@ -46,8 +46,6 @@ export async function loadTask(db: AgentsDb | AgentsTx, userId: string, id: stri
   return row;
 }
 
-const inputValidators = new WeakMap<object, ReturnType<typeof compileValidator>>();
-
 /**
  * Creates a task (queued, with its first status_history row) and its job in one transaction: the
  * kind must exist (422 at body.kind), its input meet the kind's schema (422 at body.input.<field>)
@@ -61,10 +59,7 @@ export async function createAgentTask(
   now = new Date(),
 ): Promise<AgentTaskView> {
   const kind = kinds[requireOneOf(Object.keys(kinds).filter((name) => !kinds[name]!.internal), request.kind, ["body", "kind"])]!;
-  const input = structuredClone(request.input ?? {});
-  let validate = inputValidators.get(kind.input);
-  if (!validate) inputValidators.set(kind.input, (validate = compileValidator(kind.input, "body")));
-  if (!validate(input)) throw new AppError("GEN-422-001", { validation: validationItems(validate.errors ?? [], "body", input).map((item) => ({ ...item, loc: ["body", "input", ...item.loc.slice(1)] })) });
+  const input = checkJsonAt(kind.input, request.input, ["body", "input"]);
   const scheduled = request.scheduled_at ?? now;
   if (Number.isNaN(scheduled.getTime()) || scheduled.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS)
     throw new AppError("GEN-422-001", { validation: [{ type: "value_error", loc: ["body", "scheduled_at"], msg: "Value error, scheduled_at must be an instant at most a year ahead", input: request.scheduled_at, ctx: {} }] });

@@ -1,6 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { AppError } from "../../../lib/errors/app-error.ts";
-import { compileValidator, validationItems } from "../../../lib/json-validation.ts";
+import { checkJsonAt } from "../../../lib/json-validation.ts";
 import type { WidgetType } from "../../../lib/vocabulary/agents.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_TYPES } from "../../../lib/vocabulary/transactions.ts";
 
@@ -23,16 +22,9 @@ export const WIDGET_SETTINGS = {
   budget: Type.Object({ budget_id: Type.Optional(Id("one budget; all of them when absent")) }, options),
 } satisfies Record<WidgetType, TSchema>;
 
-const validators = new Map<TSchema, ReturnType<typeof compileValidator>>();
-
 /** The settings checked against the type's schema, defaults filled in; 422 at body.settings.<field> otherwise. */
 export function checkWidgetSettings(type: WidgetType, settings: unknown): Record<string, unknown> {
-  const schema = WIDGET_SETTINGS[type];
-  let validate = validators.get(schema);
-  if (!validate) validators.set(schema, (validate = compileValidator(schema, "body")));
-  const copy = structuredClone(settings ?? {});
-  if (!validate(copy)) throw new AppError("GEN-422-001", { validation: validationItems(validate.errors ?? [], "body", copy).map((item) => ({ ...item, loc: ["body", "settings", ...item.loc.slice(1)] })) });
-  return copy as Record<string, unknown>;
+  return checkJsonAt(WIDGET_SETTINGS[type], settings, ["body", "settings"]);
 }
 
 /**
