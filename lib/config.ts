@@ -82,7 +82,7 @@ export interface Config {
   publicRpcUrl: string;
   docsUrl: string;
   walletClaimWebhookSecrets: string[];
-  /** the real KYC provider's webhook secret; the sandbox signs with its own (lib/webhooks/kyc-sandbox-secret.ts) */
+  /** the real KYC provider's webhook secret; the sandbox signs with its own (lib/webhooks/sandbox-webhook-secret.ts) */
   kycWebhookSecret?: string;
   /** KYC_WEBHOOK_TOLERANCE_SECONDS: how old (or how far ahead) a KYC event's createdAtMs may be */
   kycWebhookToleranceSeconds: number;

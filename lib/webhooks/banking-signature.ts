@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
  * The banking provider's webhook signature (ours to design: spec 5.3.5 shows none), in the shape
@@ -46,19 +46,4 @@ export function verifyBankingSignature(raw: Buffer, header: string | string[] | 
     for (const candidate of candidates) if (timingSafeEqual(candidate, expected)) verified = true;
   }
   return verified;
-}
-
-// One process without INTERNAL_SECRET: the signer (finance subgraph) and the receiver (REST
-// adapter) share this module, so a per-process random secret is enough.
-const PROCESS_MATERIAL = randomBytes(32);
-
-/**
- * The secret the sandbox banking provider signs its deliveries with, accepted by the receiver in
- * sandbox mode only and never BANKING_WEBHOOK_SECRET (a real provider's secret must not sign what
- * our own code made up). HKDF-SHA256 of INTERNAL_SECRET, which split-mode services share; random
- * per process when it is unset.
- */
-export function bankingSandboxWebhookSecret(internalSecret: string | undefined): string {
-  const material = internalSecret ? Buffer.from(internalSecret, "utf8") : PROCESS_MATERIAL;
-  return Buffer.from(hkdfSync("sha256", material, "platform/banking", "banking-sandbox-webhook/v1", 32)).toString("hex");
 }

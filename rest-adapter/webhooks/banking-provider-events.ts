@@ -12,7 +12,7 @@ export interface BankingWebhookOptions {
   secrets: readonly string[];
   /** sandbox mode: also accept deliveries the sandbox provider signed with its own secret */
   sandbox: boolean;
-  /** bankingSandboxWebhookSecret(INTERNAL_SECRET); used only in sandbox mode */
+  /** sandboxWebhookSecret(INTERNAL_SECRET, "banking"); used only in sandbox mode */
   sandboxSecret: string;
   /** BANKING_WEBHOOK_TOLERANCE_SECONDS */
   toleranceSeconds: number;

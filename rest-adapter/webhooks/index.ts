@@ -1,8 +1,7 @@
 import type { Config } from "../../lib/config.ts";
-import { kycSandboxWebhookSecret } from "../../lib/webhooks/kyc-sandbox-secret.ts";
+import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 import { kycProviderWebhook } from "./kyc-provider-events.ts";
 import { bankingProviderWebhook } from "./banking-provider-events.ts";
-import { bankingSandboxWebhookSecret } from "../../lib/webhooks/banking-signature.ts";
 import { walletClaimedWebhook } from "./wallet-claimed.ts";
 import type { WebhookReceiver } from "./webhooks.ts";
 
@@ -13,13 +12,13 @@ export function platformWebhooks(
   const kyc = kycProviderWebhook({
     secret: config.kycWebhookSecret,
     sandbox: config.sandbox,
-    sandboxSecret: kycSandboxWebhookSecret(config.internalSecret),
+    sandboxSecret: sandboxWebhookSecret(config.internalSecret, "kyc"),
     toleranceSeconds: config.kycWebhookToleranceSeconds,
   });
   const banking = bankingProviderWebhook({
     secrets: config.bankingWebhookSecrets,
     sandbox: config.sandbox,
-    sandboxSecret: bankingSandboxWebhookSecret(config.internalSecret),
+    sandboxSecret: sandboxWebhookSecret(config.internalSecret, "banking"),
     toleranceSeconds: config.bankingWebhookToleranceSeconds,
   });
   return [walletClaimedWebhook(config.walletClaimWebhookSecrets), kyc, banking];

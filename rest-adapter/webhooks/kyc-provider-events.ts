@@ -16,7 +16,7 @@ export interface KycWebhookOptions {
   secret: string | undefined;
   /** sandbox mode: also accept events signed with the sandbox provider's own secret, and events marked sandboxMode */
   sandbox: boolean;
-  /** kycSandboxWebhookSecret(INTERNAL_SECRET); used only in sandbox mode */
+  /** sandboxWebhookSecret(INTERNAL_SECRET, "kyc"); used only in sandbox mode */
   sandboxSecret: string;
   /** KYC_WEBHOOK_TOLERANCE_SECONDS */
   toleranceSeconds: number;

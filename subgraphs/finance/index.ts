@@ -27,7 +27,7 @@ import { BankSandboxResolver } from "./banking/bank-sandbox.resolver.ts";
 import { BankingProviderEventResolver } from "./banking/banking-provider-event.resolver.ts";
 import { RampResolver } from "./ramps/ramp.resolver.ts";
 import { AutomationResolver } from "./automation/automation.resolver.ts";
-import { bankingSandboxWebhookSecret } from "../../lib/webhooks/banking-signature.ts";
+import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 
 export const financeSubgraph = defineSubgraph({
   name: "finance",
@@ -48,7 +48,7 @@ export const financeSubgraph = defineSubgraph({
       cardIssuer: config.cardIssuer === "sandbox" ? new SandboxCardIssuer() : undefined,
       cardCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
       banking: config.sandbox
-        ? new SandboxBankingProvider({ url: `${config.publicBaseUrl.replace(/\/+$/, "")}/v0/webhooks/banking-provider/events`, secret: bankingSandboxWebhookSecret(config.internalSecret) })
+        ? new SandboxBankingProvider({ url: `${config.publicBaseUrl.replace(/\/+$/, "")}/v0/webhooks/banking-provider/events`, secret: sandboxWebhookSecret(config.internalSecret, "banking") })
         : undefined,
       platformHost: new URL(config.publicBaseUrl).host,
     };

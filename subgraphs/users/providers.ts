@@ -1,6 +1,6 @@
 import type { Config } from "../../lib/config.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { kycSandboxWebhookSecret } from "../../lib/webhooks/kyc-sandbox-secret.ts";
+import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 import type { KycProvider } from "./kyc/kyc-provider.ts";
 import { SandboxKycProvider } from "./kyc/sandbox-kyc-provider.ts";
 import { SumsubKycProvider } from "./kyc/sumsub-kyc-provider.ts";
@@ -19,7 +19,7 @@ export function createKycProvider(config: Pick<Config, "kycProvider" | "publicBa
   if (chosen.name === "sumsub") return new SumsubKycProvider(chosen);
   return new SandboxKycProvider({
     url: `${config.publicBaseUrl.replace(/\/+$/, "")}/v0/webhooks/kyc/kyc-provider/events`,
-    secret: kycSandboxWebhookSecret(config.internalSecret),
+    secret: sandboxWebhookSecret(config.internalSecret, "kyc"),
   });
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { BANKING_SIGNATURE_HEADER, bankingSandboxWebhookSecret, signBankingPayload } from "../../lib/webhooks/banking-signature.ts";
+import { BANKING_SIGNATURE_HEADER, signBankingPayload } from "../../lib/webhooks/banking-signature.ts";
+import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 import { BANKING_WEBHOOK_SIGNATURE_DETAIL } from "../../rest-adapter/webhooks/banking-provider-events.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 import { approvedUser, linkSandboxBank, userWithWallet } from "../support/finance.ts";
@@ -35,7 +36,7 @@ async function feed(jwt: string, query = "") {
 function deliver(event: Record<string, unknown>, options: { secret?: string; timestamp?: number; header?: string | null } = {}) {
   const body = JSON.stringify({ created_at: new Date().toISOString(), data: {}, ...event });
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const header = options.header === undefined ? signBankingPayload(body, [options.secret ?? bankingSandboxWebhookSecret(undefined)], timestamp) : options.header;
+  const header = options.header === undefined ? signBankingPayload(body, [options.secret ?? sandboxWebhookSecret(undefined, "banking")], timestamp) : options.header;
   return fetch(`${platform.urls.platform}/v0/webhooks/banking-provider/events`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(header !== null && { [BANKING_SIGNATURE_HEADER]: header }) },
@@ -158,7 +159,7 @@ describe("the banking-provider webhook receiver", () => {
     expect(await db.bankingProviderEvent.count({ where: { event_id: { in: ["evt_unsigned", "evt_forged", "evt_stale", "evt_future", "evt_garbled"] } } })).toBe(0);
     // a body altered after signing: the signature no longer matches
     const body = JSON.stringify({ ...event("evt_altered"), created_at: new Date().toISOString() });
-    const header = signBankingPayload(body, [bankingSandboxWebhookSecret(undefined)], now);
+    const header = signBankingPayload(body, [sandboxWebhookSecret(undefined, "banking")], now);
     const altered = await fetch(`${platform.urls.platform}/v0/webhooks/banking-provider/events`, { method: "POST", headers: { "content-type": "application/json", [BANKING_SIGNATURE_HEADER]: header }, body: body.replace("reauth_required", "failed") });
     expect(altered.status).toBe(401);
   });

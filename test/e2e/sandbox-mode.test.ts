@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { SANDBOX_WARNING } from "../../lib/sandbox.ts";
 import { signKycPayload } from "../../lib/webhooks/kyc-payload-digest.ts";
-import { kycSandboxWebhookSecret } from "../../lib/webhooks/kyc-sandbox-secret.ts";
+import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 import { startSingleProcess } from "../../server/single-process.ts";
 import { sandboxDecisionPayload } from "../../subgraphs/users/kyc/sandbox-kyc-provider.ts";
 import { startFakeSumsub, startFakeTwilio, type FakeSumsub, type FakeTwilio } from "../support/fake-providers.ts";
@@ -130,7 +130,7 @@ describe("sandbox off: the self-approval attack", () => {
   it("the receiver refuses an event signed with the sandbox secret, and one marked sandboxMode, even with the real secret", async () => {
     const { jwt, id, applicant_id } = await submittedUser(off);
     const event = sandboxDecisionPayload({ user_id: id, applicant_id, decision: "GREEN" });
-    const sandboxSigned = await post(off, JSON.stringify(event), kycSandboxWebhookSecret(INTERNAL_SECRET));
+    const sandboxSigned = await post(off, JSON.stringify(event), sandboxWebhookSecret(INTERNAL_SECRET, "kyc"));
     expect(sandboxSigned.status).toBe(401);
     expect((await sandboxSigned.json()).error_code).toBe("WHK-401-001");
     const realSigned = await post(off, JSON.stringify(event), SECRET);
@@ -244,14 +244,14 @@ describe("sandbox on", () => {
     expect(decision.status).toBe(200);
     const { raw, headers } = deliveries.at(-1)!;
     expect(JSON.parse(raw)).toMatchObject({ type: "applicantReviewed", applicantId: applicant_id, sandboxMode: true });
-    expect(headers["x-payload-digest"]).toBe(signKycPayload(raw, kycSandboxWebhookSecret(INTERNAL_SECRET)));
+    expect(headers["x-payload-digest"]).toBe(signKycPayload(raw, sandboxWebhookSecret(INTERNAL_SECRET, "kyc")));
     expect(headers["x-payload-digest"]).not.toBe(signKycPayload(raw, SECRET));
 
     // the sandbox's delivery is applied by a receiver in sandbox mode …
-    expect((await post(sandbox, raw, kycSandboxWebhookSecret(INTERNAL_SECRET))).status).toBe(200);
+    expect((await post(sandbox, raw, sandboxWebhookSecret(INTERNAL_SECRET, "kyc"))).status).toBe(200);
     expect((await kycStatus(sandbox, jwt)).status).toBe("approved");
     // … and refused by one outside it, even when both share INTERNAL_SECRET
-    expect((await post(off, raw, kycSandboxWebhookSecret(INTERNAL_SECRET))).status).toBe(401);
+    expect((await post(off, raw, sandboxWebhookSecret(INTERNAL_SECRET, "kyc"))).status).toBe(401);
   });
 
   it("documents the decision route under its own Sandbox tag", async () => {

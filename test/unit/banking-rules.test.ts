@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { BANK_CONNECTION_STATUSES } from "../../lib/vocabulary/bank-accounts.ts";
 import { TRANSACTION_STATUSES } from "../../lib/vocabulary/transactions.ts";
-import { bankingSandboxWebhookSecret, bankingSignatureValue, signBankingPayload, verifyBankingSignature } from "../../lib/webhooks/banking-signature.ts";
+import { bankingSignatureValue, signBankingPayload, verifyBankingSignature } from "../../lib/webhooks/banking-signature.ts";
+import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 import { nextConnectionStatus, type ConnectionTrigger } from "../../subgraphs/finance/banking/connection-status.ts";
 import { pathBetween } from "../../subgraphs/finance/transactions/transaction-status.ts";
 
@@ -68,8 +69,9 @@ describe("the banking webhook signature", () => {
   });
 
   it("derives the sandbox's own secret from INTERNAL_SECRET, never equal to it, the same in every service", () => {
-    expect(bankingSandboxWebhookSecret("x".repeat(32))).toBe(bankingSandboxWebhookSecret("x".repeat(32)));
-    expect(bankingSandboxWebhookSecret("x".repeat(32))).not.toBe(bankingSandboxWebhookSecret("y".repeat(32)));
-    expect(bankingSandboxWebhookSecret("x".repeat(32))).not.toContain("x".repeat(32));
+    expect(sandboxWebhookSecret("x".repeat(32), "banking")).toBe(sandboxWebhookSecret("x".repeat(32), "banking"));
+    expect(sandboxWebhookSecret("x".repeat(32), "banking")).not.toBe(sandboxWebhookSecret("y".repeat(32), "banking"));
+    expect(sandboxWebhookSecret("x".repeat(32), "banking")).not.toContain("x".repeat(32));
+    expect(sandboxWebhookSecret("x".repeat(32), "banking")).not.toBe(sandboxWebhookSecret("x".repeat(32), "kyc"));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isFreshKycEvent, kycEventTime } from "../../lib/webhooks/kyc-event-freshness.ts";
-import { kycSandboxWebhookSecret } from "../../lib/webhooks/kyc-sandbox-secret.ts";
+import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 
 describe("kycEventTime (createdAtMs)", () => {
   it("reads Sumsub's UTC format and ISO 8601 with an offset", () => {
@@ -32,17 +32,17 @@ describe("isFreshKycEvent", () => {
   });
 });
 
-describe("kycSandboxWebhookSecret", () => {
+describe("the KYC sandbox's webhook secret", () => {
   it("is derived from INTERNAL_SECRET (split-mode services agree) and is not the secret itself", () => {
     const internal = "x".repeat(40);
-    expect(kycSandboxWebhookSecret(internal)).toBe(kycSandboxWebhookSecret(internal));
-    expect(kycSandboxWebhookSecret(internal)).not.toBe(kycSandboxWebhookSecret("y".repeat(40)));
-    expect(kycSandboxWebhookSecret(internal)).not.toContain(internal);
-    expect(kycSandboxWebhookSecret(internal)).toMatch(/^[0-9a-f]{64}$/);
+    expect(sandboxWebhookSecret(internal, "kyc")).toBe(sandboxWebhookSecret(internal, "kyc"));
+    expect(sandboxWebhookSecret(internal, "kyc")).not.toBe(sandboxWebhookSecret("y".repeat(40), "kyc"));
+    expect(sandboxWebhookSecret(internal, "kyc")).not.toContain(internal);
+    expect(sandboxWebhookSecret(internal, "kyc")).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("without INTERNAL_SECRET is one random value per process", () => {
-    expect(kycSandboxWebhookSecret(undefined)).toBe(kycSandboxWebhookSecret(undefined));
-    expect(kycSandboxWebhookSecret(undefined)).not.toBe(kycSandboxWebhookSecret("x".repeat(40)));
+    expect(sandboxWebhookSecret(undefined, "kyc")).toBe(sandboxWebhookSecret(undefined, "kyc"));
+    expect(sandboxWebhookSecret(undefined, "kyc")).not.toBe(sandboxWebhookSecret("x".repeat(40), "kyc"));
   });
 });

@@ -66,7 +66,7 @@ export type SandboxRampOutcome = (typeof SANDBOX_RAMP_OUTCOMES)[number];
 export interface BankingWebhookTarget {
   /** `{PUBLIC_BASE_URL}/v0/webhooks/banking-provider/events` */
   url: string;
-  /** bankingSandboxWebhookSecret(INTERNAL_SECRET), never a real provider's BANKING_WEBHOOK_SECRET */
+  /** sandboxWebhookSecret(INTERNAL_SECRET, "banking"), never a real provider's BANKING_WEBHOOK_SECRET */
   secret: string;
 }
 

@@ -10,7 +10,7 @@ import { KYC_TOKEN_TTL_SECONDS, type KycAccessToken, type KycProvider } from "./
 export interface SandboxWebhookTarget {
   /** `{PUBLIC_BASE_URL}/v0/webhooks/kyc/kyc-provider/events` */
   url: string;
-  /** the sandbox's own secret (kycSandboxWebhookSecret), never a real provider's KYC_WEBHOOK_SECRET */
+  /** the sandbox's own secret (sandboxWebhookSecret(INTERNAL_SECRET, "kyc")), never a real provider's KYC_WEBHOOK_SECRET */
   secret: string;
 }
 
