@@ -1,3 +1,4 @@
+import type { LedgerEntry } from "../../../lib/automation-finance.ts";
 import type { FinanceDb } from "../db.ts";
 import { sourceBalances } from "../transactions/balances.ts";
 
@@ -42,18 +43,8 @@ export async function cardPurchasesAfter(db: FinanceDb, userId: string, window: 
   return rows.map((row) => ({ id: row.id, amount: row.amount.toFixed(), unit: (row.asset_symbol ?? row.currency)!, wallet_id: row.wallet_id, created_at: row.created_at }));
 }
 
-export interface LedgerEntryFact {
-  id: string;
-  type: string;
-  direction: string;
-  status: string;
-  amount: string;
-  unit: string;
-  amount_usd: string | null;
-  category: string | null;
-  timestamp: Date;
-  created_at: Date;
-}
+/** A ledger row as an export takes it (the contract's LedgerEntry), its instants still Dates until the Timestamp scalar sends them. */
+export type LedgerEntryFact = Omit<LedgerEntry, "timestamp" | "created_at"> & { timestamp: Date; created_at: Date };
 
 /** The user's transactions recorded after `after` (all statuses but failed), oldest first, at most `limit`: what an export takes. */
 export async function transactionsAfter(db: FinanceDb, userId: string, after: Date | null, limit: number): Promise<LedgerEntryFact[]> {

@@ -4,15 +4,14 @@ import { PageInput, TransactionFilter, TransactionPage } from "../types/transact
 import { feedPage } from "../transactions/user-transactions.resolver.ts";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
-import { appError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
-import { requireSandbox } from "../../../lib/sandbox.ts";
 import type { FinanceServices } from "../services.ts";
 import { BankAccount, BankLinkToken, BankPublicToken } from "../types/bank-account.ts";
 import { FinanceUser } from "../types/user.ts";
 import { getBankAccount, linkBankAccounts, listBankAccounts, requireBanking, unlinkBankAccount } from "./bank-accounts.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
-import { SANDBOX_LINK_OUTCOMES, SandboxBankingProvider } from "./sandbox-banking-provider.ts";
+import { SANDBOX_LINK_OUTCOMES } from "./sandbox-banking-provider.ts";
+import { sandboxProvider } from "./bank-sandbox.ts";
 
 @Resolver(() => BankAccount)
 export class BankAccountResolver {
@@ -69,10 +68,7 @@ export class BankAccountResolver {
     @Ctx() ctx: RequestContext,
   ): BankPublicToken {
     requireUser(ctx.principal, "write");
-    requireSandbox(this.services);
-    const provider = requireBanking(this.services.banking);
-    if (!(provider instanceof SandboxBankingProvider)) throw appError("GEN-404-001");
-    return provider.playLink(linkToken, institutionId, requireOneOf(SANDBOX_LINK_OUTCOMES, outcome ?? "success", ["body", "outcome"]), new Date());
+    return sandboxProvider(this.services).playLink(linkToken, institutionId, requireOneOf(SANDBOX_LINK_OUTCOMES, outcome ?? "success", ["body", "outcome"]), new Date());
   }
 }
 

@@ -17,7 +17,7 @@ export interface SandboxDelivery {
 }
 
 /** The sandbox provider, in sandbox mode only (GEN-404-001 otherwise: the helpers do not exist). */
-function sandboxProvider(services: SandboxServices): SandboxBankingProvider {
+export function sandboxProvider(services: Pick<FinanceServices, "banking" | "sandbox">): SandboxBankingProvider {
   requireSandbox(services);
   const provider = requireBanking(services.banking);
   if (!(provider instanceof SandboxBankingProvider)) throw appError("GEN-404-001");
