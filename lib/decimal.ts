@@ -66,3 +66,8 @@ export function roundUpDifference(amount: string, step: number, multiplier = 1):
   const difference = remainder === 0n ? 0n : stepUnits - remainder;
   return format({ units: difference * BigInt(multiplier), scale: value.scale });
 }
+
+/** Which side of `threshold` a value is on (at the threshold counts as above): what alerts and threshold rules compare. */
+export function sideOf(value: string, threshold: string): "above" | "below" {
+  return compareDecimals(value, threshold) < 0 ? "below" : "above";
+}

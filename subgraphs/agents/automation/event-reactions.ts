@@ -1,9 +1,8 @@
 import type { LedgerEvent } from "../../../lib/automation-finance.ts";
-import { compareDecimals } from "../../../lib/decimal.ts";
+import { compareDecimals, sideOf } from "../../../lib/decimal.ts";
 import type { AgentsTx } from "../db.ts";
 import { fireRule } from "../rules/fire-rule.ts";
 import type { TriggerSettings } from "../rules/rule-definitions.ts";
-import { sideOf } from "../rules/user-rules.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
 
 /** The balances a ledger event's threshold rules need, read from finance before the event's transaction opens. */

@@ -4,7 +4,7 @@ import type { Logger } from "../../../lib/logger.ts";
 import type { AgentsDb } from "../db.ts";
 import { fireRule } from "../rules/fire-rule.ts";
 import { nextCronRun, type TriggerSettings } from "../rules/rule-definitions.ts";
-import { sideOf } from "../rules/user-rules.ts";
+import { sideOf } from "../../../lib/decimal.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
 
 /** The standing job that fires what runs by the clock: time_based and price_alert rules, scheduled strategies. */

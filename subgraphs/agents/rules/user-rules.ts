@@ -1,5 +1,5 @@
 import type { AutomationFinance } from "../../../lib/automation-finance.ts";
-import { compareDecimals } from "../../../lib/decimal.ts";
+import { sideOf } from "../../../lib/decimal.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { newId } from "../../../lib/ids.ts";
@@ -26,11 +26,6 @@ export function userRuleView(row: UserRuleRow) {
   };
 }
 export type UserRuleView = ReturnType<typeof userRuleView>;
-
-/** Which side of `threshold` a value is on (at the threshold counts as above). */
-export function sideOf(value: string, threshold: string): "above" | "below" {
-  return compareDecimals(value, threshold) < 0 ? "below" : "above";
-}
 
 export interface RuleDeps {
   db: AgentsDb;

@@ -1,5 +1,5 @@
 import type { AutomationFinance } from "../../../lib/automation-finance.ts";
-import { compareDecimals, roundUpDifference, subtractDecimals, sumDecimals } from "../../../lib/decimal.ts";
+import { compareDecimals, roundUpDifference, sideOf, subtractDecimals, sumDecimals } from "../../../lib/decimal.ts";
 import type { AgentsDb } from "../db.ts";
 import { notify } from "../notifications/notifications.ts";
 
@@ -81,7 +81,7 @@ const sweep: StrategyExecutor = async (run) => {
 const lowBalanceAlert: StrategyExecutor = async (run) => {
   const { wallet_id, asset, threshold } = run.user_strategy.parameters as { wallet_id: number; asset: string; threshold: string };
   const available = await run.finance.walletAvailable(run.user_id, wallet_id, asset, run.trace_id);
-  const side = compareDecimals(available, threshold) < 0 ? "below" : "above";
+  const side = sideOf(available, threshold);
   const previous = (run.user_strategy.state as { side?: string } | null)?.side ?? "above";
   const triggered = side === "below" && previous !== "below";
   if (triggered)
