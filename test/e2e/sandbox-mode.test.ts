@@ -3,6 +3,8 @@ import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { SANDBOX_WARNING } from "../../lib/sandbox.ts";
+import { platformRoutes } from "../../rest-adapter/platform.ts";
+import { SANDBOX_TAG } from "../../rest-adapter/route.ts";
 import { signKycPayload } from "../../lib/webhooks/kyc-payload-digest.ts";
 import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 import { startSingleProcess } from "../../server/single-process.ts";
@@ -149,6 +151,20 @@ describe("sandbox off: the self-approval attack", () => {
     expect({ status: link.status, code: (await link.json()).error_code }).toEqual({ status: 503, code: "BNK-503-001" });
     const widget = await off.api("/v0/sandbox/open-banking/link", { method: "POST", jwt, json: { link_token: "link-sandbox-x.y", institution_id: "ins_sandbox_first" } });
     expect(widget.status).toBe(404);
+  });
+
+  it("serves no Sandbox-tag route at all, and reaches no sandbox connector service", async () => {
+    const { jwt } = await off.createUser();
+    for (const route of platformRoutes.filter((r) => r.tag === SANDBOX_TAG)) {
+      const path = route.path.replace(/\{\w+\}/g, "x_missing");
+      const response = await off.api(path, { method: route.method, jwt, ...(route.method !== "GET" && { json: {} }) });
+      expect([route.operationId, response.status]).toEqual([route.operationId, 404]);
+    }
+    for (const connector_id of ["con_sandbox_exchange", "con_sandbox_books", "con_sandbox_tax"]) {
+      const response = await off.api("/v0/user/me/connectors", { method: "POST", jwt, json: { connector_id, credentials: { api_key: "sbx_alice123", api_secret: "s3cret-s3cret-s3cret" }, code: "sbx_code_abcdef" } });
+      expect([connector_id, response.status, (await response.json()).error_code]).toEqual([connector_id, 503, "GEN-503-001"]);
+    }
+    expect((await (await off.api("/v0/user/me/connectors", { jwt })).json()).items).toEqual([]);
   });
 
   it("is not documented: no sandbox route and no Sandbox tag in /openapi.json", async () => {
