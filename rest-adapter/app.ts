@@ -11,9 +11,10 @@ import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import type { GatewayClient, OperationHandle } from "./gateway-client.ts";
 import type { ErrorCode } from "../lib/errors/catalogue.ts";
 import { routeBodyError } from "./body-errors.ts";
+import { registerDocumentation } from "./docs.ts";
 import { errorFromGraphQL } from "./graphql-errors.ts";
 import { processHealthChecks } from "./routes/health.ts";
-import { asAppError, renderProblem } from "./problem.ts";
+import { asAppError, renderProblem, type ProblemDetail } from "./problem.ts";
 import { isRateLimited, type HttpMethod, type Route } from "./route.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
@@ -34,13 +35,17 @@ export interface HttpAppOptions {
   credentialHeaders: readonly string[];
   /** requests count per client address until a credential verifies (see RateLimitedBy) */
   rateLimits?: RateLimits;
-  /** extra plain routes (OpenAPI document, error pages) registered by the caller */
+  /** this listener's OpenAPI document: served with its reference page and the error pages (docs.ts) */
+  document?: Record<string, unknown>;
+  /** extra plain routes registered by the caller */
   extra?: (app: FastifyInstance) => void;
   bodyLimit?: number;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client */
   trustProxy?: TrustProxy;
   /** tests: each answer that differs from its route's documented responses is reported here; unset, nothing is checked */
   checkResponses?: ResponseMismatchReport;
+  /** tests: every ProblemDetail this listener answers, so a suite can follow its `type` and `documentation` URIs */
+  observeProblems?: (problem: ProblemDetail) => void;
 }
 
 /**
@@ -140,7 +145,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   const sendProblem = (request: FastifyRequest, reply: FastifyReply, error: AppError) => {
     if (error.retryAfter !== undefined) reply.header("retry-after", String(error.retryAfter));
-    return reply.code(error.status).type("application/problem+json").send(renderProblem(error, problemContext(request)));
+    const problem = renderProblem(error, problemContext(request));
+    options.observeProblems?.(problem);
+    return reply.code(error.status).type("application/problem+json").send(problem);
   };
 
   app.addHook("onRequest", async (request, reply) => {
@@ -219,6 +226,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       },
     });
   }
+  if (options.document) registerDocumentation(app, options.document);
   options.extra?.(app);
   return app;
 }

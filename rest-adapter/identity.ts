@@ -34,6 +34,6 @@ export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pi
     routes: identityRoutes,
     errorStyle: "identity",
     credentialHeaders: IDENTITY_CREDENTIAL_HEADERS,
-    extra: (app) => app.get("/openapi.json", async () => document),
+    document,
   });
 }

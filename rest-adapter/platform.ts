@@ -1,10 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { JSONWebKeySet } from "jose";
-import { AppError } from "../lib/errors/app-error.ts";
-import { ERROR_CATALOGUE, isErrorCode } from "../lib/errors/catalogue.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { buildHttpApp } from "./app.ts";
+import type { ProblemDetail } from "./problem.ts";
 import { PLATFORM_CREDENTIAL_HEADERS } from "../lib/auth/credential-headers.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { GatewayClient } from "./gateway-client.ts";
@@ -95,16 +94,8 @@ export interface ListenerOptions {
   trustProxy?: TrustProxy;
   /** tests: answers that differ from their documented responses (see ResponseChecker) */
   checkResponses?: ResponseMismatchReport;
-}
-
-/** `{base_url}/errors/<code>`: the page behind every platform error's `type` URI. */
-function errorPages(app: FastifyInstance) {
-  app.get("/errors/:code", async (request, reply) => {
-    const code = (request.params as { code: string }).code.toUpperCase();
-    if (!isErrorCode(code)) throw new AppError("GEN-404-001", { detail: `No error code ${code} exists.` });
-    const { status, title, detail } = ERROR_CATALOGUE[code];
-    return reply.send({ error_code: code, status, title, detail });
-  });
+  /** tests: every ProblemDetail answered (see HttpAppOptions.observeProblems) */
+  observeProblems?: (problem: ProblemDetail) => void;
 }
 
 /**
@@ -126,9 +117,8 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     ...options,
     routes,
     credentialHeaders: PLATFORM_CREDENTIAL_HEADERS,
+    document,
     extra: (app) => {
-      app.get("/openapi.json", async () => document);
-      errorPages(app);
       const tools = agentTools(routes);
       registerMcp(app, tools);
       registerChatTurn(app, { gateway: options.gateway, assistant: options.assistant ?? new OfflineAssistant(), tools, baseUrl: options.baseUrl });

@@ -1,5 +1,5 @@
 import { AppError, type ValidationItem } from "../lib/errors/app-error.ts";
-import { errorDefinition } from "../lib/errors/catalogue.ts";
+import { errorDefinition, errorTypeName } from "../lib/errors/catalogue.ts";
 
 /** RFC 7807 problem detail of spec 2.9. `detail` is the item list on validation errors. */
 export interface ProblemDetail {
@@ -22,11 +22,6 @@ export interface ProblemContext {
   style: "platform" | "identity";
 }
 
-/** `not_found` from "Not Found": the type name of a generic error on the identity host. */
-function typeNameOf(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
-}
-
 /**
  * One renderer for every error: platform `type` is `{base_url}/errors/<code lower case>`;
  * identity-service errors, and every error on the identity host, use
@@ -34,7 +29,7 @@ function typeNameOf(title: string): string {
  */
 export function renderProblem(error: AppError, context: ProblemContext): ProblemDetail {
   const definition = errorDefinition(error.code);
-  const typeName = definition.type_name ?? (context.style === "identity" ? typeNameOf(definition.title) : undefined);
+  const typeName = (definition.type_name || context.style === "identity") ? errorTypeName(error.code) : undefined;
   const problem: ProblemDetail = {
     type: typeName ? `${context.docs_url}/errors/${typeName}` : `${context.base_url}/errors/${error.code.toLowerCase()}`,
     title: error.title,

@@ -24,6 +24,7 @@ import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
 import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
 import { createAllSubgraphs } from "./subgraphs.ts";
+import type { ProblemDetail } from "../rest-adapter/problem.ts";
 import { readSupergraph } from "./supergraph.ts";
 
 export interface StartOptions {
@@ -34,6 +35,8 @@ export interface StartOptions {
   listen?: boolean;
   /** tests: every REST answer is checked against its route's documented responses, mismatches reported here */
   checkResponses?: ResponseMismatchReport;
+  /** tests: every ProblemDetail a listener answers */
+  observeProblems?: (problem: ProblemDetail) => void;
 }
 
 export interface RunningPlatform {
@@ -73,7 +76,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     });
     const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphTransport(subgraphs.users.schema), identity: new LocalSubgraphTransport(subgraphs.identity.schema), agents: new LocalSubgraphTransport(subgraphs.agents.schema), rateLimits });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
-    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, checkResponses: options.checkResponses };
+    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, checkResponses: options.checkResponses, observeProblems: options.observeProblems };
     const apps = {
       platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks(), webhooks: platformWebhooks(config), sandbox: config.sandbox, assistant: assistantFor(config) }),
       graphql: await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy }),

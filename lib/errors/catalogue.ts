@@ -193,3 +193,13 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export function errorDefinition(code: ErrorCode): ErrorDefinition {
   return ERROR_CATALOGUE[code];
 }
+
+/**
+ * The `<type name>` of `{docs_url}/errors/<type name>`: the identity errors' own `type_name`,
+ * else one made from the title ("Not Found" → `not_found`), which generic errors use on the
+ * identity host.
+ */
+export function errorTypeName(code: ErrorCode): string {
+  const { type_name, title } = errorDefinition(code);
+  return type_name ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+}

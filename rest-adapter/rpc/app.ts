@@ -162,8 +162,8 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
     routes: healthRoutes,
     credentialHeaders: [],
     bodyLimit,
+    document,
     extra: (app) => {
-      app.get("/openapi.json", async () => document);
       app.register(rpcRoutes, { prefix: "/v0/rpc" });
     },
   });

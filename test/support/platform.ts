@@ -53,7 +53,16 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     ...env,
   });
   const responseMismatches: ResponseMismatch[] = [];
-  const running = await startSingleProcess(config, { logger: createLogger(config.logLevel), checkResponses: (mismatch) => responseMismatches.push(mismatch), ...options });
+  const problemUris = new Set<string>();
+  const running = await startSingleProcess(config, {
+    logger: createLogger(config.logLevel),
+    checkResponses: (mismatch) => responseMismatches.push(mismatch),
+    observeProblems: (problem) => {
+      problemUris.add(problem.type);
+      if (problem.documentation) problemUris.add(problem.documentation);
+    },
+    ...options,
+  });
   const api: TestPlatform["api"] = (path, init = {}) => {
     const headers = new Headers(init.headers);
     if (init.jwt) headers.set("x-platform-jwt", init.jwt);
@@ -83,10 +92,23 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
       return { jwt, id: body.id, address: account.address, account, body };
     },
     async stop() {
+      const broken = await unresolvedUris(problemUris);
       await running.stop();
       await issuer.stop();
       await dashboard.stop();
       assertDocumentedResponses(responseMismatches);
+      if (broken.length > 0) throw new Error(`ProblemDetail URIs that do not answer 200: ${broken.join(", ")}`);
     },
   };
+}
+
+/** Every `type` and `documentation` URI a suite's errors carried must lead to a page (the docs and error pages). */
+async function unresolvedUris(uris: Set<string>): Promise<string[]> {
+  const broken: string[] = [];
+  for (const uri of uris) {
+    const response = await fetch(uri).catch(() => undefined);
+    await response?.arrayBuffer();
+    if (response?.status !== 200) broken.push(`${uri} (${response?.status ?? "no answer"})`);
+  }
+  return broken;
 }

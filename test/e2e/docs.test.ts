@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../../lib/errors/app-error.ts";
+import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../../lib/errors/catalogue.ts";
+import { prefersHtml } from "../../rest-adapter/docs.ts";
+import { renderProblem } from "../../rest-adapter/problem.ts";
+import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
+const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(() => platform?.stop());
+
+describe("the API reference at /docs", () => {
+  it.each(["platform", "identity", "rpc"] as const)("the %s host serves Swagger UI for its own /openapi.json, assets included", async (host) => {
+    const base = platform.urls[host];
+    const page = await fetch(`${base}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await page.text();
+    const title = ((await (await fetch(`${base}/openapi.json`)).json()) as { info: { title: string } }).info.title;
+    expect(html).toContain(`<title>${title} reference</title>`);
+    const assets = [...html.matchAll(/(?:src|href)="(\/docs\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(assets).toEqual(expect.arrayContaining(["/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/docs/assets/reference.js"]));
+    for (const asset of assets) {
+      const response = await fetch(base + asset);
+      expect(response.status, asset).toBe(200);
+      expect((await response.arrayBuffer()).byteLength, asset).toBeGreaterThan(0);
+    }
+    expect(await (await fetch(`${base}/docs/assets/reference.js`)).text()).toContain('url: "/openapi.json"');
+    const bundle = await fetch(`${base}/docs/assets/swagger-ui-bundle.js`);
+    expect(bundle.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(await bundle.text()).toContain("SwaggerUIBundle");
+  });
+
+  it("serves no file outside its list of assets", async () => {
+    for (const file of ["package.json", "..%2Fpackage.json", "index.html", "swagger-ui-bundle.js.map"]) {
+      const response = await fetch(`${platform.urls.platform}/docs/assets/${file}`);
+      expect(response.status, file).toBe(404);
+      expect((await response.json()).error_code).toBe("GEN-404-001");
+    }
+  });
+});
+
+describe("error pages", () => {
+  it("every catalogue code has a page at /errors/<code> and /docs/errors/<code>: JSON to API clients, HTML to browsers", async () => {
+    for (const code of CODES) {
+      const { status, title, detail } = ERROR_CATALOGUE[code];
+      for (const path of [`/errors/${code.toLowerCase()}`, `/docs/errors/${code}`]) {
+        const json = await fetch(platform.urls.platform + path);
+        expect(json.status, path).toBe(200);
+        expect(await json.json()).toEqual({ error_code: code, status, title, detail, type_name: errorTypeName(code) });
+      }
+      const html = await fetch(`${platform.urls.platform}/errors/${code.toLowerCase()}`, { headers: { accept: BROWSER_ACCEPT } });
+      expect(html.headers.get("content-type")).toMatch(/^text\/html/);
+      const text = await html.text();
+      expect(text).toContain(`${code}: ${title.replace(/&/g, "&amp;")}`);
+      expect(text).toContain(`HTTP status <strong>${status}</strong>`);
+    }
+  });
+
+  it("a type name lists every error it names", async () => {
+    const response = await fetch(`${platform.urls.platform}/docs/errors/not_found`);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.type_name).toBe("not_found");
+    expect(body.errors.map((e: { error_code: string }) => e.error_code)).toEqual(expect.arrayContaining(["GEN-404-001", "IDS-404-001"]));
+  });
+
+  it("an unknown code or type name is a 404 ProblemDetail, to browsers too (never HTML carrying the name)", async () => {
+    const response = await fetch(`${platform.urls.platform}/errors/XYZ-999-999`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error_code: "GEN-404-001", detail: "No error code or type XYZ-999-999 exists." });
+    const html = await fetch(`${platform.urls.platform}/docs/errors/%3Cscript%3E`, { headers: { accept: BROWSER_ACCEPT } });
+    expect(html.status).toBe(404);
+    expect(html.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  });
+
+  it("the type and documentation URI of every catalogue error, in both styles, answers 200 where the configuration points", async () => {
+    const { publicBaseUrl, publicIdentityUrl, docsUrl } = platform.config;
+    const uris = new Set<string>();
+    for (const code of CODES) {
+      for (const [style, base] of [["platform", publicBaseUrl], ["identity", publicIdentityUrl]] as const) {
+        const problem = renderProblem(new AppError(code), { instance: "/x", trace_id: "t", base_url: base, docs_url: docsUrl, style });
+        uris.add(problem.type);
+        if (problem.documentation) uris.add(problem.documentation);
+      }
+    }
+    expect(uris.size).toBeGreaterThan(CODES.length);
+    for (const uri of uris) expect((await fetch(uri)).status, uri).toBe(200);
+  });
+});
+
+describe("prefersHtml", () => {
+  it("is true for a browser's Accept and false for API clients", () => {
+    expect(prefersHtml(BROWSER_ACCEPT)).toBe(true);
+    expect(prefersHtml("text/html")).toBe(true);
+    expect(prefersHtml(undefined)).toBe(false);
+    expect(prefersHtml("*/*")).toBe(false);
+    expect(prefersHtml("application/json")).toBe(false);
+    expect(prefersHtml("application/problem+json, text/html;q=0.5")).toBe(false);
+    expect(prefersHtml("text/html;q=abc, application/json;q=0.1")).toBe(false);
+  });
+});
