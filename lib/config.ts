@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { sandboxAuthProviders } from "./auth/sandbox-issuer.ts";
 import { ConfigError } from "./config-error.ts";
 import { envText, isRecord, type Env } from "./parse.ts";
 import { loadPintDomainSalt } from "./pint-domain.ts";
@@ -44,6 +45,11 @@ export interface Config {
    * exist only when true. Default: true unless NODE_ENV is production.
    */
   sandbox: boolean;
+  /**
+   * SANDBOX_ISSUER: the built-in issuers of `npm run token` are among the providers
+   * (lib/auth/sandbox-issuer.ts). Default: on in sandbox mode unless NODE_ENV is production.
+   */
+  sandboxIssuer: boolean;
   /**
    * LLM_BASE_URL, LLM_API_KEY, LLM_MODEL: an OpenAI-compatible chat-completions endpoint answers
    * chat; undefined: the built-in offline assistant does.
@@ -350,6 +356,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (internalSecret !== undefined && internalSecret.length < 32)
     throw new ConfigError("INTERNAL_SECRET", "must be at least 32 characters");
 
+  const sandboxIssuer = bool(env, "SANDBOX_ISSUER", sandbox && envText(env, "NODE_ENV") !== "production");
   const publicIdentityUrl = url(env, "PUBLIC_IDENTITY_URL", `http://localhost:${identityPort}`);
   const jwks = jwksPolicy(env);
   const dashboardAuth = providers(env, "DASHBOARD_AUTH", undefined, jwks);
@@ -362,6 +369,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   return {
     sandbox,
+    sandboxIssuer,
     ...(llm && { llm }),
     ...(kycProvider && { kycProvider }),
     ...(cardIssuer && { cardIssuer }),
@@ -378,7 +386,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlPort,
     gatewayInternalPort: port(env, "GATEWAY_INTERNAL_PORT", 4010),
     trustProxy: parseTrustProxy(env),
-    authProviders: providers(env, "AUTH_PROVIDERS", AUTH_PROVIDER_NAMES, jwks),
+    authProviders: [...providers(env, "AUTH_PROVIDERS", AUTH_PROVIDER_NAMES, jwks), ...(sandboxIssuer ? sandboxAuthProviders(publicBaseUrl) : [])],
     jwksPolicy: jwks,
     dashboardAuth,
     identityBootstrap: bootstrap(env, dashboardAuth),

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { SANDBOX_AUDIENCE, sandboxAuthProviders } from "../../lib/auth/sandbox-issuer.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,7 +28,8 @@ describe("loadConfig defaults", () => {
       identityPort: 8081,
       rpcPort: 8082,
       graphqlPort: 4000,
-      authProviders: [],
+      sandboxIssuer: true,
+      authProviders: sandboxAuthProviders("http://localhost:8080"),
       dashboardAuth: [],
       publicBaseUrl: "http://localhost:8080",
       publicIdentityUrl: "http://localhost:8081",
@@ -62,6 +64,7 @@ describe("loadConfig defaults", () => {
   it("reads valid values", () => {
     const config = loadConfig({
       AUTH_PROVIDERS: JSON.stringify([PROVIDER, { name: "provider_b", issuer: "https://b.test", public_key: { kty: "EC" }, audience: ["app"], mode: "app_id_only" }, { name: "siwe", issuer: "https://siwe.test" }]),
+      SANDBOX_ISSUER: "false",
       CHAIN_RPC_URLS: JSON.stringify({ 8453: "https://base.test", 1: "wss://eth.test" }),
       WALLET_CLAIM_WEBHOOK_SECRETS: "whsec_c2VjcmV0, whsec_b3RoZXI=",
       LOG_LEVEL: "debug",
@@ -172,7 +175,7 @@ describe("@file form of JSON variables", () => {
     const key = join(dir, "key.json");
     writeFileSync(key, JSON.stringify({ kty: "EC", d: "x" }));
     const config = loadConfig({ AUTH_PROVIDERS: `@${providers}`, CHAIN_RPC_URLS: `@${chains}`, SIGNING_KEY: `@${key}` });
-    expect(config.authProviders).toEqual([PROVIDER]);
+    expect(config.authProviders.filter((provider) => provider.audience !== SANDBOX_AUDIENCE)).toEqual([PROVIDER]);
     expect(config.chainRpcUrls).toEqual({ 8453: "https://base.test" });
     expect(config.signingKey).toEqual({ kty: "EC", d: "x" });
   });
@@ -222,6 +225,18 @@ describe("SANDBOX and the providers it allows", () => {
     expect(production.kycProvider).toBeUndefined();
     expect(production.smsProvider).toBeUndefined();
     expect(production.safeDeployer).toBeUndefined();
+  });
+
+  it("the sandbox issuer follows sandbox mode, is off in production even with SANDBOX=true, and only SANDBOX_ISSUER=true turns it on there", () => {
+    const issuers = (env: Record<string, string>) => loadConfig(env).authProviders.map((provider) => provider.issuer);
+    expect(issuers({ PUBLIC_BASE_URL: "https://api.example.com" })).toEqual(["https://api.example.com/sandbox/issuers/provider_a", "https://api.example.com/sandbox/issuers/provider_b"]);
+    expect(loadConfig({}).authProviders.every((provider) => provider.audience === SANDBOX_AUDIENCE && !provider.jwks_uri && !provider.public_key)).toBe(true);
+    expect(issuers({ NODE_ENV: "production" })).toEqual([]);
+    expect(issuers({ NODE_ENV: "production", SANDBOX: "true" })).toEqual([]);
+    expect(issuers({ SANDBOX: "false", ...CHAIN })).toEqual([]);
+    expect(issuers({ SANDBOX: "true", SANDBOX_ISSUER: "false" })).toEqual([]);
+    expect(loadConfig({ NODE_ENV: "production", SANDBOX_ISSUER: "true" })).toMatchObject({ sandbox: false, sandboxIssuer: true });
+    expect(configError({ SANDBOX_ISSUER: "maybe" }).variable).toBe("SANDBOX_ISSUER");
   });
 
   it("SANDBOX overrides NODE_ENV both ways: explicit sandbox in production is allowed", () => {
