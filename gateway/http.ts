@@ -5,7 +5,8 @@ import type { Principal } from "../lib/auth/principal.ts";
 import { AppError, appError } from "../lib/errors/app-error.ts";
 import { answerWithApollo } from "../lib/graphql/apollo-http.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
-import { createHttpServer } from "../lib/http.ts";
+import { createHttpServer, type HttpSettings } from "../lib/http.ts";
+import { answerGraphqlErrors } from "../lib/graphql/http-errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { Authenticator } from "./authenticate.ts";
@@ -22,6 +23,8 @@ export interface GraphqlAppOptions {
   authenticator: Authenticator;
   /** TRUST_PROXY (public listener only): proxies whose X-Forwarded-For names the client */
   trustProxy?: TrustProxy;
+  /** timeouts and load shedding (lib/http.ts) */
+  http?: HttpSettings;
 }
 
 /** How a listener makes a request's principal (everything of PrincipalRequest but the headers and trace id it reads itself), and the client's User-Agent. */
@@ -35,7 +38,7 @@ type Caller = Omit<PrincipalRequest, "headers" | "trace_id"> & { user_agent?: st
  * mutation spends one unit per root field, refused whole before any of them runs.
  */
 export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger, { trustProxy: options.trustProxy });
+  const app = createHttpServer(options.logger, { trustProxy: options.trustProxy, http: options.http });
   return graphqlRoutes(app, options, (request) => ({
     credentials: "required",
     client_address: request.ip,
@@ -54,7 +57,7 @@ export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<Fasti
  * credential are not counted again: the adapter, facing the client, counted them per address already.
  */
 export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "trustProxy"> & { internalSecret: string }): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger);
+  const app = createHttpServer(options.logger, { http: options.http });
   keepBodyDigests(app);
   const verifier = new PrincipalVerifier(options.internalSecret, "gateway");
   return graphqlRoutes(app, options, (request) => {
@@ -65,6 +68,7 @@ export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "
 }
 
 function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identify: (request: FastifyRequest) => Caller): FastifyInstance {
+  answerGraphqlErrors(app);
   app.get("/health", async () => ({ status: "ok" }));
 
   const handler = (server: ApolloServer<RequestContext>) => async (request: FastifyRequest, reply: FastifyReply) => {

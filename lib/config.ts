@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { sandboxAuthProviders } from "./auth/sandbox-issuer.ts";
+import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from "./http.ts";
 import { ConfigError } from "./config-error.ts";
 import { envText, isRecord, type Env } from "./parse.ts";
 import { loadPintDomainSalt } from "./pint-domain.ts";
@@ -50,6 +51,8 @@ export interface Config {
    * (lib/auth/sandbox-issuer.ts). Default: on in sandbox mode unless NODE_ENV is production.
    */
   sandboxIssuer: boolean;
+  /** HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS, LOAD_SHED_SAMPLE_INTERVAL_MS, LOAD_SHED_RETRY_AFTER_SECONDS */
+  http: HttpSettings;
   /**
    * LLM_BASE_URL, LLM_API_KEY, LLM_MODEL: an OpenAI-compatible chat-completions endpoint answers
    * chat; undefined: the built-in offline assistant does.
@@ -370,6 +373,13 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     sandbox,
     sandboxIssuer,
+    http: {
+      requestTimeoutMs: nonNegativeInt(env, "HTTP_REQUEST_TIMEOUT_MS", DEFAULT_HTTP_SETTINGS.requestTimeoutMs),
+      keepAliveTimeoutMs: nonNegativeInt(env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", DEFAULT_HTTP_SETTINGS.keepAliveTimeoutMs),
+      maxEventLoopDelayMs: nonNegativeInt(env, "LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS", DEFAULT_HTTP_SETTINGS.maxEventLoopDelayMs),
+      loadSampleIntervalMs: Math.max(1, nonNegativeInt(env, "LOAD_SHED_SAMPLE_INTERVAL_MS", DEFAULT_HTTP_SETTINGS.loadSampleIntervalMs)),
+      loadShedRetryAfterSeconds: Math.max(1, nonNegativeInt(env, "LOAD_SHED_RETRY_AFTER_SECONDS", DEFAULT_HTTP_SETTINGS.loadShedRetryAfterSeconds)),
+    },
     ...(llm && { llm }),
     ...(kycProvider && { kycProvider }),
     ...(cardIssuer && { cardIssuer }),

@@ -1,7 +1,35 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import helmet from "@fastify/helmet";
+import underPressure from "@fastify/under-pressure";
+import { AppError } from "./errors/app-error.ts";
 import type { Logger } from "./logger.ts";
 import { fastifyTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { traceIdFrom } from "./trace.ts";
+
+/** How every listener treats slow clients and overload (config: HTTP_*, LOAD_SHED_*). */
+export interface HttpSettings {
+  /** a request (headers and body) must arrive within this; then 408 and the socket closes */
+  requestTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this; above a load balancer's idle timeout */
+  keepAliveTimeoutMs: number;
+  /** requests are refused with 503 GEN-503-002 while the event loop lags more than this (0: never) */
+  maxEventLoopDelayMs: number;
+  /** how often the lag is sampled */
+  loadSampleIntervalMs: number;
+  /** the Retry-After of a shed request */
+  loadShedRetryAfterSeconds: number;
+}
+
+export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 72_000,
+  maxEventLoopDelayMs: 1_000,
+  loadSampleIntervalMs: 1_000,
+  loadShedRetryAfterSeconds: 5,
+};
+
+/** The listener default; a route may lower or raise its own (Route.bodyLimit). */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
 
 /** One JSON line per request, with trace id, status and duration, instead of Fastify's two. */
 class RequestLog extends LogController {
@@ -16,18 +44,63 @@ class RequestLog extends LogController {
 
 /**
  * A Fastify instance as every listener of ours wants it: request ids are trace ids, one log line
- * per request. `trustProxy` (TRUST_PROXY, public listeners only): whose X-Forwarded-For makes `request.ip`.
+ * per request, security headers (helmet, with a policy that lets /docs run its own scripts and
+ * nothing else), timeouts for slow clients, and load shedding: while the event loop lags, a
+ * request is refused at once with 503 and Retry-After (an AppError, so each listener answers it
+ * in its own error shape) instead of joining an unbounded queue. `trustProxy` (TRUST_PROXY,
+ * public listeners only): whose X-Forwarded-For makes `request.ip`. `publicUrl`: where the
+ * listener's /docs may send "try it out" requests.
  */
-export function createHttpServer(logger: Logger, options: { bodyLimit?: number; trustProxy?: TrustProxy } = {}): FastifyInstance {
-  return Fastify({
+export function createHttpServer(
+  logger: Logger,
+  options: { bodyLimit?: number; trustProxy?: TrustProxy; http?: HttpSettings; publicUrl?: string } = {},
+): FastifyInstance {
+  const settings = options.http ?? DEFAULT_HTTP_SETTINGS;
+  const app = Fastify({
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     loggerInstance: logger as FastifyBaseLogger,
     logController: new RequestLog(),
     genReqId: (req) => traceIdFrom(req.headers),
     requestIdHeader: false,
-    bodyLimit: options.bodyLimit ?? 1_048_576,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    requestTimeout: settings.requestTimeoutMs,
+    keepAliveTimeout: settings.keepAliveTimeoutMs,
+    // Node checks request timeouts only every connectionsCheckingInterval (30 s by default), and
+    // the headers' own timeout must not outlast the request's
+    http: {
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(settings.requestTimeoutMs / 2) || 5_000)),
+      ...(settings.requestTimeoutMs > 0 && { headersTimeout: Math.min(60_000, settings.requestTimeoutMs) }),
+    },
     routerOptions: { ignoreTrailingSlash: true },
   });
+  app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Swagger UI sets styles inline
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'", ...(options.publicUrl ? [new URL(options.publicUrl).origin] : [])],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  if (settings.maxEventLoopDelayMs > 0) {
+    app.register(underPressure, {
+      maxEventLoopDelay: settings.maxEventLoopDelayMs,
+      sampleInterval: settings.loadSampleIntervalMs,
+      pressureHandler: (request) => {
+        request.log.warn({ trace_id: request.id }, "load shed: the event loop lags");
+        return Promise.reject(new AppError("GEN-503-002", { retryAfter: settings.loadShedRetryAfterSeconds }));
+      },
+    });
+  }
+  return app;
 }
 
 /**

@@ -3,7 +3,7 @@ import FindMyWay from "find-my-way";
 import type { ValidateFunction } from "ajv";
 import { hasAnyHeader } from "../lib/auth/credential-headers.ts";
 import { AppError, appError, type ValidationItem } from "../lib/errors/app-error.ts";
-import { createHttpServer } from "../lib/http.ts";
+import { createHttpServer, type HttpSettings } from "../lib/http.ts";
 import { IDEMPOTENCY_KEY_HEADER, requireIdempotencyKey } from "../lib/idempotency.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -15,7 +15,7 @@ import { registerDocumentation } from "./docs.ts";
 import { errorFromGraphQL } from "./graphql-errors.ts";
 import { processHealthChecks } from "./routes/health.ts";
 import { asAppError, renderProblem, type ProblemDetail } from "./problem.ts";
-import { isRateLimited, type HttpMethod, type Route } from "./route.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT, isRateLimited, type HttpMethod, type Route } from "./route.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { compileValidator, validationItems, type RequestPart } from "../lib/json-validation.ts";
@@ -40,6 +40,8 @@ export interface HttpAppOptions {
   /** extra plain routes registered by the caller */
   extra?: (app: FastifyInstance) => void;
   bodyLimit?: number;
+  /** timeouts and load shedding (lib/http.ts) */
+  http?: HttpSettings;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client */
   trustProxy?: TrustProxy;
   /** tests: each answer that differs from its route's documented responses is reported here; unset, nothing is checked */
@@ -54,7 +56,7 @@ export interface HttpAppOptions {
  * 404s). "credential": the gateway's Authenticator when a credential header is sent (per user or
  * key once it verifies; a failure against `auth_failure`), else this listener per address.
  * "handler": the route's own handler (the RPC host, per key). "never": /health, which load
- * balancers poll, on every listener.
+ * balancers poll, and the documents (/openapi.json, /docs, error pages), on every listener.
  */
 export type RateLimitedBy = "credential" | "handler" | "never";
 
@@ -131,7 +133,7 @@ function fromFastifyError(error: { code?: string; statusCode?: number; message: 
  * trace id; unknown paths 404 and wrong methods 405, also as ProblemDetails.
  */
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit, trustProxy: options.trustProxy });
+  const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, http: options.http, publicUrl: options.baseUrl });
 
   // answers 405 (with Allow) for a path that exists under other methods; same trailing-slash rule as the router
   const known = FindMyWay({ ignoreTrailingSlash: true });
@@ -193,7 +195,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         rateLimitError: route.rateLimitError,
         headers: route.headers,
       } satisfies { rateLimit?: RateLimitedBy } & RouteErrorCodes & RouteHeaders,
-      ...(route.bodyLimit !== undefined && { bodyLimit: route.bodyLimit }),
+      bodyLimit: route.bodyLimit ?? DEFAULT_ROUTE_BODY_LIMIT,
       ...(checker && { onSend: checker.hook(route) }),
       handler: async (request, reply) => {
         const rawQuery = (request.query ?? {}) as Record<string, unknown>;

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { appError } from "../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../lib/errors/catalogue.ts";
+import type { RateLimitedBy } from "./app.ts";
 
 /**
  * What every listener documents about itself: `/openapi.json`, an interactive reference of it at
@@ -13,15 +14,18 @@ import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../lib/errors/ca
  */
 export function registerDocumentation(app: FastifyInstance, document: Record<string, unknown>): void {
   const title = ((document.info as { title?: string } | undefined)?.title ?? "API") + " reference";
-  app.get("/openapi.json", async () => document);
-  app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(referencePage(title)));
-  app.get("/docs/assets/:file", async (request, reply) => {
+  app.get("/openapi.json", { config }, async () => document);
+  app.get("/docs", { config }, async (_request, reply) => reply.type("text/html; charset=utf-8").send(referencePage(title)));
+  app.get("/docs/assets/:file", { config }, async (request, reply) => {
     const asset = await swaggerAsset((request.params as { file: string }).file);
     return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
   });
-  app.get("/errors/:code", async (request, reply) => sendErrorPage(request, reply, (request.params as { code: string }).code));
-  app.get("/docs/errors/:name", async (request, reply) => sendErrorPage(request, reply, (request.params as { name: string }).name));
+  app.get("/errors/:code", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { code: string }).code));
+  app.get("/docs/errors/:name", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { name: string }).name));
 }
+
+/** Documents are static and in memory: counting them per address (a database write with the shared store) would cost more than serving them. */
+const config = { rateLimit: "never" } satisfies { rateLimit: RateLimitedBy };
 
 interface ErrorEntry {
   error_code: ErrorCode;

@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
 import { buildHttpApp } from "./app.ts";
 import type { ProblemDetail } from "./problem.ts";
+import type { HttpSettings } from "../lib/http.ts";
 import { PLATFORM_CREDENTIAL_HEADERS } from "../lib/auth/credential-headers.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { GatewayClient } from "./gateway-client.ts";
@@ -90,6 +91,8 @@ export interface ListenerOptions {
   logger: Logger;
   baseUrl: string;
   docsUrl: string;
+  /** timeouts and load shedding (lib/http.ts) */
+  http?: HttpSettings;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client (per-address limits, the address sent to the gateway) */
   trustProxy?: TrustProxy;
   /** tests: answers that differ from their documented responses (see ResponseChecker) */

@@ -85,7 +85,7 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
    * failed verifications); unset: GEN-429-001. The PINT exchange answers PINT-429-001 (spec 7.3).
    */
   rateLimitError?: ErrorCode;
-  /** bytes; unset: the listener's limit */
+  /** bytes; unset: DEFAULT_ROUTE_BODY_LIMIT */
   bodyLimit?: number;
   /** normalises the raw query before validation (e.g. comma-separated lists) */
   prepareQuery?: (query: Record<string, unknown>) => Record<string, unknown>;
@@ -147,13 +147,16 @@ const SCHEME_HOST: Record<SecurityScheme, "platform" | "identity"> = {
  * them all: platform: a bad JWT, `x-platform-orgid`, unknown environment, bad PAT, agent token;
  * identity: a bad or malformed Bearer API key, a bad dashboard session, a bad, expired or revoked PINT token.
  */
+/** A route's JSON body: every documented body fits with room to spare (the largest, a SIWE smart-account signature, is 32 KiB of hex); webhooks keep the listener's 1 MiB. */
+export const DEFAULT_ROUTE_BODY_LIMIT = 64 * 1024;
+
 const CREDENTIAL_ERRORS: Record<"platform" | "identity", readonly ErrorCode[]> = {
   platform: ["USR-401-001", "USR-401-002", "USR-401-003", "USR-401-004", "USR-401-005"],
   identity: ["IDS-401-001", "IDS-401-002", "PINT-401-003", "PINT-401-004", "PINT-401-006"],
 };
 
-/** Any operation: an unexpected error, the gateway unreachable (split mode), a subgraph or store unavailable. */
-const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "GEN-503-001"];
+/** Any operation: an unexpected error, the gateway unreachable (split mode), a subgraph or store unavailable, load shed. */
+const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "GEN-503-001", "GEN-503-002"];
 
 /**
  * The codes every route of a kind answers, derived here and never listed per route:
@@ -168,7 +171,7 @@ const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "G
  * - a platform route with a credential: AGT-403-001 where agent tokens may call it (`agentScope`)
  *   and one lacks the scope, else AGT-403-002 (agent tokens reach AgentTool operations only);
  * - an idempotent route: TXN-422-001, its Idempotency-Key reused with another request;
- * - GEN-500-001, GEN-502-001 and GEN-503-001 everywhere.
+ * - GEN-500-001, GEN-502-001, GEN-503-001 and GEN-503-002 (load shedding) everywhere.
  * GEN-404-001 and GEN-405-001 belong to unknown paths and methods, not to routes.
  */
 export function derivedErrorCodes(route: RouteErrorFacts): ErrorCode[] {

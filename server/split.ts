@@ -77,7 +77,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
     // its peers (identity asks users who owns a wallet) over HTTP, as itself, with signed internal principals
     const reach = (peer: SubgraphName) => new RemoteSubgraphTransport(subgraphUrl(config, peer), peer, internalSecret);
     const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits }, reach);
-    const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger });
+    const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger, http: config.http });
     const url = await listen(app, { name: subgraphName, port, host: config.host, path: "/graphql" });
     subgraph.start();
     return {
@@ -107,10 +107,10 @@ export async function startService(name: ServiceName, config: Config, env: Recor
       recordAgentTokenUse: agentTokenUseRecorder(new FederatedClient("agents", new RemoteSubgraphTransport(subgraphUrl(config, "agents"), "agents", internalSecret), "gateway")),
     });
     const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphTransport(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphTransport(subgraphUrl(config, "identity"), "identity", internalSecret), agents: new RemoteSubgraphTransport(subgraphUrl(config, "agents"), "agents", internalSecret), rateLimits });
-    const app = await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy });
+    const app = await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy, http: config.http });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     // the adapter's way in (GATEWAY_URL): signed requests only, on the internal network alone
-    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticator, internalSecret });
+    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticator, internalSecret, http: config.http });
     const internalUrl = await listen(internal, { name: "graphql-internal", port: config.gatewayInternalPort, host: config.host, path: "/graphql" });
     return {
       urls: [url, internalUrl],
@@ -124,7 +124,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
   }
 
   const gatewayClient = new HttpGatewayClient(config.gatewayUrl, internalSecret);
-  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy };
+  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, http: config.http };
   const apps: [FastifyInstance, number, string][] = [
     [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, webhooks: platformWebhooks(config), sandbox: config.sandbox, assistant: assistantFor(config) }), config.port, "platform"],
     [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl, pintDomainSalt: config.pintDomainSalt }), config.identityPort, "identity"],

@@ -7,7 +7,8 @@ import { appError } from "../lib/errors/app-error.ts";
 import { answerWithApollo } from "../lib/graphql/apollo-http.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import type { Subgraph } from "../lib/graphql/subgraph.ts";
-import { createHttpServer } from "../lib/http.ts";
+import { createHttpServer, type HttpSettings } from "../lib/http.ts";
+import { answerGraphqlErrors } from "../lib/graphql/http-errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
 
@@ -17,7 +18,7 @@ import { maskError } from "../lib/graphql/mask-error.ts";
  * over this very body, fresh and not seen before), so a subgraph reached directly cannot be
  * fooled into acting for somebody, nor replay what it captured.
  */
-export async function buildSubgraphApp(subgraph: Subgraph, options: { internalSecret: string; logger: Logger }): Promise<{ app: FastifyInstance; server: ApolloServer<RequestContext> }> {
+export async function buildSubgraphApp(subgraph: Subgraph, options: { internalSecret: string; logger: Logger; http?: HttpSettings }): Promise<{ app: FastifyInstance; server: ApolloServer<RequestContext> }> {
   const server = new ApolloServer<RequestContext>({
     schema: subgraph.schema,
     plugins: [ApolloServerPluginInlineTraceDisabled()],
@@ -26,7 +27,8 @@ export async function buildSubgraphApp(subgraph: Subgraph, options: { internalSe
     logger: options.logger,
   });
   await server.start();
-  const app = createHttpServer(options.logger);
+  const app = createHttpServer(options.logger, { http: options.http });
+  answerGraphqlErrors(app);
   keepBodyDigests(app);
   const verifier = new PrincipalVerifier(options.internalSecret, subgraph.name);
   app.get("/health", async () => ({ status: "ok", subgraph: subgraph.name }));

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "../../lib/errors/app-error.ts";
 import { MemoryRateLimiter } from "../../lib/rate-limit/memory-rate-limiter.ts";
 import type { RateLimitRule, RateLimiter } from "../../lib/rate-limit/rate-limiter.ts";
 import { buildHttpApp, type RateLimitedBy } from "../app.ts";
@@ -129,6 +130,10 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
         if (error.status >= 500) request.log.error({ err: error.cause ?? error }, "RPC request failed");
         for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
         return send(reply, error.status, error.response);
+      }
+      if (error instanceof AppError && error.code === "GEN-503-002") {
+        reply.header("retry-after", String(error.retryAfter));
+        return send(reply, 503, errorResponse(null, RPC_ERROR.RESOURCE_UNAVAILABLE, `resource unavailable: ${error.detail}`, { retry_after_seconds: error.retryAfter }));
       }
       const statusCode = (error as { statusCode?: number }).statusCode;
       if (statusCode === 413) return send(reply, 413, errorResponse(null, RPC_ERROR.INVALID_REQUEST, `invalid request: the body is larger than ${bodyLimit} bytes`));

@@ -78,21 +78,22 @@ describe("rate limits", () => {
 
   it("count requests without a credential per address, on REST and GraphQL alike", async () => {
     const from = client("127.0.0.10");
-    expect((await from(`${platform.urls.platform}/openapi.json`)).status).toBe(200);
+    expect((await from(`${platform.urls.platform}/.well-known/jwks.json`)).status).toBe(200);
     expect((await from(platform.urls.graphql, graphql("{ health { status } }"))).status).toBe(200);
-    expect429(await from(`${platform.urls.platform}/openapi.json`));
+    expect429(await from(`${platform.urls.platform}/.well-known/jwks.json`));
     expect((await from(platform.urls.graphql, graphql("{ health { status } }"))).status).toBe(429);
     // another address has its own budget
-    expect((await client("127.0.0.11")(`${platform.urls.platform}/openapi.json`)).status).toBe(200);
+    expect((await client("127.0.0.11")(`${platform.urls.platform}/.well-known/jwks.json`)).status).toBe(200);
   });
 
-  it("never limit /health, on any listener, even once the address has spent its budget", async () => {
+  it("never limit /health and the documents, on any listener, even once the address has spent its budget", async () => {
     const from = client("127.0.0.12");
-    for (let i = 0; i < 2; i++) expect((await from(`${platform.urls.identity}/openapi.json`)).status).toBe(200);
-    expect429(await from(`${platform.urls.identity}/openapi.json`));
+    for (let i = 0; i < 2; i++) expect((await from(`${platform.urls.identity}/.well-known/jwks.json`)).status).toBe(200);
+    expect429(await from(`${platform.urls.identity}/.well-known/jwks.json`));
     for (let i = 0; i < 5; i++) {
       for (const base of [platform.urls.platform, platform.urls.identity, platform.urls.rpc]) expect((await from(`${base}/health`)).status).toBe(200);
       expect((await from(platform.urls.graphql.replace(/\/graphql$/, "/health"))).status).toBe(200);
+      for (const path of ["/openapi.json", "/docs", "/docs/assets/reference.js", "/errors/gen-429-001", "/docs/errors/rate_limited"]) expect((await from(`${platform.urls.identity}${path}`)).status, path).toBe(200);
     }
   });
 
@@ -228,7 +229,7 @@ describe.skipIf(!onPostgres)("on PostgreSQL", () => {
     const from = client("127.0.0.40");
     // the address's budget of 2 is spent across both instances: at most 2 + 1 admitted in all
     const statuses = [];
-    for (const base of [a.urls.platform, b.urls.platform, b.urls.platform, a.urls.platform, b.urls.platform, a.urls.platform]) statuses.push((await from(`${base}/openapi.json`)).status);
+    for (const base of [a.urls.platform, b.urls.platform, b.urls.platform, a.urls.platform, b.urls.platform, a.urls.platform]) statuses.push((await from(`${base}/.well-known/jwks.json`)).status);
     const admitted = statuses.filter((s) => s === 200).length;
     expect(admitted).toBeGreaterThanOrEqual(2);
     expect(admitted).toBeLessThanOrEqual(3);
