@@ -28,6 +28,9 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   loadShedRetryAfterSeconds: 5,
 };
 
+/** More than Node's 16 KiB of headers can hold, so the router never refuses a parameter for its length. */
+const MAX_PARAM_LENGTH = 16_384;
+
 /** The listener default; a route may lower or raise its own (Route.bodyLimit). */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
 
@@ -56,7 +59,7 @@ export function createHttpServer(
   options: { bodyLimit?: number; trustProxy?: TrustProxy; http?: HttpSettings; publicUrl?: string } = {},
 ): FastifyInstance {
   const settings = options.http ?? DEFAULT_HTTP_SETTINGS;
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     loggerInstance: logger as FastifyBaseLogger,
     logController: new RequestLog(),
@@ -71,7 +74,12 @@ export function createHttpServer(
       connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(settings.requestTimeoutMs / 2) || 5_000)),
       ...(settings.requestTimeoutMs > 0 && { headersTimeout: Math.min(60_000, settings.requestTimeoutMs) }),
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // a path parameter of any length reaches its route, whose schema refuses it like any bad id
+    // (the router's own refusal would be a bare 414 in Fastify's error shape)
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // a path that is not valid percent-encoding names no resource: the listener's own 404
+    // (Fastify hands these to its default handler otherwise, outside the listener's error shape)
+    frameworkErrors: (error, request, reply) => app.errorHandler(new AppError("GEN-404-001", { detail: "The path is not a valid URL.", cause: error }), request, reply),
   });
   app.register(helmet, {
     contentSecurityPolicy: {

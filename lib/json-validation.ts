@@ -109,6 +109,27 @@ export function validationItems(errors: ErrorObject[], part: RequestPart, data: 
   return items;
 }
 
+/**
+ * Text PostgreSQL cannot store: a NUL (U+0000) in any string or key of `value`, which would fail
+ * the database call as an internal error. One item per place, at `part` and its path.
+ */
+export function nulCharacterItems(value: unknown, part: RequestPart): ValidationItem[] {
+  const items: ValidationItem[] = [];
+  const visit = (node: unknown, loc: (string | number)[]) => {
+    if (items.length >= 10) return;
+    if (typeof node === "string") {
+      if (node.includes("\u0000")) items.push({ type: "string_nul", loc, msg: "Text must not contain the NUL character (U+0000)", input: node, ctx: {} });
+    } else if (Array.isArray(node)) node.forEach((item, index) => visit(item, [...loc, index]));
+    else if (node !== null && typeof node === "object")
+      for (const [key, item] of Object.entries(node)) {
+        if (key.includes("\u0000")) items.push({ type: "string_nul", loc: [...loc, key], msg: "Names must not contain the NUL character (U+0000)", input: key, ctx: {} });
+        visit(item, [...loc, key]);
+      }
+  };
+  visit(value, [part]);
+  return items;
+}
+
 // one compiled validator per schema text: schemas checked this way are few (a catalogue, a kind's input)
 const checkers = new Map<string, ValidateFunction>();
 

@@ -18,7 +18,7 @@ import { asAppError, renderProblem, type ProblemDetail } from "./problem.ts";
 import { DEFAULT_ROUTE_BODY_LIMIT, isRateLimited, type HttpMethod, type Route } from "./route.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
-import { compileValidator, validationItems, type RequestPart } from "../lib/json-validation.ts";
+import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../lib/json-validation.ts";
 
 export interface HttpAppOptions {
   routes: Route[];
@@ -70,6 +70,15 @@ interface CompiledRoute {
   route: Route;
   operation: OperationHandle;
   validators: Partial<Record<RequestPart, ValidateFunction>>;
+  /** the query parameters the route documents; others are ignored, never passed on */
+  queryNames: ReadonlySet<string>;
+}
+
+/** Only the documented query parameters: routes hand their query to the operation as a filter, where an unknown name would fail the variable. */
+function documentedQuery(query: Record<string, unknown>, names: ReadonlySet<string>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const name of Object.keys(query)) if (names.has(name)) kept[name] = query[name];
+  return kept;
 }
 
 /** The headers of `names` a request carries (its credential headers, for the gateway). */
@@ -91,7 +100,8 @@ function compile(route: Route, gateway: GatewayClient): CompiledRoute {
   if (route.params) validators.path = compileValidator(route.params, "path");
   if (route.query) validators.query = compileValidator(route.query, "query");
   if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
-  return { route, operation: gateway.prepare(route.operation), validators };
+  const queryNames = new Set(Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {}));
+  return { route, operation: gateway.prepare(route.operation), validators, queryNames };
 }
 
 /** Validates every part and reports all failures at once, as FastAPI does. */
@@ -106,6 +116,7 @@ export function validate(validators: CompiledRoute["validators"], parts: Partial
     }
     if (!validator(parts[part])) items.push(...validationItems(validator.errors ?? [], part, parts[part]));
   }
+  for (const part of ["path", "query", "body"] as const) items.push(...nulCharacterItems(parts[part], part));
   if (items.length > 0) throw new AppError("GEN-422-001", { validation: items });
 }
 
@@ -198,7 +209,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       bodyLimit: route.bodyLimit ?? DEFAULT_ROUTE_BODY_LIMIT,
       ...(checker && { onSend: checker.hook(route) }),
       handler: async (request, reply) => {
-        const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+        const rawQuery = documentedQuery((request.query ?? {}) as Record<string, unknown>, compiled.queryNames);
         const query = route.prepareQuery ? route.prepareQuery({ ...rawQuery }) : { ...rawQuery };
         const params = { ...(request.params as Record<string, unknown>) };
         const body = request.body;
@@ -217,7 +228,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           client_address: request.ip,
           user_agent: request.headers["user-agent"],
         });
-        if (result.errors?.length) throw errorFromGraphQL(result.errors);
+        if (result.errors?.length) throw errorFromGraphQL(result.errors, route.method === "GET" || route.method === "DELETE" ? "query" : "body");
         const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
         if (status === 204) return reply.code(204).send();
         // /health also answers for this process's own stores (routes/health.ts)

@@ -21,6 +21,8 @@ export function nullableLiteralUnion<const T extends readonly string[]>(values: 
 
 export const Address = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "20-byte hex address", examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] });
 export const EpochMs = Type.Integer({ description: "Epoch milliseconds, or an ISO 8601 string with X-Timestamp-Format: iso8601" });
+/** A page's offset: GraphQL's Int holds it (32-bit), so larger ones are a 422 here rather than at the gateway. */
+export const PageOffset = Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 }));
 export const ChainId = Type.Integer({ minimum: 1, description: "EIP-155 chain id", examples: [8453] });
 
 export const Link = Type.Object(

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
 import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
-import { EpochMs, Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
+import { EpochMs, Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS } from "../../lib/vocabulary/cards.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
 
@@ -85,7 +85,7 @@ export const cardAuthorizationRoutes = [
     params: CardId,
     query: Type.Object({
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
-      offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+      offset: PageOffset,
     }),
     operation: `query ListCardAuthorizations($card_id: ID!, $page: PageInput) { authorizations: card_authorizations(card_id: $card_id, page: $page) { items { ${CARD_AUTHORIZATION_FIELDS} } pagination { limit offset total } } }`,
     variables: ({ params, query }) => ({ card_id: params.card_id, page: query }),

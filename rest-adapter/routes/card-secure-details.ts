@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
-import { Address, EpochMs, Links, literalUnion } from "../schemas.ts";
+import { Address, EpochMs, Links, literalUnion, PageOffset } from "../schemas.ts";
 import { CARD_REVEAL_METHODS } from "../../lib/vocabulary/cards.ts";
 import { CARD_DETAILS_CHALLENGE_TTL_MS } from "../../subgraphs/finance/cards/card-details-challenge.ts";
 import { CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../subgraphs/finance/cards/reveal-card-details.ts";
@@ -52,7 +52,7 @@ const RevealPage = Type.Object({
 
 const PAGE_QUERY = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+  offset: PageOffset,
 });
 
 const secureDetails = (base: string, cardId: string) => href(base, "/v0/cards/{card_id}/secure-details", { card_id: cardId });

@@ -2,14 +2,14 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link, pageLinks, type QueryValues } from "../links.ts";
 import { INSIGHT_FIELDS } from "../graphql-fields.ts";
-import { Links, literalUnion } from "../schemas.ts";
+import { Links, literalUnion, PageOffset } from "../schemas.ts";
 import { INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
 
 const InsightId = Type.Object({ insight_id: Type.String({ minLength: 1, maxLength: 64, description: "ins_<id>" }) });
 const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+  offset: PageOffset,
 };
 const InsightPage = Type.Object({
   items: Type.Array(Type.Ref("Insight")),

@@ -3,7 +3,7 @@ import { PINT_SCOPES, PINT_SCOPE_NAMES, PINT_SIGNER_ROLES } from "../../lib/auth
 import { PINT_REVOKERS, PINT_STATUSES } from "../../lib/vocabulary/pints.ts";
 import { defineRoute, type Route } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, EpochMs, Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
+import { Address, EpochMs, Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
 
 /**
  * PINT exchange and administration on the identity host ({sis_url}): the exchange itself (API
@@ -175,7 +175,7 @@ const PintPath = Type.Object({ org_id: Type.String({ minLength: 1 }), pint_id: T
 const AudiencePath = Type.Object({ org_id: Type.String({ minLength: 1 }), audience_id: Type.String({ minLength: 1 }) });
 const Page = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: PageOffset,
 };
 
 function organisationPintLinks(base: string, orgId: string, pintId: string) {

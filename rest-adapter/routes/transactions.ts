@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
 import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
-import { Links, literalUnion, nullableLiteralUnion } from "../schemas.ts";
+import { Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
 import { SANDBOX_BACKDATE_DAYS, SANDBOX_PAYMENT_TYPES, SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
 import { MAX_NOTE_LENGTH } from "../../subgraphs/finance/transactions/update-transaction.ts";
@@ -35,7 +35,7 @@ const FeedQuery = Type.Object({
   amount_max: Type.Optional({ ...DecimalBound, description: "amount <= amount_max (asset units, exact)" }),
   category: Type.Optional(literalUnion(SPENDING_CATEGORIES)),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+  offset: PageOffset,
   meta: Type.Optional(Type.Boolean({ default: false, description: "true adds `meta` over the whole filtered set" })),
 });
 

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
+import { Links, PageOffset } from "../schemas.ts";
 import { PINT_FIELDS, PintRecord } from "./pints.ts";
 
 /**
@@ -28,7 +28,7 @@ export const userPintRoutes = [
     security: ["PlatformJwt", "PlatformPat"],
     query: Type.Object({
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-      offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+      offset: PageOffset,
     }),
     operation: `query MyPints($limit: Int, $offset: Int) { pints: my_pints(limit: $limit, offset: $offset) { ${PINT_FIELDS} } }`,
     variables: ({ query }) => ({ limit: query.limit ?? null, offset: query.offset ?? null }),

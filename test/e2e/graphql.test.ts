@@ -52,6 +52,18 @@ describe("/graphql", () => {
     expect(me.data.me.wallets).toContainEqual({ type: "EOA", role: "wallet" });
   });
 
+  it("answers text PostgreSQL cannot store (a NUL character) as the caller's 422, not an internal error", async () => {
+    const { jwt } = await platform.createUser();
+    const response = await graphql(
+      "mutation CreatePat($input: CreatePersonalAccessTokenInput!) { create_personal_access_token(input: $input) { id } }",
+      { "x-platform-jwt": jwt },
+      { input: { name: "a\u0000b", scopes: ["read"] } },
+    );
+    const body = await response.json();
+    expect(body.errors[0].extensions).toMatchObject({ error_code: "GEN-422-001", status: 422 });
+    expect(body.errors[0].message).toContain("NUL");
+  });
+
   it("reports domain errors with their catalogue extensions", async () => {
     const { jwt } = await platform.createUser();
     const body = await (await graphql("query ($id: Int!) { wallet(id: $id) { id } }", { "x-platform-jwt": jwt }, { id: 999999 })).json();

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { compileValidator, validationItems, type RequestPart } from "../../lib/json-validation.ts";
+import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../../lib/json-validation.ts";
 
 function itemsFor(schema: TSchema, part: RequestPart, data: unknown) {
   const validate = compileValidator(schema, part);
@@ -101,5 +101,17 @@ describe("ajv errors as FastAPI validation items (spec 2.9)", () => {
   it("escapes JSON-pointer segments back into keys", () => {
     const schema = Type.Object({ "a/b": Type.Integer() });
     expect(itemsFor(schema, "body", { "a/b": "x" })[0]?.loc).toEqual(["body", "a/b"]);
+  });
+});
+
+describe("nulCharacterItems", () => {
+  it("finds NUL in strings and keys at any depth, with their location, and nothing in clean values", () => {
+    expect(nulCharacterItems({ a: "ok", b: ["x", "y\u0000z"], "k\u0000": 1, c: { d: "\u0000" } }, "body").map((item) => item.loc)).toEqual([
+      ["body", "b", 1],
+      ["body", "k\u0000"],
+      ["body", "c", "d"],
+    ]);
+    expect(nulCharacterItems("a\u0000", "path")[0]).toMatchObject({ type: "string_nul", loc: ["path"] });
+    expect(nulCharacterItems({ a: "é😀", b: [1, null, true] }, "query")).toEqual([]);
   });
 });
