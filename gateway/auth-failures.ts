@@ -32,7 +32,7 @@ export function authFailureKeys(clientAddress: string, credential: string): stri
 export async function refuseWhileFailing(rateLimits: RateLimits, keys: string[]): Promise<void> {
   for (const key of keys) {
     const decision = await rateLimits.limiter.peek(key, rateLimits.rules.auth_failure);
-    if (!decision.allowed) throw rateLimitError(decision);
+    if (!decision.allowed) throw rateLimitError(decision, "auth_failure");
   }
 }
 

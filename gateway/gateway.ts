@@ -1,4 +1,6 @@
 import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import { metricsEnabled, recordGraphqlOperation } from "../lib/metrics.ts";
+import type { ApolloServerPlugin } from "@apollo/server";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import { createHash } from "node:crypto";
@@ -147,7 +149,7 @@ export class Gateway {
     });
     let instance: Gateway | undefined;
     const common = {
-      plugins: [ApolloServerPluginInlineTraceDisabled()],
+      plugins: [ApolloServerPluginInlineTraceDisabled(), operationMetrics()],
       includeStacktraceInErrorResponses: false,
       formatError: maskError(options.logger),
       validationRules: limitRules(options.graphql.limits),
@@ -220,7 +222,12 @@ export class Gateway {
       metrics: {},
       schema: this.apiSchema,
     };
-    return (await this.executor(requestContext as never)) as ExecutionResult;
+    if (!metricsEnabled()) return (await this.executor(requestContext as never)) as ExecutionResult;
+    // the adapter's in-process operations skip Apollo Server and its plugins: counted here
+    const started = performance.now();
+    const result = (await this.executor(requestContext as never)) as ExecutionResult;
+    recordGraphqlOperation(requestContext.operationName, prepared.operation.operation, !result.errors?.length, (performance.now() - started) / 1000);
+    return result;
   }
 
   async stop(): Promise<void> {
@@ -228,4 +235,23 @@ export class Gateway {
     await this.server.stop();
     await this.gateway.stop();
   }
+}
+
+/** Each operation's name, type, outcome and duration in the metrics (lib/metrics.ts; nothing when they are off). */
+function operationMetrics(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      if (!metricsEnabled()) return;
+      const started = performance.now();
+      return {
+        async willSendResponse({ operationName, operation, document, request, errors, response }) {
+          const failed = (errors?.length ?? 0) > 0 || (response.body.kind === "single" && (response.body.singleResult.errors?.length ?? 0) > 0);
+          // an operation that failed validation has no resolved name yet: read it from the document
+          const name = operationName ?? request.operationName ?? (document && getOperationAST(document, undefined)?.name?.value);
+          const type = operation?.operation ?? (document && getOperationAST(document, request.operationName)?.operation);
+          recordGraphqlOperation(name, type, !failed, (performance.now() - started) / 1000);
+        },
+      };
+    },
+  };
 }

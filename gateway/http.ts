@@ -38,7 +38,7 @@ type Caller = Omit<PrincipalRequest, "headers" | "trace_id"> & { user_agent?: st
  * mutation spends one unit per root field, refused whole before any of them runs.
  */
 export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger, { trustProxy: options.trustProxy, http: options.http });
+  const app = createHttpServer(options.logger, { trustProxy: options.trustProxy, http: options.http, name: "graphql" });
   return graphqlRoutes(app, options, (request) => ({
     credentials: "required",
     client_address: request.ip,
@@ -57,7 +57,7 @@ export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<Fasti
  * credential are not counted again: the adapter, facing the client, counted them per address already.
  */
 export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "trustProxy"> & { internalSecret: string }): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger, { http: options.http });
+  const app = createHttpServer(options.logger, { http: options.http, name: "gateway-internal" });
   keepBodyDigests(app);
   const verifier = new PrincipalVerifier(options.internalSecret, "gateway");
   return graphqlRoutes(app, options, (request) => {

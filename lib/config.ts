@@ -126,6 +126,8 @@ export interface Config {
   environmentCacheTtlMs: number;
   /** PINT_DOMAIN_SALT (lib/pint-domain.ts): the salt of the PINT EIP-712 domain */
   pintDomainSalt: `0x${string}`;
+  /** METRICS_PORT: Prometheus `GET /metrics` on its own listener (lib/metrics.ts); unset: no metrics */
+  metricsPort?: number;
 }
 
 
@@ -373,6 +375,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     sandbox,
     sandboxIssuer,
+    ...(envText(env, "METRICS_PORT") !== undefined && { metricsPort: port(env, "METRICS_PORT", 0) }),
     http: {
       requestTimeoutMs: nonNegativeInt(env, "HTTP_REQUEST_TIMEOUT_MS", DEFAULT_HTTP_SETTINGS.requestTimeoutMs),
       keepAliveTimeoutMs: nonNegativeInt(env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", DEFAULT_HTTP_SETTINGS.keepAliveTimeoutMs),

@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import helmet from "@fastify/helmet";
 import underPressure from "@fastify/under-pressure";
 import { AppError } from "./errors/app-error.ts";
+import { metricsEnabled, recordHttpRequest } from "./metrics.ts";
 import type { Logger } from "./logger.ts";
 import { fastifyTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { traceIdFrom } from "./trace.ts";
@@ -52,11 +53,12 @@ class RequestLog extends LogController {
  * request is refused at once with 503 and Retry-After (an AppError, so each listener answers it
  * in its own error shape) instead of joining an unbounded queue. `trustProxy` (TRUST_PROXY,
  * public listeners only): whose X-Forwarded-For makes `request.ip`. `publicUrl`: where the
- * listener's /docs may send "try it out" requests.
+ * listener's /docs may send "try it out" requests. `name`: the listener's label in the metrics
+ * (requests are counted when METRICS_PORT turned metrics on before the listener was built).
  */
 export function createHttpServer(
   logger: Logger,
-  options: { bodyLimit?: number; trustProxy?: TrustProxy; http?: HttpSettings; publicUrl?: string } = {},
+  options: { bodyLimit?: number; trustProxy?: TrustProxy; http?: HttpSettings; publicUrl?: string; name?: string } = {},
 ): FastifyInstance {
   const settings = options.http ?? DEFAULT_HTTP_SETTINGS;
   const app: FastifyInstance = Fastify({
@@ -98,6 +100,13 @@ export function createHttpServer(
       },
     },
   });
+  const listener = options.name;
+  if (listener && metricsEnabled()) {
+    app.addHook("onResponse", (request, reply, done) => {
+      recordHttpRequest(listener, request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   if (settings.maxEventLoopDelayMs > 0) {
     app.register(underPressure, {
       maxEventLoopDelay: settings.maxEventLoopDelayMs,

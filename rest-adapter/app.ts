@@ -21,6 +21,8 @@ import { ResponseChecker, type ResponseMismatchReport } from "./response-check.t
 import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../lib/json-validation.ts";
 
 export interface HttpAppOptions {
+  /** the listener's label in the metrics: platform, identity, rpc */
+  name: string;
   routes: Route[];
   gateway: GatewayClient;
   logger: Logger;
@@ -144,7 +146,7 @@ function fromFastifyError(error: { code?: string; statusCode?: number; message: 
  * trace id; unknown paths 404 and wrong methods 405, also as ProblemDetails.
  */
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, http: options.http, publicUrl: options.baseUrl });
+  const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, http: options.http, publicUrl: options.baseUrl, name: options.name });
 
   // answers 405 (with Allow) for a path that exists under other methods; same trailing-slash rule as the router
   const known = FindMyWay({ ignoreTrailingSlash: true });

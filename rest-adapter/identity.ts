@@ -31,6 +31,7 @@ export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pi
   });
   return buildHttpApp({
     ...options,
+    name: "identity",
     routes: identityRoutes,
     errorStyle: "identity",
     credentialHeaders: IDENTITY_CREDENTIAL_HEADERS,

@@ -118,6 +118,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
   });
   return buildHttpApp({
     ...options,
+    name: "platform",
     routes,
     credentialHeaders: PLATFORM_CREDENTIAL_HEADERS,
     document,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { enableMetrics, startMetricsServer } from "../lib/metrics.ts";
 import type { FastifyInstance } from "fastify";
 import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
 import { createAuthenticator } from "../gateway/authenticate.ts";
@@ -46,7 +47,8 @@ export interface RunningPlatform {
   gateway: Gateway;
   gatewayClient: InProcessGatewayClient;
   apps: { platform: FastifyInstance; graphql: FastifyInstance; identity: FastifyInstance; rpc: FastifyInstance };
-  urls: { platform: string; graphql: string; identity: string; rpc: string };
+  /** `metrics`: the METRICS_PORT listener's /metrics URL, "" when metrics are off */
+  urls: { platform: string; graphql: string; identity: string; rpc: string; metrics: string };
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,8 @@ export interface RunningPlatform {
 export async function startSingleProcess(config: Config, options: StartOptions = {}): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger(config.logLevel);
   announceSandbox(config, logger);
+  // on before the listeners are built, so they count their requests
+  if (config.metricsPort !== undefined) enableMetrics();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await applyMigrations(database, subgraphMigrationSets(SUBGRAPH_NAMES));
@@ -89,11 +93,16 @@ export async function startSingleProcess(config: Config, options: StartOptions =
         rateLimiter: rateLimits.limiter,
       }),
     };
-    const urls = { platform: "", graphql: "", identity: "", rpc: "" };
+    const urls = { platform: "", graphql: "", identity: "", rpc: "", metrics: "" };
+    let metrics: { url: string; close(): Promise<void> } | undefined;
     if (options.listen !== false) {
       const ports = { platform: config.port, graphql: config.graphqlPort, identity: config.identityPort, rpc: config.rpcPort };
       for (const key of ["platform", "graphql", "identity", "rpc"] as const) {
         urls[key] = await listen(apps[key], { name: key, port: ports[key], host: config.host, ...(key === "graphql" && { path: "/graphql" }) });
+      }
+      if (config.metricsPort !== undefined) {
+        metrics = await startMetricsServer({ port: config.metricsPort, host: config.host, logger });
+        urls.metrics = metrics.url;
       }
     }
     for (const subgraph of Object.values(subgraphs)) subgraph.start();
@@ -106,6 +115,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       apps,
       urls,
       async stop() {
+        await metrics?.close();
         for (const app of Object.values(apps)) await app.close();
         await gateway.stop();
         for (const subgraph of Object.values(subgraphs)) await subgraph.stop();

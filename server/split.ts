@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { enableMetrics, startMetricsServer } from "../lib/metrics.ts";
 import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
@@ -62,6 +63,21 @@ function subgraphUrl(config: Config, name: SubgraphName): string {
  * job workers, the gateway over HTTP data sources, or the REST adapter calling the gateway.
  */
 export async function startService(name: ServiceName, config: Config, env: Record<string, string | undefined> = process.env): Promise<RunningService> {
+  if (config.metricsPort === undefined) return startServiceListeners(name, config, env);
+  // on before the listeners are built, so they count their requests
+  enableMetrics();
+  const service = await startServiceListeners(name, config, env);
+  const metrics = await startMetricsServer({ port: config.metricsPort, host: config.host, logger: createLogger(config.logLevel, { component: name }) });
+  return {
+    urls: [...service.urls, metrics.url],
+    async stop() {
+      await metrics.close();
+      await service.stop();
+    },
+  };
+}
+
+async function startServiceListeners(name: ServiceName, config: Config, env: Record<string, string | undefined>): Promise<RunningService> {
   const logger = createLogger(config.logLevel, { component: name });
   announceSandbox(config, logger);
   const internalSecret = requireInternalSecret(config);

@@ -27,7 +27,7 @@ export async function buildSubgraphApp(subgraph: Subgraph, options: { internalSe
     logger: options.logger,
   });
   await server.start();
-  const app = createHttpServer(options.logger, { http: options.http });
+  const app = createHttpServer(options.logger, { http: options.http, name: `subgraph-${subgraph.name}` });
   answerGraphqlErrors(app);
   keepBodyDigests(app);
   const verifier = new PrincipalVerifier(options.internalSecret, subgraph.name);

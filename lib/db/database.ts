@@ -1,5 +1,6 @@
 // One database per process: embedded PGlite by default, PostgreSQL when DATABASE_URL is set.
 // Every subgraph's PrismaClient and the migration runner share the same PGlite instance or pg.Pool.
+import { registerPool } from "../metrics.ts";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -68,6 +69,7 @@ async function openPostgres(connectionString: string): Promise<Database> {
   // An idle client dropped by the server emits 'error' on the pool; without a listener that
   // crashes the process. The pool discards the client and the next query reports the outage.
   pool.on("error", () => {});
+  const unregister = registerPool(pool);
   const adapter = new PrismaPg(pool);
   const onClient = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
@@ -103,6 +105,9 @@ async function openPostgres(connectionString: string): Promise<Database> {
         conn.release(broken);
       }
     },
-    close: () => pool.end(),
+    async close() {
+      unregister();
+      await pool.end();
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { recordJobFailure, registerJobQueue } from "../metrics.ts";
 import type { Logger } from "../logger.ts";
 
 /** The slice of a Prisma client the queue needs; each subgraph passes its own client. */
@@ -62,6 +63,7 @@ export class JobQueue {
   private wakeRequested = false;
   private stopped = true;
   private standingMade = false;
+  private unregisterMetrics: (() => void) | undefined;
 
   constructor(private readonly options: JobQueueOptions) {
     if (!/^[a-z_]+$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
@@ -108,7 +110,14 @@ export class JobQueue {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.unregisterMetrics = registerJobQueue(this.options.schema, () => this.depth());
     this.schedule(0);
+  }
+
+  /** Rows by kind and status, for the metrics scrape. */
+  async depth(): Promise<{ kind: string; status: string; count: number }[]> {
+    const rows = await this.options.db.$queryRawUnsafe<{ kind: string; status: string; count: bigint | number }[]>(`SELECT kind, status, count(*) AS count FROM ${this.table} GROUP BY kind, status`);
+    return rows.map((row) => ({ kind: row.kind, status: row.status, count: Number(row.count) }));
   }
 
   /** Work is waiting (just enqueued in this process): look now rather than at the next poll. */
@@ -120,6 +129,7 @@ export class JobQueue {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unregisterMetrics?.();
     clearTimeout(this.timer);
     await this.running;
   }
@@ -200,6 +210,7 @@ export class JobQueue {
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      recordJobFailure(this.options.schema, job.kind, job.attempts >= job.max_attempts);
       if (job.attempts >= job.max_attempts) {
         log.error({ err: error }, "job failed for good");
         await handler?.exhausted?.(job, error);

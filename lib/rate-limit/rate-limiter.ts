@@ -1,3 +1,4 @@
+import { recordRateLimitRefusal } from "../metrics.ts";
 // One rate-limiting mechanism for every surface (per API key, per user, per IP, PINT exchange,
 // RPC): in memory in the embedded mode, shared through PostgreSQL when several instances run.
 //
@@ -72,7 +73,8 @@ export function decision(allowed: boolean, count: number, limit: number, resetAt
   };
 }
 
-/** The catalogue's 429 (GEN-429-001) for a refused decision; the adapter sets Retry-After from it. */
-export function rateLimitError(refused: RateLimitDecision): AppError {
+/** The catalogue's 429 (GEN-429-001) for a refused decision of `rule`; the adapter sets Retry-After from it. */
+export function rateLimitError(refused: RateLimitDecision, rule: string): AppError {
+  recordRateLimitRefusal(rule);
   return new AppError("GEN-429-001", { retryAfter: Math.max(1, refused.retryAfterSeconds) });
 }

@@ -40,5 +40,5 @@ export async function rateLimitsFor(config: Pick<Config, "rateLimits">, database
 /** Refuses with 429 (Retry-After) once `key` has spent `rule`; `cost` units at once (default 1). */
 export async function limit(rateLimits: RateLimits, key: string, rule: RateLimitRuleName, cost = 1): Promise<void> {
   const decision = await rateLimits.limiter.consume(key, rateLimits.rules[rule], cost);
-  if (!decision.allowed) throw rateLimitError(decision);
+  if (!decision.allowed) throw rateLimitError(decision, rule);
 }

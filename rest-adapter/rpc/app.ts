@@ -64,7 +64,7 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
     const rateLimits = options.rateLimits;
     if (!rateLimits) return;
     const decision = await rateLimits.limiter.consume(`ip:${request.ip}`, rateLimits.rules.ip);
-    if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds, `at most ${rateLimits.rules.ip.limit} requests without a valid key per ${rateLimits.rules.ip.windowMs / 1000} s per address`);
+    if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds, `at most ${rateLimits.rules.ip.limit} requests without a valid key per ${rateLimits.rules.ip.windowMs / 1000} s per address`, "ip");
   };
 
   const send = (reply: FastifyReply, status: number, payload: JsonRpcResponse | JsonRpcResponse[]) => reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(payload));
@@ -90,7 +90,7 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
     const parsed = parseBody(typeof request.body === "string" ? request.body : "");
     const cost = parsed.ok && parsed.batch ? parsed.items.length : 1;
     const decision = await limiter.consume(`rpc:${principal.key_id}`, options.rateLimit, cost);
-    if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds, `at most ${options.rateLimit.limit} calls per ${options.rateLimit.windowMs / 1000} s per key`);
+    if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds, `at most ${options.rateLimit.limit} calls per ${options.rateLimit.windowMs / 1000} s per key`, "rpc");
     if (!parsed.ok) return send(reply, 400, parsed.response);
 
     const plans = parsed.batch ? parsed.items.map(planCall) : [planCall(parsed.item)];
@@ -164,6 +164,7 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
 
   return buildHttpApp({
     ...options,
+    name: "rpc",
     routes: healthRoutes,
     credentialHeaders: [],
     bodyLimit,

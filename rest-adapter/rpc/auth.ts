@@ -1,3 +1,4 @@
+import { recordRateLimitRefusal } from "../../lib/metrics.ts";
 // Who may call the RPC host (spec 1, 5.2): public-partition API keys carrying `rpc.invoke`. The
 // key is verified by the gateway, through the GatewayClient in both run modes (credential mode
 // "verify"), so revocation is immediate, the rules are the identity service's own, and the key
@@ -59,7 +60,9 @@ export function keyOf(authorization: string | string[] | undefined, pathKey: str
 }
 
 /** The RPC host's 429: `-32005` with Retry-After, nothing forwarded. */
-export function limitExceeded(retryAfterSeconds: number, message: string): RpcHttpError {
+/** `rule`: the limit that refused, counted in the metrics; unset when the refusal was counted where it was made. */
+export function limitExceeded(retryAfterSeconds: number, message: string, rule?: string): RpcHttpError {
+  if (rule) recordRateLimitRefusal(rule);
   const seconds = Math.max(1, retryAfterSeconds);
   return refuse(429, RPC_ERROR.LIMIT_EXCEEDED, `limit exceeded: ${message}; retry after ${seconds} s`, { retry_after_seconds: seconds }, { "retry-after": String(seconds) });
 }

@@ -3,6 +3,7 @@ import { openDatabase, type Database } from "../../lib/db/database.ts";
 import { applyMigrations } from "../../lib/db/migrations.ts";
 import { backoffMs, JobQueue, type JobHandler, type JobRow } from "../../lib/jobs/job-queue.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { enableMetrics, registry } from "../../lib/metrics.ts";
 import { createUsersDb, type UsersDb } from "../../subgraphs/users/db.ts";
 
 let database: Database;
@@ -54,6 +55,23 @@ describe("JobQueue", () => {
     row = (await db.job.findUnique({ where: { id: "job_f" } }))!;
     expect(row.status).toBe("failed");
     expect(exhausted).toEqual(["job_f"]);
+  });
+
+  it("counts failed attempts, the last one apart, and reports its rows by kind and status to the metrics", async () => {
+    enableMetrics();
+    const failures = async (final: string) =>
+      (await registry.getSingleMetric("platform_job_failures_total")!.get()).values.find((v) => v.labels.queue === "users" && v.labels.kind === "test" && v.labels.final === final)?.value ?? 0;
+    const [retried, ended] = [await failures("false"), await failures("true")];
+    await db.job.create({ data: { id: "job_m", kind: "test", key: "km", payload: {}, max_attempts: 2 } });
+    const q = queue({ run: async () => Promise.reject(new Error("boom")) });
+    await q.drain();
+    await db.job.update({ where: { id: "job_m" }, data: { run_at: new Date(Date.now() - 1) } });
+    await q.drain();
+    expect([await failures("false"), await failures("true")]).toEqual([retried + 1, ended + 1]);
+    q.start();
+    const depth = (await registry.getSingleMetric("platform_job_queue_jobs")!.get()).values;
+    await q.stop();
+    expect(depth).toContainEqual(expect.objectContaining({ labels: { queue: "users", kind: "test", status: "failed" }, value: 1 }));
   });
 
   it("reschedules a job that waits on the outside world without counting an attempt", async () => {

@@ -36,6 +36,7 @@ afterEach(async () => {
 
 async function build(answer: () => unknown, mismatches?: ResponseMismatch[]) {
   app = await buildHttpApp({
+    name: "test",
     routes: [thing],
     gateway: gatewayAnswering(answer),
     logger: pino({ level: "silent" }),

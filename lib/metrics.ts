@@ -1,0 +1,198 @@
+import { createServer, type Server } from "node:http";
+import client from "prom-client";
+import type { Logger } from "./logger.ts";
+
+/**
+ * The process's Prometheus metrics (METRICS_PORT): HTTP requests per listener and route, GraphQL
+ * operations, job queues, webhook deliveries, rate-limit refusals and the database pool, plus
+ * Node's own (CPU, memory, event loop, GC). Off until `enableMetrics`: every `record…` is then a
+ * no-op, so a process without METRICS_PORT pays nothing for them.
+ */
+export const registry = new client.Registry();
+
+let enabled = false;
+
+export function enableMetrics(): void {
+  if (enabled) return;
+  enabled = true;
+  client.collectDefaultMetrics({ register: registry, prefix: "platform_" });
+}
+
+export function metricsEnabled(): boolean {
+  return enabled;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const httpRequests = new client.Counter({
+  name: "platform_http_requests_total",
+  help: "HTTP requests answered, by listener, route template, method and status",
+  labelNames: ["listener", "method", "route", "status"] as const,
+  registers: [registry],
+});
+const httpDuration = new client.Histogram({
+  name: "platform_http_request_duration_seconds",
+  help: "Time from a request's arrival to its answer, by listener, route template, method and status",
+  labelNames: ["listener", "method", "route", "status"] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/** `route`: the matched template (`/v0/wallets/:wallet_id`), never the raw path, so ids do not multiply series. */
+export function recordHttpRequest(listener: string, method: string, route: string | undefined, status: number, seconds: number): void {
+  if (!enabled) return;
+  const labels = { listener, method, route: route ?? "unmatched", status: String(status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, seconds);
+}
+
+const graphqlOperations = new client.Counter({
+  name: "platform_graphql_operations_total",
+  help: "GraphQL operations run by the gateway (REST routes included), by operation name, type and outcome",
+  labelNames: ["operation", "type", "outcome"] as const,
+  registers: [registry],
+});
+const graphqlDuration = new client.Histogram({
+  name: "platform_graphql_operation_duration_seconds",
+  help: "Time the gateway spent on a GraphQL operation, by operation name, type and outcome",
+  labelNames: ["operation", "type", "outcome"] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/** Client-chosen operation names: at most this many distinct ones get a series; the rest count as "other". */
+const MAX_OPERATION_NAMES = 500;
+const operationNames = new Set<string>();
+
+function operationLabel(name: string | null | undefined): string {
+  if (!name) return "anonymous";
+  if (operationNames.has(name)) return name;
+  if (!/^[A-Za-z_]\w{0,63}$/.test(name) || operationNames.size >= MAX_OPERATION_NAMES) return "other";
+  operationNames.add(name);
+  return name;
+}
+
+export function recordGraphqlOperation(name: string | null | undefined, type: string | undefined, ok: boolean, seconds: number): void {
+  if (!enabled) return;
+  const labels = { operation: operationLabel(name), type: type ?? "unknown", outcome: ok ? "ok" : "error" };
+  graphqlOperations.inc(labels);
+  graphqlDuration.observe(labels, seconds);
+}
+
+const jobFailures = new client.Counter({
+  name: "platform_job_failures_total",
+  help: "Job attempts that failed, by queue (subgraph schema), kind and whether it was the last attempt",
+  labelNames: ["queue", "kind", "final"] as const,
+  registers: [registry],
+});
+
+export function recordJobFailure(queue: string, kind: string, final: boolean): void {
+  if (enabled) jobFailures.inc({ queue, kind, final: String(final) });
+}
+
+/** Each running job queue reports its rows by kind and status when Prometheus scrapes. */
+type DepthSource = () => Promise<{ kind: string; status: string; count: number }[]>;
+const depthSources = new Map<string, DepthSource>();
+
+new client.Gauge({
+  name: "platform_job_queue_jobs",
+  help: "Jobs in each queue by kind and status (queued, running, succeeded, failed)",
+  labelNames: ["queue", "kind", "status"] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const [queue, source] of depthSources) {
+      // a database outage must not fail the scrape: the queue simply reports nothing this time
+      const rows = await source().catch(() => []);
+      for (const row of rows) this.set({ queue, kind: row.kind, status: row.status }, row.count);
+    }
+  },
+});
+
+export function registerJobQueue(queue: string, source: DepthSource): () => void {
+  depthSources.set(queue, source);
+  return () => {
+    if (depthSources.get(queue) === source) depthSources.delete(queue);
+  };
+}
+
+const webhookDeliveries = new client.Counter({
+  name: "platform_webhook_deliveries_total",
+  help: "Webhook deliveries received, by receiver path and HTTP status answered",
+  labelNames: ["receiver", "status"] as const,
+  registers: [registry],
+});
+
+export function recordWebhookDelivery(receiver: string, status: number): void {
+  if (enabled) webhookDeliveries.inc({ receiver, status: String(status) });
+}
+
+const rateLimitRefusals = new client.Counter({
+  name: "platform_rate_limit_refusals_total",
+  help: "Requests refused by a rate limit, by rule (user, ip, api_key, auth_failure, rpc, ...)",
+  labelNames: ["rule"] as const,
+  registers: [registry],
+});
+
+export function recordRateLimitRefusal(rule: string): void {
+  if (enabled) rateLimitRefusals.inc({ rule });
+}
+
+interface PoolStats {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+const pools = new Set<PoolStats>();
+
+new client.Gauge({
+  name: "platform_db_pool_connections",
+  help: "PostgreSQL pool connections: total open, idle, and requests waiting for one",
+  labelNames: ["state"] as const,
+  registers: [registry],
+  collect() {
+    let total = 0;
+    let idle = 0;
+    let waiting = 0;
+    for (const pool of pools) {
+      total += pool.totalCount;
+      idle += pool.idleCount;
+      waiting += pool.waitingCount;
+    }
+    this.set({ state: "total" }, total);
+    this.set({ state: "idle" }, idle);
+    this.set({ state: "waiting" }, waiting);
+  },
+});
+
+export function registerPool(pool: PoolStats): () => void {
+  pools.add(pool);
+  return () => pools.delete(pool);
+}
+
+/** `GET /metrics` on its own port (plain node:http: nothing of the API's stack in the way of a scrape). */
+export async function startMetricsServer(options: { port: number; host: string; logger: Logger }): Promise<{ url: string; close(): Promise<void> }> {
+  enableMetrics();
+  const server: Server = createServer((request, response) => {
+    if (request.method !== "GET" || request.url?.split("?")[0] !== "/metrics") {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found; metrics are at /metrics\n");
+      return;
+    }
+    registry.metrics().then(
+      (text) => response.writeHead(200, { "content-type": registry.contentType }).end(text),
+      (error: unknown) => {
+        options.logger.error({ err: error }, "metrics collection failed");
+        response.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("metrics collection failed\n");
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${typeof address === "object" && address ? address.port : options.port}/metrics`;
+  options.logger.info(`metrics listening on ${url}`);
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
