@@ -1,4 +1,5 @@
 import { ApolloGateway, LocalGraphQLDataSource, RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import { injectTraceContext } from "../lib/tracing.ts";
 import { metricsEnabled, recordGraphqlOperation } from "../lib/metrics.ts";
 import type { ApolloServerPlugin } from "@apollo/server";
 import { ApolloServer } from "@apollo/server";
@@ -54,6 +55,7 @@ class PrincipalDataSource extends RemoteGraphQLDataSource<RequestContext> {
         const { principal, client } = JSON.parse(Buffer.from(unsigned, "base64url").toString("utf8")) as Pick<RequestContext, "principal" | "client">;
         headers[PRINCIPAL_HEADER] = signPrincipal(principal, { secret, audience, body: init?.body ?? "", clientAddress: client?.address, userAgent: client?.user_agent });
       }
+      injectTraceContext(headers);
       return send(target, { ...init, headers });
     };
   }

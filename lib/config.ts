@@ -128,6 +128,8 @@ export interface Config {
   pintDomainSalt: `0x${string}`;
   /** METRICS_PORT: Prometheus `GET /metrics` on its own listener (lib/metrics.ts); unset: no metrics */
   metricsPort?: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where spans go over OTLP/HTTP (lib/tracing.ts); unset: no tracing */
+  otlpEndpoint?: string;
 }
 
 
@@ -376,6 +378,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox,
     sandboxIssuer,
     ...(envText(env, "METRICS_PORT") !== undefined && { metricsPort: port(env, "METRICS_PORT", 0) }),
+    ...(envText(env, "OTEL_EXPORTER_OTLP_ENDPOINT") !== undefined && { otlpEndpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", "") }),
     http: {
       requestTimeoutMs: nonNegativeInt(env, "HTTP_REQUEST_TIMEOUT_MS", DEFAULT_HTTP_SETTINGS.requestTimeoutMs),
       keepAliveTimeoutMs: nonNegativeInt(env, "HTTP_KEEP_ALIVE_TIMEOUT_MS", DEFAULT_HTTP_SETTINGS.keepAliveTimeoutMs),

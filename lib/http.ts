@@ -3,6 +3,7 @@ import helmet from "@fastify/helmet";
 import underPressure from "@fastify/under-pressure";
 import { AppError } from "./errors/app-error.ts";
 import { metricsEnabled, recordHttpRequest } from "./metrics.ts";
+import { startRequestSpan, traceRequests, tracingEnabled } from "./tracing.ts";
 import type { Logger } from "./logger.ts";
 import { fastifyTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { traceIdFrom } from "./trace.ts";
@@ -65,7 +66,8 @@ export function createHttpServer(
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     loggerInstance: logger as FastifyBaseLogger,
     logController: new RequestLog(),
-    genReqId: (req) => traceIdFrom(req.headers),
+    // with tracing on, the request's server span starts here and its trace id is the request's id
+    genReqId: (req) => startRequestSpan(req) ?? traceIdFrom(req.headers),
     requestIdHeader: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     requestTimeout: settings.requestTimeoutMs,
@@ -101,6 +103,7 @@ export function createHttpServer(
     },
   });
   const listener = options.name;
+  if (tracingEnabled()) traceRequests(app, listener ?? "http");
   if (listener && metricsEnabled()) {
     app.addHook("onResponse", (request, reply, done) => {
       recordHttpRequest(listener, request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { startTracing } from "../lib/tracing.ts";
 import { enableMetrics, startMetricsServer } from "../lib/metrics.ts";
 import type { FastifyInstance } from "fastify";
 import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
@@ -59,8 +60,9 @@ export interface RunningPlatform {
 export async function startSingleProcess(config: Config, options: StartOptions = {}): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger(config.logLevel);
   announceSandbox(config, logger);
-  // on before the listeners are built, so they count their requests
+  // on before the listeners are built, so they count (and trace) their requests
   if (config.metricsPort !== undefined) enableMetrics();
+  const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "platform", logger });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await applyMigrations(database, subgraphMigrationSets(SUBGRAPH_NAMES));
@@ -122,10 +124,12 @@ export async function startSingleProcess(config: Config, options: StartOptions =
         // writes the rate-limit units still counted in memory (PostgreSQL store)
         await rateLimits.limiter.close?.();
         await database.close();
+        await tracing?.shutdown();
       },
     };
   } catch (error) {
     await database.close();
+    await tracing?.shutdown();
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { startTracing } from "../lib/tracing.ts";
 import { enableMetrics, startMetricsServer } from "../lib/metrics.ts";
 import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
 import { createAuthenticator } from "../gateway/authenticate.ts";
@@ -63,16 +64,18 @@ function subgraphUrl(config: Config, name: SubgraphName): string {
  * job workers, the gateway over HTTP data sources, or the REST adapter calling the gateway.
  */
 export async function startService(name: ServiceName, config: Config, env: Record<string, string | undefined> = process.env): Promise<RunningService> {
-  if (config.metricsPort === undefined) return startServiceListeners(name, config, env);
-  // on before the listeners are built, so they count their requests
-  enableMetrics();
+  const logger = createLogger(config.logLevel, { component: name });
+  // both on before the listeners are built, so they count and trace their requests
+  if (config.metricsPort !== undefined) enableMetrics();
+  const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: `platform-${name}`, logger });
   const service = await startServiceListeners(name, config, env);
-  const metrics = await startMetricsServer({ port: config.metricsPort, host: config.host, logger: createLogger(config.logLevel, { component: name }) });
+  const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.host, logger });
   return {
-    urls: [...service.urls, metrics.url],
+    urls: [...service.urls, ...(metrics ? [metrics.url] : [])],
     async stop() {
-      await metrics.close();
+      await metrics?.close();
       await service.stop();
+      await tracing?.shutdown();
     },
   };
 }

@@ -10,6 +10,7 @@ import { TestIssuer } from "../support/jwt-issuer.ts";
 import { freePort } from "../support/platform.ts";
 import { registrationBody } from "../support/registration.ts";
 import { freshDatabaseUrl } from "../support/test-database.ts";
+import { startOtlpCollector } from "../support/otlp-collector.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const children: ChildProcess[] = [];
@@ -21,6 +22,8 @@ let gatewayInternalUrl: string;
 let usersUrl: string;
 let identityUrl: string;
 const internalSecret = randomBytes(32).toString("hex");
+/** every service exports its spans here, in batches every 200 ms */
+let collector: Awaited<ReturnType<typeof startOtlpCollector>>;
 /** the gateway refuses credentials after this many failed verifications per client address (auth_failure) */
 const GATEWAY_AUTH_FAILURES = 5;
 
@@ -34,7 +37,7 @@ function startService(name: string, env: Record<string, string>): void {
   const child = spawn(process.execPath, ["--import", "tsx", "bin/service.ts", name], {
     cwd: ROOT,
     // the test issuer serves its JWKS over http on loopback
-    env: { ...process.env, LOG_LEVEL: "warn", INTERNAL_SECRET: internalSecret, HOST: "127.0.0.1", JWKS_ALLOW_LOOPBACK_HTTP: "true", ...env },
+    env: { ...process.env, LOG_LEVEL: "warn", INTERNAL_SECRET: internalSecret, HOST: "127.0.0.1", JWKS_ALLOW_LOOPBACK_HTTP: "true", OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "200", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => output.push(`[${name}] ${chunk}`));
@@ -58,6 +61,7 @@ async function waitFor(url: string, timeoutMs = 150_000): Promise<void> {
 
 /** The split topology of docker-compose.yml as plain processes: four subgraphs, the gateway, the adapter. */
 beforeAll(async () => {
+  collector = await startOtlpCollector();
   issuer = await TestIssuer.start();
   const authProviders = JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]);
   const subgraphPorts: Record<string, number> = {};
@@ -94,6 +98,7 @@ afterAll(async () => {
   for (const child of children) child.kill("SIGTERM");
   await Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r)))));
   await issuer?.stop();
+  await collector?.stop();
 });
 
 describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
@@ -112,6 +117,22 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     const problem = await fetch(`${adapterUrl}/v0/user/me`, { headers: { "x-platform-jwt": "garbage" } });
     expect(problem.status).toBe(401);
     expect(await problem.json()).toMatchObject({ error_code: "USR-401-001", trace_id: problem.headers.get("x-request-id") });
+  });
+
+  it("one trace crosses adapter → gateway → subgraph (traceparent), and it is the ProblemDetail's trace_id", async () => {
+    const jwt = await issuer.sign({ sub: "split-user" });
+    const missing = await fetch(`${adapterUrl}/v0/wallets/999999`, { headers: { "x-platform-jwt": jwt } });
+    expect(missing.status).toBe(404);
+    const traceId = (await missing.json()).trace_id as string;
+    const servicesOf = () => new Set(collector.spans.filter((span) => span.traceId === traceId && span.kind === 2).map((span) => span.service));
+    for (const until = Date.now() + 20_000; servicesOf().size < 3 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 200));
+    expect([...servicesOf()].sort()).toEqual(expect.arrayContaining(["platform-adapter", "platform-gateway", "platform-users"]));
+    const spans = collector.spans.filter((span) => span.traceId === traceId);
+    const adapter = spans.find((span) => span.service === "platform-adapter" && span.kind === 2)!;
+    expect(adapter).toMatchObject({ name: "GET /v0/wallets/:wallet_id", parentSpanId: "" });
+    // each hop's server span has its parent in the trace: the caller's client span
+    const ids = new Set(spans.map((span) => span.spanId));
+    for (const server of spans.filter((span) => span.kind === 2 && span !== adapter)) expect(ids.has(server.parentSpanId), `${server.service} ${server.name}`).toBe(true);
   });
 
   it("finance asks the users service over HTTP whose wallet a sandbox deposit credits", async () => {
