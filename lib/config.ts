@@ -126,6 +126,10 @@ export interface Config {
   environmentCacheTtlMs: number;
   /** PINT_DOMAIN_SALT (lib/pint-domain.ts): the salt of the PINT EIP-712 domain */
   pintDomainSalt: `0x${string}`;
+  /** SHUTDOWN_TIMEOUT_MS: after SIGTERM, how long in-flight requests and jobs get before the process exits anyway */
+  shutdownTimeoutMs: number;
+  /** JOB_LEASE_MS: how long a claimed job stays invisible to other workers; a crashed worker's jobs run again after it */
+  jobLeaseMs: number;
   /** METRICS_PORT: Prometheus `GET /metrics` on its own listener (lib/metrics.ts); unset: no metrics */
   metricsPort?: number;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: where spans go over OTLP/HTTP (lib/tracing.ts); unset: no tracing */
@@ -377,6 +381,8 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     sandbox,
     sandboxIssuer,
+    jobLeaseMs: Math.max(1_000, nonNegativeInt(env, "JOB_LEASE_MS", 60_000)),
+    shutdownTimeoutMs: nonNegativeInt(env, "SHUTDOWN_TIMEOUT_MS", 15_000),
     ...(envText(env, "METRICS_PORT") !== undefined && { metricsPort: port(env, "METRICS_PORT", 0) }),
     ...(envText(env, "OTEL_EXPORTER_OTLP_ENDPOINT") !== undefined && { otlpEndpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT", "") }),
     http: {

@@ -81,6 +81,8 @@ export function createHttpServer(
     // a path parameter of any length reaches its route, whose schema refuses it like any bad id
     // (the router's own refusal would be a bare 414 in Fastify's error shape)
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // refused by our own hook below instead, in the listener's error shape
+    return503OnClosing: false,
     // a path that is not valid percent-encoding names no resource: the listener's own 404
     // (Fastify hands these to its default handler otherwise, outside the listener's error shape)
     frameworkErrors: (error, request, reply) => app.errorHandler(new AppError("GEN-404-001", { detail: "The path is not a valid URL.", cause: error }), request, reply),
@@ -101,6 +103,22 @@ export function createHttpServer(
         frameAncestors: ["'none'"],
       },
     },
+  });
+  // while closing, in-flight requests finish; a new one on a kept-alive connection is refused at once
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook("onRequest", (_request, reply, done) => {
+    if (!closing) return done();
+    reply.header("connection", "close");
+    done(new AppError("GEN-503-003", { retryAfter: 1 }));
+  });
+  // an answer given while closing ends its connection: kept alive, it would hold the close up until the keep-alive timeout
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (closing) reply.header("connection", "close");
+    done(null, payload);
   });
   const listener = options.name;
   if (tracingEnabled()) traceRequests(app, listener ?? "http");

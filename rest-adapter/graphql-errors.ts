@@ -1,6 +1,8 @@
 import type { GraphQLFormattedError } from "graphql";
 import { AppError, catalogueErrorOf } from "../lib/errors/app-error.ts";
 import type { RequestPart } from "../lib/json-validation.ts";
+import { isDatabaseUnavailable } from "../lib/db/prisma-errors.ts";
+import { databaseUnavailable } from "../lib/graphql/mask-error.ts";
 
 /** graphql-js's words when a variable does not coerce to its input type. */
 const VARIABLE_REFUSED = /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s;
@@ -15,6 +17,8 @@ const VARIABLE_REFUSED = /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s;
 export function errorFromGraphQL(errors: readonly GraphQLFormattedError[], part: RequestPart = "body"): AppError {
   const catalogued = catalogueErrorOf(errors);
   if (catalogued) return catalogued;
+  // in-process, subgraph errors arrive unformatted: the database away is the caller's 503 here too
+  if (errors.some(isDatabaseUnavailable)) return databaseUnavailable();
   const refused = errors.map((error) => VARIABLE_REFUSED.exec(error.message)).filter((match) => match !== null);
   if (refused.length > 0 && refused.length === errors.length)
     return new AppError("GEN-422-001", {

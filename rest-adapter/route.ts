@@ -155,8 +155,8 @@ const CREDENTIAL_ERRORS: Record<"platform" | "identity", readonly ErrorCode[]> =
   identity: ["IDS-401-001", "IDS-401-002", "PINT-401-003", "PINT-401-004", "PINT-401-006"],
 };
 
-/** Any operation: an unexpected error, the gateway unreachable (split mode), a subgraph or store unavailable, load shed. */
-const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "GEN-503-001", "GEN-503-002"];
+/** Any operation: an unexpected error, the gateway unreachable (split mode), a subgraph or store unavailable, load shed, shutting down. */
+const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "GEN-503-001", "GEN-503-002", "GEN-503-003"];
 
 /**
  * The codes every route of a kind answers, derived here and never listed per route:
@@ -171,7 +171,7 @@ const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "G
  * - a platform route with a credential: AGT-403-001 where agent tokens may call it (`agentScope`)
  *   and one lacks the scope, else AGT-403-002 (agent tokens reach AgentTool operations only);
  * - an idempotent route: TXN-422-001, its Idempotency-Key reused with another request;
- * - GEN-500-001, GEN-502-001, GEN-503-001 and GEN-503-002 (load shedding) everywhere.
+ * - GEN-500-001, GEN-502-001, GEN-503-001, GEN-503-002 (load shedding) and GEN-503-003 (shutting down) everywhere.
  * GEN-404-001 and GEN-405-001 belong to unknown paths and methods, not to routes.
  */
 export function derivedErrorCodes(route: RouteErrorFacts): ErrorCode[] {

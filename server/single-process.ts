@@ -48,6 +48,8 @@ export interface RunningPlatform {
   gateway: Gateway;
   gatewayClient: InProcessGatewayClient;
   apps: { platform: FastifyInstance; graphql: FastifyInstance; identity: FastifyInstance; rpc: FastifyInstance };
+  /** SHUTDOWN_TIMEOUT_MS, for bin/run.ts */
+  shutdownTimeoutMs: number;
   /** `metrics`: the METRICS_PORT listener's /metrics URL, "" when metrics are off */
   urls: { platform: string; graphql: string; identity: string; rpc: string; metrics: string };
   stop(): Promise<void>;
@@ -116,9 +118,10 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       gatewayClient,
       apps,
       urls,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
       async stop() {
-        await metrics?.close();
-        for (const app of Object.values(apps)) await app.close();
+        // every listener stops taking connections at once; each waits for its requests in flight
+        await Promise.all([metrics?.close(), ...Object.values(apps).map((app) => app.close())]);
         await gateway.stop();
         for (const subgraph of Object.values(subgraphs)) await subgraph.stop();
         // writes the rate-limit units still counted in memory (PostgreSQL store)

@@ -30,6 +30,8 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export interface RunningService {
   urls: string[];
+  /** SHUTDOWN_TIMEOUT_MS, for bin/run.ts */
+  shutdownTimeoutMs?: number;
   stop(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function startService(name: ServiceName, config: Config, env: Recor
   const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.host, logger });
   return {
     urls: [...service.urls, ...(metrics ? [metrics.url] : [])],
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
     async stop() {
       await metrics?.close();
       await service.stop();
@@ -164,7 +167,7 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
   return {
     urls,
     async stop() {
-      for (const [app] of apps) await app.close();
+      await Promise.all(apps.map(([app]) => app.close()));
       await close();
     },
   };

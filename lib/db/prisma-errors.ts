@@ -2,3 +2,27 @@
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
+
+/** PostgreSQL SQLSTATEs of a server that is away: connection exceptions (08…), shutting down or starting (57P01-03), out of connections (53300). */
+const UNAVAILABLE_SQLSTATE = /^(08\w{3}|57P0[123]|53300)$/;
+/** The same in the words drivers use when there is no SQLSTATE: pg, Prisma's driver adapters, Node's sockets. */
+const UNAVAILABLE_TEXT =
+  /Code: `(08\w{3}|57P0[123]|53300)`|ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|DatabaseNotReachable/;
+
+/**
+ * A failure because the database cannot be reached right now, not because of the request: the
+ * caller gets 503 GEN-503-001 (retry), never a 500. Looks through `cause` and GraphQL's
+ * `originalError` chains, where drivers and the gateway wrap what the socket said.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
+    const { code, message, kind } = current as { code?: unknown; message?: unknown; kind?: unknown };
+    if (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/.test(code))) return true;
+    if (kind === "DatabaseNotReachable") return true;
+    if (typeof message === "string" && UNAVAILABLE_TEXT.test(message)) return true;
+    const next = current as { cause?: unknown; originalError?: unknown };
+    current = next.originalError ?? next.cause;
+  }
+  return false;
+}

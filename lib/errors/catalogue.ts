@@ -26,6 +26,7 @@ export const ERROR_CATALOGUE = {
   "GEN-502-001": { status: 502, title: "Bad Gateway", detail: "An upstream service failed to answer." },
   "GEN-503-001": { status: 503, title: "Service Unavailable", detail: "A dependency is unavailable." },
   "GEN-503-002": { status: 503, title: "Overloaded", detail: "The server is too busy to take this request now; retry after the seconds in Retry-After." },
+  "GEN-503-003": { status: 503, title: "Shutting Down", detail: "This instance is shutting down and takes no new requests; retry after the seconds in Retry-After." },
 
   // Platform authentication (spec 5.1, 7.2)
   "USR-401-001": { status: 401, title: "User Authentication Failed", detail: "The JWT is missing, expired or invalid." },

@@ -131,7 +131,8 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
         for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
         return send(reply, error.status, error.response);
       }
-      if (error instanceof AppError && error.code === "GEN-503-002") {
+      // load shedding and shutting down
+      if (error instanceof AppError && (error.code === "GEN-503-002" || error.code === "GEN-503-003")) {
         reply.header("retry-after", String(error.retryAfter));
         return send(reply, 503, errorResponse(null, RPC_ERROR.RESOURCE_UNAVAILABLE, `resource unavailable: ${error.detail}`, { retry_after_seconds: error.retryAfter }));
       }

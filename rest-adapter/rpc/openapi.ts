@@ -28,7 +28,7 @@ const ERROR_TABLE = `| HTTP | code | when |
 | 429 | ${RPC_ERROR.LIMIT_EXCEEDED} | the key's rate limit, or too many failed key verifications from this address or with this key; wait the seconds in \`Retry-After\` (also \`data.retry_after_seconds\`) |
 | 502 / 504 | ${RPC_ERROR.INTERNAL_ERROR} | the upstream node failed or timed out; every forwarded call of the request gets this error |
 | 503 | ${RPC_ERROR.INTERNAL_ERROR} | the key could not be verified right now |
-| 503 | ${RPC_ERROR.RESOURCE_UNAVAILABLE} | the host is overloaded (load shedding); retry after the seconds in \`Retry-After\` |`;
+| 503 | ${RPC_ERROR.RESOURCE_UNAVAILABLE} | the host is overloaded (load shedding) or shutting down; retry after the seconds in \`Retry-After\` |`;
 
 function description(options: RpcOpenApiOptions): string {
   return `JSON-RPC 2.0 per chain for browsers and mobile apps (spec section 1): calls are forwarded to the chain's node.
@@ -108,7 +108,7 @@ function rpcOperation(options: RpcOpenApiOptions, withPathKey: boolean) {
           [413, "Body too large"],
           [429, "Rate limited; see Retry-After"],
           [502, "Upstream node failed"],
-          [503, "The key could not be verified right now, or the host is overloaded (Retry-After)"],
+          [503, "The key could not be verified right now, or the host is overloaded or shutting down (Retry-After)"],
           [504, "Upstream node timed out"],
         ].map(([status, text]) => [status, { description: text, content: json(status === 502 || status === 504 ? eitherResponse : single) }]),
       ),

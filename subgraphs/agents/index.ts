@@ -34,6 +34,7 @@ export const agentsSubgraph = defineSubgraph({
       db,
       schema: "agents",
       logger: log,
+      leaseMs: config.jobLeaseMs,
       standing: [LEDGER_EVENTS_JOB, SCHEDULE_JOB],
       handlers: {
         [AGENT_TASK_JOB]: taskRunner({ db, kinds: taskKinds, logger: log }),

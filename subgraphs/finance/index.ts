@@ -35,7 +35,7 @@ export const financeSubgraph = defineSubgraph({
   services: ({ config, database, logger }, peers): FinanceServices => {
     const db = createFinanceDb(database);
     const goals = NO_GOALS;
-    const jobs = new JobQueue({ db, schema: "finance", logger: logger.child({ subgraph: "finance" }), handlers: { [INSIGHTS_JOB]: insightsJobHandler({ db, goals }) } });
+    const jobs = new JobQueue({ db, schema: "finance", logger: logger.child({ subgraph: "finance" }), leaseMs: config.jobLeaseMs, handlers: { [INSIGHTS_JOB]: insightsJobHandler({ db, goals }) } });
     return {
       db,
       logger,

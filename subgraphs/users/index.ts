@@ -51,6 +51,7 @@ function usersServices(deps: UsersSubgraphDeps): UsersServices {
     db,
     schema: "users",
     logger: logger.child({ subgraph: "users" }),
+    leaseMs: config.jobLeaseMs,
     handlers: { [SAFE_DEPLOYMENT_JOB]: safeDeploymentHandler(db, deployer) },
   });
   const siweProvider = config.authProviders.find((p) => p.name === "siwe");

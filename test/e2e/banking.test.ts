@@ -174,13 +174,13 @@ describe("the banking-provider webhook receiver", () => {
     expect(await db.bankingProviderEvent.findUnique({ where: { event_id: `evt_old_${item_id}` } })).toMatchObject({ outcome: "applied" });
   });
 
-  it("applies an event id once, also 10 concurrent deliveries; illegal moves are recorded and ignored; unknown types and logins are no-ops", async () => {
+  it("applies an event id once, also 20 concurrent deliveries; illegal moves are recorded and ignored; unknown types and logins are no-ops", async () => {
     const { jwt } = await platform.createUser();
     const [checking] = await linkBank(jwt);
     const item_id = await itemOf(checking!.id);
     const reauth = { id: `evt_reauth_${item_id}`, type: "link.reauth_required", data: { item_id } };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(reauth)));
-    expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(reauth)));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect((await (await platform.api(`/v0/bank-accounts/${checking!.id}`, { jwt })).json()).connection_status).toBe("reauth_required");
     expect(await db.bankingProviderEvent.count({ where: { event_id: reauth.id } })).toBe(1);
 

@@ -10,6 +10,8 @@ export class TestIssuer {
   private server: Server | undefined;
   jwksUri = "";
   jwksRequests = 0;
+  /** how long the JWKS endpoint takes to answer: a slow provider keeps requests in flight */
+  jwksDelayMs = 0;
 
   private constructor(
     readonly issuer: string,
@@ -22,7 +24,7 @@ export class TestIssuer {
     issuer.server = createServer((req, res) => {
       issuer.jwksRequests++;
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ keys: issuer.keys.map((k) => k.publicJwk) }));
+      setTimeout(() => res.end(JSON.stringify({ keys: issuer.keys.map((k) => k.publicJwk) })), issuer.jwksDelayMs);
     });
     await new Promise<void>((resolve) => issuer.server!.listen(0, "127.0.0.1", resolve));
     const address = issuer.server.address() as { port: number };

@@ -145,7 +145,7 @@ describe("a route's error codes", () => {
 
   it("reads a webhook's body as raw bytes: 413 and its own 422, never 415", () => {
     const receiver = webhooks.find((w) => w.operationId === "walletClaimedWebhook")!;
-    expect(routeErrorCodes(receiver)).toEqual(["WHK-401-001", "GEN-413-001", "GEN-422-001", "GEN-429-001", "GEN-500-001", "GEN-502-001", "GEN-503-001", "GEN-503-002"]);
+    expect(routeErrorCodes(receiver)).toEqual(["WHK-401-001", "GEN-413-001", "GEN-422-001", "GEN-429-001", "GEN-500-001", "GEN-502-001", "GEN-503-001", "GEN-503-002", "GEN-503-003"]);
   });
 
   it("derives the statuses from the catalogue, by status", () => {
