@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
@@ -12,7 +13,9 @@ import { registrationBody } from "../test/support/registration.ts";
  * `npm run bench`: the single-process server (PGlite; `DATABASE_URL`, or `BENCH_DATABASE=postgres`
  * for a throwaway PostgreSQL cluster); GET /v0/user/me through REST, the same data through /graphql, a baseline
  * Prisma handler, and the transaction feed (GET /v0/transactions?meta=true&limit=50 and the same
- * through /graphql) of a user with BENCH_FEED_ROWS transactions. Bounded: loopback only, fixed
+ * through /graphql) of a user with BENCH_FEED_ROWS transactions. BENCH_OTEL=1 runs the server
+ * with tracing on, exporting every span to a local OTLP sink (the cost of tracing; off is the
+ * default, as in production without OTEL_EXPORTER_OTLP_ENDPOINT). Bounded: loopback only, fixed
  * duration.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -25,6 +28,9 @@ const FEED_P50_TARGET_MS = 30;
 const ROOT = join(import.meta.dirname, "..");
 
 const cluster: PostgresCluster | undefined = DATABASE === "postgres" ? await startPostgresCluster() : undefined;
+// an OTLP/HTTP collector that takes every batch and keeps nothing
+const otlpSink = process.env.BENCH_OTEL === "1" ? createServer((request, response) => request.resume().on("end", () => response.writeHead(200, { "content-type": "application/json" }).end("{}"))) : undefined;
+if (otlpSink) await new Promise<void>((resolve) => otlpSink.listen(0, "127.0.0.1", resolve));
 const issuer = await TestIssuer.start();
 const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
 const spawnedAt = performance.now();
@@ -41,6 +47,7 @@ const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-
     AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
     // the bench's issuer serves its JWKS over http on loopback
     JWKS_ALLOW_LOOPBACK_HTTP: "true",
+    ...(otlpSink && { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(otlpSink.address() as { port: number }).port}` }),
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
   },
   stdio: ["ignore", "pipe", "inherit"],
@@ -116,10 +123,12 @@ try {
         : `the < ${FEED_P50_TARGET_MS} ms p50 target is for 100,000 rows on PostgreSQL (BENCH_DATABASE=postgres)`),
   );
   console.log(`cold start: ${coldStartMs.toFixed(0)} ms to ready (in-process start ${server.ready_ms.toFixed(0)} ms); RSS after load: ${(rss / 1048576).toFixed(0)} MiB`);
+  console.log(`tracing: ${otlpSink ? "on (every span exported to a local OTLP sink)" : "off"}`);
   console.log(`(${CONNECTIONS} connections, ${DURATION_S} s per target, one run: compare ratios, not absolute numbers)`);
 } finally {
   child.kill("SIGTERM");
   await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
   await issuer.stop();
   await cluster?.destroy();
+  otlpSink?.close();
 }

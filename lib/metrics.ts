@@ -24,41 +24,24 @@ export function metricsEnabled(): boolean {
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-const httpRequests = new client.Counter({
-  name: "platform_http_requests_total",
-  help: "HTTP requests answered, by listener, route template, method and status",
-  labelNames: ["listener", "method", "route", "status"] as const,
-  registers: [registry],
-});
-const httpDuration = new client.Histogram({
-  name: "platform_http_request_duration_seconds",
-  help: "Time from a request's arrival to its answer, by listener, route template, method and status",
-  labelNames: ["listener", "method", "route", "status"] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+/** A count and a latency histogram over the same labels: `<plural>_total` and `<singular>_duration_seconds`, as Prometheus names them. */
+function timedCount<L extends string>(names: { plural: string; singular: string }, what: string, labelNames: readonly L[]) {
+  const count = new client.Counter({ name: `${names.plural}_total`, help: `${what}: how many`, labelNames, registers: [registry] });
+  const duration = new client.Histogram({ name: `${names.singular}_duration_seconds`, help: `${what}: how long`, labelNames, buckets: LATENCY_BUCKETS, registers: [registry] });
+  return (labels: Record<L, string>, seconds: number) => {
+    count.inc(labels);
+    duration.observe(labels, seconds);
+  };
+}
+
+const httpRequests = timedCount({ plural: "platform_http_requests", singular: "platform_http_request" }, "HTTP requests answered, by listener, route template, method and status", ["listener", "method", "route", "status"]);
 
 /** `route`: the matched template (`/v0/wallets/:wallet_id`), never the raw path, so ids do not multiply series. */
 export function recordHttpRequest(listener: string, method: string, route: string | undefined, status: number, seconds: number): void {
-  if (!enabled) return;
-  const labels = { listener, method, route: route ?? "unmatched", status: String(status) };
-  httpRequests.inc(labels);
-  httpDuration.observe(labels, seconds);
+  if (enabled) httpRequests({ listener, method, route: route ?? "unmatched", status: String(status) }, seconds);
 }
 
-const graphqlOperations = new client.Counter({
-  name: "platform_graphql_operations_total",
-  help: "GraphQL operations run by the gateway (REST routes included), by operation name, type and outcome",
-  labelNames: ["operation", "type", "outcome"] as const,
-  registers: [registry],
-});
-const graphqlDuration = new client.Histogram({
-  name: "platform_graphql_operation_duration_seconds",
-  help: "Time the gateway spent on a GraphQL operation, by operation name, type and outcome",
-  labelNames: ["operation", "type", "outcome"] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+const graphqlOperations = timedCount({ plural: "platform_graphql_operations", singular: "platform_graphql_operation" }, "GraphQL operations run by the gateway (REST routes included), by operation name, type and outcome", ["operation", "type", "outcome"]);
 
 /** Client-chosen operation names: at most this many distinct ones get a series; the rest count as "other". */
 const MAX_OPERATION_NAMES = 500;
@@ -73,10 +56,7 @@ function operationLabel(name: string | null | undefined): string {
 }
 
 export function recordGraphqlOperation(name: string | null | undefined, type: string | undefined, ok: boolean, seconds: number): void {
-  if (!enabled) return;
-  const labels = { operation: operationLabel(name), type: type ?? "unknown", outcome: ok ? "ok" : "error" };
-  graphqlOperations.inc(labels);
-  graphqlDuration.observe(labels, seconds);
+  if (enabled) graphqlOperations({ operation: operationLabel(name), type: type ?? "unknown", outcome: ok ? "ok" : "error" }, seconds);
 }
 
 const jobFailures = new client.Counter({
