@@ -132,7 +132,7 @@ describe("crashes and outages", () => {
     // a slow identity provider keeps every request waiting on its keys while the signal arrives
     const issuer = await TestIssuer.start();
     cleanups.push(() => issuer.stop());
-    issuer.jwksDelayMs = 2_000;
+    issuer.jwksDelayMs = 3_000;
     const databaseUrl = await freshDatabaseUrl();
     const platform = track(
       await spawnPlatform({
@@ -147,7 +147,9 @@ describe("crashes and outages", () => {
     const inFlight = Array.from({ length: 20 }, () =>
       fetch(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-jwt": jwt } }).then(async (response) => ({ status: response.status, body: await response.json() })),
     );
-    await sleep(500);
+    // the first request is waiting on the keys; give the others a moment to arrive too
+    for (const until = Date.now() + 10_000; issuer.jwksRequests === 0 && Date.now() < until; ) await sleep(20);
+    await sleep(300);
     const signalled = Date.now();
     platform.child.kill("SIGTERM");
     await sleep(300);
