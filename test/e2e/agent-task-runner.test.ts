@@ -83,7 +83,8 @@ describe("the agent task runner", () => {
       child!.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
       child!.once("exit", (code) => reject(new Error(`the worker exited with ${code}`)));
     });
-    await until(async () => (await statusOf(task.id)) === "running", "the worker process to take the task", 3000);
+    await until(async () => (await statusOf(task.id)) === "running" || child!.exitCode !== null, "the worker process to take the task", 3000);
+    expect(child.exitCode, "the worker must still be running").toBeNull();
     child.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
 

@@ -13,4 +13,6 @@ const database = await openDatabase({ databaseUrl: databaseUrl!, dataDir: "memor
 const db = createAgentsDb(database);
 const logger = createLogger("silent");
 new JobQueue({ db, schema: "agents", logger, leaseMs: Number(leaseMs), pollMs: 20, handlers: { [AGENT_TASK_JOB]: taskRunner({ db, kinds: stuckKinds(), logger }) } }).start();
+// the queue's timers are unref'd (they never hold a server open): this process lives until it is killed
+setInterval(() => undefined, 60_000);
 process.stdout.write("ready\n");
