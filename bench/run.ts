@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -15,8 +16,8 @@ import { registrationBody } from "../test/support/registration.ts";
  * Prisma handler, and the transaction feed (GET /v0/transactions?meta=true&limit=50 and the same
  * through /graphql) of a user with BENCH_FEED_ROWS transactions. BENCH_OTEL=1 runs the server
  * with tracing on, exporting every span to a local OTLP sink (the cost of tracing; off is the
- * default, as in production without OTEL_EXPORTER_OTLP_ENDPOINT). Bounded: loopback only, fixed
- * duration.
+ * default, as in production without OTEL_EXPORTER_OTLP_ENDPOINT). BENCH_JSON=path also writes
+ * the figures there as JSON, for comparing runs. Bounded: loopback only, fixed duration.
  */
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -124,6 +125,21 @@ try {
   );
   console.log(`cold start: ${coldStartMs.toFixed(0)} ms to ready (in-process start ${server.ready_ms.toFixed(0)} ms); RSS after load: ${(rss / 1048576).toFixed(0)} MiB`);
   console.log(`tracing: ${otlpSink ? "on (every span exported to a local OTLP sink)" : "off"}`);
+  if (process.env.BENCH_JSON) {
+    const figures = {
+      database: seed.kind,
+      connections: CONNECTIONS,
+      duration_s: DURATION_S,
+      tracing: Boolean(otlpSink),
+      targets: results,
+      ratios: { rest_over_baseline_rps: rest!.rps / baseline!.rps, rest_over_graphql_p50: rest!.p50 / graphql!.p50 },
+      feed: { rows: FEED_ROWS, p50_ms: feedMax },
+      cold_start_ms: coldStartMs,
+      in_process_start_ms: server.ready_ms,
+      rss_bytes: rss,
+    };
+    await writeFile(process.env.BENCH_JSON, `${JSON.stringify(figures, null, 2)}\n`);
+  }
   console.log(`(${CONNECTIONS} connections, ${DURATION_S} s per target, one run: compare ratios, not absolute numbers)`);
 } finally {
   child.kill("SIGTERM");
