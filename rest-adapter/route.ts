@@ -141,15 +141,15 @@ const SCHEME_HOST: Record<SecurityScheme, "platform" | "identity"> = {
   PintToken: "identity",
 };
 
+/** A route's JSON body: every documented body fits with room to spare (the largest, a SIWE smart-account signature, is 32 KiB of hex); webhooks keep the listener's 1 MiB. */
+export const DEFAULT_ROUTE_BODY_LIMIT = 64 * 1024;
+
 /**
  * The 401s of every credential a host reads (gateway/authenticate.ts). The authenticator verifies
  * whichever credential header arrives, not only those of the route's schemes, so a route answers
  * them all: platform: a bad JWT, `x-platform-orgid`, unknown environment, bad PAT, agent token;
  * identity: a bad or malformed Bearer API key, a bad dashboard session, a bad, expired or revoked PINT token.
  */
-/** A route's JSON body: every documented body fits with room to spare (the largest, a SIWE smart-account signature, is 32 KiB of hex); webhooks keep the listener's 1 MiB. */
-export const DEFAULT_ROUTE_BODY_LIMIT = 64 * 1024;
-
 const CREDENTIAL_ERRORS: Record<"platform" | "identity", readonly ErrorCode[]> = {
   platform: ["USR-401-001", "USR-401-002", "USR-401-003", "USR-401-004", "USR-401-005"],
   identity: ["IDS-401-001", "IDS-401-002", "PINT-401-003", "PINT-401-004", "PINT-401-006"],

@@ -1,4 +1,3 @@
-import { recordRateLimitRefusal } from "../metrics.ts";
 // One rate-limiting mechanism for every surface (per API key, per user, per IP, PINT exchange,
 // RPC): in memory in the embedded mode, shared through PostgreSQL when several instances run.
 //
@@ -16,6 +15,7 @@ import { recordRateLimitRefusal } from "../metrics.ts";
 // nor cheap to invert for Retry-After). The price is the known boundary burst: up to 2 × limit within any span of
 // `windowMs` that straddles two windows; anchoring windows per key at least keeps keys from
 // all resetting at the same instant.
+import { recordRateLimitRefusal } from "../metrics.ts";
 import { AppError } from "../errors/app-error.ts";
 
 export interface RateLimitRule {

@@ -1,9 +1,9 @@
-import { recordRateLimitRefusal } from "../../lib/metrics.ts";
 // Who may call the RPC host (spec 1, 5.2): public-partition API keys carrying `rpc.invoke`. The
 // key is verified by the gateway, through the GatewayClient in both run modes (credential mode
 // "verify"), so revocation is immediate, the rules are the identity service's own, and the key
 // spends the same budgets either way: failures count against `auth_failure`, a verified key only
 // against the RPC host's own `rpc` rule (rpc/app.ts), never its `api_key` budget.
+import { recordRateLimitRefusal } from "../../lib/metrics.ts";
 import type { CredentialHeaders } from "../../lib/auth/credential-headers.ts";
 import { isWellFormedApiKey, looksLikeApiKey, type KeyPartition } from "../../lib/auth/api-key.ts";
 import type { ApiKeyPrincipal, Principal } from "../../lib/auth/principal.ts";
@@ -59,8 +59,10 @@ export function keyOf(authorization: string | string[] | undefined, pathKey: str
   return key;
 }
 
-/** The RPC host's 429: `-32005` with Retry-After, nothing forwarded. */
-/** `rule`: the limit that refused, counted in the metrics; unset when the refusal was counted where it was made. */
+/**
+ * The RPC host's 429: `-32005` with Retry-After, nothing forwarded. `rule`: the limit that
+ * refused, counted in the metrics; unset when the refusal was counted where it was made.
+ */
 export function limitExceeded(retryAfterSeconds: number, message: string, rule?: string): RpcHttpError {
   if (rule) recordRateLimitRefusal(rule);
   const seconds = Math.max(1, retryAfterSeconds);
