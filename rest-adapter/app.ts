@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import FindMyWay from "find-my-way";
 import type { ValidateFunction } from "ajv";
 import { hasAnyHeader } from "../lib/auth/credential-headers.ts";
-import { AppError, appError, type ValidationItem } from "../lib/errors/app-error.ts";
+import { AppError, appError, isChosenRefusal, type ValidationItem } from "../lib/errors/app-error.ts";
 import { createHttpServer, type HttpSettings } from "../lib/http.ts";
 import { IDEMPOTENCY_KEY_HEADER, requireIdempotencyKey } from "../lib/idempotency.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
@@ -181,7 +181,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     let appErr =
       error instanceof AppError ? error : ((bodyError && routeBodyError(bodyError, error as never)) || (fromFastifyError(error as never) ?? asAppError(error)));
     if (rateLimitError && appErr.code === "GEN-429-001") appErr = new AppError(rateLimitError, { retryAfter: appErr.retryAfter ?? 1 });
-    if (appErr.status >= 500) request.log.error({ err: appErr.cause ?? error, trace_id: request.id }, "request failed");
+    if (appErr.status >= 500 && !isChosenRefusal(appErr)) request.log.error({ err: appErr.cause ?? error, trace_id: request.id }, "request failed");
     return sendProblem(request, reply, appErr);
   });
 

@@ -10,19 +10,31 @@ const UNAVAILABLE_TEXT =
   /Code: `(08\w{3}|57P0[123]|53300)`|ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|DatabaseNotReachable/;
 
 /**
- * A failure because the database cannot be reached right now, not because of the request: the
- * caller gets 503 GEN-503-001 (retry), never a 500. Looks through `cause` and GraphQL's
- * `originalError` chains, where drivers and the gateway wrap what the socket said.
+ * Whether `test` holds for the error or anything it wraps: drivers and the gateway wrap what the
+ * socket or the server said in `cause` and GraphQL's `originalError`.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function inErrorChain(error: unknown, test: (error: { code?: unknown; message?: unknown; kind?: unknown }) => boolean): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && typeof current === "object" && current !== null; depth++) {
-    const { code, message, kind } = current as { code?: unknown; message?: unknown; kind?: unknown };
-    if (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/.test(code))) return true;
-    if (kind === "DatabaseNotReachable") return true;
-    if (typeof message === "string" && UNAVAILABLE_TEXT.test(message)) return true;
+    if (test(current as { code?: unknown; message?: unknown; kind?: unknown })) return true;
     const next = current as { cause?: unknown; originalError?: unknown };
     current = next.originalError ?? next.cause;
   }
   return false;
+}
+
+/** A failure because the database cannot be reached right now, not because of the request: the caller gets 503 GEN-503-001 (retry), never a 500. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return inErrorChain(
+    error,
+    ({ code, message, kind }) =>
+      (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/.test(code))) ||
+      kind === "DatabaseNotReachable" ||
+      (typeof message === "string" && UNAVAILABLE_TEXT.test(message)),
+  );
+}
+
+/** PostgreSQL refusing text it cannot store (22021: a NUL character): the caller's input, a 422. */
+export function isUnstorableText(error: unknown): boolean {
+  return inErrorChain(error, ({ message }) => typeof message === "string" && /Code: `22021`|invalid byte sequence for encoding/.test(message));
 }

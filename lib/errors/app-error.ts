@@ -55,6 +55,14 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A 503 the server chose (load shedding, shutting down) rather than a failure: each listener
+ * answers it in its own shape with Retry-After, and it is no error log line.
+ */
+export function isChosenRefusal(error: AppError): boolean {
+  return error.code === "GEN-503-002" || error.code === "GEN-503-003";
+}
+
 export function appError(code: ErrorCode, detail?: string, options: Omit<AppErrorOptions, "detail"> = {}): AppError {
   return new AppError(code, { ...options, detail });
 }

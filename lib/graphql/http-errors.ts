@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { AppError, appError } from "../errors/app-error.ts";
+import { AppError, appError, isChosenRefusal } from "../errors/app-error.ts";
 
 /**
  * Errors raised outside Apollo on a GraphQL listener (load shedding, an unreadable body, a bug)
@@ -15,7 +15,7 @@ export function answerGraphqlErrors(app: FastifyInstance): void {
         : statusCode !== undefined && statusCode >= 400 && statusCode < 500
           ? appError(statusCode === 413 ? "GEN-413-001" : statusCode === 415 ? "GEN-415-001" : "GEN-400-001", (error as Error).message)
           : new AppError("GEN-500-001", { cause: error });
-    if (refused.status >= 500 && refused.code !== "GEN-503-002") request.log.error({ err: refused.cause ?? error, trace_id: request.id }, "request failed");
+    if (refused.status >= 500 && !isChosenRefusal(refused)) request.log.error({ err: refused.cause ?? error, trace_id: request.id }, "request failed");
     if (refused.retryAfter !== undefined) reply.header("retry-after", String(refused.retryAfter));
     return reply.code(refused.status).send({ errors: [{ message: refused.detail, extensions: refused.extensions }] });
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError } from "../../lib/errors/app-error.ts";
+import { AppError, isChosenRefusal } from "../../lib/errors/app-error.ts";
 import { MemoryRateLimiter } from "../../lib/rate-limit/memory-rate-limiter.ts";
 import type { RateLimitRule, RateLimiter } from "../../lib/rate-limit/rate-limiter.ts";
 import { buildHttpApp, type RateLimitedBy } from "../app.ts";
@@ -131,8 +131,7 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
         for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
         return send(reply, error.status, error.response);
       }
-      // load shedding and shutting down
-      if (error instanceof AppError && (error.code === "GEN-503-002" || error.code === "GEN-503-003")) {
+      if (error instanceof AppError && isChosenRefusal(error)) {
         reply.header("retry-after", String(error.retryAfter));
         return send(reply, 503, errorResponse(null, RPC_ERROR.RESOURCE_UNAVAILABLE, `resource unavailable: ${error.detail}`, { retry_after_seconds: error.retryAfter }));
       }

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from "@sinclair/typebox";
-import { recordWebhookDelivery } from "../../lib/metrics.ts";
+import { metricsEnabled, recordWebhookDelivery } from "../../lib/metrics.ts";
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../../lib/errors/app-error.ts";
 import type { GatewayClient } from "../gateway-client.ts";
@@ -48,10 +48,11 @@ export function registerWebhooks(app: FastifyInstance, receivers: WebhookReceive
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
-    scope.addHook("onResponse", (request, reply, done) => {
-      recordWebhookDelivery(request.routeOptions.url ?? request.url, reply.statusCode);
-      done();
-    });
+    if (metricsEnabled())
+      scope.addHook("onResponse", (request, reply, done) => {
+        recordWebhookDelivery(request.routeOptions.url ?? request.url, reply.statusCode);
+        done();
+      });
     for (const receiver of receivers) {
       const validator = compileValidator(receiver.envelope, "body");
       const operation = gateway.prepare(receiver.operation);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GraphQLError } from "graphql";
-import { isDatabaseUnavailable } from "../../lib/db/prisma-errors.ts";
+import { isDatabaseUnavailable, isUnstorableText } from "../../lib/db/prisma-errors.ts";
 
 describe("isDatabaseUnavailable", () => {
   it("recognises a database that is away, however wrapped", () => {
@@ -15,5 +15,15 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("unique"), { code: "P2002" }))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError("cannot read properties of undefined"))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+describe("isUnstorableText", () => {
+  it("recognises PostgreSQL refusing a NUL character, however wrapped, and nothing else", () => {
+    const refused = new Error("Invalid `db.member.findFirst()` invocation\nDatabase error. Code: `22021`. Message: `invalid byte sequence for encoding \"UTF8\": 0x00`");
+    expect(isUnstorableText(refused)).toBe(true);
+    expect(isUnstorableText(new GraphQLError("boom", { originalError: new Error("outer", { cause: refused }) }))).toBe(true);
+    expect(isUnstorableText(new Error("Database error. Code: `23505`. Message: `duplicate key`"))).toBe(false);
+    expect(isUnstorableText(undefined)).toBe(false);
   });
 });
