@@ -66,7 +66,7 @@ function helmetHeaders(publicUrl: string | undefined): Record<string, string> {
 const MAX_PARAM_LENGTH = 16_384;
 
 /** The listener default; a route may lower or raise its own (Route.bodyLimit). */
-export const DEFAULT_BODY_LIMIT = 1_048_576;
+const DEFAULT_BODY_LIMIT = 1_048_576;
 
 /** One JSON line per request, with trace id, status and duration, instead of Fastify's two. */
 class RequestLog extends LogController {
