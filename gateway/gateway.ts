@@ -153,6 +153,9 @@ export class Gateway {
     const common = {
       plugins: [ApolloServerPluginInlineTraceDisabled(), operationMetrics()],
       includeStacktraceInErrorResponses: false,
+      // bin/run.ts owns SIGINT/SIGTERM: Apollo's own handlers re-raise the signal after stopping
+      // and held the process's graceful stop until SHUTDOWN_TIMEOUT_MS
+      stopOnTerminationSignals: false,
       formatError: maskError(options.logger),
       validationRules: limitRules(options.graphql.limits),
       parseOptions: limitParseOptions(options.graphql.limits),

@@ -23,6 +23,8 @@ export async function buildSubgraphApp(subgraph: Subgraph, options: { internalSe
     schema: subgraph.schema,
     plugins: [ApolloServerPluginInlineTraceDisabled()],
     includeStacktraceInErrorResponses: false,
+    // bin/run.ts owns the termination signals (see gateway/gateway.ts)
+    stopOnTerminationSignals: false,
     formatError: maskError(options.logger),
     logger: options.logger,
   });

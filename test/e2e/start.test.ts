@@ -7,13 +7,13 @@ import { freshDatabaseUrl } from "../support/test-database.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 
 function run(env: Record<string, string>, until: (out: string) => boolean, timeoutMs = 60_000) {
-  const child = spawn(process.execPath, ["--import", "tsx", "bin/start.ts"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["dist/start.js"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
-  return new Promise<{ stdout: string; stderr: string; code: number | null; output: () => string; stop: () => Promise<void> }>((resolve, reject) => {
+  return new Promise<{ stdout: string; stderr: string; code: number | null; output: () => string; stop: () => Promise<number | null> }>((resolve, reject) => {
     const output = () => stdout;
     const timer = setTimeout(() => reject(new Error(`timed out:\n${stdout}\n${stderr}`)), timeoutMs);
-    const stop = () => new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM"))));
+    const stop = () => new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : (child.once("exit", (code) => r(code)), child.kill("SIGTERM"))));
     const check = () => {
       if (until(stdout)) {
         clearTimeout(timer);
@@ -29,7 +29,7 @@ function run(env: Record<string, string>, until: (out: string) => boolean, timeo
   });
 }
 
-describe("npm start (bin/start.ts)", () => {
+describe("npm start (dist/start.js, the bundle of bin/start.ts)", () => {
   it("starts the four listeners (on PGlite, or PostgreSQL with DATABASE_URL) and logs one line per listener with its URL", async () => {
     const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
     const databaseUrl = await freshDatabaseUrl();
@@ -60,6 +60,17 @@ describe("npm start (bin/start.ts)", () => {
     } finally {
       await started.stop();
     }
+  });
+
+  it("stops within a second of SIGTERM outside the test environment, exiting 0", async () => {
+    // Apollo Server listens for the termination signals itself unless NODE_ENV is "test"; its
+    // handlers used to hold the graceful stop until SHUTDOWN_TIMEOUT_MS and exit 1
+    const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
+    const env = { NODE_ENV: "development", DATA_DIR: "memory://", LOG_LEVEL: "info", ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+    const started = await run(env, (out) => out.split("\n").filter((l) => l.includes("listening on")).length === 4);
+    const signalled = performance.now();
+    expect(await started.stop()).toBe(0);
+    expect(performance.now() - signalled).toBeLessThan(1_000);
   });
 
   it("stops on bad configuration with one line naming the variable", async () => {
