@@ -9,6 +9,8 @@ COPY prisma ./prisma
 COPY lib/graphql/subgraph-registry.ts ./lib/graphql/
 RUN npm ci --include=dev
 COPY . .
+# npm start runs the bundle in dist/; built here, as root, since /app is not the node user's
+RUN npm run build
 USER node
 EXPOSE 8080 8081 8082 4000 4001 4002 4003 4004
 CMD ["npm", "start"]

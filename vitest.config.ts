@@ -14,7 +14,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], setupFiles: ["test/support/setup.ts"], testTimeout: 60_000, hookTimeout: 120_000 },
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], setupFiles: ["test/support/setup.ts"], globalSetup: ["test/support/build-global-setup.ts"], testTimeout: 60_000, hookTimeout: 120_000 },
       },
       {
         resolve: { alias },
@@ -22,7 +22,7 @@ export default defineConfig({
           name: "e2e-postgres",
           include: ["test/e2e/**/*.test.ts"],
           setupFiles: ["test/support/setup.ts"],
-          globalSetup: ["test/support/postgres-global-setup.ts"],
+          globalSetup: ["test/support/build-global-setup.ts", "test/support/postgres-global-setup.ts"],
           provide: {},
           testTimeout: 60_000,
           hookTimeout: 120_000,

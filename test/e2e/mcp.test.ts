@@ -114,7 +114,7 @@ describe("MCP over stdio (npm run mcp)", () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ["--import", "tsx", join(ROOT, "bin", "mcp.ts")],
+        args: [join(ROOT, "dist", "mcp.js")],
         cwd: ROOT,
         env: { PATH: process.env.PATH ?? "", PLATFORM_URL: platform.urls.platform, PLATFORM_AGENT_TOKEN: token },
         stderr: "pipe",

@@ -34,7 +34,7 @@ function signedPost(principal: Principal, audience: PrincipalAudience, body: str
 }
 
 function startService(name: string, env: Record<string, string>): void {
-  const child = spawn(process.execPath, ["--import", "tsx", "bin/service.ts", name], {
+  const child = spawn(process.execPath, ["dist/service.js", name], {
     cwd: ROOT,
     // the test issuer serves its JWKS over http on loopback
     env: { ...process.env, LOG_LEVEL: "warn", INTERNAL_SECRET: internalSecret, HOST: "127.0.0.1", JWKS_ALLOW_LOOPBACK_HTTP: "true", OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "200", ...env },

@@ -25,7 +25,7 @@ export async function spawnPlatform(env: Record<string, string>, ports?: Platfor
     IDENTITY_PORT: port(ports?.identity) ?? (await freePort()),
     RPC_PORT: port(ports?.rpc) ?? (await freePort()),
   };
-  const child = spawn(process.execPath, ["--import", "tsx", "bin/start.ts"], {
+  const child = spawn(process.execPath, ["dist/start.js"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,0 +1,88 @@
+// `npm run build`: bundles the entry points into dist/ with esbuild (the transpiler tsx runs on,
+// so the output behaves as `tsx` did), dependencies left as imports. `npm start` runs the bundle:
+// one file read and parsed instead of hundreds of TypeScript files transformed at every start.
+// `--if-stale` builds only when a source file is newer than the last build, so `npm start` after
+// an edit never runs old code. Plain JavaScript: it must run before anything is compiled.
+import { readdirSync, statSync } from "node:fs";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const DIST = join(ROOT, "dist");
+const STAMP = join(DIST, ".built");
+const SOURCE_DIRS = ["bin", "lib", "server", "gateway", "rest-adapter", "subgraphs", "bench", "test/support"];
+// the files build-time work reads, besides code: the composed supergraph and the migrations
+const INPUT_DIRS = [...SOURCE_DIRS, "prisma"];
+const ENTRY_POINTS = { start: "bin/start.ts", service: "bin/service.ts", mcp: "bin/mcp.ts", "bench-server": "bench/server.ts" };
+
+function newestChange(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export function isStale() {
+  let built;
+  try {
+    built = statSync(STAMP).mtimeMs;
+  } catch {
+    return true;
+  }
+  return INPUT_DIRS.some((dir) => newestChange(join(ROOT, dir)) > built);
+}
+
+/**
+ * A bundle puts every module in dist/, so `import.meta.dirname` (which the code uses to find
+ * the supergraph, the agent contract and the migrations beside it) is rewritten to the source
+ * file's own folder, relative to the bundle.
+ */
+const sourceDirname = {
+  name: "source-dirname",
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (args.path.includes("node_modules")) return undefined;
+      const contents = await readFile(args.path, "utf8");
+      if (!contents.includes("import.meta.dirname")) return { contents, loader: "ts" };
+      const fromDist = relative(DIST, dirname(args.path)).split("\\").join("/");
+      return { contents: contents.replaceAll("import.meta.dirname", `(import.meta.dirname + ${JSON.stringify(`/${fromDist}`)})`), loader: "ts" };
+    });
+  },
+};
+
+export async function build() {
+  const esbuild = await import("esbuild");
+  await rm(DIST, { recursive: true, force: true });
+  await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: ENTRY_POINTS,
+    outdir: DIST,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    // type-graphql names GraphQL types after their classes: a bundle must not rename them
+    keepNames: true,
+    sourcemap: "linked",
+    sourcesContent: false,
+    tsconfig: join(ROOT, "tsconfig.json"),
+    plugins: [sourceDirname],
+    // type-graphql's decorators need the metadata polyfill before any chunk's classes load, and
+    // ESM evaluates a file's imports first, so every output file imports it at its head
+    banner: { js: 'import "reflect-metadata";' },
+    logLevel: "warning",
+  });
+  await writeFile(STAMP, `${new Date().toISOString()}\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes("--if-stale") && !isStale()) process.exit(0);
+  const started = performance.now();
+  await build();
+  process.stderr.write(`built dist/ in ${Math.round(performance.now() - started)} ms\n`);
+}
