@@ -1,13 +1,12 @@
 // One database per process: embedded PGlite by default, PostgreSQL when DATABASE_URL is set.
 // Every subgraph's PrismaClient and the migration runner share the same PGlite instance or pg.Pool.
+// Each kind's driver loads only when it is the one configured (start-up time and memory).
 import { registerPool } from "../metrics.ts";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
+import type { PGlite } from "@electric-sql/pglite";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
-import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { Pool, PoolClient } from "pg";
 
 export interface Queryable {
   /** raw parameterised query ($1, $2...) returning rows */
@@ -44,6 +43,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
   // the cluster gets its own folder: DATA_DIR also holds the generated signing key
   const location = dataDir.startsWith("memory://") ? dataDir : join(dataDir, "pglite");
   if (location !== dataDir) await mkdir(location, { recursive: true });
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const client = await PGlite.create(location);
   const adapter = new PrismaPGlite(client);
   const onClient = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
@@ -65,13 +65,14 @@ async function openPGlite(dataDir: string): Promise<Database> {
 }
 
 async function openPostgres(connectionString: string): Promise<Database> {
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
   const pool = new pg.Pool({ connectionString, max: POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client dropped by the server emits 'error' on the pool; without a listener that
   // crashes the process. The pool discards the client and the next query reports the outage.
   pool.on("error", () => {});
   const unregister = registerPool(pool);
   const adapter = new PrismaPg(pool);
-  const onClient = (c: pg.Pool | pg.PoolClient): Queryable => ({
+  const onClient = (c: Pool | PoolClient): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       return (await c.query(sql, params)).rows as T[];
     },

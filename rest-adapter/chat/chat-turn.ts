@@ -8,7 +8,7 @@ import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";
 import { href, link } from "../links.ts";
 import { toolRequest, type AgentTool } from "../mcp/agent-tools.ts";
-import { injectingCaller } from "../mcp/mcp-server.ts";
+import { injectingCaller } from "../mcp/tool-caller.ts";
 import type { DocumentedRoute } from "../openapi.ts";
 import { renderProblem } from "../problem.ts";
 import { CHAT_MESSAGE_FIELDS, ChatMessage } from "../routes/chat.ts";

@@ -1,9 +1,11 @@
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { firstHeader } from "../../lib/auth/credential-headers.ts";
 import { appError } from "../../lib/errors/app-error.ts";
 import type { AgentTool } from "./agent-tools.ts";
-import { createMcpServer, injectingCaller } from "./mcp-server.ts";
+import { injectingCaller } from "./tool-caller.ts";
+
+/** The MCP SDK loads on the first MCP request: most deployments never get one (start-up time and memory: issue 15). */
+let mcpModules: Promise<[typeof import("./mcp-server.ts"), typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")]> | undefined;
 
 export const MCP_PATH = "/mcp";
 
@@ -26,6 +28,8 @@ export function registerMcp(app: FastifyInstance, tools: readonly AgentTool[]): 
     const token = agentTokenOf(request);
     if (!token) throw appError("USR-401-005", "Send the agent token as x-platform-token or Authorization: Bearer <token>.");
     const orgid = firstHeader(request.headers, "x-platform-orgid");
+    mcpModules ??= Promise.all([import("./mcp-server.ts"), import("@modelcontextprotocol/sdk/server/streamableHttp.js")]);
+    const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await mcpModules;
     const server = createMcpServer(tools, injectingCaller(app, { "x-platform-token": token, ...(orgid !== undefined && { "x-platform-orgid": orgid }) }, request));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();

@@ -1,0 +1,24 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ToolRequest } from "./agent-tools.ts";
+
+// Apart from the MCP server, so the chat assistant calls tools without loading the MCP SDK.
+/** Runs a tool's REST request with the caller's credential: in this process (MCP over HTTP, chat) or over HTTP (stdio). */
+export type ToolCaller = (request: ToolRequest) => Promise<{ status: number; body: unknown }>;
+
+/**
+ * Tool requests injected into this listener with `headers` (the caller's credential) and the
+ * address and trace id of the request `from`, so they are authenticated, gated, limited and
+ * recorded as the same REST call from that client would be.
+ */
+export function injectingCaller(app: FastifyInstance, headers: Record<string, string>, from: FastifyRequest): ToolCaller {
+  return async ({ method, url, body }) => {
+    const answer = await app.inject({
+      method,
+      url,
+      remoteAddress: from.ip,
+      headers: { ...headers, "x-request-id": from.id, ...(body && { "content-type": "application/json" }) },
+      ...(body && { payload: JSON.stringify(body) }),
+    });
+    return { status: answer.statusCode, body: answer.body ? answer.json() : null };
+  };
+}
