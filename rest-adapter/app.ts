@@ -95,15 +95,26 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
-function compile(route: Route, gateway: GatewayClient): CompiledRoute {
+/**
+ * A route's operation and validators, prepared on its first request: parsing and validating ~160
+ * operations and compiling their JSON Schemas was a fifth of the start-up (issue 15). That every
+ * route's operation is valid against the public API is checked before it ships
+ * (test/integration/route-operations.test.ts), so this cannot fail at run time.
+ */
+function compiler(route: Route, gateway: GatewayClient): () => CompiledRoute {
   if (route.idempotent && !/\$idempotency_key\s*:\s*String\b/.test(route.operation))
     throw new Error(`${route.operationId}: an idempotent route's operation declares $idempotency_key: String`);
-  const validators: CompiledRoute["validators"] = {};
-  if (route.params) validators.path = compileValidator(route.params, "path");
-  if (route.query) validators.query = compileValidator(route.query, "query");
-  if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
-  const queryNames = new Set(Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {}));
-  return { route, operation: gateway.prepare(route.operation), validators, queryNames };
+  let compiled: CompiledRoute | undefined;
+  return () => {
+    if (compiled) return compiled;
+    const validators: CompiledRoute["validators"] = {};
+    if (route.params) validators.path = compileValidator(route.params, "path");
+    if (route.query) validators.query = compileValidator(route.query, "query");
+    if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
+    const queryNames = new Set(Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {}));
+    compiled = { route, operation: gateway.prepare(route.operation), validators, queryNames };
+    return compiled;
+  };
 }
 
 /** Validates every part and reports all failures at once, as FastAPI does. */
@@ -197,7 +208,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   const checker = options.checkResponses && new ResponseChecker(options.checkResponses);
   for (const route of options.routes) {
-    const compiled = compile(route, options.gateway);
+    const compiledRoute = compiler(route, options.gateway);
     known.on(route.method, fastifyPath(route.path), () => {});
     app.route({
       method: route.method as HttpMethod,
@@ -211,6 +222,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       bodyLimit: route.bodyLimit ?? DEFAULT_ROUTE_BODY_LIMIT,
       ...(checker && { onSend: checker.hook(route) }),
       handler: async (request, reply) => {
+        const compiled = compiledRoute();
         const rawQuery = documentedQuery((request.query ?? {}) as Record<string, unknown>, compiled.queryNames);
         const query = route.prepareQuery ? route.prepareQuery({ ...rawQuery }) : { ...rawQuery };
         const params = { ...(request.params as Record<string, unknown>) };
