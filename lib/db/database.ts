@@ -2,11 +2,13 @@
 // Every subgraph's PrismaClient and the migration runner share the same PGlite instance or pg.Pool.
 // Each kind's driver loads only when it is the one configured (start-up time and memory).
 import { registerPool } from "../metrics.ts";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import type { Pool, PoolClient } from "pg";
+import { PGLITE_SETTINGS, pgliteTemplate } from "./pglite-template.ts";
 
 export interface Queryable {
   /** raw parameterised query ($1, $2...) returning rows */
@@ -44,7 +46,8 @@ async function openPGlite(dataDir: string): Promise<Database> {
   const location = dataDir.startsWith("memory://") ? dataDir : join(dataDir, "pglite");
   if (location !== dataDir) await mkdir(location, { recursive: true });
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
-  const client = await PGlite.create(location);
+  const fresh = location.startsWith("memory://") || !existsSync(join(location, "PG_VERSION"));
+  const client = await PGlite.create(location, { postgresqlconf: PGLITE_SETTINGS, ...(fresh && { loadDataDir: await pgliteTemplate() }) });
   const adapter = new PrismaPGlite(client);
   const onClient = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
