@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * `npm run bench:profile`: the benchmark's REST and GraphQL user paths, each under `node
@@ -10,8 +13,8 @@ import { join } from "node:path";
  * Idle time is left out, so the shares are of the CPU the process spent.
  */
 const TARGETS = [
-  { column: "REST", only: "REST GET /v0/user/me" },
-  { column: "GraphQL", only: "GraphQL { me }" },
+  { column: "REST", only: "user: REST" },
+  { column: "GraphQL", only: "user: GraphQL" },
 ];
 
 /** Package groups, first match wins; anything else under node_modules is named by its package. */
@@ -27,8 +30,7 @@ const GROUPS: [string, RegExp][] = [
   ["fastify + ajv", /node_modules\/(fastify|@fastify|find-my-way|light-my-request|avvio|ajv|fast-json-stringify|fast-querystring|secure-json-parse)/],
   ["pino", /node_modules\/(pino|thread-stream|sonic-boom)/],
   ["prom-client / OpenTelemetry", /node_modules\/(prom-client|@opentelemetry)\//],
-  ["tsx loader", /node_modules\/(tsx|esbuild)\//],
-  ["ours: rest-adapter", /\/rest-adapter\//],
+    ["ours: rest-adapter", /\/rest-adapter\//],
   ["ours: gateway", /\/gateway\//],
   ["ours: lib", /\/lib\//],
   ["ours: subgraphs", /\/subgraphs\//],
@@ -36,9 +38,20 @@ const GROUPS: [string, RegExp][] = [
 ];
 
 interface Profile {
-  nodes: { id: number; callFrame: { url: string; functionName: string } }[];
+  nodes: { id: number; callFrame: { url: string; functionName: string; lineNumber: number; columnNumber: number } }[];
   samples: number[];
   timeDeltas: number[];
+}
+
+const sourceMaps = new Map<string, SourceMap | undefined>();
+
+/** The bench runs the bundle (dist/): its source map names the file each function came from. */
+function sourceUrl(frame: Profile["nodes"][number]["callFrame"]): string {
+  const bundle = /\/dist\/[^/]+\.js$/.exec(frame.url) && fileURLToPath(frame.url);
+  if (!bundle) return frame.url;
+  if (!sourceMaps.has(bundle)) sourceMaps.set(bundle, existsSync(`${bundle}.map`) ? new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, "utf8"))) : undefined);
+  const entry = sourceMaps.get(bundle)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string } | undefined;
+  return entry?.originalSource ?? frame.url;
 }
 
 function groupOf(url: string, functionName: string): string | undefined {
@@ -55,8 +68,8 @@ function shares(profile: Profile): Map<string, number> {
   const time = new Map<string, number>();
   let total = 0;
   profile.samples.forEach((id, i) => {
-    const { url, functionName } = nodes.get(id)!.callFrame;
-    const group = groupOf(url, functionName);
+    const frame = nodes.get(id)!.callFrame;
+    const group = groupOf(sourceUrl(frame), frame.functionName);
     if (!group) return;
     const delta = profile.timeDeltas[i] ?? 0;
     time.set(group, (time.get(group) ?? 0) + delta);
@@ -71,7 +84,7 @@ async function profileOf(only: string): Promise<Map<string, number>> {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(process.execPath, ["--import", "tsx", "bench/run.ts"], {
         cwd: join(import.meta.dirname, ".."),
-        env: { BENCH_DATABASE: "postgres", BENCH_CONNECTIONS: "32", BENCH_FEED_ROWS: "1000", ...process.env, BENCH_CPU_PROF: dir, BENCH_ONLY: only },
+        env: { BENCH_DATABASE: "postgres", BENCH_CONNECTIONS: "32", BENCH_FEED_ROWS: "1000", BENCH_COLD_START: "0", ...process.env, BENCH_CPU_PROF: dir, BENCH_ONLY: only },
         stdio: ["ignore", "inherit", "inherit"],
       });
       child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`bench exited with ${code}`))));

@@ -1,149 +1,356 @@
-import { spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { spawn, type ChildProcess } from "node:child_process";
+import type { EventEmitter } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import pg from "pg";
 import { TRANSACTION_FIELDS } from "../rest-adapter/graphql-fields.ts";
+import { userRoutes } from "../rest-adapter/routes/user.ts";
+import { walletRoutes } from "../rest-adapter/routes/wallets.ts";
 import { TestIssuer } from "../test/support/jwt-issuer.ts";
 import { freePort } from "../test/support/net.ts";
-import { startPostgresCluster, type PostgresCluster } from "../test/support/postgres.ts";
+import { findPostgresBinDir, startPostgresCluster, type PostgresCluster } from "../test/support/postgres.ts";
 import { registrationBody } from "../test/support/registration.ts";
+// @ts-expect-error: a plain JavaScript module (it runs before anything is compiled)
+import { build, isStale } from "../scripts/build.mjs";
 
 /**
- * `npm run bench`: the single-process server (PGlite; `DATABASE_URL`, or `BENCH_DATABASE=postgres`
- * for a throwaway PostgreSQL cluster); GET /v0/user/me through REST, the same data through /graphql, a baseline
- * Prisma handler, and the transaction feed (GET /v0/transactions?meta=true&limit=50 and the same
- * through /graphql) of a user with BENCH_FEED_ROWS transactions. BENCH_OTEL=1 runs the server
- * with tracing on, exporting every span to a local OTLP sink (the cost of tracing; off is the
- * default, as in production without OTEL_EXPORTER_OTLP_ENDPOINT). BENCH_JSON=path also writes
- * the figures there as JSON, for comparing runs. Bounded: loopback only, fixed duration.
+ * `npm run bench`, the team's performance regression guard. On each database (PGlite, and
+ * PostgreSQL on a throwaway cluster when its binaries exist) it measures:
+ * - cold start: `npm start` to four listening sockets, on an empty database and again on the
+ *   same database (a restart);
+ * - at 1 and 32 connections: the user (`GET /v0/user/me`), the same query through `/graphql`, a
+ *   baseline Prisma handler reading the same rows; the wallet list through REST and `/graphql`;
+ *   a query over three subgraphs (user and wallets, PINT mandates, the latest transactions); and
+ *   the transaction feed with meta of a user with BENCH_FEED_ROWS transactions;
+ * - the server's RSS at the end of the load and steady after it.
+ * It prints one table of figures and one of ratios against the targets. The server is the
+ * bundle `npm start` runs (dist/bench-server.js: the platform plus the baseline listener).
+ *
+ * BENCH_DATABASE (pglite, postgres, or both comma-separated), BENCH_CONNECTIONS ("1,32"),
+ * BENCH_DURATION_S (10 per target, after a 2 s warm-up), BENCH_ONLY (a part of the target names),
+ * BENCH_FEED_ROWS, BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_OTEL=1 (tracing on,
+ * every span exported to a local sink), BENCH_JSON=<path> (the figures as JSON).
+ * Bounded: loopback only, fixed durations.
  */
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const DATABASE = process.env.BENCH_DATABASE ?? "pglite";
-if (DATABASE !== "pglite" && DATABASE !== "postgres") throw new Error(`BENCH_DATABASE: expected pglite or postgres, got "${DATABASE}"`);
-// 100,000 is the feed target's data set; PGlite (WebAssembly, one connection) gets a tenth by default
-const FEED_ROWS = Number(process.env.BENCH_FEED_ROWS ?? (DATABASE === "postgres" || process.env.DATABASE_URL ? 100_000 : 10_000));
-const FEED_P50_TARGET_MS = 30;
 const ROOT = join(import.meta.dirname, "..");
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,32").split(",").map(Number);
+const DATABASES = (process.env.BENCH_DATABASE ?? (postgresInstalled() ? "pglite,postgres" : "pglite")).split(",") as Kind[];
+for (const kind of DATABASES) if (kind !== "pglite" && kind !== "postgres") throw new Error(`BENCH_DATABASE: expected pglite and/or postgres, got "${kind}"`);
+const FEED_P50_TARGET_MS = 30;
 
-const cluster: PostgresCluster | undefined = DATABASE === "postgres" ? await startPostgresCluster() : undefined;
+/** Targets of issue 15, checked on PostgreSQL at 32 connections. */
+const TARGETS = { restOverBaseline: 0.5, restP99Ms: 25, restOverGraphqlP50: 1.1, coldStartMs: { postgres: 1500, pglite: 2500 }, rssMiB: { postgres: 250, pglite: 400 } };
+
+type Kind = "pglite" | "postgres";
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+interface DatabaseRun {
+  database: Kind;
+  cold_start_ms: { first: number; restart: number };
+  feed_rows: number;
+  results: Record<number, Record<string, Figures>>;
+  /** at the end of the load */
+  rss_end_bytes: number;
+  /** steady: the lowest within STEADY_WINDOW_S of idle after the load */
+  rss_bytes: number;
+  heap_used_bytes: number;
+}
+
+function postgresInstalled(): boolean {
+  try {
+    findPostgresBinDir();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The bench's environment for a child, without a DATABASE_URL of the caller's: each run says its own. */
+function baseEnv(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...env } = process.env;
+  return env;
+}
+
+function portsEnv(ports: Record<string, number>): Record<string, string> {
+  return Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)]));
+}
+
+async function freePorts() {
+  return { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
+}
+
+/** Stops a process group (npm, its shell and node) and waits for its leader. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  }
+}
+
+/** `npm start` as a user runs it, timed from spawn to its fourth "listening on" line. */
+async function coldStart(env: Record<string, string>): Promise<number> {
+  const spawnedAt = performance.now();
+  const child = spawn("npm", ["start", "--silent"], { cwd: ROOT, env: { ...baseEnv(), ...env, ...portsEnv(await freePorts()) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      let listening = 0;
+      createInterface({ input: child.stdout! }).on("line", (line) => {
+        if (line.includes("listening on") && ++listening === 4) resolve(performance.now() - spawnedAt);
+      });
+      child.once("exit", (code) => reject(new Error(`npm start exited with ${code} before listening:\n${stderr}`)));
+    });
+  } finally {
+    await stopGroup(child);
+  }
+}
+
+async function measureColdStart(kind: Kind, cluster: PostgresCluster | undefined): Promise<DatabaseRun["cold_start_ms"]> {
+  if (kind === "pglite") {
+    const dataDir = await mkdtemp(join(tmpdir(), "bench-cold-"));
+    try {
+      const env = { DATA_DIR: dataDir, LOG_LEVEL: "info" };
+      return { first: await coldStart(env), restart: await coldStart(env) };
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  const admin = new pg.Client({ connectionString: cluster!.adminUrl });
+  await admin.connect();
+  await admin.query("DROP DATABASE IF EXISTS bench_cold");
+  await admin.query("CREATE DATABASE bench_cold");
+  await admin.end();
+  const env = { DATABASE_URL: cluster!.adminUrl.replace(/\/app$/, "/bench_cold"), DATA_DIR: "memory://", LOG_LEVEL: "info" };
+  return { first: await coldStart(env), restart: await coldStart(env) };
+}
+
+async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: TestIssuer, otlpUrl: string | undefined): Promise<DatabaseRun> {
+  const cold_start_ms = process.env.BENCH_COLD_START === "0" ? { first: NaN, restart: NaN } : await measureColdStart(kind, cluster);
+  // 100,000 rows is the feed target's data set; PGlite (WebAssembly, one connection) gets a tenth
+  const feedRows = Number(process.env.BENCH_FEED_ROWS ?? (kind === "postgres" ? 100_000 : 10_000));
+  const dataDir = kind === "pglite" ? await mkdtemp(join(tmpdir(), "bench-data-")) : undefined;
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []), "dist/bench-server.js"], {
+    cwd: ROOT,
+    env: {
+      ...baseEnv(),
+      // PGlite on disk, as `npm start` runs it by default
+      DATA_DIR: dataDir ?? "memory://",
+      ...(cluster && { DATABASE_URL: cluster.adminUrl }),
+      LOG_LEVEL: "silent",
+      SAFE_DEPLOY_DELAY_MS: "0",
+      // one user and one address make every request here: measure the path, not the limiter's refusals
+      RATE_LIMITS: JSON.stringify({ user: { limit: 100_000_000 }, ip: { limit: 100_000_000 } }),
+      AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
+      // the bench's issuer serves its JWKS over http on loopback
+      JWKS_ALLOW_LOOPBACK_HTTP: "true",
+      ...(otlpUrl && { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl }),
+      ...portsEnv(await freePorts()),
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+    const server = JSON.parse(line) as { platform: string; graphql: string; baseline: string };
+    const jwt = await issuer.sign({ sub: `bench-user-${kind}`, exp: Math.floor(Date.now() / 1000) + 3600 });
+    const created = await fetch(`${server.platform}/v0/user/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-platform-jwt": jwt },
+      body: JSON.stringify(await registrationBody(jwt)),
+    });
+    if (created.status !== 201) throw new Error(`could not create the bench user: ${created.status} ${await created.text()}`);
+    const user = (await created.json()) as { id: string };
+    const wallets = (await (await fetch(`${server.platform}/v0/wallets`, { headers: { "x-platform-jwt": jwt } })).json()) as { items: { id: number }[] };
+    const seeded = await fetch(`${server.baseline}/seed-feed`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ user_id: user.id, count: feedRows, wallet_ids: wallets.items.slice(0, 2).map((w) => w.id), id_prefix: "bench" }),
+    });
+    if (seeded.status !== 200) throw new Error(`could not seed the feed: ${seeded.status} ${await seeded.text()}`);
+    const feedUrl = `${server.platform}/v0/transactions?meta=true&limit=50`;
+    const feedPage = (await (await fetch(feedUrl, { headers: { "x-platform-jwt": jwt } })).json()) as { items: unknown[]; pagination: { total: number } };
+    if (feedPage.items.length !== 50 || feedPage.pagination.total !== feedRows) throw new Error(`the feed does not show the seeded rows: ${JSON.stringify(feedPage.pagination)}`);
+
+    const rest = (path: string) => ({ url: `${server.platform}${path}`, method: "GET" as const, headers: { "x-platform-jwt": jwt } });
+    const graphql = (query: string, variables: Record<string, unknown> = {}) => ({
+      url: server.graphql,
+      method: "POST" as const,
+      headers: { "x-platform-jwt": jwt, "content-type": "application/json" },
+      body: JSON.stringify({ query, variables }),
+    });
+    // the REST routes' own operations and variables, so both paths ask for the same data
+    const me = userRoutes.find((route) => route.operationId === "getCurrentUser")!;
+    const walletList = walletRoutes.find((route) => route.operationId === "listWallets")!;
+    const noInput = { params: {}, query: {}, body: undefined, headers: {} } as never;
+    const feedQuery = `{ transactions(page: { limit: 50 }) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`;
+    const threeSubgraphs = `{ me { id status primary_eoa_address wallets { id address chain_id safe_creation_status } pints { active_count } transactions(page: { limit: 10 }) { items { id type direction amount currency status timestamp } pagination { total } } } }`;
+    const targets: { name: string; url: string; method: "GET" | "POST"; headers: Record<string, string>; body?: string }[] = [
+      { name: "user: REST", ...rest("/v0/user/me") },
+      { name: "user: GraphQL", ...graphql(me.operation, me.variables!(noInput)) },
+      { name: "user: baseline handler", url: `${server.baseline}/baseline/${user.id}`, method: "GET" as const, headers: {} },
+      { name: "wallets: REST", ...rest("/v0/wallets") },
+      { name: "wallets: GraphQL", ...graphql(walletList.operation, walletList.variables!(noInput)) },
+      { name: "three subgraphs: GraphQL", ...graphql(threeSubgraphs) },
+      { name: "feed: REST", ...rest("/v0/transactions?meta=true&limit=50") },
+      { name: "feed: GraphQL", ...graphql(feedQuery) },
+    ];
+    const results: DatabaseRun["results"] = {};
+    for (const connections of CONNECTIONS) {
+      results[connections] = {};
+      for (const target of targets) {
+        if (process.env.BENCH_ONLY && !target.name.includes(process.env.BENCH_ONLY)) continue;
+        // GraphQL answers errors with 200: one body must carry data and no errors
+        if (target.body) {
+          const body = (await (await fetch(target.url, { method: "POST", headers: target.headers, body: target.body })).json()) as { data?: unknown; errors?: unknown };
+          if (body.errors || !body.data) throw new Error(`${target.name}: ${JSON.stringify(body)}`);
+        }
+        // a short warm-up so JIT and caches do not count against the first target
+        await load(target, connections, 2);
+        const figures = await load(target, connections, DURATION_S);
+        results[connections]![target.name] = figures;
+        process.stderr.write(`${kind}, ${connections} conn, ${target.name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50.toFixed(2)} ms, p99 ${figures.p99.toFixed(2)} ms\n`);
+      }
+    }
+    const memory = await settledMemory(server.baseline);
+    return { database: kind, cold_start_ms, feed_rows: feedRows, results, ...memory };
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * autocannon's load; latencies from its per-response durations (hrtime, in fractional
+ * milliseconds), since its own histogram keeps whole milliseconds, too coarse at one connection.
+ */
+async function load(target: Parameters<typeof autocannon>[0], connections: number, durationS: number): Promise<Figures> {
+  const latencies: number[] = [];
+  // the promise autocannon returns is also its event emitter
+  const instance = autocannon({ ...target, connections, duration: durationS }) as unknown as Promise<autocannon.Result> & EventEmitter;
+  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
+    if (statusCode < 300) latencies.push(ms);
+  });
+  const result = await instance;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return { rps: result.requests.average, p50: at(0.5), p99: at(0.99) };
+}
+
+/**
+ * The server's memory at the end of the load, and steady: V8 returns the load's garbage to the
+ * system once the process has idled a while (its memory reducer, some 10-30 s here), so the
+ * steady figure is the lowest RSS sampled every 2 s over STEADY_WINDOW_S of idle.
+ */
+const STEADY_WINDOW_S = 40;
+async function settledMemory(baseline: string): Promise<Pick<DatabaseRun, "rss_end_bytes" | "rss_bytes" | "heap_used_bytes">> {
+  const sample = async () => (await (await fetch(`${baseline}/memory`)).json()) as { rss: number; heap_used: number };
+  const end = await sample();
+  let steady = end;
+  for (let waited = 0; waited < STEADY_WINDOW_S; waited += 2) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const now = await sample();
+    if (now.rss < steady.rss) steady = now;
+  }
+  return { rss_end_bytes: end.rss, rss_bytes: steady.rss, heap_used_bytes: steady.heap_used };
+}
+
+interface Ratio {
+  database: Kind;
+  connections: number;
+  name: string;
+  value: number;
+  unit: "x" | "ms" | "MiB";
+  target?: string;
+  met?: boolean;
+}
+
+function ratiosOf(run: DatabaseRun): Ratio[] {
+  const ratios: Ratio[] = [];
+  const checked = (connections: number) => run.database === "postgres" && connections === 32;
+  const add = (connections: number, name: string, value: number, unit: Ratio["unit"], target?: { text: string; met: boolean }) =>
+    ratios.push({ database: run.database, connections, name, value, unit, ...(target && { target: target.text, met: target.met }) });
+  for (const [key, r] of Object.entries(run.results)) {
+    const connections = Number(key);
+    const rest = r["user: REST"];
+    const baseline = r["user: baseline handler"];
+    if (rest && baseline) {
+      const ratio = rest.rps / baseline.rps;
+      add(connections, "user: REST / baseline throughput", ratio, "x", checked(connections) ? { text: `>= ${TARGETS.restOverBaseline}x`, met: ratio >= TARGETS.restOverBaseline } : undefined);
+    }
+    if (rest) add(connections, "user: REST p99", rest.p99, "ms", checked(connections) ? { text: `< ${TARGETS.restP99Ms} ms`, met: rest.p99 < TARGETS.restP99Ms } : undefined);
+    for (const path of ["user", "wallets", "feed"]) {
+      const restPath = r[`${path}: REST`];
+      const graphqlPath = r[`${path}: GraphQL`];
+      if (!restPath || !graphqlPath) continue;
+      const ratio = restPath.p50 / graphqlPath.p50;
+      const target = path !== "feed" && checked(connections) ? { text: `<= ${TARGETS.restOverGraphqlP50}x`, met: ratio <= TARGETS.restOverGraphqlP50 } : undefined;
+      add(connections, `${path}: REST / GraphQL p50 latency`, ratio, "x", target);
+    }
+    const feed = Math.max(r["feed: REST"]?.p50 ?? NaN, r["feed: GraphQL"]?.p50 ?? NaN);
+    // issue 9's target: 100,000 rows on PostgreSQL, up to 10 connections
+    if (!Number.isNaN(feed)) add(connections, `feed p50 (${run.feed_rows.toLocaleString("en")} rows)`, feed, "ms", run.database === "postgres" && run.feed_rows >= 100_000 && connections <= 10 ? { text: `< ${FEED_P50_TARGET_MS} ms`, met: feed < FEED_P50_TARGET_MS } : undefined);
+  }
+  const coldTarget = TARGETS.coldStartMs[run.database];
+  if (!Number.isNaN(run.cold_start_ms.first)) {
+    add(0, "cold start, first (empty database)", run.cold_start_ms.first, "ms");
+    add(0, "cold start, restart", run.cold_start_ms.restart, "ms", { text: `< ${coldTarget} ms`, met: run.cold_start_ms.restart < coldTarget });
+  }
+  add(0, "RSS at the end of the load", run.rss_end_bytes / 1048576, "MiB");
+  add(0, `steady RSS after the load (lowest in ${STEADY_WINDOW_S} s idle)`, run.rss_bytes / 1048576, "MiB", { text: `< ${TARGETS.rssMiB[run.database]} MB`, met: run.rss_bytes < TARGETS.rssMiB[run.database] * 1e6 });
+  return ratios;
+}
+
+function printTables(runs: DatabaseRun[]): Ratio[] {
+  const columns = runs.flatMap((run) => Object.keys(run.results).map((connections) => ({ run, connections: Number(connections) })));
+  const names = [...new Set(columns.flatMap(({ run, connections }) => Object.keys(run.results[connections]!)))];
+  console.log(`\nreq/s · p50 ms · p99 ms (${DURATION_S} s per target after a 2 s warm-up; one run: compare ratios, not absolute numbers)\n`);
+  console.log(`| target | ${columns.map(({ run, connections }) => `${run.database === "postgres" ? "PostgreSQL" : "PGlite"}, ${connections} conn`).join(" | ")} |`);
+  console.log(`|---|${columns.map(() => "---:").join("|")}|`);
+  for (const name of names) {
+    const cells = columns.map(({ run, connections }) => {
+      const f = run.results[connections]![name];
+      return f ? `${f.rps.toFixed(0)} · ${f.p50.toFixed(1)} · ${f.p99.toFixed(1)}` : "";
+    });
+    console.log(`| ${name} | ${cells.join(" | ")} |`);
+  }
+  const ratios = runs.flatMap(ratiosOf);
+  console.log(`\n| database | connections | figure | value | target |`);
+  console.log(`|---|---:|---|---:|---|`);
+  for (const r of ratios) {
+    const value = r.unit === "x" ? `${r.value.toFixed(2)}x` : `${r.value.toFixed(0)} ${r.unit}`;
+    console.log(`| ${r.database === "postgres" ? "PostgreSQL" : "PGlite"} | ${r.connections || ""} | ${r.name} | ${value} | ${r.target ? `${r.target}: ${r.met ? "met" : "MISSED"}` : ""} |`);
+  }
+  console.log(`\ntracing: ${process.env.BENCH_OTEL === "1" ? "on (every span exported to a local OTLP sink)" : "off"}`);
+  return ratios;
+}
+
+if (isStale()) await build();
+const cluster = DATABASES.includes("postgres") ? await startPostgresCluster() : undefined;
 // an OTLP/HTTP collector that takes every batch and keeps nothing
 const otlpSink = process.env.BENCH_OTEL === "1" ? createServer((request, response) => request.resume().on("end", () => response.writeHead(200, { "content-type": "application/json" }).end("{}"))) : undefined;
 if (otlpSink) await new Promise<void>((resolve) => otlpSink.listen(0, "127.0.0.1", resolve));
 const issuer = await TestIssuer.start();
-const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
-const spawnedAt = performance.now();
-const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : []), "--import", "tsx", "bench/server.ts"], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    DATA_DIR: "memory://",
-    ...(cluster && { DATABASE_URL: cluster.adminUrl }),
-    LOG_LEVEL: "silent",
-    SAFE_DEPLOY_DELAY_MS: "0",
-    // one user and one address make every request here: measure the path, not the limiter's refusals
-    RATE_LIMITS: JSON.stringify({ user: { limit: 100_000_000 }, ip: { limit: 100_000_000 } }),
-    AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
-    // the bench's issuer serves its JWKS over http on loopback
-    JWKS_ALLOW_LOOPBACK_HTTP: "true",
-    ...(otlpSink && { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(otlpSink.address() as { port: number }).port}` }),
-    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
-  },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
-const coldStartMs = performance.now() - spawnedAt;
-const server = JSON.parse(line) as { ready_ms: number; platform: string; graphql: string; baseline: string };
-
 try {
-  const jwt = await issuer.sign({ sub: "bench-user", exp: Math.floor(Date.now() / 1000) + 3600 });
-  const created = await fetch(`${server.platform}/v0/user/`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-platform-jwt": jwt },
-    body: JSON.stringify(await registrationBody(jwt)),
-  });
-  const user = (await created.json()) as { id: string };
-  if (created.status !== 201) throw new Error(`could not create the bench user: ${created.status}`);
-
-  const wallets = (await (await fetch(`${server.platform}/v0/wallets`, { headers: { "x-platform-jwt": jwt } })).json()) as { items: { id: number }[] };
-  const seeded = await fetch(`${server.baseline}/seed-feed`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ user_id: user.id, count: FEED_ROWS, wallet_ids: wallets.items.slice(0, 2).map((w) => w.id), id_prefix: "bench" }),
-  });
-  if (seeded.status !== 200) throw new Error(`could not seed the feed: ${seeded.status} ${await seeded.text()}`);
-  const seed = (await seeded.json()) as { kind: string; ms: number };
-  const feedUrl = `${server.platform}/v0/transactions?meta=true&limit=50`;
-  const feedPage = (await (await fetch(feedUrl, { headers: { "x-platform-jwt": jwt } })).json()) as { items: unknown[]; pagination: { total: number }; meta: { transaction_count: number } };
-  if (feedPage.items.length !== 50 || feedPage.pagination.total !== FEED_ROWS || feedPage.meta.transaction_count !== FEED_ROWS)
-    throw new Error(`the feed does not show the seeded rows: ${JSON.stringify(feedPage.pagination)}`);
-  // the signed-in user's feed, as GET /v0/transactions asks for it
-  const feedQuery = `{ transactions(page: { limit: 50 }) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`;
-
-  const query = `{ me { id auth_provider auth_provider_id status primary_eoa_address primary_chain_id safe_creation_status phone_number created_at updated_at } }`;
-  const targets = [
-    { name: "REST GET /v0/user/me", url: `${server.platform}/v0/user/me`, method: "GET" as const, headers: { "x-platform-jwt": jwt } },
-    { name: "GraphQL { me }", url: server.graphql, method: "POST" as const, headers: { "x-platform-jwt": jwt, "content-type": "application/json" }, body: JSON.stringify({ query }) },
-    { name: "baseline Prisma handler", url: `${server.baseline}/baseline/${user.id}`, method: "GET" as const, headers: {} },
-    { name: "REST feed ?meta=true&limit=50", url: feedUrl, method: "GET" as const, headers: { "x-platform-jwt": jwt } },
-    { name: "GraphQL feed + meta", url: server.graphql, method: "POST" as const, headers: { "x-platform-jwt": jwt, "content-type": "application/json" }, body: JSON.stringify({ query: feedQuery }) },
-  ];
-  const results: Record<string, { rps: number; p50: number; p99: number }> = {};
-  for (const target of targets) {
-    // BENCH_ONLY (a substring of target names, e.g. "feed"): profile one path without the others
-    if (process.env.BENCH_ONLY && !target.name.includes(process.env.BENCH_ONLY)) {
-      results[target.name] = { rps: NaN, p50: NaN, p99: NaN };
-      continue;
-    }
-    // a short warm-up so JIT and caches do not count against the first target
-    await autocannon({ ...target, connections: CONNECTIONS, duration: 2 });
-    const result = await autocannon({ ...target, connections: CONNECTIONS, duration: DURATION_S });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    // GraphQL answers errors with 200: one body must carry data
-    if (target.body) {
-      const body = (await (await fetch(target.url, { method: "POST", headers: target.headers, body: target.body })).json()) as { errors?: unknown };
-      if (body.errors) throw new Error(`${target.name}: ${JSON.stringify(body.errors)}`);
-    }
-    results[target.name] = { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-  }
-  const rss = ((await (await fetch(`${server.baseline}/rss`)).json()) as { rss: number }).rss;
-
-  const [rest, graphql, baseline, restFeed, graphqlFeed] = targets.map((t) => results[t.name]!);
-  console.log(`\n${"target".padEnd(30)} ${"req/s".padStart(9)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)}`);
-  for (const [name, r] of Object.entries(results)) console.log(`${name.padEnd(30)} ${r.rps.toFixed(0).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)}`);
-  console.log(`\nREST/GraphQL latency p50: ${(rest!.p50 / graphql!.p50).toFixed(2)}x (target <= 1.15x); throughput ${(rest!.rps / graphql!.rps).toFixed(2)}x`);
-  console.log(`REST/baseline throughput: ${(rest!.rps / baseline!.rps).toFixed(2)}x (target >= 0.5x)`);
-  // the slower of the feed targets that ran (BENCH_ONLY may skip one)
-  const feedMax = Math.max(...[restFeed!.p50, graphqlFeed!.p50].filter((p50) => !Number.isNaN(p50)));
-  console.log(
-    `feed: ${FEED_ROWS.toLocaleString("en")} transactions of one user on ${seed.kind === "postgres" ? "PostgreSQL" : "PGlite"} (seeded in ${(seed.ms / 1000).toFixed(1)} s); ` +
-      (seed.kind === "postgres" && FEED_ROWS >= 100_000
-        ? `p50 ${feedMax.toFixed(1)} ms (target < ${FEED_P50_TARGET_MS} ms): ${feedMax < FEED_P50_TARGET_MS ? "met" : "MISSED"}`
-        : `the < ${FEED_P50_TARGET_MS} ms p50 target is for 100,000 rows on PostgreSQL (BENCH_DATABASE=postgres)`),
-  );
-  console.log(`cold start: ${coldStartMs.toFixed(0)} ms to ready (in-process start ${server.ready_ms.toFixed(0)} ms); RSS after load: ${(rss / 1048576).toFixed(0)} MiB`);
-  console.log(`tracing: ${otlpSink ? "on (every span exported to a local OTLP sink)" : "off"}`);
+  const runs: DatabaseRun[] = [];
+  const otlpUrl = otlpSink && `http://127.0.0.1:${(otlpSink.address() as { port: number }).port}`;
+  for (const kind of DATABASES) runs.push(await runOn(kind, kind === "postgres" ? cluster : undefined, issuer, otlpUrl));
+  const ratios = printTables(runs);
   if (process.env.BENCH_JSON) {
-    const figures = {
-      database: seed.kind,
-      connections: CONNECTIONS,
-      duration_s: DURATION_S,
-      tracing: Boolean(otlpSink),
-      targets: results,
-      ratios: { rest_over_baseline_rps: rest!.rps / baseline!.rps, rest_over_graphql_p50: rest!.p50 / graphql!.p50 },
-      feed: { rows: FEED_ROWS, p50_ms: feedMax },
-      cold_start_ms: coldStartMs,
-      in_process_start_ms: server.ready_ms,
-      rss_bytes: rss,
-    };
+    const figures = { duration_s: DURATION_S, connections: CONNECTIONS, tracing: Boolean(otlpSink), runs, ratios };
     await writeFile(process.env.BENCH_JSON, `${JSON.stringify(figures, null, 2)}\n`);
   }
-  console.log(`(${CONNECTIONS} connections, ${DURATION_S} s per target, one run: compare ratios, not absolute numbers)`);
 } finally {
-  child.kill("SIGTERM");
-  await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
   await issuer.stop();
   await cluster?.destroy();
   otlpSink?.close();

@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import v8 from "node:v8";
 import Fastify from "fastify";
 import { loadConfig } from "../lib/config.ts";
 import { createLogger } from "../lib/logger.ts";
@@ -10,9 +11,7 @@ import { feedSeedStatements, type FeedSeed } from "../test/support/feed-seed.ts"
 // The platform as `npm start` runs it, plus a baseline listener that reads the same rows with
 // Prisma directly (no adapter, gateway or GraphQL), the process's memory for the report, and the
 // feed case's seeding (the child owns the database: PGlite lives in its memory).
-const started = performance.now();
 const platform = await startSingleProcess(loadConfig(), { logger: createLogger("silent") });
-const ready = performance.now() - started;
 const { db } = (platform.subgraphs.users as unknown as { services: UsersServices }).services;
 
 const baseline = Fastify();
@@ -20,7 +19,10 @@ baseline.get("/baseline/:id", async (request) => {
   const user = await findUserRecord(db, (request.params as { id: string }).id);
   return { ...user, created_at: user!.created_at.getTime(), updated_at: user!.updated_at.getTime() };
 });
-baseline.get("/rss", async () => ({ rss: process.memoryUsage().rss }));
+baseline.get("/memory", async () => {
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+  return { rss, heap_used: heapUsed, heap_total: heapTotal, external, spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size])) };
+});
 baseline.post("/seed-feed", async (request) => {
   const started = performance.now();
   for (const statement of feedSeedStatements(request.body as FeedSeed)) await platform.database.exec(statement);
@@ -32,6 +34,6 @@ baseline.post("/seed-feed", async (request) => {
 });
 await baseline.listen({ port: 0, host: "127.0.0.1" });
 const address = baseline.server.address() as { port: number };
-process.stdout.write(`${JSON.stringify({ ready_ms: ready, platform: platform.urls.platform, graphql: platform.urls.graphql, baseline: `http://127.0.0.1:${address.port}` })}\n`);
+process.stdout.write(`${JSON.stringify({ platform: platform.urls.platform, graphql: platform.urls.graphql, baseline: `http://127.0.0.1:${address.port}` })}\n`);
 // a clean exit on SIGTERM, so a CPU profile (BENCH_CPU_PROF) is written
 process.once("SIGTERM", () => process.exit(0));
