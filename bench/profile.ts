@@ -34,6 +34,7 @@ const GROUPS: [string, RegExp][] = [
   ["ours: gateway", /\/gateway\//],
   ["ours: lib", /\/lib\//],
   ["ours: subgraphs", /\/subgraphs\//],
+  ["ours: server", /\/server\//],
   ["node internals", /^node:/],
 ];
 
