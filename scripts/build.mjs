@@ -1,8 +1,8 @@
 // `npm run build`: bundles the entry points into dist/ with esbuild (the transpiler tsx runs on,
 // so the output behaves as `tsx` did), dependencies left as imports. `npm start` runs the bundle:
-// one file read and parsed instead of hundreds of TypeScript files transformed at every start.
-// `--if-stale` builds only when a source file is newer than the last build, so `npm start` after
-// an edit never runs old code. Plain JavaScript: it must run before anything is compiled.
+// a few files read and parsed instead of hundreds of TypeScript files transformed at every start;
+// scripts/run-built.mjs builds first when a source file is newer than the last build, so `npm
+// start` after an edit never runs old code. Plain JavaScript: it must run before anything is compiled.
 import { readdirSync, statSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -56,14 +56,15 @@ const sourceDirname = {
 
 /**
  * Apollo Gateway requires, at load, what its usage reporting to Apollo needs (an OpenTelemetry
- * metrics SDK, four clouds' resource detectors, an OTLP exporter) and its composition (for
- * supergraph managers that compose at run time). Neither runs here: gateway/gateway.ts sets
- * APOLLO_TELEMETRY_DISABLED, and the supergraph is composed before it ships. Loading them was a
- * tenth of the start-up and about 15 MB of heap. So the gateway's own files are bundled, and
+ * metrics SDK, four clouds' resource detectors, an OTLP exporter, the protobuf of query plan
+ * traces) and its composition (for supergraph managers that compose at run time). None of it runs
+ * here: gateway/gateway.ts sets APOLLO_TELEMETRY_DISABLED, inline traces are off, and the
+ * supergraph is composed before it ships. Loading them was a tenth of the start-up and ~15 MB of heap. So the gateway's own files are bundled, and
  * those requires become modules that load the real one on first use.
  */
 const GATEWAY_LAZY = new Set([
   "@apollo/composition",
+  "@apollo/usage-reporting-protobuf",
   "@opentelemetry/sdk-metrics",
   "@opentelemetry/resources",
   "@opentelemetry/exporter-metrics-otlp-http",
@@ -124,7 +125,6 @@ export async function build() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes("--if-stale") && !isStale()) process.exit(0);
   const started = performance.now();
   await build();
   process.stderr.write(`built dist/ in ${Math.round(performance.now() - started)} ms\n`);
