@@ -36,7 +36,7 @@ describe("subgraph registry", () => {
 
   it("has a start script per subgraph", () => {
     const scripts = JSON.parse(read("package.json")).scripts as Record<string, string>;
-    for (const { name } of SUBGRAPHS) expect(scripts[`start:${name}`], name).toBe(`tsx bin/service.ts ${name}`);
+    for (const { name } of SUBGRAPHS) expect(scripts[`start:${name}`], name).toBe(`node scripts/run-built.mjs service ${name}`);
   });
 
   it("matches docker-compose.yml: one service per row on its port, and the gateway pointed at each", () => {
