@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
  * `npm run bench:profile`: the benchmark's REST and GraphQL user paths, each under `node
@@ -36,6 +36,7 @@ const GROUPS: [string, RegExp][] = [
   ["ours: subgraphs", /\/subgraphs\//],
   ["ours: server", /\/server\//],
   ["node internals", /^node:/],
+  ["WebAssembly (Prisma's query compiler; PGlite)", /^wasm:\/\//],
 ];
 
 interface Profile {
@@ -45,10 +46,11 @@ interface Profile {
 }
 
 const sourceMaps = new Map<string, SourceMap | undefined>();
+const DIST_URL = pathToFileURL(join(import.meta.dirname, "..", "dist")).href + "/";
 
 /** The bench runs the bundle (dist/): its source map names the file each function came from. */
 function sourceUrl(frame: Profile["nodes"][number]["callFrame"]): string {
-  const bundle = /\/dist\/[^/]+\.js$/.exec(frame.url) && fileURLToPath(frame.url);
+  const bundle = frame.url.startsWith(DIST_URL) && fileURLToPath(frame.url);
   if (!bundle) return frame.url;
   if (!sourceMaps.has(bundle)) sourceMaps.set(bundle, existsSync(`${bundle}.map`) ? new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, "utf8"))) : undefined);
   const entry = sourceMaps.get(bundle)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string } | undefined;
