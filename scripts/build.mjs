@@ -9,12 +9,11 @@ import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const DIST = join(ROOT, "dist");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const DIST = join(ROOT, "dist");
 const STAMP = join(DIST, ".built");
+// what the bundle is made of (the generated Prisma clients are under subgraphs/)
 const SOURCE_DIRS = ["bin", "lib", "server", "gateway", "rest-adapter", "subgraphs", "bench", "test/support"];
-// the files build-time work reads, besides code: the composed supergraph and the migrations
-const INPUT_DIRS = [...SOURCE_DIRS, "prisma"];
 const ENTRY_POINTS = { start: "bin/start.ts", service: "bin/service.ts", mcp: "bin/mcp.ts", "bench-server": "bench/server.ts" };
 
 function newestChange(dir) {
@@ -33,7 +32,7 @@ export function isStale() {
   } catch {
     return true;
   }
-  return INPUT_DIRS.some((dir) => newestChange(join(ROOT, dir)) > built);
+  return SOURCE_DIRS.some((dir) => newestChange(join(ROOT, dir)) > built);
 }
 
 /**
