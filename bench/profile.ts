@@ -30,7 +30,7 @@ const GROUPS: [string, RegExp][] = [
   ["fastify + ajv", /node_modules\/(fastify|@fastify|find-my-way|light-my-request|avvio|ajv|fast-json-stringify|fast-querystring|secure-json-parse)/],
   ["pino", /node_modules\/(pino|thread-stream|sonic-boom)/],
   ["prom-client / OpenTelemetry", /node_modules\/(prom-client|@opentelemetry)\//],
-    ["ours: rest-adapter", /\/rest-adapter\//],
+  ["ours: rest-adapter", /\/rest-adapter\//],
   ["ours: gateway", /\/gateway\//],
   ["ours: lib", /\/lib\//],
   ["ours: subgraphs", /\/subgraphs\//],

@@ -1,5 +1,4 @@
 import "reflect-metadata";
-import v8 from "node:v8";
 import Fastify from "fastify";
 import { loadConfig } from "../lib/config.ts";
 import { createLogger } from "../lib/logger.ts";
@@ -20,8 +19,8 @@ baseline.get("/baseline/:id", async (request) => {
   return { ...user, created_at: user!.created_at.getTime(), updated_at: user!.updated_at.getTime() };
 });
 baseline.get("/memory", async () => {
-  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
-  return { rss, heap_used: heapUsed, heap_total: heapTotal, external, spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size])) };
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heap_used: heapUsed };
 });
 baseline.post("/seed-feed", async (request) => {
   const started = performance.now();

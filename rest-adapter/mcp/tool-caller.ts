@@ -1,7 +1,7 @@
+// Apart from the MCP server, so the chat assistant calls tools without loading the MCP SDK.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ToolRequest } from "./agent-tools.ts";
 
-// Apart from the MCP server, so the chat assistant calls tools without loading the MCP SDK.
 /** Runs a tool's REST request with the caller's credential: in this process (MCP over HTTP, chat) or over HTTP (stdio). */
 export type ToolCaller = (request: ToolRequest) => Promise<{ status: number; body: unknown }>;
 

@@ -14,7 +14,7 @@ export interface PlatformProcess {
 }
 
 /**
- * `npm start` (bin/start.ts) as its own process on free loopback ports, ready once its four
+ * What `npm start` runs (the bundle dist/start.js) as its own process on free loopback ports, ready once its four
  * listeners log their URLs. `ports` reuses those of an earlier process (a restart).
  */
 export async function spawnPlatform(env: Record<string, string>, ports?: PlatformProcess["urls"]): Promise<PlatformProcess> {
@@ -46,7 +46,7 @@ export async function spawnPlatform(env: Record<string, string>, ports?: Platfor
     identity: `http://127.0.0.1:${chosen.IDENTITY_PORT}`,
     rpc: `http://127.0.0.1:${chosen.RPC_PORT}`,
   };
-  // TypeScript start-up on a loaded CI machine takes a while
+  // start-up on a loaded CI machine takes a while
   const deadline = Date.now() + 90_000;
   while ((text.match(/listening on/g) ?? []).length < 4) {
     if (child.exitCode !== null) throw new Error(`the platform exited at start:\n${text}`);
