@@ -1,11 +1,12 @@
 // `npm run build`: bundles the entry points into dist/ with esbuild (the transpiler tsx runs on,
-// so the output behaves as `tsx` did), dependencies left as imports. `npm start` runs the bundle:
-// a few files read and parsed instead of hundreds of TypeScript files transformed at every start;
-// scripts/run-built.mjs builds first when a source file is newer than the last build, so `npm
-// start` after an edit never runs old code. Plain JavaScript: it must run before anything is compiled.
+// so the output behaves as `tsx` did), with the packages they use, but for those listed in
+// EXTERNAL. `npm start` runs the bundle: a few files read and parsed instead of hundreds of
+// TypeScript files transformed and over a thousand package files resolved at every start;
+// scripts/run-built.mjs builds first when a source file or the installed packages are newer than
+// the last build, so `npm start` after an edit never runs old code. Plain JavaScript: it must run
+// before anything is compiled.
 import { readdirSync, statSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,8 +33,50 @@ export function isStale() {
   } catch {
     return true;
   }
-  return SOURCE_DIRS.some((dir) => newestChange(join(ROOT, dir)) > built);
+  const installed = ["package-lock.json", "node_modules/.package-lock.json"].map((file) => {
+    try {
+      return statSync(join(ROOT, file)).mtimeMs;
+    } catch {
+      return 0;
+    }
+  });
+  return Math.max(...installed) > built || SOURCE_DIRS.some((dir) => newestChange(join(ROOT, dir)) > built);
 }
+
+/**
+ * Packages that stay imports from node_modules: those that load files beside their own code
+ * (Prisma's and PGlite's WebAssembly, pino's transport workers), those whose loading
+ * instrumentation hooks (OpenTelemetry, Prisma), those shared with one of them that must be one
+ * instance (pg, with both Prisma adapters), and reflect-metadata, which every chunk imports first.
+ * Everything else is bundled: resolving and reading ~1,950 package files (130 now) was a quarter of the
+ * start-up, and tree-shaking drops what the bundle never calls (most of viem, bip39's wordlists).
+ */
+const EXTERNAL = [
+  "@prisma/*",
+  ".prisma/*",
+  "@electric-sql/pglite",
+  "pglite-prisma-adapter",
+  "pg",
+  "pino",
+  "thread-stream",
+  "@opentelemetry/*",
+  "reflect-metadata",
+];
+
+/**
+ * Bundled packages without their own source maps, whose relative paths (`../src/…`) would hide
+ * which package a frame is in: the bundle's map then names their files under node_modules/, which
+ * is how bench:profile groups them.
+ */
+const packageSourceMapsDropped = {
+  name: "package-source-maps-dropped",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.(c|m)?js$/ }, async (args) => {
+      const contents = await readFile(args.path, "utf8");
+      return { contents: contents.includes("//# sourceMappingURL=") ? contents.replace(/^\/\/# sourceMappingURL=.*$/gm, "") : contents, loader: "js" };
+    });
+  },
+};
 
 /**
  * A bundle puts every module in dist/, so `import.meta.dirname` (which the code uses to find
@@ -58,8 +101,8 @@ const sourceDirname = {
  * metrics SDK, four clouds' resource detectors, an OTLP exporter, the protobuf of query plan
  * traces) and its composition (for supergraph managers that compose at run time). None of it runs
  * here: gateway/gateway.ts sets APOLLO_TELEMETRY_DISABLED, inline traces are off, and the
- * supergraph is composed before it ships. Loading them was a tenth of the start-up and ~15 MB of heap. So the gateway's own files are bundled, and
- * those requires become modules that load the real one on first use.
+ * supergraph is composed before it ships. Loading them was a tenth of the start-up and ~15 MB of
+ * heap, so the gateway's requires of them become modules that load the real one on first use.
  */
 const GATEWAY_LAZY = new Set([
   "@apollo/composition",
@@ -76,18 +119,11 @@ const lazyGatewayModules = {
   name: "lazy-gateway-modules",
   setup(build) {
     const inGateway = (path) => /node_modules[\\/]@apollo[\\/]gateway[\\/]/.test(path);
-    build.onResolve({ filter: /^@apollo\/gateway$/ }, () => ({ path: createRequire(join(ROOT, "package.json")).resolve("@apollo/gateway") }));
     build.onResolve({ filter: /^@(opentelemetry|apollo)\// }, (args) => {
       if (args.namespace === "lazy") return { path: args.path, external: true };
       if (inGateway(args.importer) && GATEWAY_LAZY.has(args.path)) return { path: args.path, namespace: "lazy" };
       return undefined;
     });
-    // without the gateway's own source maps, whose relative paths esbuild cannot place: the
-    // bundle's map then names its files under node_modules/@apollo/gateway (bench:profile groups them)
-    build.onLoad({ filter: /[\\/]@apollo[\\/]gateway[\\/].*\.js$/ }, async (args) => ({
-      contents: (await readFile(args.path, "utf8")).replace(/^\/\/# sourceMappingURL=.*$/m, ""),
-      loader: "js",
-    }));
     build.onLoad({ filter: /.*/, namespace: "lazy" }, (args) => ({
       contents: `let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });`,
       loader: "js",
@@ -107,13 +143,13 @@ export async function build() {
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
+    external: EXTERNAL,
     // type-graphql names GraphQL types after their classes: a bundle must not rename them
     keepNames: true,
     sourcemap: "linked",
     sourcesContent: false,
     tsconfig: join(ROOT, "tsconfig.json"),
-    plugins: [sourceDirname, lazyGatewayModules],
+    plugins: [sourceDirname, lazyGatewayModules, packageSourceMapsDropped],
     // type-graphql's decorators need the metadata polyfill before any chunk's classes load, and
     // ESM evaluates a file's imports first, so every output file imports it at its head; the
     // bundled gateway is CommonJS, whose requires of external packages need a require
