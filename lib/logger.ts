@@ -9,17 +9,46 @@ export const REDACTED_HEADERS = [...CREDENTIAL_HEADERS.filter((name) => name !==
 
 /**
  * Card secrets and what unlocks them, censored under these names wherever they sit in a log
- * object: the number (`number`, `card_number`, `pan`), `cvv`, the expiry, their sealed columns and
+ * line: the number (`number`, `card_number`, `pan`), `cvv`, the expiry, their sealed columns and
  * the `signature` of a card-details proof (also every other signature: none belongs in a log).
  */
 export const REDACTED_CARD_FIELDS = ["number", "card_number", "pan", "cvv", "expiry_month", "expiry_year", "number_encrypted", "cvv_encrypted", "signature"] as const;
 
-/** How deep below the top of a log object REDACTED_CARD_FIELDS are found (pino paths cannot say "any depth"). */
-export const CARD_REDACT_DEPTH = 6;
+const CENSORED = "[redacted]";
+const CARD_FIELDS: ReadonlySet<string> = new Set(REDACTED_CARD_FIELDS);
+const CARD_FIELD_KEY = new RegExp(`"(?:${REDACTED_CARD_FIELDS.join("|")})":`);
 
-/** `number`, `*.number`, `*.*.number`, … down to CARD_REDACT_DEPTH wildcard levels, for each card field. */
-export function cardRedactPaths(): string[] {
-  return REDACTED_CARD_FIELDS.flatMap((field) => Array.from({ length: CARD_REDACT_DEPTH + 1 }, (_, depth) => [...Array<string>(depth).fill("*"), field].join(".")));
+/** Replaces every card field's value in a parsed line, at any depth; whether there was one. */
+function censorCardFields(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  let censored = false;
+  for (const [key, item] of Object.entries(value)) {
+    if (CARD_FIELDS.has(key)) {
+      (value as Record<string, unknown>)[key] = CENSORED;
+      censored = true;
+    } else if (censorCardFields(item)) censored = true;
+  }
+  return censored;
+}
+
+/**
+ * The last step before pino writes a line: every card field's value censored, whatever its depth
+ * and wherever it came from (the call's object, a serializer's output, a child's bindings). Done
+ * on the finished line rather than with pino's wildcard redaction paths, which ran over the
+ * bindings of every child logger (Fastify makes one per request) even when nothing was logged,
+ * and could only reach as deep as their wildcards. A line naming none of the fields, nearly every
+ * line, is written as it is after one regular expression test.
+ */
+export function censorCardFieldsInLine(line: string): string {
+  if (!CARD_FIELD_KEY.test(line)) return line;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    // pino writes JSON; should a line ever not be, it is not written with what it might hold
+    return `${JSON.stringify({ msg: "a log line naming a card field was withheld: it could not be censored" })}\n`;
+  }
+  return censorCardFields(parsed) ? `${JSON.stringify(parsed)}\n` : line;
 }
 
 /** One JSON line per event on stdout (or `destination`: tests read what was logged); tests pass level "silent". */
@@ -28,7 +57,8 @@ export function createLogger(level: string, bindings: Record<string, unknown> = 
     level,
     base: { service: "platform", ...bindings },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: [...REDACTED_HEADERS.map((name) => `req.headers['${name}']`), ...cardRedactPaths()], censor: "[redacted]" },
+    redact: { paths: REDACTED_HEADERS.map((name) => `req.headers['${name}']`), censor: CENSORED },
+    hooks: { streamWrite: censorCardFieldsInLine },
   };
   return destination ? pino(options, destination) : pino(options);
 }
