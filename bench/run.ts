@@ -5,6 +5,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { isDeepStrictEqual } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { TRANSACTION_FIELDS } from "../rest-adapter/graphql-fields.ts";
@@ -24,8 +25,10 @@ import { build, isStale } from "../scripts/build.mjs";
  *   same database (a restart);
  * - at 1 and 32 connections: the user (`GET /v0/user/me`), the same query through `/graphql`, a
  *   baseline Prisma handler reading the same rows; the wallet list through REST and `/graphql`;
- *   a query over three subgraphs (user and wallets, PINT mandates, the latest transactions); and
- *   the transaction feed with meta of a user with BENCH_FEED_ROWS transactions;
+ *   a query over three subgraphs (user and wallets, PINT mandates, the latest transactions),
+ *   through `/graphql` and through two federation executors given it prepared (Apollo Gateway's
+ *   and @graphql-tools/federation's, the one under Hive Gateway: bench/gateways.ts); and the
+ *   transaction feed with meta of a user with BENCH_FEED_ROWS transactions;
  * - the server's RSS at the end of the load and steady after it.
  * It prints one table of figures and one of ratios against the targets. The server is the
  * bundle `npm start` runs (dist/bench-server.js: the platform plus the baseline listener).
@@ -193,29 +196,38 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
     const noInput = { params: {}, query: {}, body: undefined, headers: {} } as never;
     const feedQuery = `{ transactions(page: { limit: 50 }) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`;
     const threeSubgraphs = `{ me { id status primary_eoa_address wallets { id address chain_id safe_creation_status } pints { active_count } transactions(page: { limit: 10 }) { items { id type direction amount currency status timestamp } pagination { total } } } }`;
-    const targets: { name: string; url: string; method: "GET" | "POST"; headers: Record<string, string>; body?: string }[] = [
+    const executor = (path: string) => ({ ...graphql(threeSubgraphs), url: `${server.baseline}/gateways/${path}`, sameDataAs: "three subgraphs: GraphQL" });
+    const targets: { name: string; url: string; method: "GET" | "POST"; headers: Record<string, string>; body?: string; sameDataAs?: string }[] = [
       { name: "user: REST", ...rest("/v0/user/me") },
       { name: "user: GraphQL", ...graphql(me.operation, me.variables!(noInput)) },
       { name: "user: baseline handler", url: `${server.baseline}/baseline/${user.id}`, method: "GET" as const, headers: {} },
       { name: "wallets: REST", ...rest("/v0/wallets") },
       { name: "wallets: GraphQL", ...graphql(walletList.operation, walletList.variables!(noInput)) },
       { name: "three subgraphs: GraphQL", ...graphql(threeSubgraphs) },
+      { name: "three subgraphs: Apollo Gateway executor", ...executor("apollo") },
+      { name: "three subgraphs: graphql-tools executor", ...executor("graphql-tools") },
       { name: "feed: REST", ...rest("/v0/transactions?meta=true&limit=50") },
       { name: "feed: GraphQL", ...graphql(feedQuery) },
     ];
     const results: DatabaseRun["results"] = {};
+    const answers = new Map<string, unknown>();
     for (const connections of CONNECTIONS) {
       results[connections] = {};
       for (const target of targets) {
         if (process.env.BENCH_ONLY && !target.name.includes(process.env.BENCH_ONLY)) continue;
-        // GraphQL answers errors with 200: one body must carry data and no errors
+        // GraphQL answers errors with 200: one body must carry data and no errors, and the
+        // executors compared must answer what /graphql does
         if (target.body) {
           const body = (await (await fetch(target.url, { method: "POST", headers: target.headers, body: target.body })).json()) as { data?: unknown; errors?: unknown };
           if (body.errors || !body.data) throw new Error(`${target.name}: ${JSON.stringify(body)}`);
+          answers.set(target.name, body.data);
+          const expected = target.sameDataAs && answers.get(target.sameDataAs);
+          if (expected && !isDeepStrictEqual(body.data, expected)) throw new Error(`${target.name} answered ${JSON.stringify(body.data)}, ${target.sameDataAs} ${JSON.stringify(expected)}`);
         }
         // a short warm-up so JIT and caches do not count against the first target
-        await load(target, connections, 2);
-        const figures = await load(target, connections, DURATION_S);
+        const { sameDataAs: _compared, ...request } = target;
+        await load(request, connections, 2);
+        const figures = await load(request, connections, DURATION_S);
         results[connections]![target.name] = figures;
         process.stderr.write(`${kind}, ${connections} conn, ${target.name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50.toFixed(2)} ms, p99 ${figures.p99.toFixed(2)} ms\n`);
       }
@@ -297,6 +309,9 @@ function ratiosOf(run: DatabaseRun): Ratio[] {
       const target = path !== "feed" && checked(connections) ? { text: `<= ${TARGETS.restOverGraphqlP50}x`, met: ratio <= TARGETS.restOverGraphqlP50 } : undefined;
       add(connections, `${path}: REST / GraphQL p50 latency`, ratio, "x", target);
     }
+    const apollo = r["three subgraphs: Apollo Gateway executor"];
+    const graphqlTools = r["three subgraphs: graphql-tools executor"];
+    if (apollo && graphqlTools) add(connections, "three subgraphs: Apollo Gateway / graphql-tools executor throughput", apollo.rps / graphqlTools.rps, "x");
     const feed = Math.max(r["feed: REST"]?.p50 ?? NaN, r["feed: GraphQL"]?.p50 ?? NaN);
     // issue 9's target: 100,000 rows on PostgreSQL, up to 10 connections
     if (!Number.isNaN(feed)) add(connections, `feed p50 (${run.feed_rows.toLocaleString("en")} rows)`, feed, "ms", run.database === "postgres" && run.feed_rows >= 100_000 && connections <= 10 ? { text: `< ${FEED_P50_TARGET_MS} ms`, met: feed < FEED_P50_TARGET_MS } : undefined);

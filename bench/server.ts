@@ -6,10 +6,12 @@ import { startSingleProcess } from "../server/single-process.ts";
 import { findUserRecord } from "../subgraphs/users/user/user-record.ts";
 import type { UsersServices } from "../subgraphs/users/services.ts";
 import { feedSeedStatements, type FeedSeed } from "../test/support/feed-seed.ts";
+import { gatewayComparisonRoutes } from "./gateways.ts";
 
 // The platform as `npm start` runs it, plus a baseline listener that reads the same rows with
-// Prisma directly (no adapter, gateway or GraphQL), the process's memory for the report, and the
-// feed case's seeding (the child owns the database: PGlite lives in its memory).
+// Prisma directly (no adapter, gateway or GraphQL), runs an operation through either of two
+// federation executors (bench/gateways.ts), answers the process's memory for the report, and
+// seeds the feed case (the child owns the database: PGlite lives in its memory).
 const platform = await startSingleProcess(loadConfig(), { logger: createLogger("silent") });
 const { db } = (platform.subgraphs.users as unknown as { services: UsersServices }).services;
 
@@ -31,6 +33,7 @@ baseline.post("/seed-feed", async (request) => {
   await platform.database.exec(`VACUUM ANALYZE "finance"."transaction_rollups"`);
   return { kind: platform.database.kind, ms: performance.now() - started };
 });
+gatewayComparisonRoutes(baseline, platform);
 await baseline.listen({ port: 0, host: "127.0.0.1" });
 const address = baseline.server.address() as { port: number };
 process.stdout.write(`${JSON.stringify({ platform: platform.urls.platform, graphql: platform.urls.graphql, baseline: `http://127.0.0.1:${address.port}` })}\n`);
