@@ -146,6 +146,12 @@ export async function build() {
     external: EXTERNAL,
     // type-graphql names GraphQL types after their classes: a bundle must not rename them
     keepNames: true,
+    // V8 keeps each chunk's source for the life of the process, and a single character beyond
+    // Latin-1 in it (an arrow or a dash in a comment) stores the whole chunk at two bytes a
+    // character: without whitespace and comments, the heap holds 8 MiB of source instead of 17.
+    // Identifiers stay, so stack traces still name their functions.
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: "linked",
     sourcesContent: false,
     tsconfig: join(ROOT, "tsconfig.json"),
