@@ -47,7 +47,9 @@ export function isStale() {
  * Packages that stay imports from node_modules: those that load files beside their own code
  * (Prisma's and PGlite's WebAssembly, pino's transport workers), those whose loading
  * instrumentation hooks (OpenTelemetry, Prisma), those shared with one of them that must be one
- * instance (pg, with both Prisma adapters), and reflect-metadata, which every chunk imports first.
+ * instance (pg, with both Prisma adapters), reflect-metadata, which every chunk imports first,
+ * and @apollo/utils.createhash, which hashes with node:crypto only when it finds a real
+ * `module.require` (a bundle's CommonJS shim has none: it fell back to a JavaScript SHA-256).
  * Everything else is bundled: resolving and reading ~1,950 package files (130 now) was a quarter of the
  * start-up, and tree-shaking drops what the bundle never calls (most of viem, bip39's wordlists).
  */
@@ -61,6 +63,7 @@ const EXTERNAL = [
   "thread-stream",
   "@opentelemetry/*",
   "reflect-metadata",
+  "@apollo/utils.createhash",
 ];
 
 /**
