@@ -95,26 +95,26 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
+/** A route's operation prepared against the public API, and its path, query and body validators. */
+export function compileRoute(route: Route, gateway: GatewayClient): CompiledRoute {
+  const validators: CompiledRoute["validators"] = {};
+  if (route.params) validators.path = compileValidator(route.params, "path");
+  if (route.query) validators.query = compileValidator(route.query, "query");
+  if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
+  const queryNames = new Set(Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {}));
+  return { route, operation: gateway.prepare(route.operation), validators, queryNames };
+}
+
 /**
- * A route's operation and validators, prepared on its first request: parsing and validating ~160
- * operations and compiling their JSON Schemas was a fifth of the start-up (issue 15). That every
- * route's operation is valid against the public API is checked before it ships
- * (test/integration/route-operations.test.ts), so this cannot fail at run time.
+ * compileRoute on the route's first request: parsing and validating ~160 operations and compiling
+ * their JSON Schemas was a fifth of the start-up (issue 15). Every route is compiled before it
+ * ships (test/integration/route-operations.test.ts), so this cannot fail at run time.
  */
 function compiler(route: Route, gateway: GatewayClient): () => CompiledRoute {
   if (route.idempotent && !/\$idempotency_key\s*:\s*String\b/.test(route.operation))
     throw new Error(`${route.operationId}: an idempotent route's operation declares $idempotency_key: String`);
   let compiled: CompiledRoute | undefined;
-  return () => {
-    if (compiled) return compiled;
-    const validators: CompiledRoute["validators"] = {};
-    if (route.params) validators.path = compileValidator(route.params, "path");
-    if (route.query) validators.query = compileValidator(route.query, "query");
-    if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
-    const queryNames = new Set(Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {}));
-    compiled = { route, operation: gateway.prepare(route.operation), validators, queryNames };
-    return compiled;
-  };
+  return () => (compiled ??= compileRoute(route, gateway));
 }
 
 /** Validates every part and reports all failures at once, as FastAPI does. */

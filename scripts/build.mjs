@@ -26,20 +26,19 @@ function newestChange(dir) {
   return newest;
 }
 
-export function isStale() {
-  let built;
+/** A file's modification time, 0 when it does not exist. */
+function modified(path) {
   try {
-    built = statSync(STAMP).mtimeMs;
+    return statSync(path).mtimeMs;
   } catch {
-    return true;
+    return 0;
   }
-  const installed = ["package-lock.json", "node_modules/.package-lock.json"].map((file) => {
-    try {
-      return statSync(join(ROOT, file)).mtimeMs;
-    } catch {
-      return 0;
-    }
-  });
+}
+
+export function isStale() {
+  const built = modified(STAMP);
+  if (built === 0) return true;
+  const installed = ["package-lock.json", "node_modules/.package-lock.json"].map((file) => modified(join(ROOT, file)));
   return Math.max(...installed) > built || SOURCE_DIRS.some((dir) => newestChange(join(ROOT, dir)) > built);
 }
 
@@ -50,8 +49,9 @@ export function isStale() {
  * instance (pg, with both Prisma adapters), reflect-metadata, which every chunk imports first,
  * and @apollo/utils.createhash, which hashes with node:crypto only when it finds a real
  * `module.require` (a bundle's CommonJS shim has none: it fell back to a JavaScript SHA-256).
- * Everything else is bundled: resolving and reading ~1,950 package files (130 now) was a quarter of the
- * start-up, and tree-shaking drops what the bundle never calls (most of viem, bip39's wordlists).
+ * Everything else is bundled: resolving and reading ~1,950 package files (130 now) was a quarter
+ * of the start-up, and tree-shaking drops what the bundle never calls (most of viem, bip39's
+ * wordlists).
  */
 const EXTERNAL = [
   "@prisma/*",
