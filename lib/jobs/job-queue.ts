@@ -31,7 +31,13 @@ export interface JobQueueOptions {
   schema: string;
   handlers: Record<string, JobHandler>;
   logger: Logger;
+  /** the shortest pause between two polls (default 500 ms) */
   pollMs?: number;
+  /**
+   * The longest an idle queue sleeps (default 10 s): between polls it sleeps until its next due
+   * job, and this bounds how late it sees a job another process enqueued without waking it.
+   */
+  idleMs?: number;
   batchSize?: number;
   /** how long a claimed job stays invisible to other workers before it counts as abandoned */
   leaseMs?: number;
@@ -44,6 +50,17 @@ export interface JobQueueOptions {
 
 /** The jobs tables' own default for max_attempts. */
 const DEFAULT_MAX_ATTEMPTS = 8;
+
+/** The started queues of this process by schema, so an enqueue here wakes them (see `hint`). */
+const started = new Map<string, Set<JobQueue>>();
+
+/**
+ * How long to sleep after a poll: until the next job falls due (`dueInMs`, null when none is
+ * waiting), or a wake-up asked for, within the poll and idle bounds.
+ */
+export function pollDelayMs(dueInMs: number | null, bounds: { pollMs: number; idleMs: number }): number {
+  return Math.max(bounds.pollMs, Math.min(bounds.idleMs, dueInMs ?? Infinity));
+}
 
 /** Exponential backoff with full jitter, capped at five minutes. */
 export function backoffMs(attempts: number, random: () => number = Math.random): number {
@@ -60,7 +77,9 @@ export class JobQueue {
   private readonly table: string;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private wakeRequested = false;
+  /** when the running poll was asked to look again (epoch ms; Infinity: not asked) */
+  private wakeAt = Infinity;
+  private nextPollAt = Infinity;
   private stopped = true;
   private standingMade = false;
   private unregisterMetrics: (() => void) | undefined;
@@ -81,6 +100,7 @@ export class JobQueue {
       job.runAt ?? new Date(),
       job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     );
+    JobQueue.hint(schema, job.runAt);
   }
 
   /**
@@ -105,11 +125,23 @@ export class JobQueue {
       JSON.stringify(job.payload),
       job.runAt ?? new Date(),
     );
+    JobQueue.hint(schema, job.runAt);
+  }
+
+  /**
+   * Tells this process's queues on `schema` that a job falls due at `runAt`, so they look then
+   * instead of at the end of their idle sleep. It runs inside the enqueuing transaction: a job due
+   * later is committed by the time they look; a job due now is woken again by its caller after
+   * commit (`wake`), since a poll that ran before the commit did not see it.
+   */
+  private static hint(schema: string, runAt: Date | undefined): void {
+    for (const queue of started.get(schema) ?? []) queue.wake(runAt);
   }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    started.set(this.options.schema, (started.get(this.options.schema) ?? new Set()).add(this));
     this.unregisterMetrics = registerJobQueue(this.options.schema, () => this.depth());
     this.schedule(0);
   }
@@ -120,15 +152,17 @@ export class JobQueue {
     return rows.map((row) => ({ kind: row.kind, status: row.status, count: Number(row.count) }));
   }
 
-  /** Work is waiting (just enqueued in this process): look now rather than at the next poll. */
-  wake(): void {
+  /** Work is waiting (just enqueued in this process): look now, or at `at`, rather than at the next poll. */
+  wake(at?: Date): void {
     if (this.stopped) return;
-    if (this.running) this.wakeRequested = true;
-    else this.schedule(0);
+    const time = Math.max(Date.now(), at?.getTime() ?? 0);
+    if (this.running) this.wakeAt = Math.min(this.wakeAt, time);
+    else if (time < this.nextPollAt) this.schedule(time - Date.now());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    started.get(this.options.schema)?.delete(this);
     this.unregisterMetrics?.();
     clearTimeout(this.timer);
     await this.running;
@@ -146,29 +180,43 @@ export class JobQueue {
 
   private schedule(delayMs: number): void {
     clearTimeout(this.timer);
+    this.nextPollAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
+      this.nextPollAt = Infinity;
+      this.running = this.tick().then((delay) => {
         this.running = undefined;
         if (this.stopped) return;
-        const again = this.wakeRequested;
-        this.wakeRequested = false;
-        this.schedule(again ? 0 : (this.options.pollMs ?? 500));
+        const woken = this.wakeAt - Date.now();
+        this.wakeAt = Infinity;
+        this.schedule(Math.max(0, Math.min(delay, woken)));
       });
     }, delayMs);
     this.timer.unref();
   }
 
-  private async tick(): Promise<void> {
+  /** One poll: runs what is due, then answers how long to sleep. */
+  private async tick(): Promise<number> {
+    const bounds = { pollMs: this.options.pollMs ?? 500, idleMs: this.options.idleMs ?? 10_000 };
     try {
       if (!this.standingMade) {
         for (const kind of this.options.standing ?? []) await JobQueue.request(this.options.db, this.options.schema, { id: `job_standing_${kind}`, kind, key: kind, payload: {} });
         this.standingMade = true;
       }
       await this.drain();
+      return pollDelayMs(await this.dueInMs(), bounds);
     } catch (error) {
       // a database outage must not kill the worker: log and poll again
       this.options.logger.warn({ err: error }, "job queue poll failed");
+      return bounds.pollMs;
     }
+  }
+
+  /** Milliseconds until the next queued job falls due or a running one's lease ends; null: none. */
+  private async dueInMs(): Promise<number | null> {
+    const [row] = await this.options.db.$queryRawUnsafe<{ due_in_ms: number | null }[]>(
+      `SELECT (EXTRACT(EPOCH FROM LEAST((SELECT min(run_at) FROM ${this.table} WHERE status = 'queued'), (SELECT min(locked_until) FROM ${this.table} WHERE status = 'running')) - now()) * 1000)::float8 AS due_in_ms`,
+    );
+    return row?.due_in_ms ?? null;
   }
 
   private async runBatch(): Promise<number> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../lib/db/database.ts";
 import { applyMigrations } from "../../lib/db/migrations.ts";
-import { backoffMs, JobQueue, type JobHandler, type JobRow } from "../../lib/jobs/job-queue.ts";
+import { backoffMs, JobQueue, pollDelayMs, type JobHandler, type JobRow, type RawSql } from "../../lib/jobs/job-queue.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { enableMetrics, registry } from "../../lib/metrics.ts";
 import { createUsersDb, type UsersDb } from "../../subgraphs/users/db.ts";
@@ -23,8 +23,26 @@ beforeEach(async () => {
   await db.job.deleteMany();
 });
 
-function queue(handler: JobHandler, options: { leaseMs?: number } = {}) {
+function queue(handler: JobHandler, options: { leaseMs?: number; pollMs?: number; idleMs?: number; db?: RawSql } = {}) {
   return new JobQueue({ db, schema: "users", logger, handlers: { test: handler }, ...options });
+}
+
+/** The queue's database, counting the statements it sends. */
+function counted(): RawSql & { statements: number } {
+  const wrapper = {
+    statements: 0,
+    $queryRawUnsafe: <T,>(query: string, ...values: unknown[]) => (wrapper.statements++, db.$queryRawUnsafe<T>(query, ...values)),
+    $executeRawUnsafe: (query: string, ...values: unknown[]) => (wrapper.statements++, db.$executeRawUnsafe(query, ...values)),
+  };
+  return wrapper;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with the time `condition` first held, polling every 10 ms for at most `ms`. */
+async function until(condition: () => boolean, ms: number): Promise<number> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(10)) if (condition()) return Date.now();
+  throw new Error(`not within ${ms} ms`);
 }
 
 describe("JobQueue", () => {
@@ -99,6 +117,66 @@ describe("JobQueue", () => {
     expect(backoffMs(30, fixed)).toBe(300_000);
     expect(backoffMs(3, () => 0)).toBe(2000);
   });
+  describe("between polls (a started queue)", () => {
+    it("sleeps until its next due job, within its poll and idle bounds", () => {
+      const bounds = { pollMs: 500, idleMs: 10_000 };
+      expect(pollDelayMs(null, bounds)).toBe(10_000);
+      expect(pollDelayMs(3_000, bounds)).toBe(3_000);
+      expect(pollDelayMs(60_000, bounds)).toBe(10_000);
+      expect(pollDelayMs(-200, bounds)).toBe(500);
+      expect(pollDelayMs(100, bounds)).toBe(500);
+    });
+
+    it("sends no statement while idle with nothing due", async () => {
+      const sql = counted();
+      const q = queue({ run: async () => ({ outcome: "done" }) }, { db: sql, pollMs: 10, idleMs: 60_000 });
+      q.start();
+      await until(() => sql.statements >= 2, 2000);
+      await sleep(300);
+      await q.stop();
+      // the first poll: one claim that found nothing and one look at when the next job falls due
+      expect(sql.statements).toBe(2);
+    });
+
+    it("runs a job written by another process when it falls due, without being woken", async () => {
+      const ran: number[] = [];
+      const q = queue({ run: async () => (ran.push(Date.now()), { outcome: "done" }) }, { pollMs: 10, idleMs: 60_000 });
+      const due = Date.now() + 400;
+      // a row written directly, as another process would: no wake-up reaches this queue
+      await db.job.create({ data: { id: "job_o", kind: "test", key: "ko", payload: {}, run_at: new Date(due) } });
+      q.start();
+      await until(() => ran.length === 1, 3000);
+      await q.stop();
+      expect(ran[0]).toBeGreaterThanOrEqual(due);
+    });
+
+    it("is woken by a job enqueued in this process for later, and runs it when it falls due", async () => {
+      const ran: number[] = [];
+      const sql = counted();
+      const q = queue({ run: async () => (ran.push(Date.now()), { outcome: "done" }) }, { db: sql, pollMs: 10, idleMs: 60_000 });
+      q.start();
+      await until(() => sql.statements >= 2, 2000);
+      const due = Date.now() + 300;
+      await JobQueue.enqueue(db, "users", { id: "job_h", kind: "test", key: "kh", payload: {}, runAt: new Date(due) });
+      await until(() => ran.length === 1, 3000);
+      await q.stop();
+      expect(ran[0]).toBeGreaterThanOrEqual(due);
+    });
+
+    it("looks again at once when woken after a commit its last poll could not see", async () => {
+      const ran: string[] = [];
+      const sql = counted();
+      const q = queue({ run: async (job) => (ran.push(job.id), { outcome: "done" }) }, { db: sql, pollMs: 10, idleMs: 60_000 });
+      q.start();
+      await until(() => sql.statements >= 2, 2000);
+      await db.job.create({ data: { id: "job_c", kind: "test", key: "kc", payload: {} } });
+      q.wake();
+      await until(() => ran.length === 1, 2000);
+      await q.stop();
+      expect(ran).toEqual(["job_c"]);
+    });
+  });
+
   describe("request (a standing job per key)", () => {
     const at = (ms: number) => new Date(Date.now() + ms);
 

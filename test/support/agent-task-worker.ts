@@ -12,7 +12,7 @@ const [databaseUrl, leaseMs] = process.argv.slice(2);
 const database = await openDatabase({ databaseUrl: databaseUrl!, dataDir: "memory://" });
 const db = createAgentsDb(database);
 const logger = createLogger("silent");
-new JobQueue({ db, schema: "agents", logger, leaseMs: Number(leaseMs), pollMs: 20, handlers: { [AGENT_TASK_JOB]: taskRunner({ db, kinds: stuckKinds(), logger }) } }).start();
+new JobQueue({ db, schema: "agents", logger, leaseMs: Number(leaseMs), pollMs: 20, idleMs: 20, handlers: { [AGENT_TASK_JOB]: taskRunner({ db, kinds: stuckKinds(), logger }) } }).start();
 // the queue's timers are unref'd (they never hold a server open): this process lives until it is killed
 setInterval(() => undefined, 60_000);
 process.stdout.write("ready\n");
