@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import type { Pool, PoolClient } from "pg";
-import { PGLITE_SETTINGS, pgliteTemplate } from "./pglite-template.ts";
+import { PGLITE_SETTINGS, pgliteTemplate, unpackTemplate } from "./pglite-template.ts";
 
 export interface Queryable {
   /** raw parameterised query ($1, $2...) returning rows */
@@ -43,11 +43,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPGlite(dataDir: string): Promise<Database> {
   // the cluster gets its own folder: DATA_DIR also holds the generated signing key
-  const location = dataDir.startsWith("memory://") ? dataDir : join(dataDir, "pglite");
-  if (location !== dataDir) await mkdir(location, { recursive: true });
+  const inMemory = dataDir.startsWith("memory://");
+  const location = inMemory ? dataDir : join(dataDir, "pglite");
+  if (!inMemory && !existsSync(join(location, "PG_VERSION"))) {
+    await mkdir(dataDir, { recursive: true });
+    await unpackTemplate(location);
+  }
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
-  const fresh = location.startsWith("memory://") || !existsSync(join(location, "PG_VERSION"));
-  const client = await PGlite.create(location, { postgresqlconf: PGLITE_SETTINGS, ...(fresh && { loadDataDir: await pgliteTemplate() }) });
+  const client = await PGlite.create(location, { postgresqlconf: PGLITE_SETTINGS, ...(inMemory && { loadDataDir: await pgliteTemplate() }) });
   const adapter = new PrismaPGlite(client);
   const onClient = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {

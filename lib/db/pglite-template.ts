@@ -2,12 +2,16 @@
 // takes about 2 s, and PGlite keeps the ~350 MB of WebAssembly memory it used for the life of the
 // process (close() does not give it back). What initdb writes depends only on the PGlite version,
 // so it runs once, in a worker thread whose memory goes when it exits, and its data folder is
-// kept as a tarball in node_modules/.cache; each new database is loaded from it (loadDataDir).
+// kept as a tarball in node_modules/.cache. A new database in memory is loaded from it
+// (loadDataDir); a new database folder is unpacked from it before PGlite opens it (unpackTemplate).
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { createGunzip } from "node:zlib";
+import { untar } from "./untar.ts";
 
 /**
  * PostgreSQL settings for the embedded database. PGlite's WebAssembly memory only grows, and its
@@ -68,4 +72,23 @@ export function pgliteTemplate(): Promise<Blob> {
   })();
   template.catch(() => (template = undefined));
   return template;
+}
+
+/**
+ * Makes `location` a new database folder from the template. Streamed to disk: PGlite's own
+ * loadDataDir holds the 40 MB of files in memory at once, and the process's allocator keeps the
+ * pages long after (some 60 MB of steady RSS). Unpacked beside `location` and renamed into place,
+ * so an interrupted start leaves no half database.
+ */
+export async function unpackTemplate(location: string): Promise<void> {
+  const tarball = Buffer.from(await (await pgliteTemplate()).arrayBuffer());
+  const partial = `${location}.partial-${process.pid}-${Date.now()}`;
+  try {
+    await untar(Readable.from([tarball]).pipe(createGunzip()), partial);
+    // without PG_VERSION (the caller's check) it holds no database: at most an older start's leftovers
+    await rm(location, { recursive: true, force: true });
+    await rename(partial, location);
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -31,6 +31,22 @@ describe("the embedded database's initdb template (lib/db/pglite-template.ts)", 
       }
     }
     expect((await stat(join(folder, "pglite", "PG_VERSION"))).isFile()).toBe(true);
+    // unpacked beside its place and renamed into it: nothing half-made is left
+    expect((await readdir(folder)).filter((name) => name.startsWith("pglite"))).toEqual(["pglite"]);
+  });
+
+  it("replaces a database folder an interrupted start left without PG_VERSION", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "pglite-template-"));
+    folders.push(folder);
+    await mkdir(join(folder, "pglite", "base"), { recursive: true });
+    await writeFile(join(folder, "pglite", "base", "stray"), "left by a start that died");
+    const database = await openDatabase({ dataDir: folder });
+    try {
+      expect(await database.query("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+    } finally {
+      await database.close();
+    }
+    expect(await readdir(join(folder, "pglite", "base"))).not.toContain("stray");
   });
 
   it("opens an existing data folder as it is: what was written stays", async () => {
