@@ -84,7 +84,7 @@ export async function unpackTemplate(location: string): Promise<void> {
   const tarball = Buffer.from(await (await pgliteTemplate()).arrayBuffer());
   const partial = `${location}.partial-${process.pid}-${Date.now()}`;
   try {
-    await untar(Readable.from([tarball]).pipe(createGunzip()), partial);
+    await untar(Readable.from([tarball]).pipe(createGunzip({ chunkSize: 1 << 18 })), partial);
     // without PG_VERSION (the caller's check) it holds no database: at most an older start's leftovers
     await rm(location, { recursive: true, force: true });
     await rename(partial, location);
