@@ -56,7 +56,7 @@ const started = new Map<string, Set<JobQueue>>();
 
 /**
  * How long to sleep after a poll: until the next job falls due (`dueInMs`, null when none is
- * waiting), or a wake-up asked for, within the poll and idle bounds.
+ * waiting), within the poll and idle bounds. A `wake` can shorten it.
  */
 export function pollDelayMs(dueInMs: number | null, bounds: { pollMs: number; idleMs: number }): number {
   return Math.max(bounds.pollMs, Math.min(bounds.idleMs, dueInMs ?? Infinity));
