@@ -62,6 +62,12 @@ function helmetHeaders(publicUrl: string | undefined): Record<string, string> {
   return headers;
 }
 
+/**
+ * Answers a path that is not valid percent-encoding in a part of the listener with its own error
+ * shape, and returns true; false leaves it to the listener's 404 ProblemDetail.
+ */
+export type BadUrlAnswer = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
 /** More than Node's 16 KiB of headers can hold, so the router never refuses a parameter for its length. */
 const MAX_PARAM_LENGTH = 16_384;
 
@@ -90,7 +96,7 @@ class RequestLog extends LogController {
  */
 export function createHttpServer(
   logger: Logger,
-  options: { bodyLimit?: number; trustProxy?: TrustProxy; http?: HttpSettings; publicUrl?: string; name?: string } = {},
+  options: { bodyLimit?: number; trustProxy?: TrustProxy; http?: HttpSettings; publicUrl?: string; name?: string; answerBadUrl?: BadUrlAnswer } = {},
 ): FastifyInstance {
   const settings = options.http ?? DEFAULT_HTTP_SETTINGS;
   const app: FastifyInstance = Fastify({
@@ -116,7 +122,8 @@ export function createHttpServer(
     return503OnClosing: false,
     // a path that is not valid percent-encoding names no resource: the listener's own 404
     // (Fastify hands these to its default handler otherwise, outside the listener's error shape)
-    frameworkErrors: (error, request, reply) => app.errorHandler(new AppError("GEN-404-001", { detail: "The path is not a valid URL.", cause: error }), request, reply),
+    frameworkErrors: (error, request, reply) =>
+      options.answerBadUrl?.(request, reply) || app.errorHandler(new AppError("GEN-404-001", { detail: "The path is not a valid URL.", cause: error }), request, reply),
   });
   const securityHeaders = helmetHeaders(options.publicUrl);
   // while closing, in-flight requests finish; a new one on a kept-alive connection is refused at once

@@ -3,7 +3,7 @@ import FindMyWay from "find-my-way";
 import type { ValidateFunction } from "ajv";
 import { hasAnyHeader } from "../lib/auth/credential-headers.ts";
 import { AppError, appError, isChosenRefusal, type ValidationItem } from "../lib/errors/app-error.ts";
-import { createHttpServer, type HttpSettings } from "../lib/http.ts";
+import { createHttpServer, type BadUrlAnswer, type HttpSettings } from "../lib/http.ts";
 import { IDEMPOTENCY_KEY_HEADER, requireIdempotencyKey } from "../lib/idempotency.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -44,6 +44,8 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** timeouts and load shedding (lib/http.ts) */
   http?: HttpSettings;
+  /** a part of the listener with its own error shape answers its paths that are not valid percent-encoding (lib/http.ts) */
+  answerBadUrl?: BadUrlAnswer;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client */
   trustProxy?: TrustProxy;
   /** tests: each answer that differs from its route's documented responses is reported here; unset, nothing is checked */
@@ -157,7 +159,14 @@ function fromFastifyError(error: { code?: string; statusCode?: number; message: 
  * trace id; unknown paths 404 and wrong methods 405, also as ProblemDetails.
  */
 export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger, { bodyLimit: options.bodyLimit, trustProxy: options.trustProxy, http: options.http, publicUrl: options.baseUrl, name: options.name });
+  const app = createHttpServer(options.logger, {
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    http: options.http,
+    publicUrl: options.baseUrl,
+    name: options.name,
+    answerBadUrl: options.answerBadUrl,
+  });
 
   // answers 405 (with Allow) for a path that exists under other methods; same trailing-slash rule as the router
   const known = FindMyWay({ ignoreTrailingSlash: true });

@@ -169,6 +169,12 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
     credentialHeaders: [],
     bodyLimit,
     document,
+    answerBadUrl: (request, reply) => {
+      if (!request.url.startsWith("/v0/rpc/")) return false;
+      cors(request, reply);
+      void send(reply, 404, errorResponse(null, RPC_ERROR.INVALID_REQUEST, "invalid request: the path is not a valid URL; use POST /v0/rpc/{chain_id}"));
+      return true;
+    },
     extra: (app) => {
       app.register(rpcRoutes, { prefix: "/v0/rpc" });
     },

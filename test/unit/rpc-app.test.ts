@@ -125,6 +125,21 @@ describe("RPC host forwarding", () => {
     expect(response.statusCode).toBe(404);
     expect(response.json().error).toMatchObject({ code: -32002, data: { chains: [1] } });
   });
+
+  it("answers a path that is not valid percent-encoding with a JSON-RPC error under /v0/rpc, and a ProblemDetail elsewhere", async () => {
+    const target = await build();
+    for (const url of ["/v0/rpc/%E0", "/v0/rpc/1/%E0"]) {
+      const response = await post(target, call(1), url);
+      expect(response.statusCode).toBe(404);
+      expect(response.headers["content-type"]).toMatch(/^application\/json/);
+      expect(response.headers["access-control-allow-origin"]).toBe("*");
+      expect(response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("not a valid URL") } });
+    }
+    const elsewhere = await target.inject({ method: "GET", url: "/health/%E0" });
+    expect(elsewhere.statusCode).toBe(404);
+    expect(elsewhere.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(elsewhere.json()).toMatchObject({ error_code: "GEN-404-001", detail: "The path is not a valid URL." });
+  });
 });
 
 describe("gatewayKeyAuthenticator (split mode)", () => {
