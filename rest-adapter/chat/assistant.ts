@@ -9,6 +9,9 @@ export interface ChatHistoryMessage {
   tool_result: Record<string, unknown> | null;
 }
 
+/** A tool result longer than this reaches the model cut, so one big page cannot fill its context. */
+export const MAX_TOOL_RESULT_CHARS = 20_000;
+
 /** A tool the assistant may call: an AgentTool operation (read-only), with its JSON Schema. */
 export interface AssistantTool {
   name: string;

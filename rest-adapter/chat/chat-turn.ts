@@ -15,7 +15,8 @@ import { CHAT_MESSAGE_FIELDS, ChatMessage } from "../routes/chat.ts";
 import { Links } from "../schemas.ts";
 import { applyTimestampFormat, timestampFormat } from "../timestamps.ts";
 import { compileValidator } from "../../lib/json-validation.ts";
-import type { Assistant, AssistantTool, ChatHistoryMessage } from "./assistant.ts";
+import { MAX_TOOL_RESULT_CHARS, type Assistant, type AssistantTool, type ChatHistoryMessage } from "./assistant.ts";
+import { CHAT_CONTEXT_CHARS, CHAT_CONTEXT_MESSAGES, contextWindow } from "./context-window.ts";
 
 /** Tool rounds per turn at most: a model that keeps calling tools is stopped with an answer saying so. */
 export const MAX_TOOL_ROUNDS = 6;
@@ -33,6 +34,7 @@ export const chatTurnDocumentation: DocumentedRoute = {
     "Stores your message, lets the assistant answer from your own data and answers the turn's messages in order: yours, then each `tool_call` the assistant made with the `tool_result` it got, then its `assistant` answer. The tools are the AgentTool operations (read-only), run with your own credential: the assistant sees what you may see and changes nothing.",
     "With `Accept: text/event-stream` the messages stream as server-sent events as they are stored (`event: message`, the message as `data`), then `event: done`; a failure after the stream began is `event: error` with the ProblemDetail.",
     "The built-in assistant (the default) answers balances, spending in a category over a period (\"how much did I spend on groceries this month?\"), the biggest expenses, budgets and insights; with `LLM_BASE_URL` set, an OpenAI-compatible model answers. If the model fails, your message stays and the answer is 502 `CHT-502-001`. Another user's session: 404 `CHT-404-001`.",
+    `The session keeps every message; the assistant sees this turn whole and, before it, the latest earlier turns that fit in about ${CHAT_CONTEXT_CHARS.toLocaleString("en-US")} characters (tool results counted at the ${MAX_TOOL_RESULT_CHARS.toLocaleString("en-US")} characters the model is shown of each).`,
   ].join("\n\n"),
   security: ["PlatformJwt", "PlatformPat"],
   params: SessionId,
@@ -58,7 +60,7 @@ type NewMessage = Omit<ChatHistoryMessage, "content" | "tool_call_id" | "tool_na
  * AgentTool route's REST request injected into this listener with the caller's credential.
  */
 export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions): void {
-  const session = options.gateway.prepare(`query ChatTurnSession($id: ID!) { session: chat_session(id: $id) { id user_id } messages: chat_messages(session_id: $id) { ${CHAT_MESSAGE_FIELDS} } }`);
+  const session = options.gateway.prepare(`query ChatTurnSession($id: ID!, $last: Int!) { session: chat_session(id: $id) { id user_id } messages: chat_messages(session_id: $id, last: $last) { ${CHAT_MESSAGE_FIELDS} } }`);
   const append = options.gateway.prepare(
     `mutation AppendChatMessages($user_id: String!, $session_id: ID!, $messages: [ChatMessageInput!]!) { messages: append_chat_messages(user_id: $user_id, session_id: $session_id, messages: $messages) { ${CHAT_MESSAGE_FIELDS} } }`,
   );
@@ -73,7 +75,7 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
     const headers = pick(request.headers, PLATFORM_CREDENTIAL_HEADERS);
     const asCaller = { headers, credentials: "required" as const, trace_id: request.id, client_address: request.ip, user_agent: request.headers["user-agent"] };
 
-    const found = await options.gateway.execute({ ...asCaller, operation: session, variables: { id: params.session_id } });
+    const found = await options.gateway.execute({ ...asCaller, operation: session, variables: { id: params.session_id, last: CHAT_CONTEXT_MESSAGES } });
     if (found.errors?.length) throw errorFromGraphQL(found.errors);
     const { session: owned, messages } = found.data as { session: { id: string; user_id: string }; messages: StoredMessage[] };
     const history: ChatHistoryMessage[] = [...messages];
@@ -113,7 +115,7 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
       for (let round = 0; ; round++) {
         let step;
         try {
-          step = await options.assistant.next(history, tools, new Date());
+          step = await options.assistant.next(contextWindow(history), tools, new Date());
         } catch (error) {
           throw error instanceof AppError ? error : appError("CHT-502-001", undefined, { cause: error });
         }

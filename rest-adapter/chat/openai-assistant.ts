@@ -1,9 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { Assistant, AssistantStep, AssistantTool, ChatHistoryMessage } from "./assistant.ts";
-
-/** A tool result longer than this reaches the model cut, so one big page cannot fill its context. */
-const MAX_TOOL_RESULT_CHARS = 20_000;
+import { MAX_TOOL_RESULT_CHARS, type Assistant, type AssistantStep, type AssistantTool, type ChatHistoryMessage } from "./assistant.ts";
 
 function systemPrompt(now: Date): string {
   return [

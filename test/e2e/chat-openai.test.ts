@@ -92,6 +92,27 @@ describe("chat with an OpenAI-compatible model", () => {
     expect(second!.body.messages[3]!.tool_call_id).toBe("call_fake_1");
   });
 
+  it("shows the model the latest turns that fit its context, each from its question on, while the session keeps them all", async () => {
+    const id = await session();
+    const turns = 14;
+    for (let i = 0; i < turns; i++) {
+      const asked = await platform.api(`/v0/chat/sessions/${id}/messages`, { method: "POST", jwt: user.jwt, json: { content: `${i} ${"?".repeat(3990)}` } });
+      expect(asked.status).toBe(201);
+    }
+    const stored = (await (await platform.api(`/v0/chat/sessions/${id}/messages`, { jwt: user.jwt })).json()).items as { type: string }[];
+    expect(stored.filter((m) => m.type === "user")).toHaveLength(turns);
+
+    const last = requests.at(-1)!.body.messages;
+    const questions = last.filter((m) => m.role === "user").map((m) => Number(m.content!.split(" ")[0]));
+    expect(last[1]!.role).toBe("user");
+    expect(questions.length).toBeGreaterThan(1);
+    expect(questions.length).toBeLessThan(turns);
+    // the latest questions, in order, up to this turn's
+    expect(questions).toEqual(Array.from({ length: questions.length }, (_, k) => turns - questions.length + k));
+    const chars = last.slice(1).reduce((total, m) => total + (m.content?.length ?? 0) + JSON.stringify(m.tool_calls ?? []).length, 0);
+    expect(chars).toBeLessThan(48_000 + 10_000);
+  });
+
   it("answers 502 CHT-502-001 when the model fails, keeping the user's message", async () => {
     const id = await session();
     failures = 2;

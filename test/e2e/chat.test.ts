@@ -109,4 +109,22 @@ describe("chat with the built-in assistant", () => {
     const { items } = await (await platform.api("/v0/chat/sessions", { jwt: user.jwt })).json();
     expect(items.map((s: { id: string }) => s.id).slice(0, 2)).toEqual([first, second]);
   });
+
+  it("reads only a session's latest messages, still in order, with chat_messages(last:) on /graphql", async () => {
+    const session = await newSession();
+    await ask(session, "what are my budgets?");
+    await ask(session, "What were my biggest expenses this month?");
+    const all = (await (await platform.api(`/v0/chat/sessions/${session}/messages`, { jwt: user.jwt })).json()).items as { id: string }[];
+    const latest = async (last: number) => {
+      const response = await fetch(platform.urls.graphql, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-platform-jwt": user.jwt },
+        body: JSON.stringify({ query: "query ($id: ID!, $last: Int) { chat_messages(session_id: $id, last: $last) { id } }", variables: { id: session, last } }),
+      });
+      return ((await response.json()).data.chat_messages as { id: string }[]).map((m) => m.id);
+    };
+    expect(await latest(3)).toEqual(all.slice(-3).map((m) => m.id));
+    expect(await latest(0)).toEqual(all.slice(-1).map((m) => m.id));
+    expect(await latest(5000)).toEqual(all.map((m) => m.id));
+  });
 });

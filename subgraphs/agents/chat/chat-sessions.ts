@@ -26,9 +26,11 @@ export async function getChatSession(db: AgentsDb, options: { user_id: string; s
   return session;
 }
 
-export async function listChatMessages(db: AgentsDb, options: { user_id: string; session_id: string }) {
+/** A session's messages in order; with `last`, only the latest `last` of them (still in order). */
+export async function listChatMessages(db: AgentsDb, options: { user_id: string; session_id: string; last?: number }) {
   await getChatSession(db, options);
-  return db.chatMessage.findMany({ where: { session_id: options.session_id }, orderBy: { seq: "asc" } });
+  if (options.last === undefined) return db.chatMessage.findMany({ where: { session_id: options.session_id }, orderBy: { seq: "asc" } });
+  return (await db.chatMessage.findMany({ where: { session_id: options.session_id }, orderBy: { seq: "desc" }, take: options.last })).reverse();
 }
 
 export interface NewChatMessage {

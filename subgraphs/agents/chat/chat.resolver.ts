@@ -1,4 +1,4 @@
-import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, Query, Resolver } from "type-graphql";
 import { requireInternal, requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
@@ -47,8 +47,13 @@ export class ChatResolver {
   }
 
   @Query(() => [ChatMessage], { description: "A session's messages in order." })
-  chat_messages(@Arg("session_id", () => ID) session_id: string, @Ctx() ctx: RequestContext): Promise<unknown[]> {
-    return listChatMessages(this.services.db, { user_id: requireUser(ctx.principal, "read").user_id, session_id });
+  chat_messages(
+    @Arg("session_id", () => ID) session_id: string,
+    @Arg("last", () => Int, { nullable: true, description: "Only the latest `last` messages, still in order (1 to 1000)." }) last: number | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown[]> {
+    const user_id = requireUser(ctx.principal, "read").user_id;
+    return listChatMessages(this.services.db, { user_id, session_id, ...(typeof last === "number" && { last: Math.min(Math.max(last, 1), 1000) }) });
   }
 
   @Mutation(() => ChatSession)
