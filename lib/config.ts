@@ -87,6 +87,11 @@ export interface Config {
   jwksPolicy: JwksUriPolicy;
   identityBootstrap?: IdentityBootstrap;
   publicBaseUrl: string;
+  /**
+   * SANDBOX_WEBHOOK_BASE_URL: the REST adapter as the users and finance services reach it, where
+   * their sandbox providers (KYC, banking) deliver webhooks; real providers use PUBLIC_BASE_URL
+   */
+  sandboxWebhookBaseUrl: string;
   publicIdentityUrl: string;
   publicRpcUrl: string;
   docsUrl: string;
@@ -413,6 +418,7 @@ export function loadConfig(env: Env = process.env): Config {
     dashboardAuth,
     identityBootstrap: bootstrap(env, dashboardAuth),
     publicBaseUrl,
+    sandboxWebhookBaseUrl: url(env, "SANDBOX_WEBHOOK_BASE_URL", publicBaseUrl),
     publicIdentityUrl,
     pintDomainSalt: loadPintDomainSalt(env, publicIdentityUrl),
     publicRpcUrl: url(env, "PUBLIC_RPC_URL", `http://localhost:${rpcPort}`),

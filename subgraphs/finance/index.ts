@@ -48,7 +48,7 @@ export const financeSubgraph = defineSubgraph({
       cardIssuer: config.cardIssuer === "sandbox" ? new SandboxCardIssuer() : undefined,
       cardCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
       banking: config.sandbox
-        ? new SandboxBankingProvider({ url: `${config.publicBaseUrl.replace(/\/+$/, "")}/v0/webhooks/banking-provider/events`, secret: sandboxWebhookSecret(config.internalSecret, "banking") })
+        ? new SandboxBankingProvider({ url: `${config.sandboxWebhookBaseUrl}/v0/webhooks/banking-provider/events`, secret: sandboxWebhookSecret(config.internalSecret, "banking") })
         : undefined,
       platformHost: new URL(config.publicBaseUrl).host,
     };

@@ -13,12 +13,12 @@ import { TwilioSmsSender } from "./phone/twilio-sms-sender.ts";
  * one answer 503). The config only allows the sandbox in sandbox mode; it signs its decisions with
  * its own secret, never KYC_WEBHOOK_SECRET.
  */
-export function createKycProvider(config: Pick<Config, "kycProvider" | "publicBaseUrl" | "internalSecret">): KycProvider | undefined {
+export function createKycProvider(config: Pick<Config, "kycProvider" | "sandboxWebhookBaseUrl" | "internalSecret">): KycProvider | undefined {
   const chosen = config.kycProvider;
   if (chosen === undefined) return undefined;
   if (chosen.name === "sumsub") return new SumsubKycProvider(chosen);
   return new SandboxKycProvider({
-    url: `${config.publicBaseUrl.replace(/\/+$/, "")}/v0/webhooks/kyc/kyc-provider/events`,
+    url: `${config.sandboxWebhookBaseUrl}/v0/webhooks/kyc/kyc-provider/events`,
     secret: sandboxWebhookSecret(config.internalSecret, "kyc"),
   });
 }

@@ -68,10 +68,21 @@ beforeAll(async () => {
   for (const name of SUBGRAPH_NAMES) subgraphPorts[name] = await freePort();
   // subgraphs reach their peers (finance → users, identity → users) over signed HTTP too
   const subgraphUrls = Object.fromEntries(SUBGRAPHS.map(({ name, urlVariable }) => [urlVariable, `http://127.0.0.1:${subgraphPorts[name]}/graphql`]));
+  const [port, identityPort, rpcPort] = [await freePort(), await freePort(), await freePort()];
+  adapterUrl = `http://127.0.0.1:${port}`;
   for (const name of SUBGRAPH_NAMES) {
     // each subgraph owns its data: its own database (PostgreSQL in e2e-postgres, in-memory PGlite otherwise)
     const databaseUrl = await freshDatabaseUrl();
-    startService(name, { SUBGRAPH_PORT: String(subgraphPorts[name]), DATA_DIR: "memory://", SAFE_DEPLOY_DELAY_MS: "0", ...subgraphUrls, ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
+    startService(name, {
+      SUBGRAPH_PORT: String(subgraphPorts[name]),
+      DATA_DIR: "memory://",
+      SAFE_DEPLOY_DELAY_MS: "0",
+      // as in docker-compose.yml: the public address is not reachable from inside; the sandbox providers' webhooks take the internal one
+      PUBLIC_BASE_URL: "http://public.invalid",
+      SANDBOX_WEBHOOK_BASE_URL: adapterUrl,
+      ...subgraphUrls,
+      ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    });
   }
   usersUrl = `http://127.0.0.1:${subgraphPorts.users}/graphql`;
   identityUrl = `http://127.0.0.1:${subgraphPorts.identity}/graphql`;
@@ -85,8 +96,6 @@ beforeAll(async () => {
     AUTH_PROVIDERS: authProviders,
     ...subgraphUrls,
   });
-  const [port, identityPort, rpcPort] = [await freePort(), await freePort(), await freePort()];
-  adapterUrl = `http://127.0.0.1:${port}`;
   startService("adapter", { PORT: String(port), IDENTITY_PORT: String(identityPort), RPC_PORT: String(rpcPort), GATEWAY_URL: gatewayInternalUrl, PUBLIC_BASE_URL: adapterUrl, TRUST_PROXY: "loopback" });
   for (const [name, port] of Object.entries(subgraphPorts)) await waitFor(`http://127.0.0.1:${port}/health`).catch((e) => Promise.reject(new Error(`${name}: ${e.message}`)));
   await waitFor(gatewayUrl.replace("/graphql", "/health"));
@@ -133,6 +142,22 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     // each hop's server span has its parent in the trace: the caller's client span
     const ids = new Set(spans.map((span) => span.spanId));
     for (const server of spans.filter((span) => span.kind === 2 && span !== adapter)) expect(ids.has(server.parentSpanId), `${server.service} ${server.name}`).toBe(true);
+  });
+
+  it("delivers the sandbox KYC provider's decision from the users service to the adapter's receiver (SANDBOX_WEBHOOK_BASE_URL)", async () => {
+    const jwt = await issuer.sign({ sub: "split-kyc-user" });
+    const post = (path: string, body?: unknown) =>
+      fetch(`${adapterUrl}${path}`, {
+        method: "POST",
+        headers: { "x-platform-jwt": jwt, ...(body !== undefined && { "content-type": "application/json" }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    expect((await post("/v0/user/", await registrationBody(jwt))).status).toBe(201);
+    expect((await post("/v0/kyc/access-token")).status).toBe(200);
+    expect((await post("/v0/kyc/submissions")).status).toBe(202);
+    const decided = await post("/v0/kyc/sandbox/decision", { answer: "GREEN" });
+    expect(decided.status).toBe(200);
+    expect(await decided.json()).toMatchObject({ event_type: "applicantReviewed", webhook_status: 200, status: "approved" });
   });
 
   it("finance asks the users service over HTTP whose wallet a sandbox deposit credits", async () => {

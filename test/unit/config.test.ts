@@ -32,6 +32,7 @@ describe("loadConfig defaults", () => {
       authProviders: sandboxAuthProviders("http://localhost:8080"),
       dashboardAuth: [],
       publicBaseUrl: "http://localhost:8080",
+      sandboxWebhookBaseUrl: "http://localhost:8080",
       publicIdentityUrl: "http://localhost:8081",
       publicRpcUrl: "http://localhost:8082",
       docsUrl: "http://localhost:8080/docs",
@@ -59,6 +60,11 @@ describe("loadConfig defaults", () => {
     expect(config.publicBaseUrl).toBe("http://localhost:9000");
     expect(config.docsUrl).toBe("http://localhost:9000/docs");
     expect(loadConfig({ PUBLIC_BASE_URL: "https://api.example.com/" }).publicBaseUrl).toBe("https://api.example.com");
+  });
+
+  it("sends the sandbox providers' webhooks to PUBLIC_BASE_URL unless SANDBOX_WEBHOOK_BASE_URL names the adapter's internal address", () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: "https://api.example.com" }).sandboxWebhookBaseUrl).toBe("https://api.example.com");
+    expect(loadConfig({ PUBLIC_BASE_URL: "https://api.example.com", SANDBOX_WEBHOOK_BASE_URL: "http://adapter:8080/" }).sandboxWebhookBaseUrl).toBe("http://adapter:8080");
   });
 
   it("reads valid values", () => {
@@ -93,6 +99,7 @@ describe("loadConfig refuses bad values with a ConfigError naming the variable",
     ["PORT", { PORT: "80.5" }],
     ["GRAPHQL_PORT", { GRAPHQL_PORT: "x" }],
     ["PUBLIC_BASE_URL", { PUBLIC_BASE_URL: "ftp://x.test" }],
+    ["SANDBOX_WEBHOOK_BASE_URL", { SANDBOX_WEBHOOK_BASE_URL: "adapter:8080" }],
     ["CLI_DEBUG", { CLI_DEBUG: "maybe" }],
     ["SAFE_DEPLOY_DELAY_MS", { SAFE_DEPLOY_DELAY_MS: "-5" }],
     ["INTERNAL_SECRET", { INTERNAL_SECRET: "short" }],

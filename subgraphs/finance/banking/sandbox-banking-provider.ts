@@ -64,7 +64,7 @@ export type SandboxRampOutcome = (typeof SANDBOX_RAMP_OUTCOMES)[number];
 
 /** Where the sandbox delivers its webhooks: the platform's own banking receiver. */
 export interface BankingWebhookTarget {
-  /** `{PUBLIC_BASE_URL}/v0/webhooks/banking-provider/events` */
+  /** `{SANDBOX_WEBHOOK_BASE_URL}/v0/webhooks/banking-provider/events` (PUBLIC_BASE_URL unless set) */
   url: string;
   /** sandboxWebhookSecret(INTERNAL_SECRET, "banking"), never a real provider's BANKING_WEBHOOK_SECRET */
   secret: string;

@@ -8,7 +8,7 @@ import { KYC_TOKEN_TTL_SECONDS, type KycAccessToken, type KycProvider } from "./
 
 /** Where the sandbox delivers its decision webhooks: the platform's own KYC receiver. */
 export interface SandboxWebhookTarget {
-  /** `{PUBLIC_BASE_URL}/v0/webhooks/kyc/kyc-provider/events` */
+  /** `{SANDBOX_WEBHOOK_BASE_URL}/v0/webhooks/kyc/kyc-provider/events` (PUBLIC_BASE_URL unless set) */
   url: string;
   /** the sandbox's own secret (sandboxWebhookSecret(INTERNAL_SECRET, "kyc")), never a real provider's KYC_WEBHOOK_SECRET */
   secret: string;
