@@ -10,6 +10,8 @@ const BATCH = 100;
 const POLL_MS = 1000;
 const RETRY_MS = 5000;
 const PROCESSED_RETENTION_MS = 7 * 86_400_000;
+/** How often an idle pass forgets old event ids: a DELETE on every idle second bought nothing. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Applies finance's ledger events in order, each exactly once: its id is recorded in the same
@@ -18,8 +20,10 @@ const PROCESSED_RETENTION_MS = 7 * 86_400_000;
  * on the next one (at-least-once delivery, exactly-once effects). The balances a threshold rule
  * compares are read from finance before the event's transaction opens.
  */
-export function ledgerEventConsumer(options: { db: AgentsDb; finance: AutomationFinance; logger: Logger }): JobHandler {
+export function ledgerEventConsumer(options: { db: AgentsDb; finance: Pick<AutomationFinance, "ledgerEvents" | "walletAvailable" | "acknowledge">; logger: Logger; now?: () => number }): JobHandler {
   const { db, finance, logger } = options;
+  const now = options.now ?? Date.now;
+  let prunedAt = -Infinity;
   return {
     async run() {
       try {
@@ -46,7 +50,10 @@ export function ledgerEventConsumer(options: { db: AgentsDb; finance: Automation
       }
       await finance.acknowledge(events.map((event) => event.id), "ledger-events");
       // idle: forget the ids of events finance will not deliver again (acknowledged long ago)
-      if (events.length === 0) await db.processedLedgerEvent.deleteMany({ where: { processed_at: { lt: new Date(Date.now() - PROCESSED_RETENTION_MS) } } });
+      if (events.length === 0 && now() - prunedAt >= PRUNE_EVERY_MS) {
+        await db.processedLedgerEvent.deleteMany({ where: { processed_at: { lt: new Date(now() - PROCESSED_RETENTION_MS) } } });
+        prunedAt = now();
+      }
       return { outcome: "later", afterMs: events.length === BATCH ? 0 : POLL_MS };
   }
 }
