@@ -5,8 +5,8 @@
 // kept as a tarball in node_modules/.cache. A new database in memory is loaded from it
 // (loadDataDir); a new database folder is unpacked from it before PGlite opens it (unpackTemplate).
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -82,6 +82,9 @@ export function pgliteTemplate(): Promise<Blob> {
  */
 export async function unpackTemplate(location: string): Promise<void> {
   const tarball = Buffer.from(await (await pgliteTemplate()).arrayBuffer());
+  const prefix = `${basename(location)}.partial-`;
+  // a start killed while it unpacked left its folder here
+  for (const stale of (await readdir(dirname(location))).filter((name) => name.startsWith(prefix))) await rm(join(dirname(location), stale), { recursive: true, force: true });
   const partial = `${location}.partial-${process.pid}-${Date.now()}`;
   try {
     await untar(Readable.from([tarball]).pipe(createGunzip({ chunkSize: 1 << 18 })), partial);

@@ -35,11 +35,12 @@ describe("the embedded database's initdb template (lib/db/pglite-template.ts)", 
     expect((await readdir(folder)).filter((name) => name.startsWith("pglite"))).toEqual(["pglite"]);
   });
 
-  it("replaces a database folder an interrupted start left without PG_VERSION", async () => {
+  it("replaces a database folder an interrupted start left without PG_VERSION, and its half-unpacked folder", async () => {
     const folder = await mkdtemp(join(tmpdir(), "pglite-template-"));
     folders.push(folder);
     await mkdir(join(folder, "pglite", "base"), { recursive: true });
     await writeFile(join(folder, "pglite", "base", "stray"), "left by a start that died");
+    await mkdir(join(folder, "pglite.partial-1-1", "base"), { recursive: true });
     const database = await openDatabase({ dataDir: folder });
     try {
       expect(await database.query("SELECT 1 AS one")).toEqual([{ one: 1 }]);
@@ -47,6 +48,7 @@ describe("the embedded database's initdb template (lib/db/pglite-template.ts)", 
       await database.close();
     }
     expect(await readdir(join(folder, "pglite", "base"))).not.toContain("stray");
+    expect(await readdir(folder)).toEqual(["pglite"]);
   });
 
   it("opens an existing data folder as it is: what was written stays", async () => {
