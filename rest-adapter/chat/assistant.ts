@@ -12,6 +12,11 @@ export interface ChatHistoryMessage {
 /** A tool result longer than this reaches the model cut, so one big page cannot fill its context. */
 export const MAX_TOOL_RESULT_CHARS = 20_000;
 
+/** A tool result as the model reads it: its JSON, cut at MAX_TOOL_RESULT_CHARS. */
+export function toolResultText(message: ChatHistoryMessage): string {
+  return JSON.stringify(message.tool_result).slice(0, MAX_TOOL_RESULT_CHARS);
+}
+
 /** A tool the assistant may call: an AgentTool operation (read-only), with its JSON Schema. */
 export interface AssistantTool {
   name: string;

@@ -1,4 +1,4 @@
-import { MAX_TOOL_RESULT_CHARS, type ChatHistoryMessage } from "./assistant.ts";
+import { toolResultText, type ChatHistoryMessage } from "./assistant.ts";
 
 /** How many of a session's latest messages a turn reads, at most, before it fits them to the budget. */
 export const CHAT_CONTEXT_MESSAGES = 200;
@@ -12,7 +12,7 @@ export const CHAT_CONTEXT_CHARS = 48_000;
 /** A message's size as the model reads it: its text, or its call's arguments, or its result as cut. */
 function charsOf(message: ChatHistoryMessage): number {
   if (message.type === "tool_call") return (message.tool_name?.length ?? 0) + JSON.stringify(message.tool_arguments ?? {}).length;
-  if (message.type === "tool_result") return Math.min(JSON.stringify(message.tool_result).length, MAX_TOOL_RESULT_CHARS);
+  if (message.type === "tool_result") return toolResultText(message).length;
   return message.content?.length ?? 0;
 }
 

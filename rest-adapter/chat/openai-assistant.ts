@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { MAX_TOOL_RESULT_CHARS, type Assistant, type AssistantStep, type AssistantTool, type ChatHistoryMessage } from "./assistant.ts";
+import { toolResultText, type Assistant, type AssistantStep, type AssistantTool, type ChatHistoryMessage } from "./assistant.ts";
 
 function systemPrompt(now: Date): string {
   return [
@@ -21,7 +21,7 @@ export function toChatMessages(history: readonly ChatHistoryMessage[], now: Date
       const last = messages.at(-1);
       if (last?.role === "assistant" && last.tool_calls) last.tool_calls.push(call);
       else messages.push({ role: "assistant", content: null, tool_calls: [call] });
-    } else messages.push({ role: "tool", tool_call_id: message.tool_call_id!, content: JSON.stringify(message.tool_result).slice(0, MAX_TOOL_RESULT_CHARS) });
+    } else messages.push({ role: "tool", tool_call_id: message.tool_call_id!, content: toolResultText(message) });
   }
   return messages;
 }
