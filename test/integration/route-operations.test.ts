@@ -35,13 +35,9 @@ describe.each([
     expect(invalid).toEqual([]);
   });
 
-  // also the body schemas the adapter leaves to the operation (validateBody: false): OpenAPI documents them
-  it("has path, query and body schemas that compile", () => {
-    for (const route of routes) {
-      if (route.params) compileValidator(route.params, "path");
-      if (route.query) compileValidator(route.query, "query");
-      if (route.body) compileValidator(route.body, "body");
-    }
+  // compileRoute compiles every other schema; OpenAPI documents these too
+  it("has body schemas that compile where the adapter leaves the body to the operation (validateBody: false)", () => {
+    for (const route of routes) if (route.body && route.validateBody === false) compileValidator(route.body, "body");
     expect(routes.length).toBeGreaterThan(0);
   });
 });
