@@ -50,9 +50,10 @@ export function ledgerEventConsumer(options: { db: AgentsDb; finance: Pick<Autom
       }
       await finance.acknowledge(events.map((event) => event.id), "ledger-events");
       // idle: forget the ids of events finance will not deliver again (acknowledged long ago)
-      if (events.length === 0 && now() - prunedAt >= PRUNE_EVERY_MS) {
-        await db.processedLedgerEvent.deleteMany({ where: { processed_at: { lt: new Date(now() - PROCESSED_RETENTION_MS) } } });
-        prunedAt = now();
+      const at = now();
+      if (events.length === 0 && at - prunedAt >= PRUNE_EVERY_MS) {
+        await db.processedLedgerEvent.deleteMany({ where: { processed_at: { lt: new Date(at - PROCESSED_RETENTION_MS) } } });
+        prunedAt = at;
       }
       return { outcome: "later", afterMs: events.length === BATCH ? 0 : POLL_MS };
   }
