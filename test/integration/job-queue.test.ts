@@ -37,11 +37,20 @@ function counted(): RawSql & { statements: number } {
   return wrapper;
 }
 
+/** A started queue on a counting database, once its first poll is done: a claim that found nothing and one look at when the next job falls due. */
+async function idleQueue(run: JobHandler["run"]) {
+  const sql = counted();
+  const q = queue({ run }, { db: sql, pollMs: 10, idleMs: 60_000 });
+  q.start();
+  await until(() => sql.statements >= 2, 2000);
+  return { q, sql };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves with the time `condition` first held, polling every 10 ms for at most `ms`. */
-async function until(condition: () => boolean, ms: number): Promise<number> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(10)) if (condition()) return Date.now();
+/** Resolves once `condition` holds, polling every 10 ms for at most `ms`. */
+async function until(condition: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(10)) if (condition()) return;
   throw new Error(`not within ${ms} ms`);
 }
 
@@ -128,13 +137,10 @@ describe("JobQueue", () => {
     });
 
     it("sends no statement while idle with nothing due", async () => {
-      const sql = counted();
-      const q = queue({ run: async () => ({ outcome: "done" }) }, { db: sql, pollMs: 10, idleMs: 60_000 });
-      q.start();
-      await until(() => sql.statements >= 2, 2000);
+      const { q, sql } = await idleQueue(async () => ({ outcome: "done" }));
       await sleep(300);
       await q.stop();
-      // the first poll: one claim that found nothing and one look at when the next job falls due
+      // the first poll's two statements, and nothing after
       expect(sql.statements).toBe(2);
     });
 
@@ -152,10 +158,7 @@ describe("JobQueue", () => {
 
     it("is woken by a job enqueued in this process for later, and runs it when it falls due", async () => {
       const ran: number[] = [];
-      const sql = counted();
-      const q = queue({ run: async () => (ran.push(Date.now()), { outcome: "done" }) }, { db: sql, pollMs: 10, idleMs: 60_000 });
-      q.start();
-      await until(() => sql.statements >= 2, 2000);
+      const { q } = await idleQueue(async () => (ran.push(Date.now()), { outcome: "done" }));
       const due = Date.now() + 300;
       await JobQueue.enqueue(db, "users", { id: "job_h", kind: "test", key: "kh", payload: {}, runAt: new Date(due) });
       await until(() => ran.length === 1, 3000);
@@ -165,10 +168,7 @@ describe("JobQueue", () => {
 
     it("looks again at once when woken after a commit its last poll could not see", async () => {
       const ran: string[] = [];
-      const sql = counted();
-      const q = queue({ run: async (job) => (ran.push(job.id), { outcome: "done" }) }, { db: sql, pollMs: 10, idleMs: 60_000 });
-      q.start();
-      await until(() => sql.statements >= 2, 2000);
+      const { q } = await idleQueue(async (job) => (ran.push(job.id), { outcome: "done" }));
       await db.job.create({ data: { id: "job_c", kind: "test", key: "kc", payload: {} } });
       q.wake();
       await until(() => ran.length === 1, 2000);
