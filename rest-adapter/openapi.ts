@@ -125,7 +125,7 @@ function errorDescription(status: number, codes: ErrorCode[]): string {
 
 function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, "instance">) {
   const headers = [
-    { name: "X-Timestamp-Format", in: "header", required: false, description: "`iso8601` for ISO 8601 timestamps; anything else means epoch milliseconds.", schema: { type: "string" } },
+    { name: "X-Timestamp-Format", in: "header", required: false, description: "Exactly `iso8601` (lower case) for ISO 8601 timestamps, `YYYY-MM-DDTHH:MM:SSZ` in UTC; any other value (`ISO8601` included) or none means epoch milliseconds, and is not rejected.", schema: { type: "string", examples: ["iso8601"] } },
     ...(route.security.some((scheme) => scheme.startsWith("Platform")) ? CREDENTIAL_HEADERS.map((h) => ({ ...h, in: "header", required: false, schema: { type: "string" } })) : []),
     ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];

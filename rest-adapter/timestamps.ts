@@ -1,13 +1,14 @@
 /**
  * Spec 2.1: fields ending in `_at`, plus `timestamp`, `period_start` and `period_end`, are epoch
  * milliseconds by default and `YYYY-MM-DDTHH:MM:SSZ` with `X-Timestamp-Format: iso8601`, in
- * objects and arrays at any depth. Any other header value means milliseconds.
+ * objects and arrays at any depth. Any other header value (`ISO8601` included: the spec names one
+ * value, not a case-insensitive token) or none means milliseconds, and is never refused.
  */
 export type TimestampFormat = "epoch_ms" | "iso8601";
 
 export function timestampFormat(header: string | string[] | undefined): TimestampFormat {
   const value = Array.isArray(header) ? header[0] : header;
-  return value?.trim().toLowerCase() === "iso8601" ? "iso8601" : "epoch_ms";
+  return value === "iso8601" ? "iso8601" : "epoch_ms";
 }
 
 export function isTimestampField(name: string): boolean {

@@ -193,8 +193,11 @@ describe("GET /v0/user/me", () => {
     const iso = await (await platform.api("/v0/user/me?expand=status_history", { jwt, headers: { "X-Timestamp-Format": "iso8601" } })).json();
     expect(iso.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(iso.status_history[0].changed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    const unknown = await (await platform.api("/v0/user/me", { jwt, headers: { "X-Timestamp-Format": "rfc2822" } })).json();
-    expect(Number.isInteger(unknown.created_at)).toBe(true);
+    for (const other of ["rfc2822", "ISO8601", "Iso8601"]) {
+      const unknown = await platform.api("/v0/user/me", { jwt, headers: { "X-Timestamp-Format": other } });
+      expect(unknown.status).toBe(200);
+      expect(Number.isInteger((await unknown.json()).created_at)).toBe(true);
+    }
   });
 });
 
