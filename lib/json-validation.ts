@@ -92,14 +92,15 @@ function toItem(error: ErrorObject, part: RequestPart, data: unknown): Validatio
 }
 
 /**
- * ajv reports a failing `anyOf`/`oneOf` once per branch plus once for the combinator; a client
- * needs one line per location, so keep the first item for each `loc`.
+ * ajv reports a failing `anyOf`/`oneOf` once per branch plus once for the combinator, and a failing
+ * `then` once more as an `if` error at the parent; a client needs one line per location, so drop
+ * the combinators' own lines and keep the first item for each `loc`.
  */
 export function validationItems(errors: ErrorObject[], part: RequestPart, data: unknown): ValidationItem[] {
   const seen = new Set<string>();
   const items: ValidationItem[] = [];
   for (const error of errors) {
-    if (error.keyword === "anyOf" || error.keyword === "oneOf") continue;
+    if (error.keyword === "anyOf" || error.keyword === "oneOf" || error.keyword === "if") continue;
     const item = toItem(error, part, data);
     const key = JSON.stringify(item.loc);
     if (seen.has(key)) continue;

@@ -244,11 +244,15 @@ describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
     expect(await claims(platform, { event_id: event.id })).toHaveLength(0);
   });
 
-  it("answers other event types with 200 as no-ops, whatever their data", async () => {
+  it("answers other event types with 200 as no-ops, whatever their data, and without one", async () => {
     const { user, wallet } = await userWithPregeneratedWallet();
     for (const event of [
       envelope(wallet.provider_wallet_id, wallet.address, { type: "wallet.created" }),
       { id: `evt_${randomUUID()}`, type: "user.updated", data: {}, createdAt: "2026-11-21T10:00:01Z" },
+      // spec 2.8 names data.* for wallet claims only: another type may send none, or its own shape
+      { id: `evt_${randomUUID()}`, type: "wallet.created", createdAt: "2026-11-21T10:00:01Z" },
+      { id: `evt_${randomUUID()}`, type: "wallet.created", data: { walletId: 7, claimedAt: "yesterday", extra: [1] }, createdAt: "2026-11-21T10:00:01Z" },
+      { id: `evt_${randomUUID()}`, type: "wallet.exported", data: "opaque", createdAt: "2026-11-21T10:00:01Z" },
     ]) {
       const response = await deliver(platform, event);
       expect(response.status).toBe(200);
@@ -274,7 +278,10 @@ describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
       const response = await deliver(platform, body as never, { id: good.id });
       expect(response.status).toBe(422);
       const problem = await response.json();
-      expect(problem.detail.map((item: { loc: unknown }) => item.loc)).toContainEqual(loc);
+      const locs = problem.detail.map((item: { loc: unknown }) => item.loc);
+      expect(locs).toContainEqual(loc);
+      // one line per field, none for the schema's "data is checked for this type" rule itself
+      expect(locs).not.toContainEqual(["body"]);
     }
     const notJson = await deliver(platform, undefined, { raw: "{not json", id: "x" });
     expect(notJson.status).toBe(422);
@@ -355,6 +362,12 @@ describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
     expect(operation.description).toContain("{webhook-timestamp}.{raw body}");
     expect(operation.description).toContain("300 seconds");
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "422"]));
+    // data and its fields are required for a wallet claim only
+    const body = operation.requestBody.content["application/json"].schema;
+    expect(body.required).toEqual(["id", "type", "createdAt"]);
+    expect(body.if).toEqual({ properties: { type: { const: "wallet.pregen_claimed" } }, required: ["type"] });
+    expect(body.then.required).toEqual(["data"]);
+    expect(body.then.properties.data.required).toEqual(["walletId", "walletAddress", "walletType", "claimedAt"]);
     expect(document.paths["/v0/wallets/pregenerated"].post).toBeDefined();
   });
 
