@@ -1,7 +1,15 @@
-// Failed credential verifications count against the `auth_failure` rule twice: per client
-// address, and per presented credential (so one credential tried from many addresses slows
-// down too). Once either budget is spent, further attempts are refused with 429 BEFORE any
-// verification work (no signature check, JWKS fetch or database lookup): "slow down".
+// Throttle attacks, not users. Failed credential verifications are counted twice: per presented
+// credential (`auth_failure`) and per client address (`auth_failure_address`). The two budgets
+// do different things:
+// - a credential that keeps failing is refused (429) before any verification work: it will not
+//   start verifying, so nobody legitimate waits;
+// - an address behind which many clients sit (an office NAT, a carrier, a backend relaying its
+//   users' tokens) is never refused as such. Once it has spent its failure budget, a credential
+//   from it is still verified and passes when it verifies; only its failing attempts are answered
+//   429 instead of 401, and the verifications of credentials not already known good are bounded
+//   by a third budget (`auth_verification`), so garbage from one address costs bounded CPU.
+// A token whose signature verifies but whose `exp` has passed is the ordinary refresh path
+// (spec 5.1.4): a plain 401 that counts against nothing.
 //
 // The presented credential is identified by a SHA-256 of the credential headers as sent, never
 // by the unverified claims inside them: anyone can write a JWT naming someone else's `iss` and
@@ -9,8 +17,10 @@
 // while a hash of the exact credential only ever slows down that credential.
 import { createHash } from "node:crypto";
 import { CREDENTIAL_HEADERS, firstHeader, type CredentialHeaders } from "../lib/auth/credential-headers.ts";
+import { BoundedMap } from "../lib/bounded-map.ts";
+import { recordCredentialVerification } from "../lib/metrics.ts";
 import type { RateLimits } from "../lib/rate-limit/rate-limits.ts";
-import { rateLimitError } from "../lib/rate-limit/rate-limiter.ts";
+import { rateLimitError, type RateLimitDecision } from "../lib/rate-limit/rate-limiter.ts";
 
 /** The hash naming the credential headers of a request, or undefined when none was sent. */
 export function presentedCredential(headers: CredentialHeaders): string | undefined {
@@ -23,20 +33,68 @@ export function presentedCredential(headers: CredentialHeaders): string | undefi
   return createHash("sha256").update(parts.join("\n")).digest("base64url").slice(0, 32);
 }
 
-/** The two `auth_failure` budgets an attempt spends when it fails. */
-export function authFailureKeys(clientAddress: string, credential: string): string[] {
-  return [`auth_failure:ip:${clientAddress}`, `auth_failure:credential:${credential}`];
+/** How a verification attempt ended, for the budgets. */
+export type VerificationOutcome = "verified" | "expired" | "failed";
+
+/** A credential that verified lately passes an address's budgets without spending them, for this long at most. */
+export const KNOWN_GOOD_MS = 5 * 60_000;
+
+/**
+ * The failure budgets of one request: what may be tried before verifying, and what a failure
+ * costs afterwards. One per request, from `AuthFailureBudgets.begin`.
+ */
+export interface VerificationAttempt {
+  /** counts the outcome; a failure once the address is over budget becomes the 429 to throw instead of the 401 */
+  settle(outcome: VerificationOutcome): Promise<Error | undefined>;
 }
 
-/** 429 when either budget is spent already; takes nothing. */
-export async function refuseWhileFailing(rateLimits: RateLimits, keys: string[]): Promise<void> {
-  for (const key of keys) {
-    const decision = await rateLimits.limiter.peek(key, rateLimits.rules.auth_failure);
-    if (!decision.allowed) throw rateLimitError(decision, "auth_failure");
+export class AuthFailureBudgets {
+  /** credential hash → until when it passes an over-budget address without spending its verification budget */
+  private readonly knownGood = new BoundedMap<string, number>(10_000);
+
+  constructor(
+    private readonly rateLimits: RateLimits,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /**
+   * Refuses (429) a credential that spent its own failure budget, and a credential not known good
+   * from an address over its failure budget once that address's verifications are spent too;
+   * otherwise the attempt to settle after verifying.
+   */
+  async begin(clientAddress: string, credential: string): Promise<VerificationAttempt> {
+    const { limiter, rules } = this.rateLimits;
+    const credentialKey = `auth_failure:credential:${credential}`;
+    const addressKey = `auth_failure:ip:${clientAddress}`;
+    const ownBudget = await limiter.peek(credentialKey, rules.auth_failure);
+    if (!ownBudget.allowed) throw rateLimitError(ownBudget, "auth_failure");
+    const addressBudget = await limiter.peek(addressKey, rules.auth_failure_address);
+    const suspect = !addressBudget.allowed;
+    if (suspect && !this.isKnownGood(credential)) {
+      const verification = await limiter.consume(`auth_verification:ip:${clientAddress}`, rules.auth_verification);
+      if (!verification.allowed) throw rateLimitError(verification, "auth_verification");
+    }
+    return { settle: (outcome) => this.settle(outcome, credential, [credentialKey, addressKey], suspect ? addressBudget : undefined) };
   }
-}
 
-/** Counts one failed verification against both budgets. */
-export async function countFailure(rateLimits: RateLimits, keys: string[]): Promise<void> {
-  for (const key of keys) await rateLimits.limiter.consume(key, rateLimits.rules.auth_failure);
+  private async settle(outcome: VerificationOutcome, credential: string, keys: [string, string], overBudget: RateLimitDecision | undefined): Promise<Error | undefined> {
+    recordCredentialVerification(outcome);
+    if (outcome === "verified") {
+      this.knownGood.set(credential, this.clock() + KNOWN_GOOD_MS);
+      return undefined;
+    }
+    if (outcome === "expired") return undefined;
+    const { limiter, rules } = this.rateLimits;
+    await limiter.consume(keys[0], rules.auth_failure);
+    await limiter.consume(keys[1], rules.auth_failure_address);
+    return overBudget ? rateLimitError(overBudget, "auth_failure_address") : undefined;
+  }
+
+  private isKnownGood(credential: string): boolean {
+    const until = this.knownGood.get(credential);
+    if (until === undefined) return false;
+    if (this.clock() < until) return true;
+    this.knownGood.delete(credential);
+    return false;
+  }
 }

@@ -3,7 +3,7 @@ import { BoundedMap } from "../lib/bounded-map.ts";
 import { firstHeader as header, hasAnyHeader, PLATFORM_CREDENTIAL_HEADERS, type CredentialHeaders } from "../lib/auth/credential-headers.ts";
 import { parseOrgId } from "../lib/auth/orgid.ts";
 import { looksLikeApiKey } from "../lib/auth/api-key.ts";
-import { JwtVerifier } from "../lib/auth/jwt-verifier.ts";
+import { isExpiredJwt, JwtVerifier } from "../lib/auth/jwt-verifier.ts";
 import { walletAddressesVouchedBy } from "../lib/auth/jwt-wallets.ts";
 import type { SigningKey } from "../lib/auth/signing-key.ts";
 import type { Config } from "../lib/config.ts";
@@ -12,7 +12,7 @@ import { AppError, appError } from "../lib/errors/app-error.ts";
 import type { ErrorCode } from "../lib/errors/catalogue.ts";
 import type { RateLimitRuleName } from "../lib/rate-limit/config.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
-import { authFailureKeys, countFailure, presentedCredential, refuseWhileFailing } from "./auth-failures.ts";
+import { AuthFailureBudgets, presentedCredential } from "./auth-failures.ts";
 import { IdentityEnvironmentResolver, type EnvironmentResolver } from "./environments.ts";
 import { FederatedClient, type SubgraphTransport } from "../lib/graphql/federated-client.ts";
 
@@ -93,7 +93,12 @@ export class Authenticator {
   /** positive results only: a subject's user id never changes, but a missing user may be created any time */
   private readonly userIds = new BoundedMap<string, string>(10_000);
 
-  constructor(private readonly options: AuthenticatorOptions) {}
+  /** failed verifications per credential and per address (gateway/auth-failures.ts) */
+  private readonly failures: AuthFailureBudgets | undefined;
+
+  constructor(private readonly options: AuthenticatorOptions) {
+    this.failures = options.rateLimits && new AuthFailureBudgets(options.rateLimits);
+  }
 
   /**
    * The principal, counted: a verified user or key against its own budget (429 once spent), a
@@ -113,21 +118,24 @@ export class Authenticator {
 
   /**
    * The principal, not counted against its own budget (the RPC host counts keys by its own
-   * rule), but failed verifications are: per address and per presented credential, and once
-   * either `auth_failure` budget is spent the attempt is refused (429) before any verification.
+   * rule), but failed verifications are, per presented credential and per address: a credential
+   * that spent its `auth_failure` budget is refused (429) before verifying; an address over its
+   * `auth_failure_address` budget gets 429 for failing attempts only, never for a credential that
+   * verifies (gateway/auth-failures.ts). A genuine but expired JWT counts against nothing.
    */
   async verify(headers: CredentialHeaders, traceId: string, request: AuthenticateRequest): Promise<Principal> {
-    const rateLimits = this.options.rateLimits;
     const credential = presentedCredential(headers);
-    if (!rateLimits || credential === undefined) return this.resolve(headers, traceId);
-    const failureKeys = authFailureKeys(request.clientAddress, credential);
-    await refuseWhileFailing(rateLimits, failureKeys);
+    if (!this.failures || credential === undefined) return this.resolve(headers, traceId);
+    const attempt = await this.failures.begin(request.clientAddress, credential);
+    let principal: Principal;
     try {
-      return await this.resolve(headers, traceId);
+      principal = await this.resolve(headers, traceId);
     } catch (error) {
-      if (error instanceof AppError && error.status === 401) await countFailure(rateLimits, failureKeys);
-      throw error;
+      if (!(error instanceof AppError) || error.status !== 401) throw error;
+      throw (await attempt.settle(isGenuineButExpired(error) ? "expired" : "failed")) ?? error;
     }
+    await attempt.settle("verified");
+    return principal;
   }
 
   /** The principal, nothing counted: use `authenticate` or `verify` for requests. */
@@ -231,6 +239,11 @@ export class Authenticator {
     return subgraph.query<Record<string, unknown>>(document, variables, traceId);
   }
 
+}
+
+/** A credential whose signature verified but whose life is over: a PINT token's (PINT-401-004, found by the identity subgraph) or a JWT's. */
+function isGenuineButExpired(error: AppError): boolean {
+  return error.code === "PINT-401-004" || isExpiredJwt(error);
 }
 
 /**

@@ -118,6 +118,17 @@ export function recordRateLimitRefusal(rule: string): void {
   if (enabled) rateLimitRefusals.inc({ rule });
 }
 
+const credentialVerifications = new client.Counter({
+  name: "platform_credential_verifications_total",
+  help: "Credentials verified (a JWT signature, a key or token lookup), by outcome: verified, expired, failed; attempts refused before verifying are not counted",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
+export function recordCredentialVerification(outcome: string): void {
+  if (enabled) credentialVerifications.inc({ outcome });
+}
+
 interface PoolStats {
   totalCount: number;
   idleCount: number;

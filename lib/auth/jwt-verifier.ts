@@ -84,6 +84,8 @@ interface Provider {
 export class JwtVerifier {
   private readonly providers = new Map<string, Provider>();
   private readonly verified: VerifiedJwtCache;
+  /** digests of genuine tokens past their `exp`: a client retrying one costs no second signature check */
+  private readonly expired = new BoundedMap<string, true>(VERIFIED_JWT_CACHE_SIZE);
 
   /** `clock`: milliseconds since the epoch, for tests of the cache of verified tokens */
   constructor(configs: AuthProviderConfig[], localKeys?: JWTVerifyGetKey, jwksPolicy: JwksUriPolicy = STRICT_JWKS_POLICY, clock: () => number = Date.now) {
@@ -107,6 +109,7 @@ export class JwtVerifier {
     const digest = VerifiedJwtCache.digest(token);
     const cached = this.verified.get(digest);
     if (cached) return cached;
+    if (this.expired.has(digest)) throw expiredJwt();
     let issuer: unknown;
     try {
       issuer = decodeJwt(token).iss;
@@ -126,6 +129,11 @@ export class JwtVerifier {
         ...(config.audience !== undefined && { audience: config.audience }),
       }));
     } catch (error) {
+      // jose checks claims only after the signature verified: an expired token is genuine, just old
+      if (error instanceof joseErrors.JWTExpired) {
+        this.expired.set(digest, true);
+        throw expiredJwt();
+      }
       throw appError("USR-401-001", describe(error), { cause: error });
     }
     if (config.mode === "app_id_only" && claims.linked_accounts === undefined)
@@ -136,6 +144,24 @@ export class JwtVerifier {
   }
 }
 
+/** The cause of a 401 for a token whose signature verified but whose `exp` has passed: spec 5.1.4's refresh path, not an attack. */
+export class ExpiredJwt extends Error {
+  constructor() {
+    super("The JWT has expired.");
+    this.name = "ExpiredJwt";
+  }
+}
+
+function expiredJwt() {
+  return appError("USR-401-001", "The JWT has expired.", { cause: new ExpiredJwt() });
+}
+
+/** Whether `error` (or an error it wraps) refuses a genuine but expired token. */
+export function isExpiredJwt(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) if (current instanceof ExpiredJwt) return true;
+  return false;
+}
+
 /**
  * Claim failures are reported as they are: jose checks claims only after the signature verified.
  * Everything before that (the issuer's keys could not be fetched, no key matches, the signature
@@ -144,7 +170,6 @@ export class JwtVerifier {
 export const UNVERIFIED_JWT_DETAIL = "The JWT could not be verified.";
 
 function describe(error: unknown): string {
-  if (error instanceof joseErrors.JWTExpired) return "The JWT has expired.";
   if (error instanceof joseErrors.JWTClaimValidationFailed) return `The JWT claim ${error.claim} is missing or invalid.`;
   return UNVERIFIED_JWT_DETAIL;
 }

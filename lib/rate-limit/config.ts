@@ -2,7 +2,8 @@
 //
 //   RATE_LIMITS       JSON object overriding the named rules, each field optional:
 //                     {"api_key": {"limit": 600, "window_seconds": 60}, "ip": {"limit": 100}}
-//                     names: api_key, user, ip, auth_failure, pint_exchange, rpc; limit an integer 1…2^31-1,
+//                     names: api_key, user, ip, auth_failure, auth_failure_address, auth_verification,
+//                     pint_exchange, rpc; limit an integer 1…2^31-1,
 //                     window_seconds a positive integer. Unset: the defaults below.
 //   RATE_LIMIT_STORE  memory | postgres. Unset: postgres when DATABASE_URL is set (instances
 //                     share their budgets), memory otherwise (embedded mode, one process).
@@ -13,7 +14,7 @@ import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { PostgresRateLimiter } from "./postgres-rate-limiter.ts";
 import { MAX_RATE_LIMIT, type RateLimitRule, type RateLimiter } from "./rate-limiter.ts";
 
-export const RATE_LIMIT_RULE_NAMES = ["api_key", "user", "ip", "auth_failure", "pint_exchange", "rpc"] as const;
+export const RATE_LIMIT_RULE_NAMES = ["api_key", "user", "ip", "auth_failure", "auth_failure_address", "auth_verification", "pint_exchange", "rpc"] as const;
 export type RateLimitRuleName = (typeof RATE_LIMIT_RULE_NAMES)[number];
 export type RateLimitRules = Record<RateLimitRuleName, RateLimitRule>;
 
@@ -28,9 +29,16 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimitRules> = Object.freeze({
   user: { limit: 300, windowMs: 60_000 },
   // requests whose credential has not verified (none sent, or a credential-free route), by client address
   ip: { limit: 300, windowMs: 60_000 },
-  // failed credential verifications, per client address and per presented credential; once spent,
-  // further attempts are refused before any verification work
+  // failed verifications of one presented credential; once spent, that credential is refused
+  // before any verification work (gateway/auth-failures.ts)
   auth_failure: { limit: 20, windowMs: 60_000 },
+  // failed verifications per client address: high, because many clients may share one address
+  // (a NAT, a backend relaying its users' tokens); once spent, the address's failing attempts are
+  // answered 429, while a credential that verifies still passes
+  auth_failure_address: { limit: 600, windowMs: 60_000 },
+  // verifications of credentials not known good, per client address once it is over its failure
+  // budget: bounds the CPU garbage from one address costs
+  auth_verification: { limit: 120, windowMs: 60_000 },
   // PINT token exchanges: each mints a credential, so far fewer
   pint_exchange: { limit: 30, windowMs: 60_000 },
   // RPC host calls (wallet and dapp traffic is chatty)

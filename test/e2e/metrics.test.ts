@@ -5,7 +5,7 @@ let platform: TestPlatform;
 beforeAll(async () => {
   platform = await startTestPlatform({
     METRICS_PORT: String(await freePort()),
-    RATE_LIMITS: JSON.stringify({ user: { limit: 1_000_000 }, ip: { limit: 1_000_000 }, api_key: { limit: 1_000_000 }, auth_failure: { limit: 2 } }),
+    RATE_LIMITS: JSON.stringify({ user: { limit: 1_000_000 }, ip: { limit: 1_000_000 }, api_key: { limit: 1_000_000 }, auth_failure: { limit: 2 }, auth_failure_address: { limit: 2 } }),
   });
 });
 afterAll(() => platform?.stop());
@@ -66,6 +66,8 @@ describe("GET /metrics (METRICS_PORT)", () => {
   it("reports job queues, webhook outcomes, rate-limit refusals and the database pool", async () => {
     await platform.createUser();
     for (let i = 0; i < 4; i++) await platform.api("/v0/user/me", { jwt: "not-a-jwt" });
+    const expired = await platform.issuer.sign({ exp: Math.floor(Date.now() / 1000) - 60 });
+    expect((await platform.api("/v0/user/me", { jwt: expired })).status).toBe(401);
     const webhook = await platform.api("/v0/webhooks/banking-provider/events", { method: "POST", json: { id: "evt_1", type: "link.completed", data: {} } });
     expect(webhook.status).toBe(401);
     const text = await scrape();
@@ -73,6 +75,10 @@ describe("GET /metrics (METRICS_PORT)", () => {
     expect(users.length).toBeGreaterThan(0);
     expect(sample(text, "platform_webhook_deliveries_total", { receiver: "/v0/webhooks/banking-provider/events", status: "401" })).toBe(1);
     expect(sample(text, "platform_rate_limit_refusals_total", { rule: "auth_failure" })).toBeGreaterThanOrEqual(1);
+    // the same garbage token twice, then refused before verifying; the expired one verified but is over
+    expect(sample(text, "platform_credential_verifications_total", { outcome: "failed" })).toBe(2);
+    expect(sample(text, "platform_credential_verifications_total", { outcome: "expired" })).toBe(1);
+    expect(sample(text, "platform_credential_verifications_total", { outcome: "verified" })).toBeGreaterThanOrEqual(1);
     const pool = sample(text, "platform_db_pool_connections", { state: "total" });
     if (platform.database.kind === "postgres") expect(pool).toBeGreaterThan(0);
     else expect(pool).toBe(0);

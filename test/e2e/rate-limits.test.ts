@@ -6,12 +6,15 @@ import { freshDatabaseUrl, onPostgres } from "../support/test-database.ts";
 
 // One rate-limiting mechanism on every surface (spec 8): per user and per API key once a
 // credential verifies, per client address until then, failed verifications per address and per
-// credential (auth_failure); 429 with Retry-After and the surface's error shape; /health never.
+// credential (auth_failure, auth_failure_address); 429 with Retry-After and the surface's error
+// shape; /health never; a credential that verifies never refused for its address's failures.
 const LIMITS = JSON.stringify({
   user: { limit: 3, window_seconds: 60 },
   ip: { limit: 2, window_seconds: 60 },
   api_key: { limit: 2, window_seconds: 60 },
   auth_failure: { limit: 3, window_seconds: 60 },
+  auth_failure_address: { limit: 3, window_seconds: 60 },
+  auth_verification: { limit: 3, window_seconds: 60 },
 });
 const stops: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -106,13 +109,23 @@ describe("rate limits", () => {
     expect429(await from(`${platform.urls.platform}/v0/auth/siwe/verify`, { method: "POST", headers: { "x-platform-jwt": "x" }, body: { message: "m", signature: "0x00" } }));
   });
 
-  it("count failed verifications per address and slow them down: bad PATs, then bad JWTs, answer 429 before verifying", async () => {
+  it("count failed verifications per address and slow them down: bad PATs, then bad JWTs, answer 429; a valid credential still passes", async () => {
     const from = client("127.0.0.14");
     for (let i = 0; i < 3; i++) expect((await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-pat": `plat_pat_bad${i}` } })).status).toBe(401);
     expect429(await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-pat": "plat_pat_bad9" } }));
-    // the address is slowed down for every credential, a valid one included, until the window ends
-    const { jwt } = await platform.createUser();
-    expect429(await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-jwt": jwt } }));
+    // the address is slowed down for failing attempts only: a credential that verifies passes (users behind one NAT)
+    await platform.createUser({ sub: "rl-nat-user" });
+    const jwt = await platform.issuer.sign({ sub: "rl-nat-user" });
+    expect((await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-jwt": jwt } })).status).toBe(200);
+    // a genuine token past its exp is the refresh path (spec 5.1.4): a plain 401, even now
+    const expired = await platform.issuer.sign({ sub: "rl-expired", exp: Math.floor(Date.now() / 1000) - 60 });
+    const refresh = await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-jwt": expired } });
+    expect(refresh.status).toBe(401);
+    expect(refresh.json()).toMatchObject({ error_code: "USR-401-001" });
+    // the verifications the address may still cause are bounded (auth_verification 3: bad9, the new JWT, the expired one);
+    // now a credential not known good is refused before verifying, while the JWT that verified passes
+    expect429(await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-pat": "plat_pat_bad10" } }));
+    expect((await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-jwt": jwt } })).status).toBe(200);
     // /graphql counts the same way
     const jwts = client("127.0.0.15");
     for (let i = 0; i < 3; i++) expect((await jwts(platform.urls.graphql, { ...graphql("{ me { id } }"), headers: { "x-platform-jwt": `not.a.jwt${i}` } })).status).toBe(401);
@@ -124,6 +137,18 @@ describe("rate limits", () => {
     const cli = client("127.0.0.16");
     for (let i = 0; i < 3; i++) expect((await cli(`${platform.urls.platform}/v0/cli/config`, { headers: { "x-platform-pat": `plat_pat_cli${i}` } })).status).toBe(200);
     expect429(await cli(`${platform.urls.platform}/v0/cli/config`, { headers: { "x-platform-pat": "plat_pat_cli9" } }));
+  });
+
+  it("count no genuine expired token: an expiry wave behind one address spends none of its failure budget", async () => {
+    const from = client("127.0.0.24");
+    const past = Math.floor(Date.now() / 1000) - 60;
+    for (let i = 0; i < 8; i++) {
+      const expired = await platform.issuer.sign({ sub: `wave-${i}`, exp: past });
+      expect((await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-jwt": expired } })).status).toBe(401);
+    }
+    // the address has its whole failure budget: the next failures are 401s, not 429s
+    for (let i = 0; i < 3; i++) expect((await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-jwt": `not.a.jwt${i}` } })).status).toBe(401);
+    expect429(await from(`${platform.urls.platform}/v0/user/me`, { headers: { "x-platform-jwt": "not.a.jwt9" } }));
   });
 
   it("count failed verifications per presented credential, from any address", async () => {

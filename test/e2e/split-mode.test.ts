@@ -24,7 +24,7 @@ let identityUrl: string;
 const internalSecret = randomBytes(32).toString("hex");
 /** every service exports its spans here, in batches every 200 ms */
 let collector: Awaited<ReturnType<typeof startOtlpCollector>>;
-/** the gateway refuses credentials after this many failed verifications per client address (auth_failure) */
+/** the gateway answers failing credentials 429 after this many failed verifications per client address (auth_failure_address) */
 const GATEWAY_AUTH_FAILURES = 5;
 
 /** A POST as one of our services sends it: the principal signed for `audience` over this very body (for the gateway: with the client's address and a credential mode). */
@@ -92,7 +92,7 @@ beforeAll(async () => {
   startService("gateway", {
     GRAPHQL_PORT: String(graphqlPort),
     GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
-    RATE_LIMITS: JSON.stringify({ auth_failure: { limit: GATEWAY_AUTH_FAILURES } }),
+    RATE_LIMITS: JSON.stringify({ auth_failure_address: { limit: GATEWAY_AUTH_FAILURES } }),
     AUTH_PROVIDERS: authProviders,
     ...subgraphUrls,
   });

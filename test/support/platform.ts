@@ -51,7 +51,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     // the test issuers serve their JWKS over http on loopback (lib/auth/jwks-fetch.ts)
     JWKS_ALLOW_LOOPBACK_HTTP: "true",
     // suites make many requests from one address and user; the rate-limit suite sets its own
-    RATE_LIMITS: JSON.stringify({ user: { limit: 1_000_000 }, ip: { limit: 1_000_000 }, api_key: { limit: 1_000_000 }, auth_failure: { limit: 1_000_000 } }),
+    RATE_LIMITS: JSON.stringify({ user: { limit: 1_000_000 }, ip: { limit: 1_000_000 }, api_key: { limit: 1_000_000 }, auth_failure: { limit: 1_000_000 }, auth_failure_address: { limit: 1_000_000 } }),
     ...env,
   });
   const responseMismatches: ResponseMismatch[] = [];

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, errors as joseErrors, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STRICT_JWKS_POLICY } from "../../lib/auth/jwks-fetch.ts";
-import { JwtVerifier, UNVERIFIED_JWT_DETAIL, VERIFIED_JWT_MAX_AGE_MS } from "../../lib/auth/jwt-verifier.ts";
+import { isExpiredJwt, JwtVerifier, UNVERIFIED_JWT_DETAIL, VERIFIED_JWT_MAX_AGE_MS } from "../../lib/auth/jwt-verifier.ts";
 import { RemoteKeySet } from "../../lib/auth/remote-key-set.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { TestIssuer } from "../support/jwt-issuer.ts";
@@ -168,5 +168,22 @@ describe("JwtVerifier: a verified token is trusted again until its exp, at most 
     const forged = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), sub: "mallory" })).toString("base64url")}.${signature}`;
     for (let i = 0; i < 2; i++) expect(await failure(verifier.verify(forged))).toEqual({ code: "USR-401-001", detail: UNVERIFIED_JWT_DETAIL });
     expect(lookups()).toBe(2);
+  });
+
+  it("tells a genuine expired token (the refresh path) from a forged one, and checks a genuine expired token's signature once", async () => {
+    const { verifier, lookups } = counting(Date.now);
+    const expired = await issuer.sign({ sub: "alice", exp: inSeconds(-120) });
+    for (let i = 0; i < 3; i++) {
+      const error = await verifier.verify(expired).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "USR-401-001", detail: "The JWT has expired." });
+      expect(isExpiredJwt(error)).toBe(true);
+    }
+    expect(lookups()).toBe(1);
+    // an expired token whose signature does not verify is a forgery, not an expiry
+    const [header, payload] = expired.split(".");
+    const forged = `${header}.${payload}.${"A".repeat(86)}`;
+    const error = await verifier.verify(forged).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "USR-401-001", detail: UNVERIFIED_JWT_DETAIL });
+    expect(isExpiredJwt(error)).toBe(false);
   });
 });
