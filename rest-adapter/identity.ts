@@ -6,6 +6,7 @@ import { buildOpenApiDocument } from "./openapi.ts";
 import type { ListenerOptions } from "./platform.ts";
 import type { Route } from "./route.ts";
 import { environmentRoutes } from "./routes/environments.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { memberRoutes } from "./routes/members.ts";
@@ -14,7 +15,7 @@ import { documentPintDomainSalt, pintRoutes } from "./routes/pints.ts";
 import { userLookupRoutes } from "./routes/user-lookup.ts";
 
 /** Every route of the identity listener ({sis_url}). */
-export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes, ...pintRoutes];
+export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...eventRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes, ...pintRoutes];
 
 /**
  * The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`).
@@ -23,7 +24,7 @@ export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ..
 export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pintDomainSalt: Hex }): Promise<FastifyInstance> {
   const document = buildOpenApiDocument({
     title: "Identity service",
-    description: "Organisations, environments, members, API keys, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3).",
+    description: "Organisations, environments, members, API keys, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3). Outgoing events are not emitted yet (spec 6): their list answers empty.",
     serverUrl: options.baseUrl,
     errorStyle: "identity",
     docsUrl: options.docsUrl,

@@ -2943,6 +2943,16 @@ export interface OperationData {
       }[];
     };
   };
+  /** GET /v0/organisation/{org_id}/events */
+  listOrganisationEvents: {
+    events: {
+      id: string;
+      type: string;
+      created_at: number;
+      data: Record<string, unknown>;
+      api_version: string;
+    }[];
+  };
   /** GET /v0/organisation/{org_id}/members */
   listMembers: {
     members: {

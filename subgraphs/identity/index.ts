@@ -2,6 +2,7 @@ import { supportedChainIds } from "../../lib/chains.ts";
 import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
 import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
+import { OrganisationEventResolver } from "./events/organisation-event.resolver.ts";
 import { ApiKeyResolver } from "./keys/api-key.resolver.ts";
 import { UserLookupResolver } from "./lookup/user-lookup.resolver.ts";
 import { resolveIdentityUserReference, UserPintsResolver } from "./lookup/user-pints.resolver.ts";
@@ -40,7 +41,7 @@ export const identitySubgraph = defineSubgraph({
     pintExchangeRule: rateLimits.rules.pint_exchange,
     users: peers.users,
   }),
-  resolvers: [OrganisationResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver],
+  resolvers: [OrganisationResolver, OrganisationEventResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver],
   orphanedTypes: [IdentityUser],
   references: () => ({ User: { __resolveReference: resolveIdentityUserReference } }),
   async prepare(services) {

@@ -141,6 +141,7 @@ const IDENTITY_SAMPLES: Record<string, { params?: Record<string, string>; body?:
   createOrganisation: { body: { name: "Probe" } },
   getOrganisation: {},
   updateOrganisation: { body: { name: "Probe Ltd" } },
+  listOrganisationEvents: {},
   listMembers: {},
   addMember: { body: { sub: "probe-member" } },
   updateMember: { params: { member_id: "mem_missing" }, body: { role: "member" } },
