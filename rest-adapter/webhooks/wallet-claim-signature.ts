@@ -36,8 +36,8 @@ export function signWalletClaim(secret: string, timestamp: string, body: string 
  *    the delivery is refused before any HMAC is computed;
  * 2. webhook-signature holds space-separated values; each `v1,<base64>` one is compared in
  *    constant time with the HMAC under every configured secret (rotation): any match passes;
- * 3. webhook-id must be present (it is compared with the envelope id once the body is parsed).
- * Every refusal is 401 WHK-401-001 with the same fixed detail. No secrets: every delivery fails.
+ * webhook-id is not part of the signed string, so it is not looked at here: the receiver compares
+ * it, when sent, with the envelope id once the body is parsed. Every refusal is 401 WHK-401-001 with the same fixed detail. No secrets: every delivery fails.
  * `hmac` is injectable so tests can prove which inputs never reach it.
  */
 export function walletClaimVerifier(secrets: readonly string[], hmac: Hmac = hmacSha256) {
@@ -49,8 +49,7 @@ export function walletClaimVerifier(secrets: readonly string[], hmac: Hmac = hma
     if (Math.abs(nowSeconds - Number(timestamp)) > WALLET_CLAIM_TOLERANCE_SECONDS) throw rejected();
 
     const signature = header(headers, "webhook-signature");
-    const id = header(headers, "webhook-id");
-    if (!signature || !id || keys.length === 0) throw rejected();
+    if (!signature || keys.length === 0) throw rejected();
     const candidates = signature
       .split(" ")
       .filter((value) => value.startsWith("v1,"))

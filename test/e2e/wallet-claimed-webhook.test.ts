@@ -217,6 +217,28 @@ describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
     expect(rows[0]!.claimed_at).toEqual(new Date("2026-11-21T10:00:00.000Z"));
   });
 
+  it("accepts a delivery without webhook-id, keyed by the envelope id it mirrors; its replay, with or without the header, is a 200 no-op", async () => {
+    const { user, wallet } = await userWithPregeneratedWallet();
+    const event = envelope(wallet.provider_wallet_id, wallet.address);
+    const response = await deliver(platform, event, { id: null });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true });
+    const rows = await claims(platform, { user_id: user.id });
+    expect(rows.map((r) => r.event_id)).toEqual([event.id]);
+
+    const replayed = { ...event, data: { ...event.data, claimedAt: "2027-01-01T00:00:00Z" } };
+    for (const id of [null, event.id]) {
+      const replay = await deliver(platform, replayed, { id });
+      expect(replay.status).toBe(200);
+      expect(await replay.json()).toEqual({ received: true });
+    }
+    const after = await claims(platform, { user_id: user.id });
+    expect(after).toHaveLength(1);
+    expect(after[0]!.claimed_at).toEqual(new Date("2026-11-21T10:00:00.000Z"));
+    // another event type without the header is a no-op too
+    expect((await deliver(platform, { id: `evt_${randomUUID()}`, type: "wallet.created", createdAt: "2026-11-21T10:00:01Z" }, { id: null })).status).toBe(200);
+  });
+
   it("records 20 concurrent deliveries of one event exactly once", async () => {
     const { user, wallet } = await userWithPregeneratedWallet();
     const event = envelope(wallet.provider_wallet_id, wallet.address);
@@ -312,9 +334,9 @@ describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
       { timestamp: "" },
       // a valid signature over another body
       { signature: signWalletClaim(newSecret, timestamp, raw.replace("EVM", "EVX")), timestamp },
-      // webhook-id is not signed: missing or different from the envelope id is refused (401)
-      { id: null },
+      // webhook-id is not signed: one that differs from the envelope id is refused (401)
       { id: "evt_other" },
+      { id: "" },
     ];
     for (const options of cases) {
       const response = await deliver(platform, event, { raw, ...options });
@@ -361,6 +383,7 @@ describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
     const operation = document.paths[PATH].post;
     expect(operation.description).toContain("{webhook-timestamp}.{raw body}");
     expect(operation.description).toContain("300 seconds");
+    expect(operation.description).toContain("`webhook-id`: mirrors the envelope `id` and may be left out");
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "401", "422"]));
     // data and its fields are required for a wallet claim only
     const body = operation.requestBody.content["application/json"].schema;
