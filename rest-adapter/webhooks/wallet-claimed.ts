@@ -28,7 +28,7 @@ const Envelope = Type.Object(
   { if: { properties: { type: { const: WALLET_CLAIMED } }, required: ["type"] }, then: { required: ["data"], properties: { data: ClaimData } } },
 );
 
-const DESCRIPTION = `The embedded-wallet provider reports that a user claimed a wallet pregenerated for them (registered with \`POST /v0/wallets/pregenerated\`). The claim is matched to the pregenerated wallet by \`data.walletId\` (the provider wallet id), else by \`data.walletAddress\` (0x addresses case-insensitively), and recorded against its user; nothing else happens.
+const DESCRIPTION = `The embedded-wallet provider reports that a user claimed a wallet pregenerated for them (registered with \`POST /v0/wallets/pregenerated\`). The claim is matched to the pregenerated wallet by \`data.walletAddress\` (0x addresses case-insensitively), whatever \`data.walletId\` says, among registrations that proved control of their address, and recorded against its user; nothing else happens.
 
 **Signature** (not Standard Webhooks: the id is not part of the signed string):
 
