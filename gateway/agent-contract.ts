@@ -5,6 +5,7 @@ import { execute as graphqlExecute, getOperationAST, GraphQLError, GraphQLSchema
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestContext } from "../lib/graphql/context.ts";
+import { INTROSPECTION_FIELDS } from "../lib/graphql/limits.ts";
 import type { AgentSurface } from "./agent-access.ts";
 
 export const AGENT_TOOL_SCHEMA_PATH = join(import.meta.dirname, "agent-tool.graphql");
@@ -45,8 +46,6 @@ export function printAgentToolSchema(schema: GraphQLSchema): string {
 export function readAgentToolSchema(): string {
   return readFileSync(AGENT_TOOL_SCHEMA_PATH, "utf8");
 }
-
-const INTROSPECTION_FIELDS = new Set(["__schema", "__type", "__typename"]);
 
 /**
  * `/graphql/agent`: Apollo Server validating against the contract (so nothing outside it runs),

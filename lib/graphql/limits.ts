@@ -2,10 +2,21 @@
 // so one request cannot fan out into thousands of resolver calls or a huge parse.
 //
 //   GRAPHQL_LIMITS          JSON object, each field optional, a positive integer:
-//                           {"max_depth": 10, "max_aliases": 15, "max_tokens": 2000,
-//                            "max_cost": 5000, "max_directives": 50}
+//                           {"max_depth": 10, "max_introspection_depth": 21, "max_aliases": 15,
+//                            "max_tokens": 2000, "max_cost": 5000, "max_directives": 50}
 //   GRAPHQL_INTROSPECTION   true | false. Unset: false when NODE_ENV=production, true otherwise.
-import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type ValidationContext, type ValidationRule } from "graphql";
+import {
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from "graphql";
 import { costLimitRule } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
@@ -14,8 +25,13 @@ import { ConfigError } from "../config-error.ts";
 import { envText, isRecord, type Env } from "../parse.ts";
 
 export interface GraphqlLimits {
-  /** nesting of selections (fragments count as a level) */
+  /** nesting of selections (fragments count as a level), introspection fields included */
   max_depth: number;
+  /**
+   * the same for an operation that selects only introspection (`__schema`, `__type`,
+   * `__typename`): what tools send to read the schema is deeper than any data query
+   */
+  max_introspection_depth: number;
   /** aliased fields per operation: `a1: siwe_nonce a2: siwe_nonce …` */
   max_aliases: number;
   /** lexical tokens per document, checked while parsing */
@@ -33,9 +49,12 @@ export interface GraphqlLimitConfig {
 /**
  * Generous for every REST route's operation (the largest: depth 5, cost 145, 128 tokens, one alias,
  * two directives; a test keeps them inside) and for dashboards; far below a document that hurts.
+ * max_introspection_depth is exactly what graphql-js's getIntrospectionQuery() needs at its
+ * default typeDepth (9 `ofType` levels, 21 as counted here; a test keeps it inside).
  */
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphqlLimits> = Object.freeze({
   max_depth: 10,
+  max_introspection_depth: 21,
   max_aliases: 15,
   max_tokens: 2000,
   max_cost: 5000,
@@ -80,10 +99,47 @@ export function loadGraphqlLimitConfig(env: Env): GraphqlLimitConfig {
 /** The armor rules report a validation error (400, GRAPHQL_VALIDATION_FAILED) rather than throw out of validate(). */
 const report = { propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)] };
 
+/** The meta-fields an introspection-only operation is made of (the root type's only ones). */
+export const INTROSPECTION_FIELDS: ReadonlySet<string> = new Set(["__schema", "__type", "__typename"]);
+
+/** The root fields a selection set selects, through its fragments. */
+function rootFieldNames(selectionSet: SelectionSetNode, context: ValidationContext, seen: Set<string> = new Set()): string[] {
+  return selectionSet.selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection.name.value];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFieldNames(selection.selectionSet, context, seen);
+    if (seen.has(selection.name.value)) return [];
+    seen.add(selection.name.value);
+    const fragment = context.getFragment(selection.name.value);
+    return fragment ? rootFieldNames(fragment.selectionSet, context, seen) : [];
+  });
+}
+
+/**
+ * GraphQL Armor's depth rule counting every field: its `ignoreIntrospection` (on by default) skips
+ * whatever sits under `__schema`, which let `{ __schema { types { ofType { ofType … } } } }` run
+ * 200 levels deep. An operation of introspection fields only gets max_introspection_depth (the
+ * standard introspection query is 21 deep); any other operation max_depth, so schema and data
+ * asked for together get no allowance.
+ */
+function depthRule(limits: GraphqlLimits): ValidationRule {
+  const regular = maxDepthRule({ n: limits.max_depth, ignoreIntrospection: false, ...report });
+  const introspection = maxDepthRule({ n: limits.max_introspection_depth, ignoreIntrospection: false, ...report });
+  return (context) => {
+    const visitors = { regular: regular(context), introspection: introspection(context) };
+    return {
+      OperationDefinition(operation: OperationDefinitionNode) {
+        const names = rootFieldNames(operation.selectionSet, context);
+        const introspectionOnly = names.length > 0 && names.every((name) => INTROSPECTION_FIELDS.has(name));
+        (introspectionOnly ? visitors.introspection : visitors.regular).onOperationDefinitionEnter(operation);
+      },
+    };
+  };
+}
+
 /** Validation rules for Apollo Server's `validationRules` and for checking operations up front. */
 export function limitRules(limits: GraphqlLimits): ValidationRule[] {
   return [
-    maxDepthRule({ n: limits.max_depth, ...report }),
+    depthRule(limits),
     maxAliasesRule({ n: limits.max_aliases, ...report }),
     costLimitRule({ maxCost: limits.max_cost, ...report }),
     maxDirectivesRule({ n: limits.max_directives, ...report }),

@@ -63,6 +63,22 @@ describe("introspection", () => {
     expect(body.data.__schema.queryType.name).toBe("Query");
   });
 
+  it("counts its fields against the depth limit: 200 levels of ofType are refused before running, on /graphql and on /graphql/agent", async () => {
+    const ofTypes = (levels: number) => `{ __schema { types { ${"ofType { ".repeat(levels)}name${" }".repeat(levels)} } } }`;
+    await expectRefused(ofTypes(200), "GRAPHQL_VALIDATION_FAILED", /depth limit of 21 exceeded, found 203/);
+    // the AgentTool contract answers introspection even where /graphql does not (its own allowance, same limit)
+    for (const target of [platform, closed]) {
+      const { jwt } = await target.createUser();
+      const agent = (query: string) => fetch(`${target.urls.graphql}/agent`, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: JSON.stringify({ query }) });
+      const deep = await agent(ofTypes(200));
+      expect(deep.status).toBe(400);
+      expect((await deep.json()).errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/depth limit of 21 exceeded, found 203/), extensions: expect.objectContaining({ code: "GRAPHQL_VALIDATION_FAILED" }) })]);
+      const stock = await agent(getIntrospectionQuery());
+      expect(stock.status).toBe(200);
+      expect((await stock.json()).data.__schema.queryType.name).toBe("Query");
+    }
+  });
+
   it("is off with GRAPHQL_INTROSPECTION=false (the production default), with a 400 GraphQL error", async () => {
     for (const query of [getIntrospectionQuery(), "{ __schema { types { name } } }", '{ __type(name: "User") { fields { name } } }']) {
       const { status, body } = await graphql(query, closed);

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Supergraph } from "@apollo/federation-internals";
+import { getIntrospectionQuery } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../lib/config-error.ts";
 import { DEFAULT_GRAPHQL_LIMITS, loadGraphqlLimitConfig, operationBeyondLimits } from "../../lib/graphql/limits.ts";
@@ -71,5 +72,25 @@ describe("the default limits and the REST routes", () => {
     expect(operationBeyondLimits(schema, `{ me { ${"id ".repeat(2000)} } }`, DEFAULT_GRAPHQL_LIMITS)).toMatch(/Document contains more th.. 2000 tokens/);
     const directives = `{ me { ${"id @include(if: true) ".repeat(51)}} }`;
     expect(operationBeyondLimits(schema, directives, DEFAULT_GRAPHQL_LIMITS)).toMatch(/Directives limit of 50 exceeded/);
+  });
+
+  it("counts introspection fields: the standard introspection query fits max_introspection_depth exactly, 200 levels do not", () => {
+    const every = { descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true };
+    expect(operationBeyondLimits(schema, getIntrospectionQuery(), DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
+    expect(operationBeyondLimits(schema, getIntrospectionQuery(every), DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
+    // one ofType level past graphql-js's default typeDepth (9) is one level too deep
+    expect(operationBeyondLimits(schema, getIntrospectionQuery({ typeDepth: 10 }), DEFAULT_GRAPHQL_LIMITS)).toMatch(/depth limit of 21 exceeded, found 22/);
+    const ofTypes = (levels: number) => `{ __schema { types { ${"ofType { ".repeat(levels)}name${" }".repeat(levels)} } } }`;
+    expect(operationBeyondLimits(schema, ofTypes(18), DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
+    expect(operationBeyondLimits(schema, ofTypes(19), DEFAULT_GRAPHQL_LIMITS)).toMatch(/depth limit of 21 exceeded, found 22/);
+    expect(operationBeyondLimits(schema, ofTypes(200), DEFAULT_GRAPHQL_LIMITS)).toMatch(/depth limit of 21 exceeded, found 203/);
+    // __type and fragments are introspection too
+    expect(operationBeyondLimits(schema, `{ __type(name: "User") { ${"ofType { ".repeat(200)}name${" }".repeat(200)} } }`, DEFAULT_GRAPHQL_LIMITS)).toMatch(/depth limit of 21 exceeded, found 202/);
+    expect(operationBeyondLimits(schema, `query { ...Schema } fragment Schema on Query { ${ofTypes(200).slice(2, -2)} }`, DEFAULT_GRAPHQL_LIMITS)).toMatch(/depth limit of 21 exceeded/);
+    // the allowance is for reading the schema: asked for beside data, introspection counts against max_depth
+    expect(operationBeyondLimits(schema, `{ me { id } ${ofTypes(8).slice(2, -2)} }`, DEFAULT_GRAPHQL_LIMITS)).toMatch(/depth limit of 10 exceeded, found 11/);
+    expect(operationBeyondLimits(schema, `{ __typename ${ofTypes(18).slice(2, -2)} }`, DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
+    // and it is configurable like the others
+    expect(operationBeyondLimits(schema, getIntrospectionQuery(), { ...DEFAULT_GRAPHQL_LIMITS, max_introspection_depth: 20 })).toMatch(/depth limit of 20 exceeded, found 21/);
   });
 });
