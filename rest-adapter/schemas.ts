@@ -1,4 +1,4 @@
-import { Type, type SchemaOptions, type TLiteral, type TNull, type TSchema, type TUnion } from "@sinclair/typebox";
+import { Type, type SchemaOptions, type TLiteral, type TNull, type TProperties, type TSchema, type TUnion } from "@sinclair/typebox";
 import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
 import { BUDGET_PERIODS } from "../lib/vocabulary/budgets.ts";
 import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES } from "../lib/vocabulary/cards.ts";
@@ -218,6 +218,22 @@ const CardLimitUsage = Type.Object(
   { description: "approved and settled purchases in the period (card_purchase transactions not failed); refunds do not give limits back" },
 );
 
+const FUNDING_SOURCE_IDS = {
+  crypto_wallet: Type.Integer({ description: "the wallet id (spec 2.3; GET /v0/wallets/{wallet_id})", examples: [12] }),
+  bank_account: Type.String({ description: "the bank account id (GET /v0/bank-accounts/{bank_account_id})", examples: ["bnk_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+} satisfies Record<(typeof CARD_FUNDING_SOURCE_TYPES)[number], TSchema>;
+
+/**
+ * A card's funding source as answered (spec 2.10): a wallet by its integer id (spec 2.3), a bank
+ * account by its string id; `extra`: properties each branch carries besides (`_links`).
+ */
+export function cardFundingSource(extra: TProperties = {}): TSchema {
+  return Type.Union(
+    CARD_FUNDING_SOURCE_TYPES.map((type) => Type.Object({ type: Type.Literal(type), id: FUNDING_SOURCE_IDS[type], ...extra })),
+    { description: "crypto_wallet: `id` is the wallet id, an integer; bank_account: `id` is the bank account id, a string" },
+  );
+}
+
 /** A card (spec 2.10, 3.3): never its number, CVV or expiry, which only the secure-details reveal answers. */
 export const Card = Type.Object(
   {
@@ -227,7 +243,7 @@ export const Card = Type.Object(
     nickname: Type.Union([Type.String(), Type.Null()]),
     currency: Type.String({ description: "USD or EUR; a crypto wallet settles purchases in USDC or EURC, one to one", examples: ["USD"] }),
     last_four: Type.String({ pattern: "^[0-9]{4}$", examples: ["4242"] }),
-    funding_source: Type.Object({ type: literalUnion(CARD_FUNDING_SOURCE_TYPES), id: Type.String({ description: "the wallet id, or the bank account id", examples: ["12"] }) }),
+    funding_source: cardFundingSource(),
     controls: Type.Object({
       daily_limit: CardLimit,
       monthly_limit: CardLimit,

@@ -1,11 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Links, literalUnion } from "../schemas.ts";
+import { cardFundingSource, Links, literalUnion } from "../schemas.ts";
 import { ASSET_BALANCE_FIELDS } from "../graphql-fields.ts";
 import { ACCOUNT_SOURCES } from "../../lib/vocabulary/assets.ts";
-import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES } from "../../lib/vocabulary/cards.ts";
+import { CARD_STATUSES } from "../../lib/vocabulary/cards.ts";
 import { AssetBalanceSchema, BALANCE_RULES } from "./wallet-assets.ts";
+import { restCard } from "./cards.ts";
 
 const UsdTotal = Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", examples: ["3025.5"] });
 
@@ -22,7 +23,7 @@ const Account = Type.Object({
       Type.Object({
         status: literalUnion(CARD_STATUSES),
         currency: Type.String({ examples: ["USD"] }),
-        funding_source: Type.Object({ type: literalUnion(CARD_FUNDING_SOURCE_TYPES), id: Type.String({ description: "the wallet id for crypto_wallet, the bank account id for bank_account", examples: ["12"] }) }),
+        funding_source: cardFundingSource(),
       }),
       Type.Null(),
     ],
@@ -49,7 +50,7 @@ export const accountRoutes = [
     agentExample: {},
     operation: `query ListAccounts { me { accounts { items { source source_id name chain_id address balances { ${ASSET_BALANCE_FIELDS} } total_value_usd card { status currency funding_source { type id } } } total_value_usd } } }`,
     variables: () => ({}),
-    result: (data) => data.me.accounts,
+    result: (data) => ({ ...data.me.accounts, items: data.me.accounts.items.map((item) => ({ ...item, card: item.card && restCard(item.card) })) }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/accounts")), wallets: link(href(base_url, "/v0/wallets")), bank_accounts: link(href(base_url, "/v0/bank-accounts")), cards: link(href(base_url, "/v0/cards")) }),
     responses: { 200: { description: "Your accounts", schema: Type.Object({ items: Type.Array(Account), total_value_usd: UsdTotal, _links: Links }) } },
     errors: ["USR-404-001", "CHN-502-001", "AGT-403-003"],

@@ -1,13 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
-import { FundingSource } from "./cards.ts";
+import { cardFundingSource, Links } from "../schemas.ts";
+import { FundingSource, fundingSourceInput, restFundingSource } from "./cards.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
-const Funding = Type.Object({ ...FundingSource.properties, _links: Links });
+const Funding = cardFundingSource({ _links: Links });
 
-function fundingLinks(base: string, cardId: string, funding: { type: string; id: string }) {
+function fundingLinks(base: string, cardId: string, funding: ReturnType<typeof restFundingSource>) {
   const self = `${href(base, "/v0/cards/{card_id}", { card_id: cardId })}/funding`;
   return {
     self: link(self),
@@ -26,14 +26,14 @@ export const cardFundingRoutes = [
     tag: "Card Funding",
     summary: "What a card spends from",
     description:
-      "The card's funding source (spec 2.10): `crypto_wallet` (a wallet id) or `bank_account` (a linked bank account id). Authorizations check its available balance and approved purchases debit it in the ledger, one to one: a wallet's in the card currency's stablecoin (USDC for USD cards, EURC for EUR cards), less its pending outflows; a bank account's in its currency (the card's), the balance its bank last reported less the purchases and debits booked against it that the bank has not posted yet. Another user's card: 404 `CRD-404-001`.",
+      "The card's funding source (spec 2.10): `crypto_wallet` (`id` a wallet id, an integer as in spec 2.3) or `bank_account` (`id` a linked bank account id, a string). Authorizations check its available balance and approved purchases debit it in the ledger, one to one: a wallet's in the card currency's stablecoin (USDC for USD cards, EURC for EUR cards), less its pending outflows; a bank account's in its currency (the card's), the balance its bank last reported less the purchases and debits booked against it that the bank has not posted yet. Another user's card: 404 `CRD-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:balances",
     agentExample: { card_id: "crd_01JD4ZK2M8Q7" },
     params: CardId,
     operation: `query GetCardFunding($id: ID!) { card(id: $id) { id funding_source { type id } } }`,
     variables: ({ params }) => ({ id: params.card_id }),
-    result: (data) => data.card.funding_source,
+    result: (data) => restFundingSource(data.card.funding_source),
     links: (body, { base_url, params }) => fundingLinks(base_url, params.card_id, body),
     responses: { 200: { description: "The funding source", schema: Funding } },
     errors: ["USR-404-001", "CRD-404-001", "AGT-403-003"],
@@ -50,8 +50,8 @@ export const cardFundingRoutes = [
     params: CardId,
     body: FundingSource,
     operation: `mutation SetCardFunding($id: ID!, $input: CardFundingSourceInput!) { card: set_card_funding(id: $id, input: $input) { id funding_source { type id } } }`,
-    variables: ({ params, body }) => ({ id: params.card_id, input: body }),
-    result: (data) => data.card.funding_source,
+    variables: ({ params, body }) => ({ id: params.card_id, input: fundingSourceInput(body) }),
+    result: (data) => restFundingSource(data.card.funding_source),
     links: (body, { base_url, params }) => fundingLinks(base_url, params.card_id, body),
     responses: { 200: { description: "The new funding source", schema: Funding } },
     errors: ["USR-403-001", "USR-404-001", "CRD-404-001", "CRD-409-001", "WAL-404-001", "BNK-404-001", "TXN-422-002"],

@@ -1,9 +1,9 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { CARD_FIELDS } from "../graphql-fields.ts";
 import { Links, literalUnion } from "../schemas.ts";
-import { CARD_FUNDING_SOURCE_TYPES, CARD_TYPES } from "../../lib/vocabulary/cards.ts";
+import { CARD_FUNDING_SOURCE_TYPES, CARD_TYPES, type CardFundingSourceType } from "../../lib/vocabulary/cards.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
 const Limit = Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] }), Type.Null()]);
@@ -20,8 +20,36 @@ const Controls = Type.Object(
 );
 export const FundingSource = Type.Object({
   type: literalUnion(CARD_FUNDING_SOURCE_TYPES),
-  id: Type.String({ minLength: 1, maxLength: 64, description: "a wallet id of yours (GET /v0/wallets) for crypto_wallet, a bank account id for bank_account", examples: ["12"] }),
+  id: Type.Union(
+    [
+      Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: "crypto_wallet: a wallet id of yours (spec 2.3, GET /v0/wallets)", examples: [12] }),
+      Type.String({ minLength: 1, maxLength: 64, description: "bank_account: a bank account id of yours (GET /v0/bank-accounts); crypto_wallet also accepts the wallet id in decimal (\"12\"), as it once required", examples: ["bnk_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+    ],
+    { description: "the wallet id (an integer) for crypto_wallet, the bank account id (a string) for bank_account" },
+  ),
 });
+
+type GraphQLFundingSource = { type: CardFundingSourceType; id: string };
+type RestFundingSource = { type: "crypto_wallet"; id: number } | { type: "bank_account"; id: string };
+
+/**
+ * GraphQL carries a funding source's id as a String (wallet and bank account ids share the
+ * field); REST carries a wallet id as the integer of spec 2.3. The one conversion each way, for
+ * every route that reads or writes a funding source.
+ */
+export function fundingSourceInput(source: Static<typeof FundingSource>): GraphQLFundingSource {
+  return { type: source.type, id: String(source.id) };
+}
+
+export function restFundingSource(source: GraphQLFundingSource): RestFundingSource {
+  return source.type === "crypto_wallet" ? { type: source.type, id: Number(source.id) } : { type: source.type, id: source.id };
+}
+
+/** A card as REST answers it: its funding source's wallet id an integer. */
+export function restCard<C extends { funding_source: GraphQLFundingSource }>(card: C): Omit<C, "funding_source"> & { funding_source: RestFundingSource } {
+  return { ...card, funding_source: restFundingSource(card.funding_source) };
+}
+
 const ShippingAddress = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -38,7 +66,7 @@ const ShippingAddress = Type.Object(
 const LIFECYCLE =
   "Statuses follow spec 3.3: a virtual card is `active` once the issuer confirms it (at creation with the sandbox issuer); a physical card stays `pending` until you activate it with the last four digits printed on it. `freeze` moves `active` → `suspended`, `unfreeze` `suspended` → `active`, `close` `active` → `closed` for good — and also `suspended` → `closed`, beyond the spec's table, because a lost card is frozen first and should not have to be unfrozen (open to authorizations) to be closed. Any other move is 409 `CRD-409-001` naming the current status; every change is in `status_history`.";
 
-export function cardLinks(base: string, card: { id: string; status: string; funding_source?: { type: string; id: string } }) {
+export function cardLinks(base: string, card: { id: string; status: string; funding_source?: RestFundingSource }) {
   const self = href(base, "/v0/cards/{card_id}", { card_id: card.id });
   const action = (name: string) => link(`${self}/${name}`, { method: "POST" });
   return {
@@ -67,7 +95,7 @@ function lifecycleRoute(operationId: "freezeCard" | "unfreezeCard" | "closeCard"
     params: CardId,
     operation: `mutation ${operationId[0]!.toUpperCase()}${operationId.slice(1)}($id: ID!) { card: ${field}(id: $id) { ${CARD_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.card_id }),
-    result: (data) => data.card,
+    result: (data) => restCard(data.card),
     links: (body, { base_url }) => cardLinks(base_url, body),
     responses: { 200: { description: "The card in its new status", schema: Type.Ref("Card") } },
     errors: ["USR-403-001", "USR-404-001", "CRD-404-001", "CRD-409-001", "CRD-503-001"],
@@ -98,8 +126,8 @@ export const cardRoutes = [
       shipping_address: Type.Optional(Type.Union([ShippingAddress, Type.Null()])),
     }),
     operation: `mutation CreateCard($input: CreateCardInput!, $idempotency_key: String) { card: create_card(input: $input, idempotency_key: $idempotency_key) { ${CARD_FIELDS} } }`,
-    variables: ({ body }) => ({ input: body }),
-    result: (data) => data.card,
+    variables: ({ body }) => ({ input: { ...body, funding_source: fundingSourceInput(body.funding_source) } }),
+    result: (data) => restCard(data.card),
     status: 201,
     links: (body, { base_url }) => cardLinks(base_url, body),
     responses: { 201: { description: "The card (also the answer to a retry with the same Idempotency-Key)", schema: Type.Ref("Card") } },
@@ -117,7 +145,7 @@ export const cardRoutes = [
     agentExample: {},
     operation: `query ListCards { cards { ${CARD_FIELDS} } }`,
     variables: () => ({}),
-    result: (data) => ({ items: data.cards }),
+    result: (data) => ({ items: data.cards.map(restCard) }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/cards")), create: link(href(base_url, "/v0/cards"), { method: "POST" }) }),
     responses: { 200: { description: "The cards", schema: Type.Object({ items: Type.Array(Type.Ref("Card")), _links: Links }) } },
     errors: ["USR-404-001", "AGT-403-003"],
@@ -135,7 +163,7 @@ export const cardRoutes = [
     params: CardId,
     operation: `query GetCard($id: ID!) { card(id: $id) { ${CARD_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.card_id }),
-    result: (data) => data.card,
+    result: (data) => restCard(data.card),
     links: (body, { base_url }) => cardLinks(base_url, body),
     responses: { 200: { description: "The card", schema: Type.Ref("Card") } },
     errors: ["USR-404-001", "CRD-404-001", "AGT-403-003"],
@@ -153,7 +181,7 @@ export const cardRoutes = [
     body: Type.Object({ nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])), controls: Type.Optional(Type.Union([Controls, Type.Null()])) }, { minProperties: 1 }),
     operation: `mutation UpdateCard($id: ID!, $input: UpdateCardInput!) { card: update_card(id: $id, input: $input) { ${CARD_FIELDS} } }`,
     variables: ({ params, body }) => ({ id: params.card_id, input: body }),
-    result: (data) => data.card,
+    result: (data) => restCard(data.card),
     links: (body, { base_url }) => cardLinks(base_url, body),
     responses: { 200: { description: "The card as updated", schema: Type.Ref("Card") } },
     errors: ["USR-403-001", "USR-404-001", "CRD-404-001", "CRD-409-001", "CRD-422-001"],
@@ -170,7 +198,7 @@ export const cardRoutes = [
     body: Type.Object({ last_four: Type.String({ pattern: "^[0-9]{4}$", examples: ["4242"] }) }),
     operation: `mutation ActivateCard($id: ID!, $last_four: String!) { card: activate_card(id: $id, last_four: $last_four) { ${CARD_FIELDS} } }`,
     variables: ({ params, body }) => ({ id: params.card_id, last_four: body.last_four }),
-    result: (data) => data.card,
+    result: (data) => restCard(data.card),
     links: (body, { base_url }) => cardLinks(base_url, body),
     responses: { 200: { description: "The active card", schema: Type.Ref("Card") } },
     errors: ["USR-403-001", "USR-404-001", "CRD-404-001", "CRD-409-001", "CRD-422-002", "CRD-503-001"],

@@ -301,8 +301,8 @@ describe("cards in the account view and GraphQL", () => {
     const wallet = accounts.items.find((item: { source: string; source_id: string }) => item.source === "crypto_wallet" && item.source_id === String(user.wallet_id));
     expect(wallet.card).toBeNull();
     expect(accounts.items.filter((item: { source: string }) => item.source === "card")).toEqual([
-      { source: "card", source_id: user.card.id, name: `Virtual card •••• ${user.card.last_four}`, chain_id: null, address: null, balances: [], total_value_usd: "0", card: { status: "active", currency: "USD", funding_source: { type: "crypto_wallet", id: String(user.wallet_id) } } },
-      { source: "card", source_id: named.id, name: "Travel", chain_id: null, address: null, balances: [], total_value_usd: "0", card: { status: "active", currency: "USD", funding_source: { type: "crypto_wallet", id: String(user.wallet_id) } } },
+      { source: "card", source_id: user.card.id, name: `Virtual card •••• ${user.card.last_four}`, chain_id: null, address: null, balances: [], total_value_usd: "0", card: { status: "active", currency: "USD", funding_source: { type: "crypto_wallet", id: user.wallet_id } } },
+      { source: "card", source_id: named.id, name: "Travel", chain_id: null, address: null, balances: [], total_value_usd: "0", card: { status: "active", currency: "USD", funding_source: { type: "crypto_wallet", id: user.wallet_id } } },
     ]);
     expect(accounts.total_value_usd).toBe(wallet.total_value_usd);
     expect(accounts._links.cards).toBeDefined();

@@ -27,7 +27,7 @@ function cards(jwt: string, path = "", init: { method?: string; json?: unknown; 
 }
 
 async function issue(user: { jwt: string; wallet_id: number }, body: Record<string, unknown> = {}) {
-  const response = await cards(user.jwt, "", { method: "POST", json: { type: "virtual", funding_source: { type: "crypto_wallet", id: String(user.wallet_id) }, ...body } });
+  const response = await cards(user.jwt, "", { method: "POST", json: { type: "virtual", funding_source: { type: "crypto_wallet", id: user.wallet_id }, ...body } });
   expect(response.status, await response.clone().text()).toBe(201);
   return response.json();
 }
@@ -43,7 +43,7 @@ describe("issuing", () => {
       status: "active",
       nickname: "Groceries",
       currency: "USD",
-      funding_source: { type: "crypto_wallet", id: String(user.wallet_id) },
+      funding_source: { type: "crypto_wallet", id: user.wallet_id },
       controls: { daily_limit: "100", monthly_limit: null, single_transaction_limit: null, allowed_mcc: [], blocked_mcc: ["7995"] },
       usage: { time_zone: "UTC", daily: { limit: "100", spent: "0", remaining: "100" }, monthly: { limit: null, spent: "0", remaining: null } },
       shipping_address: null,
@@ -95,13 +95,38 @@ describe("issuing", () => {
     expect(await db.card.count({ where: { user_id: user.id } })).toBe(0);
   });
 
+  it("takes a wallet by the integer id GET /v0/wallets answers (spec 2.3), or that id in decimal as before, and answers it as the integer", async () => {
+    const user = await approvedUser(platform);
+    const [wallet] = (await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number }[];
+    expect(Number.isInteger(wallet!.id)).toBe(true);
+    for (const id of [wallet!.id, String(wallet!.id)]) {
+      const response = await cards(user.jwt, "", { method: "POST", json: { type: "virtual", funding_source: { type: "crypto_wallet", id } } });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const card = await response.json();
+      expect(card.funding_source, JSON.stringify(id)).toEqual({ type: "crypto_wallet", id: wallet!.id });
+      expect(card._links.funding_wallet.href).toMatch(new RegExp(`/v0/wallets/${wallet!.id}$`));
+      expect((await (await cards(user.jwt, `/${card.id}/funding`)).json()).id).toBe(wallet!.id);
+    }
+    const items = (await (await cards(user.jwt)).json()).items as { id: string; funding_source: unknown }[];
+    expect(items.map((card) => card.funding_source)).toEqual([{ type: "crypto_wallet", id: wallet!.id }, { type: "crypto_wallet", id: wallet!.id }]);
+    const card = items[0]!;
+    for (const id of [0, -1, 12.5, 2_147_483_648, null, true]) {
+      const response = await cards(user.jwt, `/${card.id}/funding`, { method: "PUT", json: { type: "crypto_wallet", id } });
+      expect([response.status, (await response.json()).detail?.[0]?.loc], JSON.stringify(id)).toEqual([422, ["body", "id"]]);
+    }
+  });
+
   it("honours Idempotency-Key: one card however often the request is retried", async () => {
     const user = await approvedUser(platform);
-    const body = { type: "virtual", funding_source: { type: "crypto_wallet", id: String(user.wallet_id) } };
+    const body = { type: "virtual", funding_source: { type: "crypto_wallet", id: user.wallet_id } };
     const first = await cards(user.jwt, "", { method: "POST", json: body, headers: { "idempotency-key": "card-once" } });
     const again = await cards(user.jwt, "", { method: "POST", json: body, headers: { "idempotency-key": "card-once" } });
-    expect([first.status, again.status]).toEqual([201, 201]);
-    expect(await again.json()).toEqual(await first.json());
+    // the wallet id in decimal is the same request
+    const asText = await cards(user.jwt, "", { method: "POST", json: { ...body, funding_source: { type: "crypto_wallet", id: String(user.wallet_id) } }, headers: { "idempotency-key": "card-once" } });
+    expect([first.status, again.status, asText.status]).toEqual([201, 201, 201]);
+    const answer = await first.json();
+    expect(await again.json()).toEqual(answer);
+    expect(await asText.json()).toEqual(answer);
     const other = await cards(user.jwt, "", { method: "POST", json: { ...body, nickname: "x" }, headers: { "idempotency-key": "card-once" } });
     expect([other.status, await code(other)]).toEqual([422, "TXN-422-001"]);
     expect(await db.card.count({ where: { user_id: user.id } })).toBe(1);
@@ -207,17 +232,22 @@ describe("controls and funding", () => {
     const user = await approvedUser(platform);
     const card = await issue(user);
     const funding = await (await cards(user.jwt, `/${card.id}/funding`)).json();
-    expect(funding).toMatchObject({ type: "crypto_wallet", id: String(user.wallet_id) });
+    expect(funding).toMatchObject({ type: "crypto_wallet", id: user.wallet_id });
     expect(funding._links.balances.href).toContain(`/v0/wallets/${user.wallet_id}/assets`);
     const wallets = (await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string }[];
     const safe = wallets.find((wallet) => wallet.id !== user.wallet_id)!;
-    const moved = await cards(user.jwt, `/${card.id}/funding`, { method: "PUT", json: { type: "crypto_wallet", id: String(safe.id) } });
-    expect(moved.status).toBe(200);
-    expect(await moved.json()).toMatchObject({ type: "crypto_wallet", id: String(safe.id) });
+    const moved = await cards(user.jwt, `/${card.id}/funding`, { method: "PUT", json: { type: "crypto_wallet", id: safe.id } });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect(await moved.json()).toMatchObject({ type: "crypto_wallet", id: safe.id });
+    const back = await cards(user.jwt, `/${card.id}/funding`, { method: "PUT", json: { type: "crypto_wallet", id: String(user.wallet_id) } });
+    expect([back.status, (await back.json()).id]).toEqual([200, user.wallet_id]);
+    expect((await cards(user.jwt, `/${card.id}/funding`, { method: "PUT", json: { type: "crypto_wallet", id: safe.id } })).status).toBe(200);
     const other = await userWithWallet(platform);
-    const foreign = await cards(user.jwt, `/${card.id}/funding`, { method: "PUT", json: { type: "crypto_wallet", id: String(other.wallet_id) } });
-    expect([foreign.status, await code(foreign)]).toEqual([404, "WAL-404-001"]);
-    expect((await (await cards(user.jwt, `/${card.id}`)).json()).funding_source.id).toBe(String(safe.id));
+    for (const id of [other.wallet_id, String(other.wallet_id)]) {
+      const foreign = await cards(user.jwt, `/${card.id}/funding`, { method: "PUT", json: { type: "crypto_wallet", id } });
+      expect([foreign.status, await code(foreign)]).toEqual([404, "WAL-404-001"]);
+    }
+    expect((await (await cards(user.jwt, `/${card.id}`)).json()).funding_source).toEqual({ type: "crypto_wallet", id: safe.id });
   });
 });
 
