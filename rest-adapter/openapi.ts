@@ -57,6 +57,43 @@ const STATUS_TEXT: Record<number, string> = {
   503: "Unavailable",
 };
 
+/** A response header as the document shows it (OpenAPI Header Object). */
+export interface HeaderObject {
+  description: string;
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+/** Retry-After in seconds (spec 7.4, 8): `required` where every answer of the status carries it. */
+export function retryAfterHeader(required: boolean, description: string): HeaderObject {
+  return { description, required, schema: { type: "integer", minimum: 0 } };
+}
+
+/**
+ * The 503 codes that carry Retry-After, and when: load shedding and shutting down always
+ * (lib/http.ts), GEN-503-001 only for a database that is away (lib/graphql/mask-error.ts). The
+ * others (a provider not configured, another service unreachable) carry none.
+ */
+const RETRY_AFTER_503: Partial<Record<ErrorCode, string>> = {
+  "GEN-503-001": "when the database is unavailable",
+  "GEN-503-002": "always",
+  "GEN-503-003": "always",
+};
+
+/**
+ * The headers documented on a route's answers with `status` (`codes`: the catalogue codes it
+ * answers with it): the route's fixed `headers`, Retry-After on every 429 (each limit sets it) and
+ * on the 503s that send it. The e2e response check holds answers to the required ones.
+ */
+export function responseHeaders(route: Pick<DocumentedRoute, "headers">, status: number, codes: readonly ErrorCode[]): Record<string, HeaderObject> {
+  const headers: Record<string, HeaderObject> = {};
+  for (const [name, value] of Object.entries(route.headers ?? {})) headers[name] = { description: `Always \`${value}\`.`, schema: { type: "string", const: value } };
+  if (status === 429) headers["Retry-After"] = retryAfterHeader(true, "Seconds to wait before retrying (spec 7.4).");
+  const when = status === 503 ? codes.filter((code) => RETRY_AFTER_503[code]).map((code) => `\`${code}\` ${RETRY_AFTER_503[code]}`) : [];
+  if (when.length > 0) headers["Retry-After"] = retryAfterHeader(false, `Seconds to wait before retrying; sent with ${when.join(", ")}. The other 503s carry none: retry with backoff.`);
+  return headers;
+}
+
 /** JSON Schema out of TypeBox: symbols dropped, `Type.Ref("X")` pointed at the components. */
 function jsonSchema(schema: TSchema): Record<string, unknown> {
   return JSON.parse(JSON.stringify(schema), (key, value) => (key === "$ref" && typeof value === "string" && !value.startsWith("#") ? `#/components/schemas/${value}` : value));
@@ -146,9 +183,9 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
       },
     };
   }
-  if (route.headers) {
-    const headers = Object.fromEntries(Object.entries(route.headers).map(([name, value]) => [name, { description: `Always \`${value}\`.`, schema: { type: "string", const: value } }]));
-    for (const response of Object.values(responses)) (response as { headers?: unknown }).headers = headers;
+  for (const [status, response] of Object.entries(responses)) {
+    const headers = responseHeaders(route, Number(status), byStatus.get(Number(status)) ?? []);
+    if (Object.keys(headers).length > 0) (response as { headers?: unknown }).headers = headers;
   }
   return {
     operationId: route.operationId,

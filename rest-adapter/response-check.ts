@@ -2,9 +2,9 @@ import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { TSchema } from "@sinclair/typebox";
 import type { onSendAsyncHookHandler } from "fastify";
-import type { DocumentedRoute } from "./openapi.ts";
+import { responseHeaders, type DocumentedRoute } from "./openapi.ts";
 import { errorStatuses, routeErrorCodes } from "./route.ts";
-import { errorDefinition } from "../lib/errors/catalogue.ts";
+import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
 import { COMPONENTS, problemSchema } from "./schemas.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 
@@ -26,8 +26,15 @@ export interface ResponseMismatch {
 
 export type ResponseMismatchReport = (mismatch: ResponseMismatch) => void;
 
-/** `codes`: for an error status, the catalogue codes the route answers with it */
-type Expected = { media: "application/json" | "application/problem+json"; validate?: ValidateFunction; codes?: ReadonlySet<string> };
+/** `codes`: for an error status, the catalogue codes the route answers with it; `headers`: those the document says every such answer carries */
+type Expected = { media: "application/json" | "application/problem+json"; validate?: ValidateFunction; codes?: ReadonlySet<string>; headers: string[] };
+
+/** The response headers documented as required on the route's answers with `status`. */
+function requiredHeaders(route: DocumentedRoute, status: number, codes: readonly ErrorCode[]): string[] {
+  return Object.entries(responseHeaders(route, status, codes))
+    .filter(([, header]) => header.required)
+    .map(([name]) => name);
+}
 
 function describe(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}${e.keyword === "additionalProperties" ? ` (${String(e.params.additionalProperty)})` : ""}`).join("; ");
@@ -53,7 +60,8 @@ function closed(schema: unknown): unknown {
  * Checks each answer of a listener against its route's documented responses: the status is one
  * the route documents (`responses` or `errorStatuses`), the media type matches, the body
  * validates against the status's schema (`problemSchema` for errors), objects closed, and a
- * ProblemDetail's `error_code` is one of the route's codes (`routeErrorCodes`). Built only
+ * ProblemDetail's `error_code` is one of the route's codes (`routeErrorCodes`), and the headers
+ * documented as required are sent (`responseHeaders`: Retry-After on a 429). Built only
  * when a caller asks for it (the test platform), so production answers pass through untouched.
  * `X-Timestamp-Format: iso8601` answers are checked after turning their timestamps back into
  * epoch milliseconds, the format the schemas describe (the conversion is lossless both ways).
@@ -78,12 +86,13 @@ export class ResponseChecker {
   private expectations(route: DocumentedRoute): Map<number, Expected> {
     const expected = new Map<number, Expected>();
     for (const [status, doc] of Object.entries(route.responses)) {
-      expected.set(Number(status), { media: "application/json", ...(doc.schema && { validate: this.compile(doc.schema) }) });
+      expected.set(Number(status), { media: "application/json", ...(doc.schema && { validate: this.compile(doc.schema) }), headers: requiredHeaders(route, Number(status), []) });
     }
     const codes = routeErrorCodes(route);
     for (const status of errorStatuses(route)) {
       const validate = status === 422 ? this.unprocessable : this.problem;
-      expected.set(status, { media: "application/problem+json", validate, codes: new Set(codes.filter((code) => errorDefinition(code).status === status)) });
+      const own = codes.filter((code) => errorDefinition(code).status === status);
+      expected.set(status, { media: "application/problem+json", validate, codes: new Set(own), headers: requiredHeaders(route, status, own) });
     }
     return expected;
   }
@@ -105,6 +114,7 @@ export class ResponseChecker {
       }
       const entry = expected.get(status);
       if (!entry) return (mismatch(`status ${status} is not declared`, body), payload);
+      for (const name of entry.headers) if (reply.getHeader(name) === undefined) mismatch(`no ${name} header, which every documented ${status} answer carries`, body);
       const media = String(reply.getHeader("content-type") ?? "").split(";")[0];
       if (body !== undefined && media !== entry.media) mismatch(`content type ${media}, documented ${entry.media}`, body);
       if (!entry.validate) {

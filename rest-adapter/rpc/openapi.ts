@@ -1,5 +1,5 @@
 // `{rpc_url}/openapi.json`: what a public key's `rpc_docs` link points at.
-import { buildOpenApiDocument } from "../openapi.ts";
+import { buildOpenApiDocument, retryAfterHeader, type HeaderObject } from "../openapi.ts";
 import { healthRoutes } from "../routes/health.ts";
 import { RPC_SCOPE } from "./auth.ts";
 import { ALLOWED_METHODS, REFUSALS } from "./methods.ts";
@@ -83,6 +83,12 @@ const single = { $ref: "#/components/schemas/JsonRpcResponse" };
 const eitherRequest = { oneOf: [{ $ref: "#/components/schemas/JsonRpcRequest" }, { type: "array", minItems: 1, maxItems: MAX_BATCH_SIZE, items: { $ref: "#/components/schemas/JsonRpcRequest" } }] };
 const eitherResponse = { oneOf: [single, { type: "array", items: single }] };
 
+/** Retry-After on the host's own refusals (auth.ts, app.ts): every 429; a 503 of load shedding or shutdown, not one of a key that could not be verified. */
+const RETRY_AFTER: Partial<Record<number, HeaderObject>> = {
+  429: retryAfterHeader(true, "Seconds to wait before retrying; also `data.retry_after_seconds`."),
+  503: retryAfterHeader(false, "Seconds to wait before retrying; sent when the host is overloaded or shutting down (also `data.retry_after_seconds`), not when the key could not be verified."),
+};
+
 function rpcOperation(options: RpcOpenApiOptions, withPathKey: boolean) {
   return {
     operationId: withPathKey ? "rpcWithKeyInPath" : "rpc",
@@ -100,7 +106,7 @@ function rpcOperation(options: RpcOpenApiOptions, withPathKey: boolean) {
       200: { description: "The answer: one response object, or an array in the batch's order", content: json(eitherResponse) },
       204: { description: "Only notifications were sent" },
       ...Object.fromEntries(
-        [
+        ([
           [400, "Parse error, invalid single request, empty or oversized batch"],
           [401, "Key missing, malformed, unknown or revoked"],
           [403, "Server key, or no rpc.invoke"],
@@ -110,7 +116,10 @@ function rpcOperation(options: RpcOpenApiOptions, withPathKey: boolean) {
           [502, "Upstream node failed"],
           [503, "The key could not be verified right now, or the host is overloaded or shutting down (Retry-After)"],
           [504, "Upstream node timed out"],
-        ].map(([status, text]) => [status, { description: text, content: json(status === 502 || status === 504 ? eitherResponse : single) }]),
+        ] as const).map(([status, text]) => [
+          status,
+          { description: text, content: json(status === 502 || status === 504 ? eitherResponse : single), ...(RETRY_AFTER[status] && { headers: { "Retry-After": RETRY_AFTER[status] } }) },
+        ]),
       ),
     },
     security: withPathKey ? [{}] : [{ PublicApiKey: [] }],

@@ -105,6 +105,18 @@ describe("response check", () => {
     expect(mismatches).toMatchObject([{ operationId: "getThing", status: 409, problem: "status 409 is not declared", body: { error_code: "USR-409-001" } }]);
   });
 
+  it("reports a 429 without the Retry-After header the document says every 429 carries", async () => {
+    const mismatches: ResponseMismatch[] = [];
+    let retryAfter: number | undefined = 7;
+    const target = await build(() => ({ errors: [{ message: "refused", extensions: { error_code: "GEN-429-001", ...(retryAfter !== undefined && { retry_after: retryAfter }) } }] }), mismatches);
+    const limited = await target.inject({ url: "/v0/things/1" });
+    expect([limited.statusCode, limited.headers["retry-after"]]).toEqual([429, "7"]);
+    expect(mismatches).toEqual([]);
+    retryAfter = undefined;
+    expect((await target.inject({ url: "/v0/things/1" })).headers["retry-after"]).toBeUndefined();
+    expect(mismatches).toMatchObject([{ operationId: "getThing", status: 429, problem: "no Retry-After header, which every documented 429 answer carries" }]);
+  });
+
   it("answers the same without the check (production): the check only observes", async () => {
     const answer = () => ({ data: { thing: { name: 7, created_at: 1 } } });
     const checked = await (await build(answer, [])).inject({ url: "/v0/things/1" });
