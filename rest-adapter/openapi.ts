@@ -116,7 +116,7 @@ function parameters(schema: TSchema | undefined, location: "path" | "query") {
 }
 
 /** What the document needs of a route: route tables and webhook receivers both provide it. */
-export type DocumentedRoute = Pick<Route, "operationId" | "tag" | "summary" | "description" | "responses" | "headers"> & RouteErrorFacts;
+export type DocumentedRoute = Pick<Route, "operationId" | "tag" | "summary" | "description" | "responses" | "requestHeaders" | "headers"> & RouteErrorFacts;
 
 /** What a model reading an AgentTool operation needs besides its description: scope, units, an example. */
 function agentToolNote(route: DocumentedRoute): string | undefined {
@@ -165,6 +165,7 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
     { name: "X-Timestamp-Format", in: "header", required: false, description: "Exactly `iso8601` (lower case) for ISO 8601 timestamps, `YYYY-MM-DDTHH:MM:SSZ` in UTC; any other value (`ISO8601` included) or none means epoch milliseconds, and is not rejected.", schema: { type: "string", examples: ["iso8601"] } },
     ...(route.security.some((scheme) => scheme.startsWith("Platform")) ? CREDENTIAL_HEADERS.map((h) => ({ ...h, in: "header", required: false, schema: { type: "string" } })) : []),
     ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ...(route.requestHeaders ?? []).map(({ schema, ...header }) => ({ ...header, in: "header", schema: schema ?? { type: "string" } })),
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, doc] of Object.entries(route.responses)) {

@@ -30,6 +30,19 @@ export interface LinkContext<P, Q, B> extends RouteRequest<P, Q, B> {
   docs_url: string;
 }
 
+/**
+ * A request header the route's own code reads (a webhook's signature headers), documented as a
+ * header parameter so generated clients type it. Documentation only: no validation refuses a
+ * request for it, the code reading it answers as its description says.
+ */
+export interface RequestHeaderDoc {
+  name: string;
+  required: boolean;
+  description: string;
+  /** JSON Schema of the value; default a string */
+  schema?: Record<string, unknown>;
+}
+
 export interface ResponseDoc {
   description: string;
   /** the body schema; ProblemDetail for error statuses is added by the document generator */
@@ -106,6 +119,8 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
   links?: (body: R, context: LinkContext<Static<P>, Static<Q>, Static<B>>) => Links;
   /** documented success responses by status */
   responses: Record<number, ResponseDoc>;
+  /** request headers the route reads besides the credential headers, X-Timestamp-Format and Idempotency-Key (`idempotent`) */
+  requestHeaders?: RequestHeaderDoc[];
   /**
    * Response headers sent with every answer of the route, errors included, and documented on each
    * response (lower-case names): `cache-control: no-store` where the body carries secrets.

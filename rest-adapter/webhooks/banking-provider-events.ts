@@ -59,6 +59,7 @@ export function bankingProviderWebhook(options: BankingWebhookOptions) {
     summary: "Banking provider events: bank linking and on/off-ramps (spec 4.5)",
     description: DESCRIPTION(toleranceSeconds),
     envelope: Envelope,
+    requestHeaders: [{ name: BANKING_SIGNATURE_HEADER, required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "{t}.{raw body}">`, one `v1` per secret during rotation.' }],
     verify(raw, headers, now) {
       const header = headers[BANKING_SIGNATURE_HEADER];
       if (verifyBankingSignature(raw, header, secrets, now, toleranceSeconds)) return;

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { isFreshKycEvent } from "../../lib/webhooks/kyc-event-freshness.ts";
-import { kycEventId, verifyKycPayloadDigest } from "../../lib/webhooks/kyc-payload-digest.ts";
+import { KYC_DIGEST_ALG_HEADER, KYC_DIGEST_ALGORITHMS, KYC_DIGEST_HEADER, kycEventId, verifyKycPayloadDigest } from "../../lib/webhooks/kyc-payload-digest.ts";
 import { defineWebhook } from "./webhooks.ts";
 
 /** The one detail of every refused delivery: it never echoes the digest, the algorithm or the body. */
@@ -53,6 +53,10 @@ export function kycProviderWebhook(options: KycWebhookOptions) {
   const { secret, sandbox, sandboxSecret, toleranceSeconds } = options;
   return defineWebhook({
     envelope: KycProviderEventEnvelope,
+    requestHeaders: [
+      { name: KYC_DIGEST_HEADER, required: true, description: "Hex HMAC of the raw body keyed with `KYC_WEBHOOK_SECRET`.", schema: { type: "string", pattern: "^[0-9a-fA-F]+$" } },
+      { name: KYC_DIGEST_ALG_HEADER, required: true, description: "The HMAC's hash; any other value is 401 `WHK-401-001`.", schema: { type: "string", enum: Object.keys(KYC_DIGEST_ALGORITHMS) } },
+    ],
     verify(raw, headers) {
       if (verifyKycPayloadDigest(raw, headers, secret)) return;
       if (sandbox && verifyKycPayloadDigest(raw, headers, sandboxSecret)) return;

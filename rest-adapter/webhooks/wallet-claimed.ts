@@ -46,6 +46,11 @@ export function walletClaimedWebhook(secrets: readonly string[]) {
     tag: "Webhooks",
     summary: "Embedded-wallet provider: a pregenerated wallet was claimed",
     description: DESCRIPTION,
+    requestHeaders: [
+      { name: "webhook-id", required: false, description: "The envelope `id`; may be left out, a different value is 401 `WHK-401-001`." },
+      { name: "webhook-timestamp", required: true, description: `Unix epoch seconds of signing, within ${WALLET_CLAIM_TOLERANCE_SECONDS} s of the server's clock.`, schema: { type: "string", pattern: "^[0-9]{1,12}$" } },
+      { name: "webhook-signature", required: true, description: 'Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-timestamp}.{raw body}">` values, one per secret during rotation.' },
+    ],
     envelope: Envelope,
     verify: walletClaimVerifier(secrets),
     check(envelope, headers) {
