@@ -195,6 +195,8 @@ describe("loadRateLimitConfig", () => {
         user: { limit: 300, windowMs: 60_000 },
         ip: { limit: 300, windowMs: 60_000 },
         auth_failure: { limit: 20, windowMs: 60_000 },
+        auth_failure_address: { limit: 600, windowMs: 60_000 },
+        auth_verification: { limit: 120, windowMs: 60_000 },
         pint_exchange: { limit: 30, windowMs: 60_000 },
         rpc: { limit: 1200, windowMs: 60_000 },
       },
