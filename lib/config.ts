@@ -8,6 +8,7 @@ import { loadCardIssuerName, loadKycProviderConfig, loadSmsProviderConfig, type 
 import { loadRateLimitConfig, type RateLimitConfig } from "./rate-limit/config.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 import { loadEnvironmentLimits, type EnvironmentLimits } from "./environment-limits.ts";
+import { loadRegistrationProof, type RegistrationProofPolicy } from "./registration-proof.ts";
 import { DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/kyc-event-freshness.ts";
 import { DEFAULT_BANKING_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/banking-signature.ts";
 import { loadGraphqlLimitConfig, type GraphqlLimitConfig } from "./graphql/limits.ts";
@@ -68,6 +69,8 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** ENVIRONMENT_LIMITS: users and Safe deployments per environment (lib/environment-limits.ts) */
   environmentLimits: EnvironmentLimits;
+  /** REGISTRATION_PROOF: where POST /v0/user/ demands proof of control of the address (lib/registration-proof.ts) */
+  registrationProof: RegistrationProofPolicy;
   /** GRAPHQL_LIMITS and GRAPHQL_INTROSPECTION (lib/graphql/limits.ts) */
   graphql: GraphqlLimitConfig;
   databaseUrl?: string;
@@ -403,6 +406,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(smsProvider && { smsProvider }),
     rateLimits: loadRateLimitConfig(env),
     environmentLimits: loadEnvironmentLimits(env),
+    registrationProof: loadRegistrationProof(env),
     graphql: loadGraphqlLimitConfig(env),
     ...(databaseUrl !== undefined && { databaseUrl }),
     dataDir: envText(env, "DATA_DIR") ?? "./data",

@@ -9,6 +9,8 @@ export interface WalletSigner {
   address: string;
   /** owner: the wallet's own key, or the user's primary EOA for a Safe; agent: a registered signer of the Safe */
   role: PintSignerRole;
+  /** whether the address is proven to be the user's: an unproven one (anyone may register any address) signs for nothing */
+  verified: boolean;
 }
 
 export interface WalletOwner {

@@ -63,6 +63,7 @@ export interface OperationData {
         safe_creation_status: "processing" | "completed" | "failed" | null;
         safe_creation_event_id: string | null;
         signer_of_wallet_id: number | null;
+        address_verified: boolean;
         created_at: number;
         updated_at: number;
       }[];
@@ -231,6 +232,7 @@ export interface OperationData {
         safe_creation_status: "processing" | "completed" | "failed" | null;
         safe_creation_event_id: string | null;
         signer_of_wallet_id: number | null;
+        address_verified: boolean;
         created_at: number;
         updated_at: number;
       } | null;
@@ -283,6 +285,7 @@ export interface OperationData {
         safe_creation_status: "processing" | "completed" | "failed" | null;
         safe_creation_event_id: string | null;
         signer_of_wallet_id: number | null;
+        address_verified: boolean;
         created_at: number;
         updated_at: number;
       } | null;
@@ -402,6 +405,7 @@ export interface OperationData {
       safe_creation_status: "processing" | "completed" | "failed" | null;
       safe_creation_event_id: string | null;
       signer_of_wallet_id: number | null;
+      address_verified: boolean;
       created_at: number;
       updated_at: number;
     }[];
@@ -419,6 +423,7 @@ export interface OperationData {
       safe_creation_status: "processing" | "completed" | "failed" | null;
       safe_creation_event_id: string | null;
       signer_of_wallet_id: number | null;
+      address_verified: boolean;
       created_at: number;
       updated_at: number;
     };
@@ -436,6 +441,25 @@ export interface OperationData {
       safe_creation_status: "processing" | "completed" | "failed" | null;
       safe_creation_event_id: string | null;
       signer_of_wallet_id: number | null;
+      address_verified: boolean;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/wallets/{wallet_id}/address-proof */
+  proveWalletAddress: {
+    wallet: {
+      id: number;
+      type: "EOA" | "Safe";
+      role: "wallet" | "signer";
+      address: string | null;
+      chain_id: number;
+      is_primary: boolean;
+      nickname: string | null;
+      safe_creation_status: "processing" | "completed" | "failed" | null;
+      safe_creation_event_id: string | null;
+      signer_of_wallet_id: number | null;
+      address_verified: boolean;
       created_at: number;
       updated_at: number;
     };
@@ -454,6 +478,7 @@ export interface OperationData {
         safe_creation_status: "processing" | "completed" | "failed" | null;
         safe_creation_event_id: string | null;
         signer_of_wallet_id: number | null;
+        address_verified: boolean;
         created_at: number;
         updated_at: number;
       };

@@ -87,6 +87,10 @@ export const Wallet = Type.Object(
     safe_creation_status: nullableLiteralUnion(SAFE_CREATION_STATUSES),
     safe_creation_event_id: Type.Union([Type.String(), Type.Null()]),
     signer_of_wallet_id: Type.Union([Type.Integer(), Type.Null()]),
+    address_verified: Type.Boolean({
+      description:
+        "whether the address is proven to be the user's (a signature by it, or a JWT vouching for it); until it is, funding a card or an off-ramp from the wallet, adopting a Safe it owns (byo onboarding) and PINT mandates for it are refused (403 `WAL-403-001`, `PINT-403-001`): prove it with POST /v0/wallets/{wallet_id}/address-proof",
+    }),
     created_at: EpochMs,
     updated_at: EpochMs,
     _links: Type.Optional(Links),

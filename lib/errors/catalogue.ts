@@ -35,7 +35,7 @@ export const ERROR_CATALOGUE = {
   "USR-401-004": { status: 401, title: "Invalid Personal Access Token", detail: "The personal access token is invalid, expired or revoked." },
   "USR-401-005": { status: 401, title: "Invalid Agent Token", detail: "The agent token (x-platform-token) is invalid, expired or revoked." },
   "USR-403-001": { status: 403, title: "Insufficient Permissions", detail: "The credential does not allow this operation." },
-  "USR-403-002": { status: 403, title: "Address Control Not Proven", detail: "Neither the JWT nor a signature proves control of primary_eoa_address; sign the registration message (see POST /v0/user/ in /openapi.json)." },
+  "USR-403-002": { status: 403, title: "Address Control Not Proven", detail: "This environment registers users only with proof of control of primary_eoa_address (REGISTRATION_PROOF), and neither the JWT nor a signature gives it; sign the registration message (see POST /v0/user/ in /openapi.json)." },
   "USR-404-001": { status: 404, title: "User Not Found", detail: "No user exists for this credential; create one with POST /v0/user/." },
   "USR-409-001": { status: 409, title: "User Already Exists", detail: "A user already exists for this identity." },
   "USR-429-001": { status: 429, title: "User Creation Limit Reached", detail: "This environment has created as many users as it may this hour (ENVIRONMENT_LIMITS); retry after the seconds in Retry-After." },
@@ -71,6 +71,7 @@ export const ERROR_CATALOGUE = {
   // Wallets (spec 2.3, 7.2)
   "WAL-400-001": { status: 400, title: "Invalid Ownership Proof", detail: "The signature does not prove control of the address." },
   "WAL-400-002": { status: 400, title: "Unsupported Wallet Change", detail: "This wallet cannot take that change." },
+  "WAL-403-001": { status: 403, title: "Wallet Address Not Proven", detail: "This needs proof that the wallet's address is yours, which has not been given: sign the address-proof message with the address and send it to POST /v0/wallets/{wallet_id}/address-proof, then retry." },
   "WAL-404-001": { status: 404, title: "Wallet Not Found", detail: "No wallet with this id belongs to the user." },
   "WAL-409-001": { status: 409, title: "Wallet Is A Signer", detail: "The wallet carries a signer role on the user's Safe and cannot be deleted." },
   "WAL-409-002": { status: 409, title: "Primary Wallet", detail: "A primary wallet cannot be deleted; designate another primary first." },

@@ -54,6 +54,6 @@ export const cardFundingRoutes = [
     result: (data) => restFundingSource(data.card.funding_source),
     links: (body, { base_url, params }) => fundingLinks(base_url, params.card_id, body),
     responses: { 200: { description: "The new funding source", schema: Funding } },
-    errors: ["USR-403-001", "USR-404-001", "CRD-404-001", "CRD-409-001", "WAL-404-001", "BNK-404-001", "TXN-422-002"],
+    errors: ["USR-403-001", "USR-404-001", "CRD-404-001", "CRD-409-001", "WAL-403-001", "WAL-404-001", "BNK-404-001", "TXN-422-002"],
   }),
 ];

@@ -131,7 +131,7 @@ export const cardRoutes = [
     status: 201,
     links: (body, { base_url }) => cardLinks(base_url, body),
     responses: { 201: { description: "The card (also the answer to a retry with the same Idempotency-Key)", schema: Type.Ref("Card") } },
-    errors: ["USR-403-001", "USR-404-001", "CRD-403-001", "CRD-422-001", "CRD-503-001", "WAL-404-001", "BNK-404-001", "TXN-422-002"],
+    errors: ["USR-403-001", "USR-404-001", "CRD-403-001", "CRD-422-001", "CRD-503-001", "WAL-403-001", "WAL-404-001", "BNK-404-001", "TXN-422-002"],
   }),
   defineRoute({
     operationId: "listCards",

@@ -108,7 +108,7 @@ export const onboardingRoutes = [
     summary: "Choose the Safe mode or submit the Safe",
     description: [
       "- `agent_create2`: the platform's signer workflow deploys the Safe (registration starts it); submitting again retries a failed deployment.",
-      "- `byo` with `safe_address`: an existing Safe (v1.3.0 or v1.4.1, the primary EOA among its owners, on the primary chain) becomes the primary Safe, checked over `CHAIN_RPC_URLS` (502 `CHN-502-001` when the chain cannot be reached; 400 `ONB-400-002` for an unusable Safe).",
+      "- `byo` with `safe_address`: an existing Safe (v1.3.0 or v1.4.1, the primary EOA among its owners, on the primary chain) becomes the primary Safe, checked over `CHAIN_RPC_URLS` (502 `CHN-502-001` when the chain cannot be reached; 400 `ONB-400-002` for an unusable Safe). The primary EOA must be proven first (403 `WAL-403-001` while its `address_verified` is false: POST /v0/wallets/{wallet_id}/address-proof), so an address registered by someone else cannot take its owner's Safe.",
       "- `user_signed_deploy` with `transaction_hash`: the user sent `config.deploy_transaction`; the Safe is `processing` until it is on chain.",
       "Without the address or hash, the mode is only recorded. 400 `ONB-400-001` when fields do not match the mode; 409 `ONB-409-001` while a Safe is deploying or deployed.",
     ].join("\n"),
@@ -123,7 +123,7 @@ export const onboardingRoutes = [
     result: (data) => data.onboarding,
     links: (body, { base_url }) => safeLinks(base_url, body),
     responses: { 200: { description: "OnboardingSafeResponse", schema: OnboardingSafeResponse } },
-    errors: ["USR-403-001", "USR-404-001", "ONB-400-001", "ONB-400-002", "ONB-409-001", "WAL-429-001", "CHN-502-001"],
+    errors: ["USR-403-001", "USR-404-001", "ONB-400-001", "ONB-400-002", "ONB-409-001", "WAL-403-001", "WAL-429-001", "CHN-502-001"],
   }),
   defineRoute({
     operationId: "submitOnboardingStep",

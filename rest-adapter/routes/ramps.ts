@@ -65,7 +65,7 @@ function carryOut(direction: RampDirection) {
     variables: ({ body }: { body: { quote_id: string } }) => ({ quote_id: body.quote_id }),
     status: 201,
     responses: { 201: { description: "The ramp, processing (also the answer to a retry with the same Idempotency-Key)", schema: withLinks(Ramp) } },
-    errors: [...RAMP_ERRORS, ...(on ? [] : (["TXN-409-002"] as const))],
+    errors: [...RAMP_ERRORS, ...(on ? [] : (["TXN-409-002", "WAL-403-001"] as const))],
   };
 }
 
@@ -95,7 +95,7 @@ export const rampRoutes = [
     status: 201,
     links: (body, { base_url }) => ({ carry_out: link(href(base_url, `/v0/ramps/${body.direction}`), { method: "POST" }) }),
     responses: { 201: { description: "The quote", schema: withLinks(RampQuote) } },
-    errors: ["BNK-404-001", "BNK-503-001", "RMP-409-003", "RMP-422-001", "RMP-503-001", "WAL-404-001", "TXN-422-002", "USR-403-001", "USR-404-001"],
+    errors: ["BNK-404-001", "BNK-503-001", "RMP-409-003", "RMP-422-001", "RMP-503-001", "WAL-403-001", "WAL-404-001", "TXN-422-002", "USR-403-001", "USR-404-001"],
   }),
   defineRoute({
     ...carryOut("on"),

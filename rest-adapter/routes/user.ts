@@ -39,7 +39,7 @@ export const userRoutes = [
     description: [
       "Registers the caller (JWT only): the user starts in `pending` with its primary EOA wallet, and the primary Safe's deployment starts (`safe_creation_status: processing`). A second call for the same subject creates nothing and answers 409 `USR-409-001`.",
       "",
-      "**Proof of control of `primary_eoa_address`** (else 403 `USR-403-002`, nothing created). Either the JWT vouches for the address:",
+      "The documented body is enough (spec 4.3). **Proof of control of `primary_eoa_address`** is optional and recorded on the wallet (`address_verified`); without it the address is registered unproven, and what a squatter could turn against the address's real owner waits for the proof (POST /v0/wallets/{wallet_id}/address-proof; see `address_verified` on the Wallet). An environment in strict mode (`REGISTRATION_PROOF`) refuses registration without proof: 403 `USR-403-002`, nothing created. A proof offered that does not check out is 403 `USR-403-002` too. Either the JWT vouches for the address:",
       "- a sign-in-with-Ethereum session token (`siwe` provider) whose `sub` is the address, or",
       "- an identity token whose `linked_accounts` (array, or that array as a JSON string) holds `{type: \"wallet\", address}`, or whose `verified_credentials` holds `{format: \"blockchain\", address}` for the address;",
       "",
@@ -64,7 +64,7 @@ export const userRoutes = [
       primary_eoa_address: Address,
       chain_id: ChainId,
       issued_at: Type.Optional(Type.Integer({ description: "with signature: epoch milliseconds written in the signed message" })),
-      signature: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]+$", description: "proof of control when the JWT does not vouch for the address" })),
+      signature: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]+$", description: "optional proof of control when the JWT does not vouch for the address (required only in strict mode, REGISTRATION_PROOF)" })),
     }),
     operation: `mutation CreateUser($input: CreateUserInput!) { user: create_user(input: $input) { ${USER_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),

@@ -61,6 +61,7 @@ function usersServices(deps: UsersSubgraphDeps): UsersServices {
     logger,
     supportedChainIds: supportedChainIds(config.chainRpcUrls),
     environmentLimits: config.environmentLimits,
+    registrationProof: config.registrationProof,
     chainRpcUrls: config.chainRpcUrls,
     kyc: createKycProvider(config),
     sms: createSmsSender(config, logger),

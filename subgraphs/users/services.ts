@@ -1,5 +1,6 @@
 import type { Logger } from "../../lib/logger.ts";
 import type { EnvironmentLimits } from "../../lib/environment-limits.ts";
+import type { RegistrationProofPolicy } from "../../lib/registration-proof.ts";
 import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import type { UsersDb } from "./db.ts";
@@ -16,6 +17,8 @@ export interface UsersServices {
   supportedChainIds: readonly number[];
   /** ENVIRONMENT_LIMITS: users and Safe deployments per environment */
   environmentLimits: EnvironmentLimits;
+  /** REGISTRATION_PROOF: where registration demands proof of control of the address */
+  registrationProof: RegistrationProofPolicy;
   chainRpcUrls: Readonly<Record<number, string>>;
   /** KYC_PROVIDER; undefined when none is configured (outside sandbox mode): KYC-503-001 */
   kyc?: KycProvider;

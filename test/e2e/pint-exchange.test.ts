@@ -235,6 +235,21 @@ describe("POST /v0/idsvc/token/pint with an EOA wallet", () => {
     expect(answer.expires_at).toBe(payload.exp! * 1000);
   });
 
+  it("speaks only for a user who proved the wallet's address: a squatter's unproven registration gets no PINT and blocks no one (issue 25)", async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    // the squatter registers the owner's address with the documented body alone (spec 4.3): recorded unproven
+    const squatterJwt = await platform.issuer.sign();
+    expect((await platform.api("/v0/user/", { method: "POST", jwt: squatterJwt, json: { primary_eoa_address: owner.address, chain_id: BASE } })).status).toBe(201);
+    const key = await mintKey();
+    // the owner signs a mandate: nobody who proved the address holds it yet
+    const unproven = await expectProblem(await signedExchange(key, owner, mandate(owner)), 403, "PINT-403-001");
+    expect(unproven.detail).toContain("/address-proof");
+    // the owner registers with proof; the mandate is theirs, whoever else named the address
+    const real = await kycUser(owner, BASE, true);
+    const answer = await exchanged(await signedExchange(key, owner, mandate(owner)));
+    expect(answer.pint.user_id).toBe(real.id);
+  });
+
   it("caps the JWT at the mandate's expiresAt, and takes nonce and expiresAt as decimal strings", async () => {
     const fields = mandate(alice.account, { expiresAt: BigInt(Math.floor(Date.now() / 1000) + 120) });
     const signed = body(BASE, fields, await sign(alice.account, BASE, fields));

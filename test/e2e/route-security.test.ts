@@ -34,6 +34,7 @@ const SAMPLES: Record<string, { params?: Record<string, string | number>; body?:
   registerWallet: { body: { address: randomAddress(), chain_id: 8453, type: "EOA", issued_at: 0, signature: "0x00" } },
   getWallet: { params: { wallet_id: 999_999 } },
   updateWallet: { params: { wallet_id: 999_999 }, body: { nickname: "probe" } },
+  proveWalletAddress: { params: { wallet_id: 999_999 }, body: {} },
   deleteWallet: { params: { wallet_id: 999_999 } },
   getTransaction: { params: { transaction_id: "txn_missing" } },
   listTransactions: {},

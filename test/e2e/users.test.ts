@@ -87,39 +87,62 @@ describe("POST /v0/user/", () => {
   });
 });
 
-describe("POST /v0/user/: proof of control of primary_eoa_address (issue 7, item 6)", () => {
+describe("POST /v0/user/: proof of control of primary_eoa_address, optional and recorded (issue 25, item 1)", () => {
   const post = (jwt: string, json: Record<string, unknown>) => platform.api("/v0/user/", { method: "POST", jwt, json });
   /** the parts of a ProblemDetail that do not change from one request to the next */
   const stable = ({ trace_id: _t, ...problem }: Record<string, unknown>) => problem;
+  const wallets = async (jwt: string) => (await (await platform.api("/v0/user/me?expand=wallets", { jwt })).json()).wallets as { type: string; address_verified: boolean }[];
 
-  it("refuses an attacker who names the victim's address without proof (403 USR-403-002, nothing created); the victim then registers with proof", async () => {
+  it("registers a spec client's documented body with a plain access token (spec 4.3): 201, its wallets recorded unproven", async () => {
+    const jwt = await platform.issuer.sign({ sub: "spec-client-1" });
+    const account = newAccount();
+    const created = await post(jwt, { primary_eoa_address: account.address, chain_id: 8453 });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ auth_provider_id: "spec-client-1", primary_eoa_address: account.address, status: "pending", safe_creation_status: "processing" });
+    const rows = await wallets(jwt);
+    expect(rows.map((w) => [w.type, w.address_verified])).toEqual([
+      ["EOA", false],
+      ["Safe", false],
+    ]);
+  });
+
+  it("records a proof given at registration (signature, or a JWT vouching for the address) on the wallets", async () => {
+    const { jwt } = await platform.createUser();
+    expect((await wallets(jwt)).every((w) => w.address_verified)).toBe(true);
+    const listed = newAccount();
+    const vouching = await platform.issuer.sign({ linked_accounts: [{ type: "wallet", address: listed.address.toLowerCase(), chain_type: "ethereum" }] });
+    expect((await post(vouching, { primary_eoa_address: listed.address, chain_id: 8453 })).status).toBe(201);
+    expect((await wallets(vouching)).every((w) => w.address_verified)).toBe(true);
+    // a token listing some other wallet vouches for that one only: registered, unproven
+    const unlisted = await platform.issuer.sign({ linked_accounts: [{ type: "wallet", address: newAccount().address }] });
+    expect((await post(unlisted, { primary_eoa_address: newAccount().address, chain_id: 8453 })).status).toBe(201);
+    expect((await wallets(unlisted)).some((w) => w.address_verified)).toBe(false);
+  });
+
+  it("refuses a proof offered that does not check out (403 USR-403-002, nothing created): a forged or replayed signature", async () => {
     const victim = newAccount();
     const attacker = await platform.issuer.sign({ sub: "attacker-1" });
-    const refused = await post(attacker, { primary_eoa_address: victim.address, chain_id: 8453 });
-    expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error_code: "USR-403-002", title: "Address Control Not Proven" });
-    expect((await platform.api("/v0/user/me", { jwt: attacker })).status).toBe(404);
-
     // the attacker's own key signing the message for the victim's address, and a replay of the victim's own signature
     const forged = await registrationBody(attacker, { account: newAccount() });
-    expect((await post(attacker, { ...forged, primary_eoa_address: victim.address })).status).toBe(403);
+    const refused = await post(attacker, { ...forged, primary_eoa_address: victim.address });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error_code: "USR-403-002", title: "Address Control Not Proven" });
     const victimJwt = await platform.issuer.sign({ sub: "victim-1" });
     const victimProof = await registrationBody(victimJwt, { account: victim });
     expect((await post(attacker, victimProof)).status).toBe(403);
     expect((await platform.api("/v0/user/me", { jwt: attacker })).status).toBe(404);
-
     const created = await post(victimJwt, victimProof);
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ auth_provider_id: "victim-1", primary_eoa_address: victim.address });
+    expect((await wallets(victimJwt)).every((w) => w.address_verified)).toBe(true);
   });
 
   it("answers the same whether or not another user registered the address", async () => {
     const taken = await platform.createUser();
     const free = newAccount();
+    const onTaken = await post(await platform.issuer.sign(), { primary_eoa_address: taken.address, chain_id: 8453 });
+    const onFree = await post(await platform.issuer.sign(), { primary_eoa_address: free.address, chain_id: 8453 });
+    expect([onTaken.status, onFree.status]).toEqual([201, 201]);
     const attacker = await platform.issuer.sign({ sub: "attacker-2" });
-    const onTaken = await (await post(attacker, { primary_eoa_address: taken.address, chain_id: 8453 })).json();
-    const onFree = await (await post(attacker, { primary_eoa_address: free.address, chain_id: 8453 })).json();
-    expect(stable(onTaken)).toEqual(stable(onFree));
     const badOnTaken = await (await post(attacker, { ...(await registrationBody(attacker)), primary_eoa_address: taken.address })).json();
     const badOnFree = await (await post(attacker, { ...(await registrationBody(attacker)), primary_eoa_address: free.address })).json();
     expect(stable(badOnTaken)).toEqual(stable(badOnFree));
@@ -136,28 +159,33 @@ describe("POST /v0/user/: proof of control of primary_eoa_address (issue 7, item
     expect((await missing.json()).detail[0].loc).toEqual(["body", "issued_at"]);
   });
 
-  it("accepts an identity token whose linked accounts list the address (array or JSON string), without a signature", async () => {
-    const listed = newAccount();
-    const array = await platform.issuer.sign({ linked_accounts: [{ type: "email", address: "a@example.com" }, { type: "wallet", address: listed.address.toLowerCase(), chain_type: "ethereum" }] });
-    expect((await post(array, { primary_eoa_address: listed.address, chain_id: 8453 })).status).toBe(201);
-    const other = newAccount();
-    const asString = await platform.issuer.sign({ linked_accounts: JSON.stringify([{ type: "wallet", address: other.address }]) });
-    expect((await post(asString, { primary_eoa_address: other.address, chain_id: 8453 })).status).toBe(201);
-    // a token listing some other wallet vouches for that one only
-    const unlisted = await platform.issuer.sign({ linked_accounts: [{ type: "wallet", address: newAccount().address }] });
-    const refused = await post(unlisted, { primary_eoa_address: newAccount().address, chain_id: 8453 });
-    expect(refused.status).toBe(403);
-    expect((await refused.json()).error_code).toBe("USR-403-002");
-  });
-
-  it("documents the message and the rule in /openapi.json", async () => {
+  it("documents the message, the optional proof and strict mode in /openapi.json", async () => {
     const document = await (await platform.api("/openapi.json")).json();
     const operation = document.paths["/v0/user/"].post;
     expect(operation.description).toContain("Register user\nEnvironment: ");
+    expect(operation.description).toContain("REGISTRATION_PROOF");
     expect(operation.description).toContain("USR-403-002");
     expect(operation.description).toContain("USR-429-001");
+    expect(operation.requestBody.content["application/json"].schema.required).toEqual(["primary_eoa_address", "chain_id"]);
     expect(Object.keys(operation.requestBody.content["application/json"].schema.properties)).toEqual(["primary_eoa_address", "chain_id", "issued_at", "signature"]);
     expect(operation.responses["429"]).toBeDefined();
+  });
+});
+
+describe("POST /v0/user/ in strict mode (REGISTRATION_PROOF)", () => {
+  let strict: TestPlatform;
+  beforeAll(async () => {
+    strict = await startTestPlatform({ REGISTRATION_PROOF: "required" });
+  });
+  afterAll(() => strict?.stop());
+
+  it("refuses registration without proof (403 USR-403-002, nothing created) and registers with it", async () => {
+    const jwt = await strict.issuer.sign();
+    const refused = await strict.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: newAccount().address, chain_id: 8453 } });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error_code: "USR-403-002", title: "Address Control Not Proven" });
+    expect((await strict.api("/v0/user/me", { jwt })).status).toBe(404);
+    expect((await strict.api("/v0/user/", { method: "POST", jwt, json: await registrationBody(jwt) })).status).toBe(201);
   });
 });
 

@@ -207,6 +207,21 @@ describe("submit_onboarding_safe: byo", () => {
     expect(dataOf(await gql(principal, `{ me { safe_creation_status } }`)).me.safe_creation_status).toBe("completed");
   });
 
+  it("refuses a Safe for an unproven primary EOA (403 WAL-403-001): a squatter of the address cannot take its owner's Safe", async () => {
+    const { user_id, eoa, principal } = await failedUser();
+    // as a registration with the documented body alone records it (issue 25)
+    await users.services.db.wallet.updateMany({ where: { user_id }, data: { address_verified_at: null } });
+    const submit = () => withInspector(aSafe([eoa]), () => gql(principal, POST, { input: { mode: "byo", safe_address: BYO_SAFE } }));
+    const error = errorOf(await submit());
+    expect(error).toMatchObject({ error_code: "WAL-403-001", status: 403 });
+    expect(error.detail).toContain("/address-proof");
+    expect(await primarySafes(user_id)).toMatchObject([{ safe_creation_status: "failed" }]);
+    await users.services.db.wallet.updateMany({ where: { user_id, type: "EOA" }, data: { address_verified_at: new Date() } });
+    const adopted = dataOf(await submit()).submit_onboarding_safe;
+    expect(adopted.wallet).toMatchObject({ address: BYO_SAFE, is_primary: true });
+    expect(await users.services.db.wallet.findFirstOrThrow({ where: { user_id, address: BYO_SAFE } })).toMatchObject({ address_verified_at: expect.any(Date) });
+  });
+
   it("keeps one primary Safe under concurrent submissions", async () => {
     const { user_id, eoa, principal } = await failedUser();
     const safes = ["0x00000000000000000000000000000000000c0001", "0x00000000000000000000000000000000000c0002", "0x00000000000000000000000000000000000c0003"];

@@ -147,6 +147,9 @@ interface Failures {
   signature?: boolean;
   safe?: "invalid" | "unavailable";
   wallet?: boolean;
+  /** the signer's address registered by its user but never proven, and registered by a second, proven user too */
+  unproven?: boolean;
+  squatted?: boolean;
   scopes?: boolean;
   kyc?: boolean;
   nonce?: boolean;
@@ -180,8 +183,15 @@ async function attempt(failures: Failures, options: { safeWallet?: boolean } = {
     status: failures.kyc ? "pending" : "approved",
     wallet_id: 1,
     wallet_type: options.safeWallet ? "Safe" : "EOA",
-    signers: options.safeWallet ? [{ address: owner.address, role: "owner" }, { address: agent.address, role: "agent" }] : [{ address: owner.address, role: "owner" }],
+    signers: options.safeWallet
+      ? [
+          { address: owner.address, role: "owner", verified: !failures.unproven },
+          { address: agent.address, role: "agent", verified: !failures.unproven },
+        ]
+      : [{ address: owner.address, role: "owner", verified: !failures.unproven }],
   };
+  // a squatter: another user who registered the same address without proving it
+  const squatter: WalletOwner = { ...walletOwner, user_id: "usr_squatter", wallet_id: 2, signers: walletOwner.signers.map((signer) => ({ ...signer, verified: false })) };
   const ports: ExchangePorts<NewMandate & { id: string }> = {
     now: () => NOW,
     supportedChainIds: [CHAIN],
@@ -194,7 +204,7 @@ async function attempt(failures: Failures, options: { safeWallet?: boolean } = {
       if (failures.safe === "invalid") throw appError("PINT-401-002");
       if (failures.safe === "unavailable") throw appError("PINT-424-001");
     },
-    walletOwners: async () => (calls.push("walletOwners"), failures.wallet ? [] : [walletOwner]),
+    walletOwners: async () => (calls.push("walletOwners"), failures.wallet ? [] : failures.squatted ? [squatter, walletOwner] : [walletOwner]),
     insertMandate: async (row) => (calls.push("insert"), failures.nonce ? null : { ...row, id: "pint_1" }),
     issueToken: async () => (calls.push("token"), { token: "jwt", expires_at: NOW }),
   };
@@ -231,6 +241,17 @@ describe("exchangePint check order", () => {
     expect(success.code).toBe("201");
     expect(success.calls).toEqual(["rateLimit", "audience", "revoked", "walletOwners", "insert", "token"]);
     expect(success.result?.mandate).toMatchObject({ signer_role: "owner", user_id: "usr_1", organisation_id: ORG, nonce: "7" });
+  });
+
+  it("speaks only for a user who proved the signer's address: 403 PINT-403-001 naming the proof, and a squatter blocks no one", async () => {
+    for (const safeWallet of [false, true]) {
+      const unproven = await attempt({ unproven: true }, { safeWallet });
+      expect(unproven.code).toBe("PINT-403-001");
+      expect(unproven.calls).not.toContain("insert");
+      const squatted = await attempt({ squatted: true }, { safeWallet });
+      expect(squatted.code).toBe("201");
+      expect(squatted.result?.mandate.user_id).toBe("usr_1");
+    }
   });
 
   it("gives Retry-After with PINT-429-001 and touches nothing else", async () => {

@@ -5,7 +5,7 @@ import type { FinanceTx } from "../db.ts";
 import { depositAsset } from "../transactions/deposit-asset.ts";
 import type { LedgerSource } from "../transactions/ledger-source.ts";
 import type { MovementUnit } from "../transactions/record-movement.ts";
-import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
+import { findOwnedWallet, requireProvenWallet } from "../../../lib/owned-wallet.ts";
 
 /**
  * The currencies a card may be in, and the stablecoin a crypto wallet settles each in, one to one:
@@ -44,7 +44,7 @@ async function bankSettlement(db: FinanceTx, options: { user_id: string; id: str
 
 /**
  * The funding source, checked to be the user's (spec 2.10): a live wallet (asked of the users
- * subgraph: WAL-404-001) holding the card currency's stablecoin in the catalogue on its chain
+ * subgraph: WAL-404-001) whose address is proven (WAL-403-001) holding the card currency's stablecoin in the catalogue on its chain
  * (TXN-422-002), or a linked bank account in the card's currency (bankSettlement; `id_loc` names
  * the funding source's id in the request for its currency mismatch). It asks the users subgraph,
  * so it runs outside any database transaction: on the embedded database the peer's query needs
@@ -60,6 +60,7 @@ export async function resolveSettlement(
   const walletId = /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN;
   if (!Number.isSafeInteger(walletId) || walletId > 2_147_483_647) throw appError("WAL-404-001", `Wallet ${id} was not found for this user.`);
   const wallet = await findOwnedWallet(users, { user_id: options.user_id, wallet_id: walletId }, options.trace_id);
+  requireProvenWallet(wallet, "fund a card");
   const asset = await depositAsset(db, CARD_CURRENCIES[options.currency], wallet.chain_id);
   return { source: { kind: "wallet", id: wallet.id }, unit: { asset_symbol: asset.symbol, decimals: asset.decimals }, chain_id: wallet.chain_id };
 }

@@ -1,7 +1,7 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { newId } from "../../../lib/ids.ts";
-import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
+import { findOwnedWallet, requireProvenWallet } from "../../../lib/owned-wallet.ts";
 import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import type { RampDirection } from "../../../lib/vocabulary/bank-accounts.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
@@ -46,6 +46,7 @@ export async function createRamp(services: CreateRampServices, options: { user_i
   if (holder.status !== "approved") throw appError("RMP-403-001", `Ramps need an approved identity verification; yours is ${holder.status}.`);
   const wallet = await findOwnedWallet(services.users, { user_id: options.user_id, wallet_id: quote.wallet_id }, options.trace_id);
   if (wallet.address === null) throw appError("WAL-404-001", "The quote's wallet has no address yet.");
+  if (options.direction === "off") requireProvenWallet(wallet, "fund an off-ramp");
   const usdPrice = await usdPriceNow(services.prices, { asset_symbol: quote.asset_symbol });
 
   let ramp: RampView;

@@ -1,7 +1,7 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { newId } from "../../../lib/ids.ts";
-import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
+import { findOwnedWallet, requireProvenWallet } from "../../../lib/owned-wallet.ts";
 import { RAMP_DIRECTIONS, type RampDirection } from "../../../lib/vocabulary/bank-accounts.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceDb } from "../db.ts";
@@ -70,6 +70,7 @@ export async function quoteRamp(services: RampQuoteServices, input: RampQuoteInp
   const direction = requireOneOf(RAMP_DIRECTIONS, input.direction, ["body", "direction"]);
   const account = await requireRampConnection(services.db, input.user_id, input.bank_account_id);
   const wallet = await findOwnedWallet(services.users, { user_id: input.user_id, wallet_id: input.wallet_id }, input.trace_id);
+  if (direction === "off") requireProvenWallet(wallet, "fund an off-ramp");
   const asset = await depositAsset(services.db, input.asset, wallet.chain_id);
   const amount = parseAmount(input.amount, direction === "on" ? 2 : asset.decimals, ["body", "amount"]);
   const [assetUsd, currencyUsd] = await Promise.all([usdPriceNow(services.prices, { asset_symbol: asset.symbol }), usdPriceNow(services.prices, { currency: account.currency })]);

@@ -18,8 +18,9 @@ import { recoverMandateSigner, recoverSafeOwnerSigners, type SafeSignatureCheck 
  *     the signer's ECDSA inside a Safe signature, then the Safe → 401 PINT-401-002
  *     accepting it on chain (EIP-1271)                          → 424 PINT-424-001 (RPC failed)
  *  7. wallet owned by a user the key's organisation sees, the
- *     signer allowed for it, and the scopes allowed for the
- *     signer's role (owner: any; agent: read scopes only)       → 403 PINT-403-001
+ *     signer allowed for it and proven to be that user's
+ *     address, and the scopes allowed for the signer's role
+ *     (owner: any; agent: read scopes only)                     → 403 PINT-403-001
  *  8. the user's KYC approved                                   → 403 PINT-403-002
  *  9. (wallet, chain, nonce) unused: one insert, unique index   → 409 PINT-409-001
  * 10. the JWT is signed                                         → 201
@@ -98,12 +99,20 @@ async function verifySignature<Row>(chainId: number, mandate: Mandate, digest: H
 function authorise(mandate: Mandate, chainId: number, owners: WalletOwner[]): { owner: WalletOwner; role: PintSignerRole } {
   if (owners.length === 0)
     throw appError("PINT-403-001", `Wallet ${mandate.wallet} on chain ${chainId} is not a wallet of a platform user this organisation's keys can see.`);
-  const matches = owners.flatMap((owner) => {
+  const candidates = owners.flatMap((owner) => {
     const signer = owner.signers.find((s) => s.address.toLowerCase() === mandate.signer.toLowerCase());
-    return signer ? [{ owner, role: (signer.role === "owner" ? "owner" : "agent") as PintSignerRole }] : [];
+    return signer ? [{ owner, role: (signer.role === "owner" ? "owner" : "agent") as PintSignerRole, verified: signer.verified }] : [];
   });
+  if (candidates.length === 0)
+    throw appError("PINT-403-001", `${mandate.signer} may not sign for wallet ${mandate.wallet}: it is neither the wallet's key, its user's primary EOA, nor a signer registered on it.`);
+  // anyone may register any address unproven: only a user who proved it speaks for it, so a squatter neither gets nor blocks the owner's mandates
+  const matches = candidates.filter((m) => m.verified);
+  if (matches.length === 0)
+    throw appError(
+      "PINT-403-001",
+      `${mandate.signer} is not proven to be its user's address, so it signs for no one yet: the user proves it with POST {base_url}/v0/wallets/{wallet_id}/address-proof (see address_verified on the wallet).`,
+    );
   const users = new Set(matches.map((m) => m.owner.user_id));
-  if (users.size === 0) throw appError("PINT-403-001", `${mandate.signer} may not sign for wallet ${mandate.wallet}: it is neither the wallet's key, its user's primary EOA, nor a signer registered on it.`);
   if (users.size > 1) throw appError("PINT-403-001", `Wallet ${mandate.wallet} on chain ${chainId} belongs to several users; a mandate cannot say which.`);
   const match = matches.find((m) => m.role === "owner") ?? matches[0]!;
   const refused = scopesNotPermitted(match.role, mandate.scopes);

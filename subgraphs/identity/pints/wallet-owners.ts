@@ -3,7 +3,7 @@ import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import type { WalletOwner } from "../../../lib/wallet-owner.ts";
 
 const WALLET_OWNERS = parse(`query ($address: String!, $chain_id: Int!, $org_id: String) {
-  owners: _wallet_owners(address: $address, chain_id: $chain_id, org_id: $org_id) { user_id environment_id status wallet_id wallet_type signers { address role } }
+  owners: _wallet_owners(address: $address, chain_id: $chain_id, org_id: $org_id) { user_id environment_id status wallet_id wallet_type signers { address role verified } }
 }`);
 
 /**

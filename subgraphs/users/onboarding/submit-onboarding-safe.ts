@@ -6,6 +6,8 @@ import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
 import type { UsersDb, UsersTx } from "../db.ts";
 import { nextSafeCreationStatus } from "../wallets/safe-creation-status.ts";
 import { deployingSafe, enqueueSafeDeployment, retrySafeDeployment, triggerSafeDeployment, type SafeDeploymentPayload } from "../wallets/safe-deployment.ts";
+import { requireProvenWallet } from "../../../lib/owned-wallet.ts";
+import { eoaProvenAt } from "../wallets/address-proof.ts";
 import { lockUserWallets } from "../wallets/wallet-access.ts";
 import { ACCEPTED_SAFE_VERSIONS, findOnboardingSafe, findPrimarySafe, plannedSafe, type OnboardingSafeView, type SafeWalletRow } from "./onboarding-safe.ts";
 import type { SafeInspector } from "./safe-inspector.ts";
@@ -117,7 +119,7 @@ async function submitAgentCreate2(db: UsersDb, userId: string, limits: Environme
       // the platform deploys now, not a transaction of the user's
       await tx.wallet.update({ where: { id: primary.id }, data: { safe_deployment_tx_hash: null } });
     } else {
-      await triggerSafeDeployment(tx, { user_id: userId, chain_id: user.primary_chain_id, owner, is_primary: true, limits });
+      await triggerSafeDeployment(tx, { user_id: userId, chain_id: user.primary_chain_id, owner, owner_verified_at: await eoaProvenAt(tx, userId, owner), is_primary: true, limits });
     }
     await recordMode(tx, userId, "agent_create2");
     return { onboarding: await findOnboardingSafe(tx, { user_id: userId }), enqueued: true };
@@ -144,6 +146,13 @@ async function submitByo(db: UsersDb, options: SubmitOnboardingSafeOptions & { s
     const eoa = getAddress(user.primary_eoa_address);
     if (!info.owners.some((owner) => isAddressEqual(owner, eoa)))
       throw appError("ONB-400-002", `The user's primary EOA ${eoa} is not an owner of the Safe ${address}.`);
+    // the Safe is adopted for being the primary EOA's: a squatter's unproven EOA must not take the owner's Safe
+    const provenAt = await eoaProvenAt(tx, user.id, eoa);
+    if (!provenAt) {
+      const primaryEoa = { user_id: user.id, type: "EOA", role: "wallet", address: eoa, deleted_at: null };
+      const wallet = await tx.wallet.findFirstOrThrow({ where: primaryEoa, orderBy: [{ is_primary: "desc" }, { id: "asc" }] });
+      requireProvenWallet({ id: wallet.id, address_verified: false }, "adopt a Safe it owns (byo onboarding)");
+    }
 
     if (primary) {
       // a failed deployment that never got an address is superseded by the submitted Safe
@@ -154,8 +163,8 @@ async function submitByo(db: UsersDb, options: SubmitOnboardingSafeOptions & { s
       where: { user_id: user.id, type: "Safe", role: "wallet", address, chain_id: chainId, deleted_at: null },
       select: { id: true },
     });
-    if (existing) await tx.wallet.update({ where: { id: existing.id }, data: { is_primary: true, safe_creation_status: "completed" } });
-    else await tx.wallet.create({ data: { user_id: user.id, type: "Safe", address, chain_id: chainId, is_primary: true, safe_creation_status: "completed" } });
+    if (existing) await tx.wallet.update({ where: { id: existing.id }, data: { is_primary: true, safe_creation_status: "completed", address_verified_at: provenAt } });
+    else await tx.wallet.create({ data: { user_id: user.id, type: "Safe", address, chain_id: chainId, is_primary: true, safe_creation_status: "completed", address_verified_at: provenAt } });
     await recordMode(tx, user.id, "byo");
     return { onboarding: await findOnboardingSafe(tx, { user_id: user.id }), enqueued: false };
   });
@@ -199,6 +208,7 @@ async function submitUserSignedDeploy(
           safe_creation_status: nextSafeCreationStatus(null, "triggered"),
           safe_creation_event_id: event_id,
           safe_deployment_tx_hash: txHash,
+          address_verified_at: await eoaProvenAt(tx, user.id, user.primary_eoa_address),
         },
       });
       walletId = created.id;

@@ -29,6 +29,9 @@ export class WalletOwnerSigner {
 
   @Field(() => String, { description: "owner or agent" })
   role!: string;
+
+  @Field(() => Boolean, { description: "whether the address is proven to be the user's (a squatter's unproven address signs for nothing)" })
+  verified!: boolean;
 }
 
 @Directive("@inaccessible")

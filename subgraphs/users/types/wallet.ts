@@ -37,6 +37,9 @@ export class Wallet {
   @Field(() => Int, { nullable: true, description: "Signer rows: the Safe wallet whose signer set holds this address." })
   signer_of_wallet_id!: number | null;
 
+  /** read through WalletResolver.address_verified */
+  address_verified_at!: Date | null;
+
   @Field(() => Date)
   created_at!: Date;
 

@@ -23,6 +23,8 @@ export interface RegisterUserOptions {
   supportedChainIds: readonly number[];
   chainRpcUrls: Readonly<Record<number, string>>;
   limits: EnvironmentLimits;
+  /** REGISTRATION_PROOF (strict mode): without proof, 403 USR-403-002 instead of an unproven address */
+  proofRequired?: boolean;
   now?: number;
 }
 
@@ -45,14 +47,18 @@ export function userRegistrationMessage(input: { environment_id: string; issuer:
 }
 
 /**
- * The caller controls `address`: the JWT vouches for it (a SIWE session for that address, or an
- * identity token listing it among its wallets), or the signature over `userRegistrationMessage`
- * checks out. Anything else is 403 USR-403-002; whether someone else registered the address
- * never changes the answer.
+ * Whether the caller proved control of `address`: the JWT vouches for it (a SIWE session for that
+ * address, or an identity token listing it among its wallets), or the signature over
+ * `userRegistrationMessage` checks out. No proof at all is spec 4.3's plain registration: false
+ * (403 USR-403-002 only in strict mode); a proof offered that fails is 403 USR-403-002. Whether
+ * someone else registered the address never changes the answer.
  */
-async function assertAddressControl(options: RegisterUserOptions, address: Address): Promise<void> {
-  if (options.jwt.wallet_addresses?.some((vouched) => isAddressEqual(vouched as Address, address))) return;
-  if (options.signature == null) throw appError("USR-403-002");
+async function provesAddressControl(options: RegisterUserOptions, address: Address): Promise<boolean> {
+  if (options.jwt.wallet_addresses?.some((vouched) => isAddressEqual(vouched as Address, address))) return true;
+  if (options.signature == null) {
+    if (options.proofRequired) throw appError("USR-403-002");
+    return false;
+  }
   if (options.issued_at == null) throw validationError(["body", "issued_at"], "Field required: issued_at goes with signature", null, "missing");
   if (!isFreshProof(options.issued_at, options.now)) throw appError("USR-403-002", "issued_at must be within 10 minutes of the server's time.");
   const message = userRegistrationMessage({
@@ -65,13 +71,14 @@ async function assertAddressControl(options: RegisterUserOptions, address: Addre
   });
   const proven = await verifyAddressControl({ address, message, signature: options.signature, signer: "either", chain_id: options.chain_id, chainRpcUrls: options.chainRpcUrls });
   if (!proven) throw appError("USR-403-002", "The signature does not prove control of primary_eoa_address.");
+  return true;
 }
 
 /**
- * POST /v0/user/: after proof of control of the primary EOA and within the environment's
- * ENVIRONMENT_LIMITS, the user in `pending`, its status history, the primary EOA wallet and the
- * primary Safe in `processing` with its deployment job, all in one transaction. The unique
- * (environment, issuer, subject) index makes concurrent registrations create exactly one user.
+ * POST /v0/user/: within the environment's ENVIRONMENT_LIMITS, the user in `pending`, its status
+ * history, the primary EOA wallet (proven or not: `address_verified_at`) and the primary Safe in
+ * `processing` with its deployment job, all in one transaction. The unique (environment, issuer,
+ * subject) index makes concurrent registrations create exactly one user.
  */
 export async function registerUser(db: UsersDb, options: RegisterUserOptions): Promise<{ id: string }> {
   const address = checksummedAddress(options.primary_eoa_address, ["body", "primary_eoa_address"]);
@@ -80,7 +87,7 @@ export async function registerUser(db: UsersDb, options: RegisterUserOptions): P
   const identity = { environment_id: options.environment_id, auth_issuer: options.jwt.issuer, auth_provider_id: options.jwt.subject };
   if (await db.user.findUnique({ where: { environment_id_auth_issuer_auth_provider_id: identity }, select: { id: true } }))
     throw appError("USR-409-001");
-  await assertAddressControl(options, address);
+  const address_verified_at = (await provesAddressControl(options, address)) ? new Date(options.now ?? Date.now()) : null;
 
   const id = newId("usr");
   try {
@@ -97,8 +104,8 @@ export async function registerUser(db: UsersDb, options: RegisterUserOptions): P
         },
       });
       await tx.statusChange.create({ data: { user_id: id, from: null, to: REGISTRATION_STATUS, cause: "registration" } });
-      await tx.wallet.create({ data: { user_id: id, type: "EOA", address, chain_id: options.chain_id, is_primary: true } });
-      await triggerSafeDeployment(tx, { user_id: id, chain_id: options.chain_id, owner: address, is_primary: true, limits: options.limits });
+      await tx.wallet.create({ data: { user_id: id, type: "EOA", address, chain_id: options.chain_id, is_primary: true, address_verified_at } });
+      await triggerSafeDeployment(tx, { user_id: id, chain_id: options.chain_id, owner: address, owner_verified_at: address_verified_at, is_primary: true, limits: options.limits });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw appError("USR-409-001");

@@ -2,6 +2,7 @@ import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireJwt, requireUser } from "../../../lib/auth/authorize.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
+import { registrationProofRequired } from "../../../lib/registration-proof.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { UsersServices } from "../services.ts";
 import { StatusChange } from "../types/status-change.ts";
@@ -53,6 +54,7 @@ export class UserResolver {
       supportedChainIds: this.services.supportedChainIds,
       chainRpcUrls: this.services.chainRpcUrls,
       limits: this.services.environmentLimits,
+      proofRequired: registrationProofRequired(this.services.registrationProof, caller.environment_id),
     });
     this.services.jobs.wake();
     return findUserRecord(this.services.db, id);

@@ -19,6 +19,9 @@ export class OwnedWallet {
 
   @Field(() => String, { nullable: true })
   address!: string | null;
+
+  @Field(() => Boolean)
+  address_verified!: boolean;
 }
 
 /**
@@ -39,9 +42,10 @@ export class OwnedWalletResolver {
     requireInternal(ctx.principal, ["finance", "agents"]);
     const wallet = await this.services.db.wallet.findFirst({
       where: { id: wallet_id, user_id, role: "wallet", deleted_at: null },
-      select: { id: true, chain_id: true, type: true, address: true },
+      select: { id: true, chain_id: true, type: true, address: true, address_verified_at: true },
     });
     if (!wallet) throw appError("WAL-404-001", `Wallet ${wallet_id} was not found for this user.`);
-    return { ...wallet, type: wallet.type === "Safe" ? "Safe" : "EOA" };
+    const { address_verified_at, ...owned } = wallet;
+    return { ...owned, type: wallet.type === "Safe" ? "Safe" : "EOA", address_verified: address_verified_at != null };
   }
 }

@@ -80,6 +80,7 @@ export async function registerWallet(db: UsersDb, options: RegisterWalletOptions
         chain_id: options.chain_id,
         nickname: options.nickname ?? null,
         signer_of_wallet_id,
+        address_verified_at: new Date(now),
         ...(type === "Safe" && { safe_creation_status: "completed" }),
       },
     });

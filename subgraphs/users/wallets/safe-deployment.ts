@@ -48,7 +48,10 @@ export function deployingSafe(tx: UsersTx, user_id: string, chain_id: number) {
  * deployment already under way for the user on that chain is reused (made primary if asked):
  * one job per user and chain at a time.
  */
-export async function triggerSafeDeployment(tx: UsersTx, input: { user_id: string; chain_id: number; owner: Address; is_primary: boolean; limits: EnvironmentLimits }) {
+export async function triggerSafeDeployment(
+  tx: UsersTx,
+  input: { user_id: string; chain_id: number; owner: Address; /** the owner's proof: the Safe it owns is proven with it */ owner_verified_at: Date | null; is_primary: boolean; limits: EnvironmentLimits },
+) {
   const underway = await deployingSafe(tx, input.user_id, input.chain_id);
   if (underway) return input.is_primary && !underway.is_primary ? tx.wallet.update({ where: { id: underway.id }, data: { is_primary: true } }) : underway;
   const event_id = newId("sce");
@@ -60,6 +63,7 @@ export async function triggerSafeDeployment(tx: UsersTx, input: { user_id: strin
       is_primary: input.is_primary,
       safe_creation_status: nextSafeCreationStatus(null, "triggered"),
       safe_creation_event_id: event_id,
+      address_verified_at: input.owner_verified_at,
     },
   });
   await enqueueSafeDeployment(

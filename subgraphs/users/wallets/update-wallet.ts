@@ -2,6 +2,7 @@ import { getAddress } from "viem";
 import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { UsersDb, UsersTx } from "../db.ts";
+import { eoaProvenAt } from "./address-proof.ts";
 import { retrySafeDeployment, triggerSafeDeployment } from "./safe-deployment.ts";
 import { findOwnWallet, lockUserWallets } from "./wallet-access.ts";
 
@@ -76,7 +77,7 @@ async function makePrimaryEoa(tx: UsersTx, eoa: WalletRow, limits: EnvironmentLi
     return null;
   }
   await tx.wallet.updateMany({ where: { user_id: eoa.user_id, type: "Safe", is_primary: true }, data: { is_primary: false } });
-  return triggerSafeDeployment(tx, { user_id: eoa.user_id, chain_id: eoa.chain_id, owner: getAddress(eoa.address!), is_primary: true, limits });
+  return triggerSafeDeployment(tx, { user_id: eoa.user_id, chain_id: eoa.chain_id, owner: getAddress(eoa.address!), owner_verified_at: eoa.address_verified_at, is_primary: true, limits });
 }
 
 /** A new primary Safe; the primary EOA (the same key works on every EVM chain) moves to its chain. */
@@ -87,7 +88,9 @@ async function makePrimarySafe(tx: UsersTx, safe: WalletRow): Promise<null> {
   if (user.primary_chain_id !== safe.chain_id) {
     const eoa =
       (await tx.wallet.findFirst({ where: { user_id: user.id, type: "EOA", role: "wallet", address: user.primary_eoa_address, chain_id: safe.chain_id, deleted_at: null } })) ??
-      (await tx.wallet.create({ data: { user_id: user.id, type: "EOA", address: user.primary_eoa_address, chain_id: safe.chain_id } }));
+      (await tx.wallet.create({
+        data: { user_id: user.id, type: "EOA", address: user.primary_eoa_address, chain_id: safe.chain_id, address_verified_at: await eoaProvenAt(tx, user.id, user.primary_eoa_address) },
+      }));
     await setPrimary(tx, eoa);
     await tx.user.update({ where: { id: user.id }, data: { primary_chain_id: safe.chain_id } });
   }

@@ -14,8 +14,8 @@ export interface FindWalletOwnersOptions {
 /**
  * The users whose live wallet (role `wallet`, EOA or Safe) is `address` on `chain_id`, with who
  * may sign for it: an EOA signs for itself; a Safe is signed for by the user's primary EOA
- * (owner) and by the signer addresses registered on it (agents). Several users may have
- * registered one address (in different environments), hence a list. For the identity service's
+ * (owner) and by the signer addresses registered on it (agents), each saying whether it is proven
+ * to be the user's. Several users may have registered one address (proven or not), hence a list. For the identity service's
  * PINT exchange and mandate revocation (`_wallet_owners`).
  */
 export async function findWalletOwners(db: UsersDb, options: FindWalletOwnersOptions): Promise<WalletOwner[]> {
@@ -27,20 +27,30 @@ export async function findWalletOwners(db: UsersDb, options: FindWalletOwnersOpt
     orderBy: { id: "asc" },
   });
   const visible = wallets.filter((w) => !options.org_id || visibleToOrganisation(w.user.environment_id, options.org_id, options.defaultOrganisationId));
-  const safeIds = visible.filter((w) => w.type === "Safe").map((w) => w.id);
-  const agents = safeIds.length
-    ? await db.wallet.findMany({ where: { role: "signer", signer_of_wallet_id: { in: safeIds }, deleted_at: null }, select: { address: true, signer_of_wallet_id: true } })
+  const safes = visible.filter((w) => w.type === "Safe");
+  const agents = safes.length
+    ? await db.wallet.findMany({
+        where: { role: "signer", signer_of_wallet_id: { in: safes.map((w) => w.id) }, deleted_at: null },
+        select: { address: true, signer_of_wallet_id: true, address_verified_at: true },
+      })
+    : [];
+  // a Safe's owner signs as its user's primary EOA: proven when any of the user's EOA rows of that address is
+  const provenOwners = safes.length
+    ? await db.wallet.findMany({
+        where: { OR: safes.map((w) => ({ user_id: w.user.id, address: w.user.primary_eoa_address })), type: "EOA", deleted_at: null, address_verified_at: { not: null } },
+        select: { user_id: true },
+      })
     : [];
   return visible.map((wallet) => {
     const signers: WalletSigner[] =
       wallet.type === "Safe"
-        ? [{ address: getAddress(wallet.user.primary_eoa_address), role: "owner" }]
-        : [{ address, role: "owner" }];
+        ? [{ address: getAddress(wallet.user.primary_eoa_address), role: "owner", verified: provenOwners.some((eoa) => eoa.user_id === wallet.user.id) }]
+        : [{ address, role: "owner", verified: wallet.address_verified_at != null }];
     if (wallet.type === "Safe") {
       for (const agent of agents) {
         if (agent.signer_of_wallet_id !== wallet.id || !agent.address) continue;
         const agentAddress = getAddress(agent.address);
-        if (!signers.some((s) => s.address === agentAddress)) signers.push({ address: agentAddress, role: "agent" });
+        if (!signers.some((s) => s.address === agentAddress)) signers.push({ address: agentAddress, role: "agent", verified: agent.address_verified_at != null });
       }
     }
     return {

@@ -1,11 +1,12 @@
 import { AgentTool, AgentWalletScoped } from "../../../lib/graphql/agent-tag.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
-import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { UsersServices } from "../services.ts";
 import { LISTED_WALLETS } from "../user/user-record.ts";
 import { Wallet } from "../types/wallet.ts";
+import { proveWalletAddress } from "./address-proof.ts";
 import { deleteWallet } from "./delete-wallet.ts";
 import { registerWallet } from "./register-wallet.ts";
 import { updateWallet } from "./update-wallet.ts";
@@ -45,6 +46,15 @@ class RegisterWalletInput {
 
   @Field(() => String, { description: "Signature by the address over the registration message." })
   signature!: string;
+}
+
+@InputType()
+class WalletAddressProofInput {
+  @Field(() => Date, { nullable: true, description: "With signature: the instant written in the signed message." })
+  issued_at?: Date | null;
+
+  @Field(() => String, { nullable: true, description: "The address's signature over the address-proof message; not needed when the JWT vouches for the address." })
+  signature?: string | null;
 }
 
 @ObjectType()
@@ -88,6 +98,28 @@ export class WalletResolver {
     const { user_id, wallet_ids } = requireUser(ctx.principal, "read");
     if (wallet_ids && !wallet_ids.includes(id)) throw appError("WAL-404-001");
     return findOwnWallet(this.services.db, user_id, id);
+  }
+
+  @FieldResolver(() => Boolean, {
+    description:
+      "Whether the address is proven to be the user's (a signature by it, or a JWT vouching for it). Until it is, funding a card or an off-ramp from the wallet, adopting a Safe it owns (byo onboarding) and PINT mandates for it are refused (WAL-403-001, PINT-403-001); POST /v0/wallets/{wallet_id}/address-proof proves it.",
+  })
+  address_verified(@Root() wallet: { address_verified_at: Date | null }): boolean {
+    return wallet.address_verified_at != null;
+  }
+
+  @Mutation(() => Wallet, { description: "POST /v0/wallets/{wallet_id}/address-proof: proves the wallet's address is the user's." })
+  async prove_wallet_address(@Arg("id", () => Int) id: number, @Arg("input", () => WalletAddressProofInput) input: WalletAddressProofInput, @Ctx() ctx: RequestContext): Promise<unknown> {
+    const { user_id } = requireUser(ctx.principal, "write");
+    const jwt = ctx.principal.kind === "user" ? ctx.principal.jwt : undefined;
+    return proveWalletAddress(this.services.db, {
+      user_id,
+      wallet_id: id,
+      ...(jwt?.wallet_addresses && { jwt_wallet_addresses: jwt.wallet_addresses }),
+      issued_at: input.issued_at?.getTime() ?? null,
+      signature: input.signature ?? null,
+      chainRpcUrls: this.services.chainRpcUrls,
+    });
   }
 
   @Mutation(() => Wallet)
