@@ -60,20 +60,27 @@ export interface AuthenticateRequest {
   countAddress?: boolean;
 }
 
-/** Which budget a principal spends: users (and dashboard sessions) per user, keys and PINTs per key. */
-function rateLimitBucket(principal: Principal): { key: string; rule: RateLimitRuleName } | undefined {
+/**
+ * Which budgets a principal spends, checked in order: users (and dashboard sessions) per user,
+ * keys and PINTs per key. An agent token spends its user's budget and then one of its own: minting
+ * tokens never multiplies what a user may send (issue 26). The user's comes first, so a request
+ * the user's budget refuses spends nothing of the token's.
+ */
+function rateLimitBuckets(principal: Principal): { key: string; rule: RateLimitRuleName }[] | undefined {
   switch (principal.kind) {
     case "user":
-      return { key: `user:${principal.user_id ?? `${principal.environment_id}:${principal.jwt?.issuer}:${principal.jwt?.subject}`}`, rule: "user" };
+      return [{ key: `user:${principal.user_id ?? `${principal.environment_id}:${principal.jwt?.issuer}:${principal.jwt?.subject}`}`, rule: "user" }];
     case "agent":
-      // a budget of its own, so an agent cannot spend its user's
-      return { key: `agent:${principal.token_id}`, rule: "user" };
+      return [
+        { key: `user:${principal.user_id}`, rule: "user" },
+        { key: `agent:${principal.token_id}`, rule: "user" },
+      ];
     case "dashboard":
-      return { key: `dashboard:${principal.issuer}:${principal.subject}`, rule: "user" };
+      return [{ key: `dashboard:${principal.issuer}:${principal.subject}`, rule: "user" }];
     case "api_key":
-      return { key: `api_key:${principal.key_id}`, rule: "api_key" };
+      return [{ key: `api_key:${principal.key_id}`, rule: "api_key" }];
     case "pint":
-      return { key: `pint:${principal.mandate_id}`, rule: "api_key" };
+      return [{ key: `pint:${principal.mandate_id}`, rule: "api_key" }];
     default:
       return undefined;
   }
@@ -110,8 +117,8 @@ export class Authenticator {
     const principal = await this.verify(headers, traceId, request);
     const rateLimits = this.options.rateLimits;
     if (rateLimits && (request.countAddress || presentedCredential(headers) !== undefined)) {
-      const bucket = rateLimitBucket(principal) ?? { key: `ip:${request.clientAddress}`, rule: "ip" as const };
-      await limit(rateLimits, bucket.key, bucket.rule, request.cost);
+      const buckets = rateLimitBuckets(principal) ?? [{ key: `ip:${request.clientAddress}`, rule: "ip" as const }];
+      for (const bucket of buckets) await limit(rateLimits, bucket.key, bucket.rule, request.cost);
     }
     return principal;
   }

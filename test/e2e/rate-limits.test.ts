@@ -79,6 +79,21 @@ describe("rate limits", () => {
     expect((await platform.api("/v0/user/me", { jwt: other.jwt })).status).toBe(200);
   });
 
+  it("count an agent token's requests against its user's budget as well as its own: tokens never multiply the user's limit (issue 26)", async () => {
+    const { jwt } = await platform.createUser();
+    const issued = await platform.api("/v0/agent/tokens", { method: "POST", jwt, json: { name: "rl", scopes: ["read:transactions"] } });
+    expect(issued.status).toBe(201);
+    const { token } = await issued.json();
+    const asAgent = () => fetch(`${platform.urls.platform}/v0/transactions`, { headers: { "x-platform-token": token } });
+    // the user's budget is 3: the issuing, the agent's read and the user's read spend it together
+    expect((await asAgent()).status).toBe(200);
+    expect((await platform.api("/v0/user/me", { jwt })).status).toBe(200);
+    const limited = await asAgent();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await platform.api("/v0/user/me", { jwt })).status).toBe(429);
+  });
+
   it("count requests without a credential per address, on REST and GraphQL alike", async () => {
     const from = client("127.0.0.10");
     expect((await from(`${platform.urls.platform}/.well-known/jwks.json`)).status).toBe(200);
