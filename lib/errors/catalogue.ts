@@ -50,6 +50,7 @@ export const ERROR_CATALOGUE = {
   "AGT-403-002": { status: 403, title: "Not Available To Agent Tokens", detail: "Agent tokens reach only the AgentTool operations (see the AgentTool tag in /openapi.json)." },
   "AGT-403-003": { status: 403, title: "Agent Token Restricted To Wallets", detail: "This agent token may read only some wallets; this operation spans the whole account. Its wallets' transactions, balances and assets remain readable." },
   "AGT-404-001": { status: 404, title: "Agent Token Not Found", detail: "No agent token with this id belongs to the user." },
+  "AGT-409-001": { status: 409, title: "Too Many Agent Tokens", detail: "The user holds the most active agent tokens allowed; revoke one before issuing another." },
   "AGT-422-001": { status: 422, title: "Invalid Agent Token Scopes", detail: "scopes must be a non-empty subset of read:transactions, read:balances, write:transfers, write:strategies." },
   "CHT-404-001": { status: 404, title: "Chat Session Not Found", detail: "No chat session with this id belongs to the user." },
   "CHT-502-001": { status: 502, title: "Assistant Unavailable", detail: "The assistant's model could not answer; your message is kept, send another to retry." },

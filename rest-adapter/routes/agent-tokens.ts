@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
-import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../subgraphs/agents/tokens/agent-tokens.ts";
+import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_ACTIVE_AGENT_TOKENS, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../subgraphs/agents/tokens/agent-tokens.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
 import { Links, withLinks } from "../schemas.ts";
@@ -39,6 +39,7 @@ export const agentTokenRoutes = [
       `For an AI agent to read your money through the AgentTool operations (REST, /graphql, MCP), and nothing else. The token (\`plat_agt_\` + 40 base62 characters + a 6-character CRC32 checksum) is returned once in \`token\`; only its SHA-256 hash is stored. Send it as \`x-platform-token\`, on its own. ` +
       `\`scopes\`: a non-empty subset of ${AGENT_TOKEN_SCOPES.map((s) => `\`${s}\``).join(", ")}; anything else is 422 \`AGT-422-001\`. A write scope does not include the matching read scope. Each AgentTool operation names the scope it needs (the AgentToken security requirement). ` +
       `It expires after \`expires_in_days\` (1-${MAX_AGENT_TOKEN_DAYS}, default ${DEFAULT_AGENT_TOKEN_DAYS}). ` +
+      `You hold at most ${MAX_ACTIVE_AGENT_TOKENS} active (neither revoked nor expired) tokens; issuing another is 409 \`AGT-409-001\` until you revoke one. Each token's requests spend your own rate-limit budget (\`user\` rule) as well as the token's. ` +
       `\`wallet_ids\` (1-${MAX_AGENT_TOKEN_WALLETS} of your wallets; another user's is 404 \`WAL-404-001\`) restricts it to those wallets: it then reads their transactions (the feed narrowed to them), their balances and assets, and the asset catalogue; operations that span your whole account (accounts, cards, budgets, insights) answer 403 \`AGT-403-003\`. JWT, or a PAT with \`write\`.`,
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({
@@ -59,7 +60,7 @@ export const agentTokenRoutes = [
       list: link(href(base_url, "/v0/agent/tokens")),
     }),
     responses: { 201: { description: "The token, with its secret shown this once", schema: withLinks(Type.Composite([AgentToken, Type.Object({ token: Type.String() })])) } },
-    errors: ["AGT-422-001", "USR-403-001", "USR-404-001", "WAL-404-001"],
+    errors: ["AGT-409-001", "AGT-422-001", "USR-403-001", "USR-404-001", "WAL-404-001"],
   }),
   defineRoute({
     operationId: "listAgentTokens",

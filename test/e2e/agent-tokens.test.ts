@@ -81,6 +81,19 @@ describe("issuing, listing and revoking agent tokens", () => {
     expect((await asAgent(theirs.token, "/v0/wallets")).status).toBe(200);
   });
 
+  it("caps a user's active tokens at 20: the next is 409 AGT-409-001 until one is revoked (issue 26)", async () => {
+    const { jwt } = await platform.createUser();
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await agentToken(["read:balances"], jwt)).id);
+    const refused = await issue(jwt, { name: "one too many", scopes: ["read:balances"] });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error_code: "AGT-409-001", detail: expect.stringContaining("(20)") });
+    expect((await (await platform.api("/v0/agent/tokens", { jwt })).json()).items).toHaveLength(20);
+    expect((await platform.api(`/v0/agent/tokens/${ids[0]}`, { method: "DELETE", jwt })).status).toBe(200);
+    expect((await issue(jwt, { name: "in its place", scopes: ["read:balances"] })).status).toBe(201);
+    expect((await issue(jwt, { name: "one too many", scopes: ["read:balances"] })).status).toBe(409);
+  });
+
   it("locks a revoked token out on its next request", async () => {
     const { id, token } = await agentToken(["read:transactions"]);
     expect((await asAgent(token, "/v0/transactions")).status).toBe(200);

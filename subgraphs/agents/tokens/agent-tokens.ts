@@ -1,5 +1,6 @@
 import { agentTokenDisplayPrefix, generateAgentToken, isWellFormedAgentToken } from "../../../lib/auth/agent-token.ts";
 import { hashToken } from "../../../lib/auth/secret-token.ts";
+import { lockKey } from "../../../lib/db/advisory-lock.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import { AGENT_TOKEN_SCOPES, type AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
@@ -15,6 +16,8 @@ export const DEFAULT_AGENT_TOKEN_USES = 50;
 export const MAX_AGENT_TOKEN_USES = 200;
 /** Wallets one token may be restricted to, at most */
 export const MAX_AGENT_TOKEN_WALLETS = 20;
+/** Active (neither revoked nor expired) tokens per user, at most: each spends its user's rate budget too, and fewer live secrets leak less */
+export const MAX_ACTIVE_AGENT_TOKENS = 20;
 
 export interface IssueAgentToken {
   user_id: string;
@@ -49,18 +52,25 @@ export async function issueAgentToken(db: AgentsDb, options: IssueAgentToken) {
     throw validationError(["body", "expires_in_days"], `Value error, must be between 1 and ${MAX_AGENT_TOKEN_DAYS}`, options.expires_in_days);
   const now = options.now ?? new Date();
   const token = generateAgentToken();
-  const row = await db.agentToken.create({
-    data: {
-      id: newId("agt"),
-      user_id: options.user_id,
-      environment_id: options.environment_id,
-      name,
-      token_hash: hashToken(token),
-      token_prefix: agentTokenDisplayPrefix(token),
-      scopes: AGENT_TOKEN_SCOPES.filter((scope) => options.scopes.includes(scope)),
-      wallet_ids: walletRestriction(options.wallet_ids),
-      expires_at: new Date(now.getTime() + days * 86_400_000),
-    },
+  const row = await db.$transaction(async (tx) => {
+    // serialises one user's issuing, so concurrent requests cannot pass the cap together
+    await lockKey(tx, `agent-tokens:${options.user_id}`);
+    const active = await tx.agentToken.count({ where: { user_id: options.user_id, revoked_at: null, expires_at: { gt: now } } });
+    if (active >= MAX_ACTIVE_AGENT_TOKENS)
+      throw appError("AGT-409-001", `You have ${active} active agent tokens, the most a user may hold (${MAX_ACTIVE_AGENT_TOKENS}); revoke one (DELETE /v0/agent/tokens/{token_id}) before issuing another.`);
+    return tx.agentToken.create({
+      data: {
+        id: newId("agt"),
+        user_id: options.user_id,
+        environment_id: options.environment_id,
+        name,
+        token_hash: hashToken(token),
+        token_prefix: agentTokenDisplayPrefix(token),
+        scopes: AGENT_TOKEN_SCOPES.filter((scope) => options.scopes.includes(scope)),
+        wallet_ids: walletRestriction(options.wallet_ids),
+        expires_at: new Date(now.getTime() + days * 86_400_000),
+      },
+    });
   });
   return { ...row, token };
 }
