@@ -2,7 +2,7 @@ import { getOperationAST, GraphQLError, Kind, parse, TypeInfo, visit, visitWithT
 import type { AgentPrincipal } from "../lib/auth/principal.ts";
 import type { FederatedClient } from "../lib/graphql/federated-client.ts";
 import { AppError, appError } from "../lib/errors/app-error.ts";
-import { AGENT_SCOPE_TAG_PREFIX, AGENT_TAG_NAME, AGENT_WALLETS_TAG_NAME } from "../lib/graphql/agent-tag.ts";
+import { AGENT_ACTION_TAG_NAME, AGENT_SCOPE_TAG_PREFIX, AGENT_TAG_NAME, AGENT_WALLETS_TAG_NAME } from "../lib/graphql/agent-tag.ts";
 import { AGENT_TOKEN_SCOPES, type AgentTokenScope } from "../lib/vocabulary/agents.ts";
 import { isOneOf } from "../lib/vocabulary/values.ts";
 
@@ -10,8 +10,10 @@ import { isOneOf } from "../lib/vocabulary/values.ts";
 export interface AgentSurface {
   /** object types whose every field agents may select */
   types: ReadonlySet<string>;
-  /** AgentTool fields (`Type.field`) and the scopes one of which each needs (may be empty off the root) */
+  /** AgentTool and AgentAction fields (`Type.field`) and the scopes one of which each needs (may be empty off the root) */
   fields: ReadonlyMap<string, readonly AgentTokenScope[]>;
+  /** the AgentAction fields among them: writes, outside the AgentTool contract */
+  actions: ReadonlySet<string>;
   /** AgentTool fields that narrow their answer to a wallet-restricted token's wallets */
   walletScoped: ReadonlySet<string>;
 }
@@ -26,24 +28,37 @@ function tagNames(directives: readonly ConstDirectiveNode[] | undefined): string
   return names;
 }
 
+/**
+ * Reads the agent tags of the supergraph. AgentTool is read-only (spec 1): a mutation tagged as an
+ * AgentTool, or an AgentAction naming anything but one write scope, is refused here, so the
+ * gateway does not start with a surface that mixes the two.
+ */
 export function agentSurface(supergraphSdl: string): AgentSurface {
   const types = new Set<string>();
   const fields = new Map<string, AgentTokenScope[]>();
+  const actions = new Set<string>();
   const walletScoped = new Set<string>();
   for (const definition of parse(supergraphSdl).definitions) {
     if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION && definition.kind !== Kind.INTERFACE_TYPE_DEFINITION) continue;
     if (tagNames(definition.directives).includes(AGENT_TAG_NAME)) types.add(definition.name.value);
     for (const field of definition.fields ?? []) {
+      const key = `${definition.name.value}.${field.name.value}`;
       const tags = tagNames(field.directives);
-      if (!tags.includes(AGENT_TAG_NAME)) continue;
+      const action = tags.includes(AGENT_ACTION_TAG_NAME);
+      if (!action && !tags.includes(AGENT_TAG_NAME)) continue;
       const scopes = tags.filter((tag) => tag.startsWith(AGENT_SCOPE_TAG_PREFIX)).map((tag) => tag.slice(AGENT_SCOPE_TAG_PREFIX.length));
       const unknown = scopes.find((scope) => !isOneOf(AGENT_TOKEN_SCOPES, scope));
-      if (unknown !== undefined) throw new Error(`${definition.name.value}.${field.name.value}: unknown agent scope tag "${unknown}"`);
-      fields.set(`${definition.name.value}.${field.name.value}`, scopes as AgentTokenScope[]);
-      if (tags.includes(AGENT_WALLETS_TAG_NAME)) walletScoped.add(`${definition.name.value}.${field.name.value}`);
+      if (unknown !== undefined) throw new Error(`${key}: unknown agent scope tag "${unknown}"`);
+      if (action && (tags.includes(AGENT_TAG_NAME) || scopes.length !== 1 || !scopes[0]!.startsWith("write:")))
+        throw new Error(`${key}: an AgentAction names one write scope and is not an AgentTool as well`);
+      if (!action && (definition.name.value === "Mutation" || scopes.some((scope) => scope.startsWith("write:"))))
+        throw new Error(`${key}: AgentTool fields are reads (spec 1); mark an agent write @AgentAction`);
+      fields.set(key, scopes as AgentTokenScope[]);
+      if (action) actions.add(key);
+      if (tags.includes(AGENT_WALLETS_TAG_NAME)) walletScoped.add(key);
     }
   }
-  return { types, fields, walletScoped };
+  return { types, fields, actions, walletScoped };
 }
 
 /**
@@ -53,8 +68,8 @@ export function agentSurface(supergraphSdl: string): AgentSurface {
 export type AgentRequirement = { refused: AppError } | { needs: (readonly AgentTokenScope[])[]; walletScoped: boolean };
 
 /**
- * Every field a document selects must be an AgentTool field or belong to an AgentTool type; a
- * root field must name its scopes; introspection is not for agents here. Whole documents are
+ * Every field a document selects must be an AgentTool or AgentAction field or belong to an
+ * AgentTool type; a root field must name its scopes; introspection is not for agents here. Whole documents are
  * checked (every operation and fragment), so nothing an operation could reach escapes.
  */
 export function agentRequirement(schema: GraphQLSchema, surface: AgentSurface, document: DocumentNode): AgentRequirement {
@@ -74,7 +89,7 @@ export function agentRequirement(schema: GraphQLSchema, surface: AgentSurface, d
         const scopes = surface.fields.get(key);
         const isRoot = parent != null && roots.has(parent as never);
         if (name.startsWith("__") || (scopes === undefined && !surface.types.has(parent?.name ?? "")) || (isRoot && !scopes?.length)) {
-          refused = appError("AGT-403-002", `${key} is not available to agent tokens; they reach only the AgentTool operations (see the AgentTool tag in /openapi.json).`);
+          refused = appError("AGT-403-002", `${key} is not available to agent tokens; they reach only the AgentTool and AgentAction operations (see those tags in /openapi.json).`);
           return false;
         }
         if (scopes?.length) {

@@ -195,8 +195,8 @@ describe("the AgentTool contract at /graphql/agent", () => {
     expect(roots).toEqual(expect.arrayContaining(["transactions", "transaction", "budgets", "insights", "me", "wallets"]));
     expect(roots).not.toContain("agent_tokens");
     expect(roots).not.toContain("personal_access_tokens");
-    // the only writes an agent reaches are the strategy ones of write:strategies
-    expect(body.data.__schema.mutationType).toEqual({ name: "Mutation" });
+    // AgentTool is read-only (spec 1): the contract has no mutations; agent writes (AgentAction) go to /graphql
+    expect(body.data.__schema.mutationType).toBeNull();
     expect(body.data.user.fields.map((f: { name: string }) => f.name)).not.toContain("phone_number");
   });
 

@@ -27,12 +27,19 @@ describe("gateway/agent-tool.graphql", () => {
     expect(readAgentToolSchema()).toBe(printAgentToolSchema(agentToolSchema(schema, agentSurface(supergraphSdl))));
   });
 
-  it("holds the AgentTool reads, the strategy, task and rule writes of write:strategies, and none of the user's secrets, token management or other changes", () => {
+  it("holds the AgentTool reads and no writes (spec 1), none of the user's secrets, token management or other changes", () => {
     const contract = readAgentToolSchema();
-    for (const field of ["transactions(", "budgets:", "insights(", "accounts:", "cards:", "wallets(", "strategies(", "agent_tasks("]) expect(contract).toContain(field);
+    for (const field of ["transactions(", "budgets:", "insights(", "accounts:", "cards:", "wallets(", "strategies(", "agent_tasks(", "user_rules:"]) expect(contract).toContain(field);
     for (const hidden of ["phone_number", "agent_tokens", "personal_access_tokens", "kyc", "secure_details", "create_card", "exchange_bank_public_token"]) expect(contract).not.toContain(hidden);
-    const mutation = /type Mutation \{([^}]*)\}/.exec(contract)?.[1] ?? "";
-    const writes = [...mutation.matchAll(/^\s+(\w+)\(/gm)].map((match) => match[1]).sort();
-    expect(writes).toEqual(["cancel_agent_task", "create_agent_task", "create_user_rule", "delete_user_rule", "delete_user_strategy", "enable_strategy", "update_user_rule", "update_user_strategy"]);
+    expect(contract).not.toMatch(/type Mutation\b/);
+    expect(contract).not.toMatch(/\b(enable_strategy|create_agent_task|create_user_rule|delete_user_rule)\(/);
+  });
+
+  it("keeps the agent writes in the supergraph as AgentActions of write:strategies, which the gateway lets such a token make", () => {
+    const surface = agentSurface(readSupergraph());
+    expect([...surface.actions].sort()).toEqual(
+      ["cancel_agent_task", "create_agent_task", "create_user_rule", "delete_user_rule", "delete_user_strategy", "enable_strategy", "update_user_rule", "update_user_strategy"].map((name) => `Mutation.${name}`),
+    );
+    for (const action of surface.actions) expect(surface.fields.get(action), action).toEqual(["write:strategies"]);
   });
 });

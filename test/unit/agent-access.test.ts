@@ -59,6 +59,33 @@ describe("agentRequirement: agents select AgentTool fields within their scopes, 
   });
 });
 
+describe("AgentTool reads, AgentAction writes", () => {
+  const WRITES = `
+    type Query { transactions: Int @tag(name: "agent") @tag(name: "agent_scope:read:transactions") }
+    type Mutation { enable: Int @tag(name: "agent_action") @tag(name: "agent_scope:write:strategies") secret: Int }
+  `;
+  const writes = agentSurface(WRITES);
+  const writeSchema = buildSchema(WRITES.replaceAll(/@tag\(name: "[^"]+"\)/g, ""));
+  const writeRefusal = (query: string, scopes: (typeof AGENT_TOKEN_SCOPES)[number][]) => missingScope(agentRequirement(writeSchema, writes, parse(query)), scopes)?.code;
+
+  it("lets a token holding an AgentAction's write scope make it, and nothing else", () => {
+    expect([...writes.actions]).toEqual(["Mutation.enable"]);
+    expect(writeRefusal("mutation { enable }", ["write:strategies"])).toBeUndefined();
+    expect(writeRefusal("mutation { enable }", ["read:transactions", "read:balances", "write:transfers"])).toBe("AGT-403-001");
+    expect(writeRefusal("mutation { secret }", [...AGENT_TOKEN_SCOPES])).toBe("AGT-403-002");
+  });
+
+  it("refuses a supergraph that tags a mutation, or a write scope, as an AgentTool", () => {
+    expect(() => agentSurface('type Mutation { x: Int @tag(name: "agent") @tag(name: "agent_scope:read:transactions") }')).toThrow(/AgentTool fields are reads/);
+    expect(() => agentSurface('type Query { x: Int @tag(name: "agent") @tag(name: "agent_scope:write:transfers") }')).toThrow(/AgentTool fields are reads/);
+  });
+
+  it("refuses an AgentAction that names no write scope, a read scope or two scopes", () => {
+    for (const scopes of ["", '@tag(name: "agent_scope:read:transactions")', '@tag(name: "agent_scope:write:strategies") @tag(name: "agent_scope:write:transfers")'])
+      expect(() => agentSurface(`type Mutation { x: Int @tag(name: "agent_action") ${scopes} }`)).toThrow(/one write scope/);
+  });
+});
+
 describe("the route table and the GraphQL fields agree on what agent tokens reach", () => {
   let api: GraphQLSchema;
   let supergraph: AgentSurface;

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { AgentsServices } from "../services.ts";
@@ -30,7 +30,7 @@ export class UserRuleResolver {
     return listRuleExecutions(this.services.db, requireUser(ctx.principal, "read").user_id, id, Math.min(Math.max(limit ?? 20, 1), 100));
   }
 
-  @AgentTool("write:strategies")
+  @AgentAction("write:strategies")
   @Mutation(() => UserRule, { description: "Creates a rule: a trigger and an action, each with its settings." })
   create_user_rule(
     @Arg("name", () => String) name: string,
@@ -46,7 +46,7 @@ export class UserRuleResolver {
     return createUserRule(this.services, user_id, { name, trigger_type, trigger, action_type, action, enabled, agent_scopes, trace_id: ctx.trace_id });
   }
 
-  @AgentTool("write:strategies")
+  @AgentAction("write:strategies")
   @Mutation(() => UserRule, { description: "Renames, enables or disables a rule." })
   update_user_rule(
     @Arg("id", () => ID) id: string,
@@ -57,7 +57,7 @@ export class UserRuleResolver {
     return updateUserRule(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id, { name, enabled });
   }
 
-  @AgentTool("write:strategies")
+  @AgentAction("write:strategies")
   @Mutation(() => UserRule, { description: "Deletes a rule and its firings; answers it as it was." })
   delete_user_rule(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     return deleteUserRule(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { AgentsServices } from "../services.ts";
@@ -44,7 +44,7 @@ export class UserStrategyResolver {
     return getUserStrategy(this.services.db, requireUser(ctx.principal, "read").user_id, id);
   }
 
-  @AgentTool("write:strategies")
+  @AgentAction("write:strategies")
   @Mutation(() => UserStrategy, { description: "Turns a catalogue strategy on for the user with its parameters (enabled)." })
   enable_strategy(
     @Arg("strategy_id", () => ID) strategyId: string,
@@ -54,7 +54,7 @@ export class UserStrategyResolver {
     return enableStrategy(this.services.db, this.services.users, requireUser(ctx.principal, "write", "write:strategies").user_id, { strategy_id: strategyId, parameters, trace_id: ctx.trace_id });
   }
 
-  @AgentTool("write:strategies")
+  @AgentAction("write:strategies")
   @Mutation(() => UserStrategy, { description: "Changes the user strategy's parameters and/or status (enabled, disabled), each checked." })
   update_user_strategy(
     @Arg("id", () => ID) id: string,
@@ -66,7 +66,7 @@ export class UserStrategyResolver {
     return updateUserStrategy(this.services.db, this.services.users, user_id, id, { parameters, status, trace_id: ctx.trace_id });
   }
 
-  @AgentTool("write:strategies")
+  @AgentAction("write:strategies")
   @Mutation(() => UserStrategy, { description: "Deletes the user strategy; answers it as it was." })
   delete_user_strategy(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     return deleteUserStrategy(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);

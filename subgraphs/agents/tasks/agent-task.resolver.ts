@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
-import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
+import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { AgentsServices } from "../services.ts";
@@ -11,7 +11,7 @@ import { agentTaskView, cancelAgentTask, createAgentTask, listAgentTasks, loadTa
 export class AgentTaskResolver {
   constructor(private readonly services: AgentsServices) {}
 
-  @AgentTool("write:strategies")
+  @AgentAction("write:strategies")
   @Mutation(() => AgentTask, { description: "Queues a task of a kind with its input, now or at scheduled_at." })
   async create_agent_task(
     @Arg("kind", () => String) kind: string,
@@ -43,7 +43,7 @@ export class AgentTaskResolver {
     return agentTaskView(await loadTask(this.services.db, requireUser(ctx.principal, "read").user_id, id));
   }
 
-  @AgentTool("write:strategies")
+  @AgentAction("write:strategies")
   @Mutation(() => AgentTask, { description: "Asks a running task to stop (spec 3.5: running → cancelled); cooperative." })
   cancel_agent_task(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     return cancelAgentTask(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);
