@@ -34,6 +34,7 @@ import { agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
 import type { Assistant } from "./chat/assistant.ts";
 import { chatTurnDocumentation, registerChatTurn } from "./chat/chat-turn.ts";
+import { confirmChatActionDocumentation, registerChatActionConfirm } from "./chat/chat-action-confirm.ts";
 import { OfflineAssistant } from "./chat/offline-assistant.ts";
 import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
@@ -114,7 +115,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
     serverUrl: options.baseUrl,
     docsUrl: options.docsUrl,
-    routes: [...routes, chatTurnDocumentation, widgetDataDocumentation, ...webhooks.map(webhookDocumentation)],
+    routes: [...routes, chatTurnDocumentation, confirmChatActionDocumentation, widgetDataDocumentation, ...webhooks.map(webhookDocumentation)],
   });
   return buildHttpApp({
     ...options,
@@ -125,7 +126,10 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     extra: (app) => {
       const tools = agentTools(routes);
       registerMcp(app, tools);
-      registerChatTurn(app, { gateway: options.gateway, assistant: options.assistant ?? new OfflineAssistant(), tools, baseUrl: options.baseUrl });
+      // chat runs reads only; it may propose the agent writes, which the user confirms
+      const [reads, writes] = [tools.filter((tool) => tool.route.method === "GET"), tools.filter((tool) => tool.route.method !== "GET")];
+      registerChatTurn(app, { gateway: options.gateway, assistant: options.assistant ?? new OfflineAssistant(), tools: reads, actions: writes, baseUrl: options.baseUrl });
+      registerChatActionConfirm(app, { gateway: options.gateway, baseUrl: options.baseUrl });
       registerWidgetData(app, { baseUrl: options.baseUrl });
       registerWebhooks(app, webhooks, options.gateway, options.checkResponses && new ResponseChecker(options.checkResponses));
       const { jwks } = options;

@@ -53,6 +53,8 @@ export const ERROR_CATALOGUE = {
   "AGT-409-001": { status: 409, title: "Too Many Agent Tokens", detail: "The user holds the most active agent tokens allowed; revoke one before issuing another." },
   "AGT-422-001": { status: 422, title: "Invalid Agent Token Scopes", detail: "scopes must be a non-empty subset of read:transactions, read:balances, write:transfers, write:strategies." },
   "CHT-404-001": { status: 404, title: "Chat Session Not Found", detail: "No chat session with this id belongs to the user." },
+  "CHT-404-002": { status: 404, title: "Chat Action Not Found", detail: "No proposed action with this id belongs to this chat session of the user." },
+  "CHT-409-001": { status: 409, title: "Chat Action Not Pending", detail: "The action was already confirmed or declined, or its confirmation window has passed; ask the assistant again." },
   "CHT-502-001": { status: 502, title: "Assistant Unavailable", detail: "The assistant's model could not answer; your message is kept, send another to retry." },
   "STR-404-001": { status: 404, title: "Strategy Not Found", detail: "No strategy in the catalogue has this id (GET /v0/strategies)." },
   "STR-404-002": { status: 404, title: "User Strategy Not Found", detail: "No user strategy with this id belongs to the user." },

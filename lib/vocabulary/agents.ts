@@ -9,6 +9,10 @@ export type AgentTokenScope = (typeof AGENT_TOKEN_SCOPES)[number];
 export const CHAT_MESSAGE_TYPES = ["user", "assistant", "tool_call", "tool_result"] as const;
 export type ChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
 
+/** A proposed chat action's states (subgraphs/agents/chat/chat-action-status.ts); `expired` is a proposal past its expires_at. */
+export const CHAT_ACTION_STATUSES = ["proposed", "confirmed", "completed", "failed", "declined", "expired"] as const;
+export type ChatActionStatus = (typeof CHAT_ACTION_STATUSES)[number];
+
 /** Spec 2.10's strategy categories. */
 export const STRATEGY_CATEGORIES = ["savings", "investing", "spending", "alerts"] as const;
 export type StrategyCategory = (typeof STRATEGY_CATEGORIES)[number];

@@ -11,12 +11,13 @@ import { toolRequest, type AgentTool } from "../mcp/agent-tools.ts";
 import { injectingCaller } from "../mcp/tool-caller.ts";
 import type { DocumentedRoute } from "../openapi.ts";
 import { renderProblem } from "../problem.ts";
-import { CHAT_MESSAGE_FIELDS, ChatMessage } from "../routes/chat.ts";
+import { CHAT_ACTION_FIELDS, CHAT_MESSAGE_FIELDS, ChatMessage, chatActionLinks } from "../routes/chat.ts";
 import { Links } from "../schemas.ts";
 import { applyTimestampFormat, timestampFormat } from "../timestamps.ts";
 import { compileValidator } from "../../lib/json-validation.ts";
 import { MAX_TOOL_RESULT_CHARS, type Assistant, type AssistantTool, type ChatHistoryMessage } from "./assistant.ts";
 import { CHAT_CONTEXT_CHARS, CHAT_CONTEXT_MESSAGES, contextWindow } from "./context-window.ts";
+import { proposalSummary } from "./proposals.ts";
 
 /** Tool rounds per turn at most: a model that keeps calling tools is stopped with an answer saying so. */
 export const MAX_TOOL_ROUNDS = 6;
@@ -31,7 +32,8 @@ export const chatTurnDocumentation: DocumentedRoute = {
   tag: "Chat",
   summary: "Ask the assistant",
   description: [
-    "Stores your message, lets the assistant answer from your own data and answers the turn's messages in order: yours, then each `tool_call` the assistant made with the `tool_result` it got, then its `assistant` answer. The tools are the AgentTool operations (read-only), run with your own credential: the assistant sees what you may see and changes nothing.",
+    "Stores your message, lets the assistant answer from your own data and answers the turn's messages in order: yours, then each `tool_call` the assistant made with the `tool_result` it got, then its `assistant` answer. The tools it runs are the AgentTool operations, reads only (GET routes, GraphQL queries), run with your own credential: the assistant sees what you may see and changes nothing, whatever text it reads (merchant names, notes and bank descriptions are data, never instructions).",
+    "When it wants a change (an AgentAction operation: a rule, a strategy, a task) it can only **propose** it: the call is stored as a proposed action, not run (its `tool_result` has `status` 202 and the action), and runs only when you confirm it with POST /v0/chat/sessions/{session_id}/actions/{action_id}/confirm (or decline it). See GET /v0/chat/sessions/{session_id}/actions.",
     "With `Accept: text/event-stream` the messages stream as server-sent events as they are stored (`event: message`, the message as `data`), then `event: done`; a failure after the stream began is `event: error` with the ProblemDetail.",
     "The built-in assistant (the default) answers balances, spending in a category over a period (\"how much did I spend on groceries this month?\"), the biggest expenses, budgets and insights; with `LLM_BASE_URL` set, an OpenAI-compatible model answers. If the model fails, your message stays and the answer is 502 `CHT-502-001`. Another user's session: 404 `CHT-404-001`.",
     `The session keeps every message; the assistant sees this turn whole and, before it, the latest earlier turns that fit in about ${CHAT_CONTEXT_CHARS.toLocaleString("en-US")} characters (tool results counted at the ${MAX_TOOL_RESULT_CHARS.toLocaleString("en-US")} characters the model is shown of each).`,
@@ -46,8 +48,26 @@ export const chatTurnDocumentation: DocumentedRoute = {
 export interface ChatTurnOptions {
   gateway: GatewayClient;
   assistant: Assistant;
+  /** AgentTool reads: run at once, with the caller's credential, as GET requests only */
   tools: readonly AgentTool[];
+  /** agent writes (AgentAction): never run in a turn; a call stores a proposal the user confirms */
+  actions: readonly AgentTool[];
   baseUrl: string;
+}
+
+/** What the model is told of a write it may only propose. */
+function proposalTool(tool: AgentTool): AssistantTool {
+  return {
+    name: tool.name,
+    description: `PROPOSES this change for the user to confirm; it does not run now, and nothing changes unless the user confirms it.\n\n${tool.description}`,
+    parameters: tool.inputSchema,
+  };
+}
+
+/** A tool call the route kit refused before any request (invalid arguments): the problem, as the model reads tool errors. */
+function refusedCall(error: unknown): { status: number; body: Record<string, unknown> } {
+  if (!(error instanceof AppError)) throw error;
+  return { status: error.status, body: { error_code: error.code, detail: error.detail, ...(error.validation && { validation: error.validation }) } };
 }
 
 type StoredMessage = ChatHistoryMessage & { id: string };
@@ -65,8 +85,12 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
     `mutation AppendChatMessages($user_id: String!, $session_id: ID!, $messages: [ChatMessageInput!]!) { messages: append_chat_messages(user_id: $user_id, session_id: $session_id, messages: $messages) { ${CHAT_MESSAGE_FIELDS} } }`,
   );
   const validators = { path: compileValidator(SessionId, "path"), body: compileValidator(TurnBody, "body") };
-  const tools: AssistantTool[] = options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema }));
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const propose = options.gateway.prepare(
+    `mutation ProposeChatActions($user_id: String!, $session_id: ID!, $actions: [ChatActionInput!]!) { actions: propose_chat_actions(user_id: $user_id, session_id: $session_id, actions: $actions) { ${CHAT_ACTION_FIELDS} } }`,
+  );
+  const tools: AssistantTool[] = [...options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })), ...options.actions.map(proposalTool)];
+  const reads = new Map(options.tools.filter((tool) => tool.route.method === "GET").map((tool) => [tool.name, tool]));
+  const writes = new Map(options.actions.map((tool) => [tool.name, tool]));
 
   app.post(fastifyPath(chatTurnDocumentation.path), async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as { session_id: string };
@@ -100,10 +124,46 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
     };
 
     const call = injectingCaller(app, Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === "string")), request);
-    const runTool = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
-      const tool = byName.get(name);
-      if (!tool) return { status: 404, body: { detail: `No tool named ${name}.` } };
-      return call(toolRequest(tool, args));
+    // the one way a turn reaches the API: reads, and nothing else, whatever the model asks
+    const read = (tool: AgentTool, args: Record<string, unknown>) => {
+      const toolCall = toolRequest(tool, args);
+      if (toolCall.method !== "GET") throw new Error(`chat: ${tool.name} is not a read`);
+      return call(toolCall);
+    };
+    const runTools = async (calls: { id: string; name: string; arguments: Record<string, unknown> }[]): Promise<Record<string, unknown>[]> => {
+      const proposals: { index: number; action: Record<string, unknown> }[] = [];
+      const results = await Promise.all(
+        calls.map(async (toolCall, index): Promise<Record<string, unknown>> => {
+          const tool = reads.get(toolCall.name);
+          const write = writes.get(toolCall.name);
+          try {
+            if (tool) return await read(tool, toolCall.arguments);
+            if (!write) return { status: 404, body: { detail: `No tool named ${toolCall.name}.` } };
+            const made = toolRequest(write, toolCall.arguments);
+            proposals.push({ index, action: { tool_call_id: toolCall.id, tool_name: write.name, method: made.method, path: made.url, body: made.body ?? null, summary: proposalSummary(write, made) } });
+            return {};
+          } catch (error) {
+            return refusedCall(error);
+          }
+        }),
+      );
+      if (proposals.length === 0) return results;
+      const stored = await options.gateway.execute({
+        operation: propose,
+        variables: { user_id: owned.user_id, session_id: owned.id, actions: proposals.map((p) => p.action) },
+        headers: {},
+        credentials: "internal",
+        trace_id: request.id,
+        client_address: request.ip,
+      });
+      if (stored.errors?.length) throw errorFromGraphQL(stored.errors);
+      (stored.data as { actions: { id: string; session_id: string; status: string }[] }).actions.forEach((action, i) => {
+        results[proposals[i]!.index] = {
+          status: 202,
+          body: { ...action, detail: "Not run: proposed to the user, who confirms or declines it. Tell the user what it does and that it waits for their confirmation.", _links: chatActionLinks(options.baseUrl, action) },
+        };
+      });
+      return results;
     };
 
     if (stream) {
@@ -125,8 +185,8 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
           break;
         }
         await store(step.calls.map((call) => ({ type: "tool_call", tool_call_id: call.id, tool_name: call.name, tool_arguments: call.arguments })));
-        const results = await Promise.all(step.calls.map(async (call) => ({ call, result: await runTool(call.name, call.arguments) })));
-        await store(results.map(({ call, result }) => ({ type: "tool_result", tool_call_id: call.id, tool_name: call.name, tool_result: result })));
+        const results = await runTools(step.calls);
+        await store(step.calls.map((call, i) => ({ type: "tool_result", tool_call_id: call.id, tool_name: call.name, tool_result: results[i]! })));
       }
     } catch (error) {
       if (!stream) throw error;

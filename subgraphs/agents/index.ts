@@ -4,6 +4,7 @@ import { JobQueue } from "../../lib/jobs/job-queue.ts";
 import { AgentsUserResolver } from "./agents.resolver.ts";
 import { createAgentsDb } from "./db.ts";
 import { AgentTokenResolver } from "./tokens/agent-token.resolver.ts";
+import { ChatActionResolver } from "./chat/chat-action.resolver.ts";
 import { ChatResolver } from "./chat/chat.resolver.ts";
 import { NotificationResolver } from "./notifications/notification.resolver.ts";
 import { StrategyResolver, UserStrategiesFieldResolver, UserStrategyResolver } from "./strategies/strategy.resolver.ts";
@@ -53,7 +54,7 @@ export const agentsSubgraph = defineSubgraph({
       providers: config.sandbox ? { con_sandbox_exchange: new SandboxExchange(), con_sandbox_books: new SandboxExport("accounting"), con_sandbox_tax: new SandboxExport("tax") } : {},
     };
   },
-  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver, ConnectorResolver, UserConnectorsFieldResolver],
+  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, ChatActionResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver, ConnectorResolver, UserConnectorsFieldResolver],
   orphanedTypes: [AgentsUser],
   // the user's own fields here are keyed on the id alone
   references: () => ({ User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } }),

@@ -130,6 +130,8 @@ const SAMPLES: Record<string, { params?: Record<string, string | number>; body?:
   listChatSessions: {},
   getChatSession: { params: { session_id: "chs_missing" } },
   listChatMessages: { params: { session_id: "chs_missing" } },
+  listChatActions: { params: { session_id: "chs_missing" } },
+  declineChatAction: { params: { session_id: "chs_missing", action_id: "act_missing" } },
 };
 
 const userRoutes = platformRoutes.filter((route) => route.security.some((scheme) => scheme === "PlatformJwt" || scheme === "PlatformPat"));

@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from "type-graphql";
+import { Field, ID, Int, ObjectType } from "type-graphql";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 
 @ObjectType({ description: "A conversation of the user with the assistant." })
@@ -44,6 +44,54 @@ export class ChatMessage {
 
   @Field(() => JSONObjectScalar, { nullable: true, description: "A tool_result's answer: the REST status and body." })
   tool_result!: Record<string, unknown> | null;
+
+  @Field(() => Date)
+  created_at!: Date;
+}
+
+@ObjectType({ description: "A write the assistant proposed: it runs only when the user confirms it, exactly as stored, once, before expires_at." })
+export class ChatAction {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  session_id!: string;
+
+  @Field(() => String)
+  user_id!: string;
+
+  @Field(() => String, { description: "The tool_call that proposed it." })
+  tool_call_id!: string;
+
+  @Field(() => String, { description: "The AgentAction tool the assistant called." })
+  tool_name!: string;
+
+  @Field(() => String, { description: "The REST request it makes once confirmed: method" })
+  method!: string;
+
+  @Field(() => String, { description: "The REST request it makes once confirmed: path and query string" })
+  path!: string;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: "The REST request it makes once confirmed: JSON body" })
+  body!: Record<string, unknown> | null;
+
+  @Field(() => String, { description: "What it does, for the user to read before confirming; what moves where, for a money movement." })
+  summary!: string;
+
+  @Field(() => String, { description: "proposed, confirmed, completed, failed, declined or expired" })
+  status!: string;
+
+  @Field(() => Int, { nullable: true, description: "The HTTP status the confirmed write answered." })
+  result_status!: number | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: "The confirmed write's answer (its REST body)." })
+  result!: Record<string, unknown> | null;
+
+  @Field(() => Date)
+  expires_at!: Date;
+
+  @Field(() => Date, { nullable: true })
+  decided_at!: Date | null;
 
   @Field(() => Date)
   created_at!: Date;

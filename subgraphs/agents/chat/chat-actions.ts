@@ -1,0 +1,90 @@
+import { Prisma } from "../generated/prisma/client.ts";
+import { appError } from "../../../lib/errors/app-error.ts";
+import { newId } from "../../../lib/ids.ts";
+import type { AgentsDb } from "../db.ts";
+import { chatActionStatus, requireChatActionMove } from "./chat-action-status.ts";
+import { getChatSession } from "./chat-sessions.ts";
+
+/** How long a proposal waits for the user: long enough to read it, short enough not to linger. */
+export const CHAT_ACTION_TTL_MS = 10 * 60_000;
+
+export interface NewChatAction {
+  tool_call_id: string;
+  tool_name: string;
+  method: string;
+  path: string;
+  body?: Record<string, unknown> | null;
+  summary: string;
+}
+
+type ChatActionRow = Awaited<ReturnType<AgentsDb["chatAction"]["findFirstOrThrow"]>>;
+
+/** The row as answered: its status as of now (a stale proposal is `expired`). */
+export function chatActionView(row: ChatActionRow, now: Date = new Date()) {
+  return { ...row, status: chatActionStatus(row, now) };
+}
+
+/** Stores the assistant's proposed writes in the user's session, each waiting CHAT_ACTION_TTL_MS for the user. */
+export async function proposeChatActions(db: AgentsDb, options: { user_id: string; session_id: string; actions: NewChatAction[]; now?: Date }) {
+  await getChatSession(db, options);
+  const now = options.now ?? new Date();
+  const expires_at = new Date(now.getTime() + CHAT_ACTION_TTL_MS);
+  const created = [];
+  for (const action of options.actions)
+    created.push(
+      await db.chatAction.create({
+        data: {
+          id: newId("act"),
+          session_id: options.session_id,
+          user_id: options.user_id,
+          ...action,
+          body: (action.body ?? Prisma.DbNull) as Prisma.InputJsonValue,
+          status: "proposed",
+          expires_at,
+          created_at: now,
+        },
+      }),
+    );
+  return created.map((row) => chatActionView(row, now));
+}
+
+export async function listChatActions(db: AgentsDb, options: { user_id: string; session_id: string }) {
+  await getChatSession(db, options);
+  const rows = await db.chatAction.findMany({ where: { session_id: options.session_id }, orderBy: [{ created_at: "asc" }, { id: "asc" }] });
+  const now = new Date();
+  return rows.map((row) => chatActionView(row, now));
+}
+
+async function findChatAction(db: AgentsDb, options: { user_id: string; session_id: string; action_id: string }) {
+  await getChatSession(db, options);
+  const row = await db.chatAction.findFirst({ where: { id: options.action_id, session_id: options.session_id, user_id: options.user_id } });
+  if (!row) throw appError("CHT-404-002");
+  return row;
+}
+
+/**
+ * The user's decision on a proposal: `confirmed` claims it (once: a guarded update, so two
+ * confirmations never both run it) and answers the stored request for the adapter to run with
+ * the user's credential; `declined` closes it. An expired or decided action is CHT-409-001.
+ */
+export async function decideChatAction(db: AgentsDb, options: { user_id: string; session_id: string; action_id: string; decision: "confirmed" | "declined"; now?: Date }) {
+  const now = options.now ?? new Date();
+  const row = await findChatAction(db, options);
+  requireChatActionMove(chatActionStatus(row, now), options.decision);
+  const claimed = await db.chatAction.updateMany({ where: { id: row.id, status: "proposed", expires_at: { gt: now } }, data: { status: options.decision, decided_at: now } });
+  if (claimed.count !== 1) throw appError("CHT-409-001", "The action was decided by another request a moment ago.");
+  return chatActionView(await db.chatAction.findUniqueOrThrow({ where: { id: row.id } }), now);
+}
+
+/** Records the confirmed write's answer: completed for a 2xx, failed otherwise. */
+export async function settleChatAction(db: AgentsDb, options: { action_id: string; result_status: number; result: Record<string, unknown> | null }) {
+  const row = await db.chatAction.findUnique({ where: { id: options.action_id } });
+  if (!row) throw appError("CHT-404-002");
+  const to = options.result_status >= 200 && options.result_status < 300 ? "completed" : "failed";
+  requireChatActionMove(chatActionStatus(row), to);
+  const settled = await db.chatAction.update({
+    where: { id: row.id, status: "confirmed" },
+    data: { status: to, result_status: options.result_status, result: (options.result ?? Prisma.DbNull) as Prisma.InputJsonValue },
+  });
+  return chatActionView(settled);
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../lib/errors/app-error.ts";
+import { CHAT_ACTION_STATUSES, type ChatActionStatus } from "../../lib/vocabulary/agents.ts";
+import { chatActionStatus, requireChatActionMove } from "../../subgraphs/agents/chat/chat-action-status.ts";
+import { proposalSummary } from "../../rest-adapter/chat/proposals.ts";
+
+describe("a proposed chat action's life", () => {
+  const allowed: [ChatActionStatus, ChatActionStatus][] = [
+    ["proposed", "confirmed"],
+    ["proposed", "declined"],
+    ["confirmed", "completed"],
+    ["confirmed", "failed"],
+  ];
+
+  it("allows only the moves of the table; every other move is CHT-409-001", () => {
+    for (const from of CHAT_ACTION_STATUSES)
+      for (const to of CHAT_ACTION_STATUSES) {
+        const legal = allowed.some(([a, b]) => a === from && b === to);
+        if (legal) expect(() => requireChatActionMove(from, to), `${from} → ${to}`).not.toThrow();
+        else {
+          const error = (() => {
+            try {
+              requireChatActionMove(from, to);
+            } catch (e) {
+              return e;
+            }
+          })();
+          expect(error, `${from} → ${to}`).toBeInstanceOf(AppError);
+          expect((error as AppError).code).toBe("CHT-409-001");
+        }
+      }
+  });
+
+  it("reads a proposal past its window as expired, which nothing can confirm", () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    expect(chatActionStatus({ status: "proposed", expires_at: new Date("2026-11-26T12:00:01Z") }, now)).toBe("proposed");
+    expect(chatActionStatus({ status: "proposed", expires_at: now }, now)).toBe("expired");
+    expect(chatActionStatus({ status: "confirmed", expires_at: new Date(0) }, now)).toBe("confirmed");
+    expect(() => requireChatActionMove("expired", "confirmed")).toThrow(AppError);
+  });
+});
+
+describe("proposalSummary", () => {
+  const tool = { description: "Make a rule: a trigger and an action (POST /v0/user/me/rules).\n\nmore" };
+
+  it("says the operation, the exact request and what moves where", () => {
+    const summary = proposalSummary(tool, {
+      method: "POST",
+      url: "/v0/user/me/rules",
+      body: { name: "sweep", action_type: "transfer", action: { from_wallet_id: 1, to_wallet_id: 2, asset: "USDC", amount: "1" } },
+    });
+    expect(summary.split("\n")).toEqual([
+      "Make a rule: a trigger and an action (POST /v0/user/me/rules).",
+      'Request: POST /v0/user/me/rules {"name":"sweep","action_type":"transfer","action":{"from_wallet_id":1,"to_wallet_id":2,"asset":"USDC","amount":"1"}}',
+      "Moves money: 1 USDC from wallet 1 to wallet 2.",
+    ]);
+  });
+
+  it("says nothing of money where nothing moves", () => {
+    expect(proposalSummary(tool, { method: "DELETE", url: "/v0/user/me/rules/rul_1" })).not.toContain("Moves money");
+  });
+});
