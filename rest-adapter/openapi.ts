@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RE
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
 import { renderProblem, type ProblemContext } from "./problem.ts";
 import { exampleRequest } from "./mcp/agent-tools.ts";
-import { AGENT_TOOL_TAG, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
+import { AGENT_ACTION_TAG, AGENT_TOOL_TAG, agentScopeOf, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
 import { COMPONENTS, problemSchema } from "./schemas.ts";
 
 export const SPEC_VERSION = "0.35.2";
@@ -23,7 +23,7 @@ export interface OpenApiOptions {
 const CREDENTIAL_HEADERS = [
   { name: "x-platform-orgid", description: "`<org-id>:<env-id>`; absent means the default environment. Malformed: 401 USR-401-002." },
   { name: "x-platform-jwt", description: "JWT of an accepted issuer (PlatformJwt scheme)." },
-  { name: "x-platform-token", description: "Agent token (AgentToken scheme), on its own: AgentTool operations only, within its scopes (403 AGT-403-001, AGT-403-002); invalid, expired or revoked: 401 USR-401-005." },
+  { name: "x-platform-token", description: "Agent token (AgentToken scheme), on its own: AgentTool operations (reads) and AgentAction operations (writes) only, within its scopes (403 AGT-403-001, AGT-403-002); invalid, expired or revoked: 401 USR-401-005." },
   { name: "x-platform-pat", description: "Personal access token (PlatformPat scheme)." },
 ];
 
@@ -118,18 +118,30 @@ function parameters(schema: TSchema | undefined, location: "path" | "query") {
 /** What the document needs of a route: route tables and webhook receivers both provide it. */
 export type DocumentedRoute = Pick<Route, "operationId" | "tag" | "summary" | "description" | "responses" | "requestHeaders" | "headers"> & RouteErrorFacts;
 
-/** What a model reading an AgentTool operation needs besides its description: scope, units, an example. */
+/** What a model reading an AgentTool or AgentAction operation needs besides its description: scope, units, an example. */
 function agentToolNote(route: DocumentedRoute): string | undefined {
-  if (!route.agentScope) return undefined;
+  const scope = agentScopeOf(route);
+  if (!scope) return undefined;
   const { method, url } = exampleRequest(route);
-  return `**AgentTool**: an agent token (\`x-platform-token\`) with the scope \`${route.agentScope}\` may call it. Amounts are decimal strings, never floats; timestamps are epoch milliseconds. Example: \`${method} ${url}\``;
+  const who = route.agentAction
+    ? `**AgentAction**: a write an agent token (\`x-platform-token\`) with the scope \`${scope}\` may make; not an AgentTool (those only read).`
+    : `**AgentTool**: an agent token (\`x-platform-token\`) with the scope \`${scope}\` may call it.`;
+  return `${who} Amounts are decimal strings, never floats; timestamps are epoch milliseconds. Example: \`${method} ${url}\``;
 }
 
-/** The schemes an operation accepts: its own, and the AgentToken scheme with its scope on AgentTool operations. */
+/** The document's tags of a route: its own, and AgentTool (a read) or AgentAction (a write) where agents may call it. */
+function routeTags(route: DocumentedRoute): string[] {
+  if (route.agentScope && route.method !== "GET") throw new Error(`${route.operationId}: AgentTool operations are reads (spec 1); make an agent write an agentAction`);
+  if (route.agentAction && route.method === "GET") throw new Error(`${route.operationId}: an AgentAction is a write; a GET agents may call is an AgentTool (agentScope)`);
+  return [route.tag, ...(route.agentScope ? [AGENT_TOOL_TAG] : route.agentAction ? [AGENT_ACTION_TAG] : [])];
+}
+
+/** The schemes an operation accepts: its own, and the AgentToken scheme with its scope on AgentTool and AgentAction operations. */
 function securityRequirements(route: DocumentedRoute): Record<string, string[]>[] {
+  const scope = agentScopeOf(route);
   return [
     ...route.security.map((scheme) => ({ [scheme]: [] })),
-    ...(route.agentScope ? [{ AgentToken: [route.agentScope] }] : []),
+    ...(scope ? [{ AgentToken: [scope] }] : []),
     ...(route.optionalSecurity || route.security.length === 0 ? [{}] : []),
   ];
 }
@@ -190,9 +202,9 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
   }
   return {
     operationId: route.operationId,
-    tags: route.agentScope ? [route.tag, AGENT_TOOL_TAG] : [route.tag],
+    tags: routeTags(route),
     summary: route.summary,
-    ...((route.description || route.agentScope) && { description: [route.description, agentToolNote(route)].filter(Boolean).join("\n\n") }),
+    ...((route.description || agentScopeOf(route)) && { description: [route.description, agentToolNote(route)].filter(Boolean).join("\n\n") }),
     parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query"), ...headers],
     ...(route.body && { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } }),
     responses,
@@ -204,7 +216,7 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
 const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
   PlatformJwt: { type: "apiKey", in: "header", name: "x-platform-jwt", description: "JWT from provider_a, provider_b or sign-in with Ethereum" },
   PlatformPat: { type: "apiKey", in: "header", name: "x-platform-pat", description: "Personal access token (plat_pat_…)" },
-  AgentToken: { type: "apiKey", in: "header", name: "x-platform-token", description: "Agent token (plat_agt_…, POST /v0/agent/tokens): AgentTool operations only; each names the scope it needs" },
+  AgentToken: { type: "apiKey", in: "header", name: "x-platform-token", description: "Agent token (plat_agt_…, POST /v0/agent/tokens): AgentTool operations (reads) and AgentAction operations (writes) only; each names the scope it needs" },
   DashboardSession: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Dashboard session token from a DASHBOARD_AUTH issuer; its sub must be a member of the organisation in the path" },
   ApiKey: { type: "http", scheme: "bearer", description: "Identity-service API key (idsvc_sk_… server partition, idsvc_pk_… public partition)" },
   PintToken: { type: "apiKey", in: "header", name: "x-platform-pint-token", description: "PINT JWT issued by POST /v0/idsvc/token/pint" },
@@ -216,7 +228,9 @@ const EXAMPLE_TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 /** The OpenAPI 3.1 document, generated from the same route tables that serve and validate. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   [AGENT_TOOL_TAG]:
-    "Read-oriented operations meant for AI agents (spec 1): an agent token (`x-platform-token`, issued with POST /v0/agent/tokens) with the scope an operation names may call it; the same token is refused everywhere else (403 `AGT-403-002`). Amounts are decimal strings, timestamps epoch milliseconds unless `X-Timestamp-Format: iso8601`.",
+    "Read-oriented operations meant for AI agents (spec 1), every one a GET that changes nothing: an agent token (`x-platform-token`, issued with POST /v0/agent/tokens) with the read scope an operation names may call it; the same token is refused everywhere else but the AgentAction operations (403 `AGT-403-002`). These are the tools the chat assistant and MCP offer every agent. Amounts are decimal strings, timestamps epoch milliseconds unless `X-Timestamp-Format: iso8601`.",
+  [AGENT_ACTION_TAG]:
+    "Writes an AI agent may make on its user's behalf, apart from the read-only AgentTool operations: only an agent token holding the write scope an operation names may call it (any other: 403 `AGT-403-001`). Not part of the AgentTool contract (`/graphql/agent`).",
   [SANDBOX_TAG]: "Sandbox mode only (`SANDBOX=true`): helpers that play external providers offline. They do not exist, and are not documented, outside sandbox mode.",
 };
 
@@ -224,7 +238,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   const paths: Record<string, Record<string, unknown>> = {};
   const problemContext = { trace_id: EXAMPLE_TRACE_ID, base_url: options.serverUrl, docs_url: options.docsUrl ?? options.serverUrl, style: options.errorStyle ?? "platform" } as const;
   for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, problemContext);
-  const used = new Set(options.routes.flatMap((r): SecurityScheme[] => (r.agentScope ? [...r.security, "AgentToken"] : r.security)));
+  const used = new Set(options.routes.flatMap((r): SecurityScheme[] => (agentScopeOf(r) ? [...r.security, "AgentToken"] : r.security)));
   const schemas: Record<string, unknown> = {};
   for (const component of COMPONENTS) {
     const { $id, ...schema } = jsonSchema(component);
@@ -234,7 +248,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     openapi: "3.1.0",
     info: { title: options.title, version: SPEC_VERSION, description: options.description },
     servers: [{ url: options.serverUrl }],
-    tags: [...new Set(options.routes.flatMap((r) => (r.agentScope ? [r.tag, AGENT_TOOL_TAG] : [r.tag])))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
+    tags: [...new Set(options.routes.flatMap(routeTags))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
     paths,
     components: {
       schemas,

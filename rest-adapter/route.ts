@@ -1,4 +1,5 @@
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { AgentReadScope, AgentWriteScope } from "../lib/graphql/agent-tag.ts";
 import type { AgentTokenScope } from "../lib/vocabulary/agents.ts";
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
 import type { Links } from "./links.ts";
@@ -13,8 +14,10 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
  */
 export type SecurityScheme = "PlatformJwt" | "PlatformPat" | "AgentToken" | "DashboardSession" | "ApiKey" | "PintToken";
 
-/** The spec's tag of the read-oriented operations meant for AI agents (spec 1). */
+/** The spec's tag of the read-oriented operations meant for AI agents (spec 1): GETs only. */
 export const AGENT_TOOL_TAG = "AgentTool";
+/** Ours: the writes an agent token holding a write scope may make, apart from the AgentTool reads. */
+export const AGENT_ACTION_TAG = "AgentAction";
 
 export interface RouteRequest<P, Q, B> {
   params: P;
@@ -67,15 +70,23 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
   /** empty: no credential needed */
   security: SecurityScheme[];
   /**
-   * An AgentTool operation: agent tokens (`x-platform-token`) holding this scope may call it; it
-   * is documented under the AgentTool tag too, with the AgentToken scheme. Every other route
-   * refuses agent tokens (403 AGT-403-002). The gateway decides from the GraphQL fields'
-   * declarations (gateway/agent-access.ts); a test holds this table to them.
+   * An AgentTool operation, a GET (spec 1: AgentTool is read-oriented; the document refuses
+   * anything else): agent tokens (`x-platform-token`) holding this read scope may call it; it is
+   * documented under the AgentTool tag too, with the AgentToken scheme. The gateway decides from
+   * the GraphQL fields' declarations (gateway/agent-access.ts); a test holds this table to them.
    */
-  agentScope?: AgentTokenScope;
+  agentScope?: AgentReadScope;
   /**
-   * The path, query and body parameters of a typical call, shown to models (AgentTool routes): in the
-   * operation's description in /openapi.json and in its MCP tool's. A test validates each.
+   * An AgentAction operation: a write (never a GET) agent tokens holding this write scope may
+   * make, documented under the AgentAction tag with the AgentToken scheme and offered as an MCP
+   * tool only to such tokens. Its GraphQL field is an `@AgentAction`.
+   * A route with neither this nor `agentScope` refuses agent tokens (403 AGT-403-002).
+   */
+  agentAction?: AgentWriteScope;
+  /**
+   * The path, query and body parameters of a typical call, shown to models (AgentTool and
+   * AgentAction routes): in the operation's description in /openapi.json and in its MCP tool's.
+   * A test validates each.
    */
   agentExample?: Record<string, unknown>;
   /** also accepted without a credential (GET /v0/cli/config answers deployment defaults) */
@@ -141,8 +152,13 @@ export function isRateLimited(route: Pick<Route, "path">): boolean {
   return route.path !== "/health";
 }
 
+/** The scope an agent token needs for the route (AgentTool or AgentAction), if agents may call it at all. */
+export function agentScopeOf(route: Pick<Route, "agentScope" | "agentAction">): AgentTokenScope | undefined {
+  return route.agentScope ?? route.agentAction;
+}
+
 /** What decides a route's error codes; `rawBody`: a webhook receiver, which reads any media type as raw bytes. */
-export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "agentScope" | "agentExample" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "idempotent" | "errors"> & {
+export type RouteErrorFacts = Pick<Route, "method" | "path" | "security" | "agentScope" | "agentAction" | "agentExample" | "optionalSecurity" | "params" | "query" | "body" | "validateBody" | "bodyError" | "rateLimitError" | "idempotent" | "errors"> & {
   rawBody?: boolean;
 };
 
@@ -183,8 +199,9 @@ const GENERIC_FAILURES: readonly ErrorCode[] = ["GEN-500-001", "GEN-502-001", "G
  * - with a required credential: the 401s of its host's credentials (`CREDENTIAL_ERRORS`); an
  *   optional one answers none (a credential that fails counts as absent). A dashboard-only
  *   operation refuses an API key with IDS-403-002 (`requireDashboard`);
- * - a platform route with a credential: AGT-403-001 where agent tokens may call it (`agentScope`)
- *   and one lacks the scope, else AGT-403-002 (agent tokens reach AgentTool operations only);
+ * - a platform route with a credential: AGT-403-001 where agent tokens may call it (`agentScope`,
+ *   `agentAction`) and one lacks the scope, else AGT-403-002 (agent tokens reach AgentTool and
+ *   AgentAction operations only);
  * - an idempotent route: TXN-422-001, its Idempotency-Key reused with another request;
  * - GEN-500-001, GEN-502-001, GEN-503-001, GEN-503-002 (load shedding) and GEN-503-003 (shutting down) everywhere.
  * GEN-404-001 and GEN-405-001 belong to unknown paths and methods, not to routes.
@@ -200,7 +217,7 @@ export function derivedErrorCodes(route: RouteErrorFacts): ErrorCode[] {
   if (isRateLimited(route)) codes.push(route.rateLimitError ?? "GEN-429-001");
   if (!route.optionalSecurity) for (const host of new Set(route.security.map((scheme) => SCHEME_HOST[scheme]))) codes.push(...CREDENTIAL_ERRORS[host]);
   if (route.security.length > 0 && route.security.every((scheme) => scheme === "DashboardSession")) codes.push("IDS-403-002");
-  if (route.security.some((scheme) => SCHEME_HOST[scheme] === "platform")) codes.push(route.agentScope ? "AGT-403-001" : "AGT-403-002");
+  if (route.security.some((scheme) => SCHEME_HOST[scheme] === "platform")) codes.push(agentScopeOf(route) ? "AGT-403-001" : "AGT-403-002");
   if (route.idempotent) codes.push("TXN-422-001");
   codes.push(...GENERIC_FAILURES);
   return [...new Set(codes)];

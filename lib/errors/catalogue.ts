@@ -47,7 +47,7 @@ export const ERROR_CATALOGUE = {
 
   // Personal access tokens
   "AGT-403-001": { status: 403, title: "Agent Token Scope Missing", detail: "The agent token lacks the scope this operation needs." },
-  "AGT-403-002": { status: 403, title: "Not Available To Agent Tokens", detail: "Agent tokens reach only the AgentTool operations (see the AgentTool tag in /openapi.json)." },
+  "AGT-403-002": { status: 403, title: "Not Available To Agent Tokens", detail: "Agent tokens reach only the AgentTool operations (reads) and, with a write scope, the AgentAction operations (see those tags in /openapi.json)." },
   "AGT-403-003": { status: 403, title: "Agent Token Restricted To Wallets", detail: "This agent token may read only some wallets; this operation spans the whole account. Its wallets' transactions, balances and assets remain readable." },
   "AGT-404-001": { status: 404, title: "Agent Token Not Found", detail: "No agent token with this id belongs to the user." },
   "AGT-409-001": { status: 409, title: "Too Many Agent Tokens", detail: "The user holds the most active agent tokens allowed; revoke one before issuing another." },

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { AgentTokenScope } from "../../lib/vocabulary/agents.ts";
-import type { HttpMethod, Route } from "../route.ts";
+import { agentScopeOf, type HttpMethod, type Route } from "../route.ts";
 
 /** An AgentTool operation as an MCP tool: the route it runs, its name, description and input schema. */
 export interface AgentTool {
@@ -34,8 +34,11 @@ function properties(schema: TSchema | undefined): { properties: Record<string, u
  */
 export function agentTools(routes: readonly Route[]): AgentTool[] {
   return routes
-    .filter((route): route is Route & { agentScope: AgentTokenScope } => route.agentScope !== undefined)
-    .map((route) => {
+    .flatMap((route) => {
+      const scope = agentScopeOf(route);
+      return scope === undefined ? [] : [{ route, scope }];
+    })
+    .map(({ route, scope }) => {
       const params = properties(route.params);
       const query = properties(route.query);
       const body = properties(route.body);
@@ -45,7 +48,7 @@ export function agentTools(routes: readonly Route[]): AgentTool[] {
         description: [
           `${route.summary} (${route.method} ${route.path}).`,
           route.description,
-          `Needs an agent token with the scope ${route.agentScope}. Amounts are decimal strings, never floats (each field's description gives its unit; amount_usd and value_usd are US dollars); timestamps are epoch milliseconds. Answers the REST body as JSON; a refusal is a tool error carrying the RFC 7807 problem (error_code, detail).`,
+          `Needs an agent token with the scope ${scope}. Amounts are decimal strings, never floats (each field's description gives its unit; amount_usd and value_usd are US dollars); timestamps are epoch milliseconds. Answers the REST body as JSON; a refusal is a tool error carrying the RFC 7807 problem (error_code, detail).`,
           `Example arguments: ${JSON.stringify(route.agentExample ?? {})}`,
         ]
           .filter(Boolean)
@@ -53,7 +56,7 @@ export function agentTools(routes: readonly Route[]): AgentTool[] {
         inputSchema: { type: "object", properties: { ...params.properties, ...query.properties, ...body.properties }, ...(required.length > 0 && { required }) },
         route,
         example: route.agentExample ?? {},
-        scope: route.agentScope,
+        scope,
       };
     });
 }

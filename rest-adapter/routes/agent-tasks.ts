@@ -50,7 +50,7 @@ export const agentTaskRoutes = [
       LIFECYCLE,
     ].join("\n\n"),
     security: ["PlatformJwt", "PlatformPat"],
-    agentScope: "write:strategies",
+    agentAction: "write:strategies",
     agentExample: { kind: "strategy_run", input: { user_strategy_id: "ust_01JD4ZK2M8Q7" } },
     body: Type.Object({
       kind: Type.String({ minLength: 1, maxLength: 64, examples: ["strategy_run"] }),
@@ -111,7 +111,7 @@ export const agentTaskRoutes = [
     description:
       "Spec 3.5 cancels running tasks only: a queued, next or finished task is 409 `TSK-409-001` naming its status. Cooperative: the answer (202) shows the task still running with `cancel_requested_at` set; the runner moves it to `cancelled` at its next safe point (before it starts, or when its kind checks between steps). A run that finishes first completes. Asking again changes nothing.",
     security: ["PlatformJwt", "PlatformPat"],
-    agentScope: "write:strategies",
+    agentAction: "write:strategies",
     agentExample: { task_id: "tsk_01JD4ZK2M8Q7" },
     params: TaskId,
     operation: `mutation CancelAgentTask($id: ID!) { task: cancel_agent_task(id: $id) { ${TASK_FIELDS} } }`,

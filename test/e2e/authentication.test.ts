@@ -544,7 +544,7 @@ describe("GET /openapi.json", () => {
     for (const route of platformRoutes) expect(route.path.startsWith("/v0/") || route.path === "/health").toBe(true);
   });
 
-  it("declares the PlatformJwt, PlatformPat and AgentToken schemes and uses them per operation, AgentToken with its scope on AgentTool operations", async () => {
+  it("declares the PlatformJwt, PlatformPat and AgentToken schemes and uses them per operation, AgentToken with its scope on AgentTool and AgentAction operations", async () => {
     const document = await (await platform.api("/openapi.json")).json();
     expect(document.components.securitySchemes).toEqual({
       PlatformJwt: expect.objectContaining({ type: "apiKey", in: "header", name: "x-platform-jwt" }),
@@ -554,12 +554,20 @@ describe("GET /openapi.json", () => {
     for (const route of platformRoutes) {
       const op = document.paths[route.path][route.method.toLowerCase()];
       const schemes = (op.security as Record<string, unknown>[]).flatMap((s) => Object.keys(s));
-      expect(schemes.sort(), route.operationId).toEqual([...route.security, ...(route.agentScope ? ["AgentToken"] : [])].sort());
-      if (route.agentScope) {
-        expect(op.security, route.operationId).toContainEqual({ AgentToken: [route.agentScope] });
-        expect(op.tags, route.operationId).toEqual([route.tag, "AgentTool"]);
-      } else expect(op.tags, route.operationId).not.toContain("AgentTool");
+      const agentScope = route.agentScope ?? route.agentAction;
+      expect(schemes.sort(), route.operationId).toEqual([...route.security, ...(agentScope ? ["AgentToken"] : [])].sort());
+      if (agentScope) expect(op.security, route.operationId).toContainEqual({ AgentToken: [agentScope] });
+      expect(op.tags, route.operationId).toEqual([route.tag, ...(route.agentScope ? ["AgentTool"] : route.agentAction ? ["AgentAction"] : [])]);
     }
+    // spec 1: AgentTool operations are read-oriented; the agent writes are a tag of their own, documented in the tag list
+    const tagged = (tag: string) => Object.values(document.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((path) => Object.entries(path).filter(([, op]) => op.tags.includes(tag)).map(([method]) => method));
+    expect(tagged("AgentTool").length).toBeGreaterThan(15);
+    expect(new Set(tagged("AgentTool"))).toEqual(new Set(["get"]));
+    expect(tagged("AgentAction")).toHaveLength(8);
+    expect(tagged("AgentAction")).not.toContain("get");
+    const tags = document.tags as { name: string; description?: string }[];
+    expect(tags.find((tag) => tag.name === "AgentTool")?.description).toMatch(/every one a GET/);
+    expect(tags.find((tag) => tag.name === "AgentAction")?.description).toMatch(/write scope/);
     const me = document.paths["/v0/user/me"].get;
     expect(me.security).toEqual(expect.arrayContaining([{ PlatformJwt: [] }, { PlatformPat: [] }]));
     expect(document.paths["/v0/user/"].post.security).toEqual([{ PlatformJwt: [] }]);

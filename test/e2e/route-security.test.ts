@@ -236,16 +236,17 @@ describe("no credential", () => {
   });
 });
 
-describe("agent tokens reach the AgentTool routes within their scopes, and no other route", () => {
+describe("agent tokens reach the AgentTool and AgentAction routes within their scopes, and no other route", () => {
   it.each(userRoutes.map((route) => [route.operationId, route] as const))("%s", async (_id, route) => {
     const all = await call(route, { agent: agentTokens.all });
-    if (!route.agentScope) {
+    const scope = route.agentScope ?? route.agentAction;
+    if (!scope) {
       expect(all).toMatchObject({ status: 403, code: "AGT-403-002" });
       return;
     }
     expect(all.status === 401 || all.status === 403, JSON.stringify(all)).toBe(false);
-    expect(await call(route, { agent: agentTokens[route.agentScope] })).toMatchObject({ status: all.status });
-    for (const other of AGENT_TOKEN_SCOPES.filter((scope) => scope !== route.agentScope)) expect(await call(route, { agent: agentTokens[other] })).toMatchObject({ status: 403, code: "AGT-403-001" });
+    expect(await call(route, { agent: agentTokens[scope] })).toMatchObject({ status: all.status });
+    for (const other of AGENT_TOKEN_SCOPES.filter((s) => s !== scope)) expect(await call(route, { agent: agentTokens[other] })).toMatchObject({ status: 403, code: "AGT-403-001" });
   });
 });
 

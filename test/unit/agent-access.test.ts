@@ -97,16 +97,17 @@ describe("the route table and the GraphQL fields agree on what agent tokens reac
     supergraph = agentSurface(sdl);
   });
 
-  it("walks every platform route: AgentTool routes need exactly their agentScope, every other route refuses every agent token", () => {
+  it("walks every platform route: AgentTool and AgentAction routes need exactly their scope, every other route refuses every agent token", () => {
     const checked = platformRoutes.filter((route) => route.security.length > 0);
     expect(checked.length).toBeGreaterThan(50);
     const disagreements = checked.flatMap((route) => {
       const needs = agentRequirement(api, supergraph, parse(route.operation));
       // a wallet-restricted token: refused (and documented so) where the operation spans the whole account
       const restricted = missingScope(needs, [...AGENT_TOKEN_SCOPES], true)?.code;
-      const agree = route.agentScope
-        ? missingScope(needs, [route.agentScope]) === undefined &&
-          missingScope(needs, AGENT_TOKEN_SCOPES.filter((s) => s !== route.agentScope))?.code === "AGT-403-001" &&
+      const scope = route.agentScope ?? route.agentAction;
+      const agree = scope
+        ? missingScope(needs, [scope]) === undefined &&
+          missingScope(needs, AGENT_TOKEN_SCOPES.filter((s) => s !== scope))?.code === "AGT-403-001" &&
           (restricted === "AGT-403-003") === route.errors.includes("AGT-403-003")
         : missingScope(needs, [...AGENT_TOKEN_SCOPES])?.code === "AGT-403-002";
       return agree ? [] : [route.operationId];
@@ -114,17 +115,33 @@ describe("the route table and the GraphQL fields agree on what agent tokens reac
     expect(disagreements).toEqual([]);
   });
 
+  it("makes every AgentTool route a GET of a read scope whose fields are AgentTools, and every AgentAction a write of a write scope whose field is an AgentAction", () => {
+    const rootFields = (operation: string) => {
+      const definition = parse(operation).definitions[0] as { operation: string; selectionSet: { selections: { name: { value: string } }[] } };
+      return definition.selectionSet.selections.map((field) => `${definition.operation === "mutation" ? "Mutation" : "Query"}.${field.name.value}`);
+    };
+    const tools = platformRoutes.filter((route) => route.agentScope);
+    const actions = platformRoutes.filter((route) => route.agentAction);
+    expect(tools.every((route) => route.method === "GET" && route.agentScope!.startsWith("read:") && !route.agentAction)).toBe(true);
+    expect(actions.every((route) => route.method !== "GET" && route.agentAction!.startsWith("write:"))).toBe(true);
+    for (const route of tools) for (const field of rootFields(route.operation)) expect(supergraph.actions.has(field), `${route.operationId}: ${field}`).toBe(false);
+    for (const route of actions) expect(rootFields(route.operation).some((field) => supergraph.actions.has(field)), route.operationId).toBe(true);
+    expect(actions.map((route) => route.operationId).sort()).toEqual(
+      ["cancelAgentTask", "createAgentTask", "createUserRule", "deleteUserRule", "deleteUserStrategy", "enableUserStrategy", "updateUserRule", "updateUserStrategy"].sort(),
+    );
+  });
+
   it("keeps agents off token management, PATs, wallet changes, KYC, card secure details and identity administration", () => {
     const never = ["createAgentToken", "listAgentTokens", "revokeAgentToken", "listAgentTokenUses", "createPersonalAccessToken", "updateWallet", "deleteWallet", "getKycStatus", "createCardDetailsChallenge"];
     const byId = new Map(platformRoutes.map((route) => [route.operationId, route]));
-    for (const id of never.filter((id) => byId.has(id))) expect(byId.get(id)!.agentScope, id).toBeUndefined();
+    for (const id of never.filter((id) => byId.has(id))) expect(byId.get(id)!.agentScope ?? byId.get(id)!.agentAction, id).toBeUndefined();
     expect(never.filter((id) => byId.has(id)).length).toBeGreaterThan(6);
   });
 });
 
-describe("AgentTool examples", () => {
-  it("gives every AgentTool route an example call that its own path, query and body schemas accept", () => {
-    const tools = platformRoutes.filter((route) => route.agentScope);
+describe("AgentTool and AgentAction examples", () => {
+  it("gives every AgentTool and AgentAction route an example call that its own path, query and body schemas accept", () => {
+    const tools = platformRoutes.filter((route) => route.agentScope ?? route.agentAction);
     expect(tools.length).toBeGreaterThan(15);
     for (const route of tools) {
       expect(route.agentExample, route.operationId).toBeDefined();
