@@ -333,6 +333,33 @@ describe("on- and off-ramps", () => {
     expect(await problem(await quote(user.jwt, { direction: "on", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "1.00" }))).toEqual({ status: 422, code: "RMP-422-001" });
   });
 
+  it("refuses a quote whose amount, other side or USD value has more than 30 digits before the point: 422 at body.amount, never a 500, nothing stored (issue 26)", async () => {
+    const user = await approvedUser(platform);
+    const [checking] = await linkBank(user.jwt);
+    const refused = async (json: Record<string, unknown>) => {
+      const response = await quote(user.jwt, { bank_account_id: checking!.id, wallet_id: user.wallet_id, ...json });
+      expect(response.status).toBe(422);
+      const body = await response.json();
+      expect(body.error_code).toBe("GEN-422-001");
+      expect(body.detail[0].loc).toEqual(["body", "amount"]);
+      return body.detail[0].msg as string;
+    };
+    expect(await refused({ direction: "on", asset: "USDC", amount: "9".repeat(40) })).toContain("30 digits");
+    // 30 digits of ETH are 34 of dollars at 3000 USD: too many for the bank's NUMERIC(38, 2) once summed
+    expect(await refused({ direction: "off", asset: "ETH", amount: "9".repeat(30) })).toContain("fiat amount");
+    expect(await db.rampQuote.count({ where: { user_id: user.id } })).toBe(0);
+  });
+
+  it("books a bank's report whose USD value is beyond the bound without a USD value, rather than refusing what happened", async () => {
+    const { jwt } = await platform.createUser();
+    const [giro] = await linkSandboxBank(platform, jwt, "ins_sandbox_euro");
+    const added = await platform.api(`/v0/sandbox/bank-accounts/${giro!.id}/transactions`, { method: "POST", jwt, json: { amount: "9".repeat(30), direction: "in", type: "interest", description: "Windfall" } });
+    expect(added.status).toBe(201);
+    const { transaction_id } = await added.json();
+    // EUR at 1.08 USD: 31 digits of dollars
+    expect(await (await platform.api(`/v0/transactions/${transaction_id}`, { jwt })).json()).toMatchObject({ amount: "9".repeat(30), currency: "EUR", amount_usd: null });
+  });
+
   it("never off-ramps more than the wallet holds, also when two off-ramps race for the same balance", async () => {
     const user = await approvedUser(platform);
     const [checking] = await linkBank(user.jwt);

@@ -122,6 +122,38 @@ describe("POST /v0/sandbox/deposits", () => {
   });
 });
 
+describe("amounts beyond the money columns (issue 26)", () => {
+  const item = async (response: Response) => {
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.error_code).toBe("GEN-422-001");
+    return body.detail[0] as { loc: string[]; msg: string; type: string };
+  };
+
+  it("refuse an amount, or its USD value, of more than 30 digits before the point with 422 at body.amount, never a 500, booking nothing", async () => {
+    const { jwt, wallet_id } = await userWithWallet(platform);
+    // 60 digits fit NUMERIC(78, 18) alone; amount × price (ETH at 3000 USD) does not
+    expect(await item(await deposit(jwt, { wallet_id, asset: "ETH", amount: "9".repeat(60) }))).toMatchObject({ loc: ["body", "amount"], type: "decimal_whole_digits", msg: expect.stringContaining("30 digits") });
+    expect(await item(await deposit(jwt, { wallet_id, asset: "USDC", amount: "9".repeat(31) }))).toMatchObject({ loc: ["body", "amount"], type: "decimal_whole_digits" });
+    // within the bound, but worth more than it in USD
+    expect(await item(await deposit(jwt, { wallet_id, asset: "ETH", amount: "9".repeat(30) }))).toMatchObject({ loc: ["body", "amount"], type: "value_error", msg: expect.stringContaining("USD value") });
+    expect(await db.transaction.count({ where: { wallet_id } })).toBe(0);
+    // at the bound, twice: their stored sums (transaction_rollups) still fit
+    for (let i = 0; i < 2; i++) expect((await deposit(jwt, { wallet_id, asset: "USDC", amount: "9".repeat(30) })).status).toBe(201);
+    expect((await platform.api("/v0/transactions?meta=true", { jwt })).status).toBe(200);
+    expect(await db.transaction.count({ where: { wallet_id } })).toBe(2);
+  });
+
+  it("refuse them on the other money routes too: a payment, a budget", async () => {
+    const { jwt, wallet_id } = await userWithWallet(platform);
+    const payment = await platform.api("/v0/sandbox/payments", { method: "POST", jwt, json: { wallet_id, asset: "ETH", amount: "9".repeat(60), merchant: { name: "Shop" } } });
+    expect(await item(payment)).toMatchObject({ loc: ["body", "amount"] });
+    const budget = await platform.api("/v0/budgets", { method: "POST", jwt, json: { category: "travel", amount: "9".repeat(60), period: "monthly" } });
+    expect(await item(budget)).toMatchObject({ loc: ["body", "amount"] });
+    expect(await db.transaction.count({ where: { wallet_id } })).toBe(0);
+  });
+});
+
 describe("Idempotency-Key", () => {
   it("answers a retry with the first response and books one movement", async () => {
     const { jwt, wallet_id } = await userWithWallet(platform);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { idempotencyRequestHash, requireIdempotencyKey } from "../../lib/idempotency.ts";
-import { parseAmount } from "../../subgraphs/finance/transactions/amount.ts";
+import { MAX_AMOUNT_INTEGER_DIGITS, parseAmount, withinAmountBound } from "../../subgraphs/finance/transactions/amount.ts";
 
 describe("Idempotency-Key request hash", () => {
   const args = { wallet_id: 7, asset: "USDC", amount: "25.5", description: null };
@@ -59,6 +59,7 @@ describe("ledger amounts", () => {
     [".5", 18],
     ["0.0000001", 6],
     ["1".repeat(61), 18],
+    ["1".repeat(31), 18],
   ])("refuses %s (decimals %i) with GEN-422-001 at body.amount", (value, decimals) => {
     try {
       parseAmount(value, decimals, ["body", "amount"]);
@@ -67,6 +68,15 @@ describe("ledger amounts", () => {
       expect((error as AppError).code).toBe("GEN-422-001");
       expect((error as AppError).validation?.[0]?.loc).toEqual(["body", "amount"]);
     }
+  });
+
+  it("takes 30 digits before the point, and bounds what is computed from an amount the same way (issue 26)", () => {
+    expect(MAX_AMOUNT_INTEGER_DIGITS).toBe(30);
+    expect(parseAmount(`${"9".repeat(30)}.5`, 18, ["body", "amount"])).toBe(`${"9".repeat(30)}.5`);
+    expect(withinAmountBound(`${"9".repeat(30)}.999999999999999999`)).toBe(true);
+    expect(withinAmountBound(`000${"9".repeat(30)}`)).toBe(true);
+    expect(withinAmountBound(`-${"9".repeat(30)}`)).toBe(true);
+    expect(withinAmountBound(`1${"0".repeat(30)}`)).toBe(false);
   });
 
   it("never takes a number", () => {

@@ -44,6 +44,7 @@ export async function syncExternalAccount(
         // the service keeps its own books: what it reports happened
         overdraft: "allow",
         usd_price: prices.get(asset.symbol) ?? null,
+        usd_beyond_bound: "unpriced",
         description: movement.description,
         counterparty: input.name,
         provider_transaction_id: movement.external_id,

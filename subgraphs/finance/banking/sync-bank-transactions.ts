@@ -88,6 +88,7 @@ async function applyPage(tx: FinanceTx, connectionId: string, page: Transactions
         // the bank keeps its own books: what it reports happened, whatever our sum of its rows says
         overdraft: "allow",
         usd_price: prices.get(reported.currency) ?? null,
+        usd_beyond_bound: "unpriced",
         category: reported.category,
         description: reported.description,
         merchant: reported.merchant_name ? { name: reported.merchant_name, mcc: null } : null,

@@ -6,7 +6,7 @@ import { RAMP_DIRECTIONS, type RampDirection } from "../../../lib/vocabulary/ban
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceDb } from "../db.ts";
 import type { AssetPrices } from "../prices/asset-prices.ts";
-import { parseAmount } from "../transactions/amount.ts";
+import { amountBeyondBound, parseAmount, withinAmountBound } from "../transactions/amount.ts";
 import { depositAsset } from "../transactions/deposit-asset.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
 import type { BankingProvider } from "../banking/banking-provider.ts";
@@ -77,7 +77,7 @@ export async function quoteRamp(services: RampQuoteServices, input: RampQuoteInp
   if (assetUsd === null || currencyUsd === null) throw appError("RMP-503-001");
   const fees = provider.rampFees(direction, account.currency);
 
-  const [priced] = await services.db.$queryRaw<{ rate: string; fiat: string; asset: string; fee: string; ok: boolean }[]>`
+  const [priced] = await services.db.$queryRaw<{ rate: string; fiat: string; asset: string; fee: string; asset_usd: string; ok: boolean }[]>`
     WITH r AS (SELECT round(${assetUsd}::numeric / nullif(${currencyUsd}::numeric, 0), 18) AS rate),
     gross AS (SELECT CASE WHEN ${direction} = 'on' THEN ${amount}::numeric ELSE trunc(${amount}::numeric * r.rate, 2) END AS fiat FROM r),
     fee AS (SELECT greatest(${fees.minimum}::numeric, round(gross.fiat * ${fees.percent}::numeric / 100, 2)) AS fee FROM gross),
@@ -86,8 +86,11 @@ export async function quoteRamp(services: RampQuoteServices, input: RampQuoteInp
         CASE WHEN ${direction} = 'on' THEN gross.fiat ELSE gross.fiat - fee.fee END AS fiat,
         CASE WHEN ${direction} = 'on' THEN trunc((gross.fiat - fee.fee) / nullif(r.rate, 0), ${asset.decimals}::int) ELSE ${amount}::numeric END AS asset
       FROM r, gross, fee)
-    SELECT rate::text, fee::text, fiat::text, asset::text, coalesce(fiat > 0 AND asset > 0, false) AS ok FROM q`;
+    SELECT rate::text, fee::text, fiat::text, asset::text, (asset * ${assetUsd}::numeric)::text AS asset_usd, coalesce(fiat > 0 AND asset > 0, false) AS ok FROM q`;
   if (!priced?.ok) throw appError(priced && priced.rate !== null ? "RMP-422-001" : "RMP-503-001");
+  // the other side and the wallet movement's USD value are bounded as the amount is, before a column overflows
+  for (const [what, value] of [[direction === "on" ? "asset amount (amount ÷ rate)" : "fiat amount (amount × rate)", direction === "on" ? priced.asset : priced.fiat], ["USD value (asset amount × price)", priced.asset_usd]] as const)
+    if (!withinAmountBound(value)) throw amountBeyondBound(what, ["body", "amount"], input.amount);
 
   const now = new Date();
   const row = await services.db.rampQuote.create({

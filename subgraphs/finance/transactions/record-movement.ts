@@ -11,7 +11,7 @@ import {
 } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
-import { parseAmount } from "./amount.ts";
+import { amountBeyondBound, parseAmount, withinAmountBound } from "./amount.ts";
 import { availableAfter } from "./balances.ts";
 import { categoryOfMcc } from "./mcc-category.ts";
 import { rememberedCategory } from "./merchant-category-rules.ts";
@@ -47,6 +47,11 @@ export interface MovementInput {
   amount_usd?: string | null;
   /** USD per whole unit at the time (usdPriceNow): amount_usd is computed from it in SQL */
   usd_price?: string | null;
+  /**
+   * A USD value beyond MAX_AMOUNT_INTEGER_DIGITS: "refuse" (default) is 422 at body.amount;
+   * "unpriced" records it without one, for a report of what already happened elsewhere (a bank's)
+   */
+  usd_beyond_bound?: "refuse" | "unpriced";
   /** absent: the category the user gave this merchant before (merchant-category-rules.ts), else the merchant's MCC's */
   category?: string | null;
   description?: string | null;
@@ -82,7 +87,11 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
       throw appError("TXN-409-002", `The movement of ${amount} ${unit.asset_symbol ?? unit.currency} would overdraw its source (${left ?? "no balance known"} after it).`);
   }
 
-  const amountUsd = input.amount_usd ?? (input.usd_price == null ? null : await usdValue(tx, amount, input.usd_price));
+  let amountUsd = input.amount_usd ?? (input.usd_price == null ? null : await usdValue(tx, amount, input.usd_price));
+  if (amountUsd !== null && !withinAmountBound(amountUsd)) {
+    if (input.usd_beyond_bound !== "unpriced") throw amountBeyondBound("USD value (amount × price)", ["body", "amount"], input.amount);
+    amountUsd = null;
+  }
   // the user's own word for the merchant outranks what its MCC says
   const ruled = category ?? (await rememberedCategory(tx, input.user_id, input.merchant?.name)) ?? categoryOfMcc(input.merchant?.mcc);
   const now = new Date();
