@@ -61,7 +61,8 @@ export const connectorRoutes = [
     path: "/v0/connectors",
     tag: "Connectors",
     summary: "The connector catalogue",
-    description: "`type`: exchange, bank, accounting or tax. A bank connects through Open Banking (POST /v0/open-banking/link-token).",
+    description:
+      "`type`: exchange, bank, accounting or tax. A bank connects through Open Banking (POST /v0/open-banking/link-token). Lists only the connectors this deployment offers: the sandbox ones (`con_sandbox_…`) in sandbox mode only; for another, GET /v0/connectors/{connector_id} and connecting answer 404 `CON-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     query: Type.Object({ type: Type.Optional(literalUnion(CONNECTOR_TYPES)) }),
     operation: `query ListConnectors($type: String) { connectors(type: $type) { ${CONNECTOR_FIELDS} } }`,
@@ -107,7 +108,7 @@ export const connectorRoutes = [
     path: "/v0/user/me/connectors",
     tag: "User Connectors",
     summary: "Connect a service",
-    description: `An \`api_key\` connector takes \`credentials\`, an \`oauth\` one the authorization \`code\` of its consent screen (exchanged once for tokens). Credentials or a code the service refuses: 422 \`CON-422-001\`, nothing connected; a bank connector: 422 \`CON-422-002\` (use Open Banking); an unknown connector: 404 \`CON-404-001\`; a service this deployment cannot reach (the sandbox exchange outside sandbox mode): 503. It syncs at once: the answer shows it \`connected\` with \`last_synced_at\`, or \`error\` with why. ${LIFECYCLE}`,
+    description: `An \`api_key\` connector takes \`credentials\`, an \`oauth\` one the authorization \`code\` of its consent screen (exchanged once for tokens). Credentials or a code the service refuses: 422 \`CON-422-001\`, nothing connected; a bank connector: 422 \`CON-422-002\` (use Open Banking); an unknown connector, or one this deployment does not offer (a sandbox one outside sandbox mode): 404 \`CON-404-001\`. It syncs at once: the answer shows it \`connected\` with \`last_synced_at\`, or \`error\` with why. ${LIFECYCLE}`,
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({ connector_id: Type.String({ minLength: 1, maxLength: 64 }), ...Authorization }),
     operation: `mutation ConnectConnector($connector_id: ID!, $credentials: JSONObject, $code: String) { connection: connect_connector(connector_id: $connector_id, credentials: $credentials, code: $code) { ${USER_CONNECTOR_FIELDS} } }`,

@@ -153,16 +153,22 @@ describe("sandbox off: the self-approval attack", () => {
     expect(widget.status).toBe(404);
   });
 
-  it("serves no Sandbox-tag route at all, and reaches no sandbox connector service", async () => {
+  it("serves no Sandbox-tag route at all, and neither lists nor connects a sandbox connector (issue 26)", async () => {
     const { jwt } = await off.createUser();
     for (const route of platformRoutes.filter((r) => r.tag === SANDBOX_TAG)) {
       const path = route.path.replace(/\{\w+\}/g, "x_missing");
       const response = await off.api(path, { method: route.method, jwt, ...(route.method !== "GET" && { json: {} }) });
       expect([route.operationId, response.status]).toEqual([route.operationId, 404]);
     }
+    expect((await (await off.api("/v0/connectors", { jwt })).json()).items.map((c: { id: string }) => c.id)).toEqual(["con_open_banking"]);
+    expect((await (await off.api("/v0/connectors?type=exchange", { jwt })).json()).items).toEqual([]);
+    const graphql = await fetch(off.urls.graphql, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: JSON.stringify({ query: "{ connectors { id } }" }) });
+    expect((await graphql.json()).data.connectors).toEqual([{ id: "con_open_banking" }]);
     for (const connector_id of ["con_sandbox_exchange", "con_sandbox_books", "con_sandbox_tax"]) {
+      const read = await off.api(`/v0/connectors/${connector_id}`, { jwt });
+      expect([connector_id, read.status, (await read.json()).error_code]).toEqual([connector_id, 404, "CON-404-001"]);
       const response = await off.api("/v0/user/me/connectors", { method: "POST", jwt, json: { connector_id, credentials: { api_key: "sbx_alice123", api_secret: "s3cret-s3cret-s3cret" }, code: "sbx_code_abcdef" } });
-      expect([connector_id, response.status, (await response.json()).error_code]).toEqual([connector_id, 503, "GEN-503-001"]);
+      expect([connector_id, response.status, (await response.json()).error_code]).toEqual([connector_id, 404, "CON-404-001"]);
     }
     expect((await (await off.api("/v0/user/me/connectors", { jwt })).json()).items).toEqual([]);
   });

@@ -14,13 +14,13 @@ export class ConnectorResolver {
   @Query(() => [Connector], { description: "The connector catalogue, by type when asked." })
   connectors(@Arg("type", () => String, { nullable: true }) type: string | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
     requireUser(ctx.principal, "read");
-    return listConnectors(this.services.db, type ?? null);
+    return listConnectors(this.services, type ?? null);
   }
 
   @Query(() => Connector)
   connector(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
     requireUser(ctx.principal, "read");
-    return getConnector(this.services.db, id);
+    return getConnector(this.services, id);
   }
 
   @Query(() => [UserConnector], { description: "The user's connections, oldest first." })

@@ -19,15 +19,30 @@ export interface ConnectorServices {
 type ConnectorRow = NonNullable<Awaited<ReturnType<AgentsDb["connector"]["findUnique"]>>>;
 const connectorView = (row: ConnectorRow) => ({ id: row.id, name: row.name, description: row.description, type: row.type, auth: row.auth });
 
-export async function listConnectors(db: AgentsDb, type: string | null) {
-  const where = type === null ? {} : { type: requireOneOf(CONNECTOR_TYPES, type, ["query", "type"]) };
-  return (await db.connector.findMany({ where, orderBy: [{ type: "asc" }, { id: "asc" }] })).map(connectorView);
+/**
+ * Whether this deployment offers the connector: one it reaches (a provider for it: the sandbox
+ * services only in sandbox mode) or one connected through Open Banking. The others are neither
+ * listed nor connectable (CON-404-001), so production shows no sandbox connector.
+ */
+function offered(providers: ConnectorServices["providers"], row: ConnectorRow): boolean {
+  return row.auth === "open_banking" || Object.hasOwn(providers, row.id);
 }
 
-export async function getConnector(db: AgentsDb, id: string) {
-  const row = await db.connector.findUnique({ where: { id } });
-  if (!row) throw appError("CON-404-001");
-  return connectorView(row);
+export async function listConnectors(services: Pick<ConnectorServices, "db" | "providers">, type: string | null) {
+  const where = type === null ? {} : { type: requireOneOf(CONNECTOR_TYPES, type, ["query", "type"]) };
+  const rows = await services.db.connector.findMany({ where, orderBy: [{ type: "asc" }, { id: "asc" }] });
+  return rows.filter((row) => offered(services.providers, row)).map(connectorView);
+}
+
+/** A connector this deployment offers, or CON-404-001. */
+async function offeredConnector(services: Pick<ConnectorServices, "db" | "providers">, id: string): Promise<ConnectorRow> {
+  const row = await services.db.connector.findUnique({ where: { id } });
+  if (!row || !offered(services.providers, row)) throw appError("CON-404-001");
+  return row;
+}
+
+export async function getConnector(services: Pick<ConnectorServices, "db" | "providers">, id: string) {
+  return connectorView(await offeredConnector(services, id));
 }
 
 const WITH_CONNECTOR = { connector: true } as const;
@@ -113,8 +128,7 @@ export async function connectConnector(
   input: { connector_id: string; credentials: Record<string, unknown> | null; code: string | null },
   traceId: string,
 ): Promise<UserConnectorView> {
-  const connector = await services.db.connector.findUnique({ where: { id: input.connector_id } });
-  if (!connector) throw appError("CON-404-001");
+  const connector = await offeredConnector(services, input.connector_id);
   const secret = await providerOf(services, connector).authorize(input);
   const now = new Date();
   const id = newId("ucn", now.getTime());
