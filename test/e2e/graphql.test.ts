@@ -64,6 +64,20 @@ describe("/graphql", () => {
     expect(body.errors[0].message).toContain("NUL");
   });
 
+  it("bounds notifications(limit), agent_tasks(limit) and ramps(limit) as their REST routes do: 1 to 100, else 422 at query.limit, never clamped (issue 26)", async () => {
+    const { jwt } = await platform.createUser();
+    for (const field of ["notifications", "agent_tasks", "ramps"]) {
+      for (const [limit, type] of [[0, "greater_than_equal"], [-5, "greater_than_equal"], [101, "less_than_equal"], [1_000_000, "less_than_equal"]] as const) {
+        const body = await (await graphql(`query ($limit: Int) { ${field}(limit: $limit) { id } }`, { "x-platform-jwt": jwt }, { limit })).json();
+        expect([field, limit, body.data ?? null, body.errors?.[0].extensions]).toEqual([field, limit, null, expect.objectContaining({ error_code: "GEN-422-001", validation: [expect.objectContaining({ loc: ["query", "limit"], type })] })]);
+      }
+      for (const limit of [null, 1, 100]) {
+        const body = await (await graphql(`query ($limit: Int) { ${field}(limit: $limit) { id } }`, { "x-platform-jwt": jwt }, { limit })).json();
+        expect([field, limit, body.errors]).toEqual([field, limit, undefined]);
+      }
+    }
+  });
+
   it("reports domain errors with their catalogue extensions", async () => {
     const { jwt } = await platform.createUser();
     const body = await (await graphql("query ($id: Int!) { wallet(id: $id) { id } }", { "x-platform-jwt": jwt }, { id: 999999 })).json();

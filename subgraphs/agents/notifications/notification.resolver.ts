@@ -2,6 +2,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { listLimit } from "../../../lib/list-limit.ts";
 import type { AgentsServices } from "../services.ts";
 import { Notification } from "../types/agent-task.ts";
 import { listNotifications, markNotificationRead } from "./notifications.ts";
@@ -17,7 +18,7 @@ export class NotificationResolver {
     @Arg("limit", () => Int, { nullable: true, description: "1 to 100, default 20" }) limit: number | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown[]> {
-    return listNotifications(this.services.db, requireUser(ctx.principal, "read").user_id, { unread: unread ?? false, limit: Math.min(Math.max(limit ?? 20, 1), 100) });
+    return listNotifications(this.services.db, requireUser(ctx.principal, "read").user_id, { unread: unread ?? false, limit: listLimit(limit, { fallback: 20, max: 100 }) });
   }
 
   @Mutation(() => Notification, { description: "Marks the user's notification read." })

@@ -2,6 +2,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { listLimit } from "../../../lib/list-limit.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { AgentsServices } from "../services.ts";
 import { AgentTask } from "../types/agent-task.ts";
@@ -34,7 +35,7 @@ export class AgentTaskResolver {
     @Arg("limit", () => Int, { nullable: true, description: "1 to 100, default 20" }) limit: number | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown[]> {
-    return listAgentTasks(this.services.db, requireUser(ctx.principal, "read").user_id, { status: status ?? null, limit: Math.min(Math.max(limit ?? 20, 1), 100) });
+    return listAgentTasks(this.services.db, requireUser(ctx.principal, "read").user_id, { status: status ?? null, limit: listLimit(limit, { fallback: 20, max: 100 }) });
   }
 
   @AgentTool("read:transactions")

@@ -2,6 +2,7 @@ import { Arg, Ctx, Field, ID, InputType, Int, Mutation, Query, Resolver } from "
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { listLimit } from "../../../lib/list-limit.ts";
 import { RAMP_DIRECTIONS } from "../../../lib/vocabulary/bank-accounts.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceServices } from "../services.ts";
@@ -57,7 +58,7 @@ export class RampResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<unknown[]> {
     const { user_id } = requireUser(ctx.principal, "read");
-    return listRamps(this.services.db, user_id, { direction: direction === null ? null : requireOneOf(RAMP_DIRECTIONS, direction, ["query", "direction"]), limit: Math.min(Math.max(limit ?? 20, 1), 100) });
+    return listRamps(this.services.db, user_id, { direction: direction == null ? null : requireOneOf(RAMP_DIRECTIONS, direction, ["query", "direction"]), limit: listLimit(limit, { fallback: 20, max: 100 }) });
   }
 
   @AgentTool("read:transactions")
