@@ -1,11 +1,15 @@
-// `npm run --silent mcp`: the AgentTool operations as an MCP server over stdio, for desktop
-// clients. Each tool call is the REST request to the platform (PLATFORM_URL) with the agent token
-// (PLATFORM_AGENT_TOKEN, and PLATFORM_ORGID for an organisation's environment). Stdout carries
-// the protocol only; diagnostics go to stderr.
+// `npm run --silent mcp`: the platform's MCP server (POST {PLATFORM_URL}/mcp) for desktop clients
+// over stdio. It relays tools/list and tools/call to the platform with the agent token
+// (PLATFORM_AGENT_TOKEN, and PLATFORM_ORGID for an organisation's environment), so the tools a
+// token is shown (its scopes decide the writes), their argument checks and their answers are the
+// platform's own. Stdout carries the protocol only; diagnostics go to stderr.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { agentTools } from "../rest-adapter/mcp/agent-tools.ts";
-import { createMcpServer } from "../rest-adapter/mcp/mcp-server.ts";
-import { platformRoutes } from "../rest-adapter/platform.ts";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { MCP_PATH } from "../rest-adapter/mcp/mcp-http.ts";
+import { MCP_SERVER_INFO } from "../rest-adapter/mcp/mcp-server.ts";
 
 const baseUrl = process.env.PLATFORM_URL ?? "http://localhost:8080";
 const token = process.env.PLATFORM_AGENT_TOKEN;
@@ -15,13 +19,23 @@ if (!token) {
   process.exit(2);
 }
 
-const server = createMcpServer(agentTools(platformRoutes), async ({ method, url, body }) => {
-  const response = await fetch(new URL(url, baseUrl), {
-    method,
-    headers: { "x-platform-token": token, ...(orgid && { "x-platform-orgid": orgid }), ...(body && { "content-type": "application/json" }) },
-    ...(body && { body: JSON.stringify(body) }),
+// connected on the first request, and again after a failure: the desktop client may start before the platform
+let platform: Promise<Client> | undefined;
+function connected(): Promise<Client> {
+  platform ??= (async () => {
+    const client = new Client({ name: `${MCP_SERVER_INFO.name}-stdio`, version: MCP_SERVER_INFO.version });
+    const headers = { "x-platform-token": token!, ...(orgid && { "x-platform-orgid": orgid }) };
+    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_PATH, baseUrl), { requestInit: { headers } }));
+    return client;
+  })().catch((error: unknown) => {
+    platform = undefined;
+    console.error(`Cannot reach the platform's MCP server at ${new URL(MCP_PATH, baseUrl).href}: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
   });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-});
+  return platform;
+}
+
+const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async (request) => (await connected()).listTools(request.params));
+server.setRequestHandler(CallToolRequestSchema, async (request) => (await connected()).callTool(request.params));
 await server.connect(new StdioServerTransport());

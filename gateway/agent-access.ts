@@ -51,8 +51,7 @@ export function agentSurface(supergraphSdl: string): AgentSurface {
       if (unknown !== undefined) throw new Error(`${key}: unknown agent scope tag "${unknown}"`);
       if (action && (tags.includes(AGENT_TAG_NAME) || scopes.length !== 1 || !scopes[0]!.startsWith("write:")))
         throw new Error(`${key}: an AgentAction names one write scope and is not an AgentTool as well`);
-      if (!action && (definition.name.value === "Mutation" || scopes.some((scope) => scope.startsWith("write:"))))
-        throw new Error(`${key}: AgentTool fields are reads (spec 1); mark an agent write @AgentAction`);
+      if (!action && definition.name.value === "Mutation") throw new Error(`${key}: AgentTool fields are reads (spec 1); mark an agent write @AgentAction`);
       fields.set(key, scopes as AgentTokenScope[]);
       if (action) actions.add(key);
       if (tags.includes(AGENT_WALLETS_TAG_NAME)) walletScoped.add(key);

@@ -230,7 +230,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   [AGENT_TOOL_TAG]:
     "Read-oriented operations meant for AI agents (spec 1), every one a GET that changes nothing: an agent token (`x-platform-token`, issued with POST /v0/agent/tokens) with the read scope an operation names may call it; the same token is refused everywhere else but the AgentAction operations (403 `AGT-403-002`). These are the tools the chat assistant and MCP offer every agent. Amounts are decimal strings, timestamps epoch milliseconds unless `X-Timestamp-Format: iso8601`.",
   [AGENT_ACTION_TAG]:
-    "Writes an AI agent may make on its user's behalf, apart from the read-only AgentTool operations: only an agent token holding the write scope an operation names may call it (any other: 403 `AGT-403-001`). Not part of the AgentTool contract (`/graphql/agent`).",
+    "Writes an AI agent may make on its user's behalf, apart from the read-only AgentTool operations: only an agent token holding the write scope an operation names may call it (any other: 403 `AGT-403-001`), and MCP lists it only to such a token, as a tool that changes things (`readOnlyHint: false`; `destructiveHint` on deletes and cancels). Not part of the AgentTool contract (`/graphql/agent`).",
   [SANDBOX_TAG]: "Sandbox mode only (`SANDBOX=true`): helpers that play external providers offline. They do not exist, and are not documented, outside sandbox mode.",
 };
 

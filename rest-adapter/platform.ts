@@ -30,7 +30,7 @@ import { userRuleRoutes } from "./routes/user-rules.ts";
 import { widgetRoutes } from "./routes/widgets.ts";
 import { connectorRoutes } from "./routes/connectors.ts";
 import { registerWidgetData, widgetDataDocumentation } from "./widgets/widget-data.ts";
-import { agentTools } from "./mcp/agent-tools.ts";
+import { agentActions, agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
 import type { Assistant } from "./chat/assistant.ts";
 import { chatTurnDocumentation, registerChatTurn } from "./chat/chat-turn.ts";
@@ -124,10 +124,9 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     credentialHeaders: PLATFORM_CREDENTIAL_HEADERS,
     document,
     extra: (app) => {
-      const tools = agentTools(routes);
-      registerMcp(app, tools);
+      const [reads, writes] = [agentTools(routes), agentActions(routes)];
+      registerMcp(app, { tools: [...reads, ...writes], gateway: options.gateway, baseUrl: options.baseUrl });
       // chat runs reads only; it may propose the agent writes, which the user confirms
-      const [reads, writes] = [tools.filter((tool) => tool.route.method === "GET"), tools.filter((tool) => tool.route.method !== "GET")];
       registerChatTurn(app, { gateway: options.gateway, assistant: options.assistant ?? new OfflineAssistant(), tools: reads, actions: writes, baseUrl: options.baseUrl });
       registerChatActionConfirm(app, { gateway: options.gateway, baseUrl: options.baseUrl });
       registerWidgetData(app, { baseUrl: options.baseUrl });

@@ -10,9 +10,10 @@ export type AgentWriteScope = Extract<AgentTokenScope, `write:${string}`>;
  * the supergraph for the gateway (gateway/agent-access.ts):
  * - `@Directive(AGENT_TAG)` on an object type: agents may select all of its fields;
  * - `@AgentTool(...scopes)` on a field: agents may read it, holding one of `scopes` (root
- *   fields must name at least one). A field of an untagged type is hidden from agents unless it
- *   is an AgentTool field itself (`User.accounts` shows, `User.phone_number` does not). AgentTool
- *   is read-only (spec 1): a mutation carrying it fails the supergraph's reading;
+ *   fields must name at least one; read scopes, but for what any token may read of itself). A
+ *   field of an untagged type is hidden from agents unless it is an AgentTool field itself
+ *   (`User.accounts` shows, `User.phone_number` does not). AgentTool is read-only (spec 1): a
+ *   mutation carrying it fails the supergraph's reading;
  * - `@AgentAction(scope)` on a mutation: a write agents may make, holding that write scope. It is
  *   not part of the AgentTool contract (`/graphql/agent`), only of `/graphql`, REST and MCP;
  * - `@AgentWalletScoped()` beside it: the field narrows what it answers to the wallets an agent
@@ -31,7 +32,7 @@ function tags(names: string[]): MethodDecorator & PropertyDecorator {
   };
 }
 
-export function AgentTool(...scopes: AgentReadScope[]): MethodDecorator & PropertyDecorator {
+export function AgentTool(...scopes: AgentTokenScope[]): MethodDecorator & PropertyDecorator {
   return tags([AGENT_TAG_NAME, ...scopes.map((scope) => `${AGENT_SCOPE_TAG_PREFIX}${scope}`)]);
 }
 

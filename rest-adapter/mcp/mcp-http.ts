@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { firstHeader } from "../../lib/auth/credential-headers.ts";
 import { appError } from "../../lib/errors/app-error.ts";
+import type { AgentTokenScope } from "../../lib/vocabulary/agents.ts";
+import type { GatewayClient } from "../gateway-client.ts";
+import { errorFromGraphQL } from "../graphql-errors.ts";
+import { renderProblem } from "../problem.ts";
 import type { AgentTool } from "./agent-tools.ts";
 import { injectingCaller } from "./tool-caller.ts";
 
@@ -8,6 +12,14 @@ import { injectingCaller } from "./tool-caller.ts";
 let mcpModules: Promise<[typeof import("./mcp-server.ts"), typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")]> | undefined;
 
 export const MCP_PATH = "/mcp";
+
+export interface McpOptions {
+  /** the AgentTool reads and the AgentAction writes (agentTools, agentActions) */
+  tools: readonly AgentTool[];
+  gateway: GatewayClient;
+  /** {base_url}, for the problems of refused arguments */
+  baseUrl: string;
+}
 
 /** The agent token of an MCP request: `x-platform-token`, or `Authorization: Bearer` as MCP clients send it. */
 function agentTokenOf(request: FastifyRequest): string | undefined {
@@ -19,18 +31,37 @@ function agentTokenOf(request: FastifyRequest): string | undefined {
 
 /**
  * MCP over Streamable HTTP on the platform listener, stateless (a server per request, JSON
- * answers, no session to keep): each tool call is the AgentTool route's REST request, injected
- * into this listener with the caller's token and address, so it is authenticated, gated, limited,
- * validated and recorded exactly as the REST call would be. The token is checked on each call.
+ * answers, no session to keep): each tool call is the route's REST request, injected into this
+ * listener with the caller's token and address, so it is authenticated, gated, limited,
+ * validated and recorded exactly as the REST call would be. The token is checked on each call;
+ * listing the tools asks the gateway for its scopes (`current_agent_token`, recorded as a use
+ * named McpToolList), so the writes shown are those it may make.
  */
-export function registerMcp(app: FastifyInstance, tools: readonly AgentTool[]): void {
+export function registerMcp(app: FastifyInstance, options: McpOptions): void {
+  const currentToken = options.gateway.prepare("query McpToolList { current_agent_token { scopes } }");
   app.post(MCP_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     const token = agentTokenOf(request);
     if (!token) throw appError("USR-401-005", "Send the agent token as x-platform-token or Authorization: Bearer <token>.");
     const orgid = firstHeader(request.headers, "x-platform-orgid");
+    const credentials = { "x-platform-token": token, ...(orgid !== undefined && { "x-platform-orgid": orgid }) };
+    const scopes = async (): Promise<readonly AgentTokenScope[]> => {
+      const result = await options.gateway.execute({
+        operation: currentToken,
+        variables: {},
+        headers: credentials,
+        credentials: "required",
+        trace_id: request.id,
+        client_address: request.ip,
+        user_agent: request.headers["user-agent"],
+      });
+      if (result.errors?.length) throw errorFromGraphQL(result.errors, "query");
+      return (result.data as { current_agent_token: { scopes: AgentTokenScope[] } | null }).current_agent_token?.scopes ?? [];
+    };
+    const problem = (error: Parameters<typeof renderProblem>[0], tool: AgentTool) =>
+      renderProblem(error, { instance: tool.route.path, trace_id: request.id, base_url: options.baseUrl, docs_url: options.baseUrl, style: "platform" });
     mcpModules ??= Promise.all([import("./mcp-server.ts"), import("@modelcontextprotocol/sdk/server/streamableHttp.js")]);
     const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await mcpModules;
-    const server = createMcpServer(tools, injectingCaller(app, { "x-platform-token": token, ...(orgid !== undefined && { "x-platform-orgid": orgid }) }, request));
+    const server = createMcpServer(options.tools, injectingCaller(app, credentials, request), { scopes, problem });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on("close", () => {

@@ -11,12 +11,13 @@ export type ToolCaller = (request: ToolRequest) => Promise<{ status: number; bod
  * recorded as the same REST call from that client would be.
  */
 export function injectingCaller(app: FastifyInstance, headers: Record<string, string>, from: FastifyRequest): ToolCaller {
-  return async ({ method, url, body }) => {
+  return async ({ method, url, body, headers: own }) => {
     const answer = await app.inject({
       method,
       url,
       remoteAddress: from.ip,
-      headers: { ...headers, "x-request-id": from.id, ...(body && { "content-type": "application/json" }) },
+      // the tool request's own headers (a write's Idempotency-Key) never replace the caller's credential
+      headers: { ...own, ...headers, "x-request-id": from.id, ...(body && { "content-type": "application/json" }) },
       ...(body && { payload: JSON.stringify(body) }),
     });
     return { status: answer.statusCode, body: answer.body ? answer.json() : null };

@@ -4,6 +4,7 @@ import { JobQueue } from "../../lib/jobs/job-queue.ts";
 import { AgentsUserResolver } from "./agents.resolver.ts";
 import { createAgentsDb } from "./db.ts";
 import { AgentTokenResolver } from "./tokens/agent-token.resolver.ts";
+import { CurrentAgentTokenResolver } from "./tokens/current-agent-token.resolver.ts";
 import { ChatActionResolver } from "./chat/chat-action.resolver.ts";
 import { ChatResolver } from "./chat/chat.resolver.ts";
 import { NotificationResolver } from "./notifications/notification.resolver.ts";
@@ -54,7 +55,7 @@ export const agentsSubgraph = defineSubgraph({
       providers: config.sandbox ? { con_sandbox_exchange: new SandboxExchange(), con_sandbox_books: new SandboxExport("accounting"), con_sandbox_tax: new SandboxExport("tax") } : {},
     };
   },
-  resolvers: [AgentsUserResolver, AgentTokenResolver, ChatResolver, ChatActionResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver, ConnectorResolver, UserConnectorsFieldResolver],
+  resolvers: [AgentsUserResolver, AgentTokenResolver, CurrentAgentTokenResolver, ChatResolver, ChatActionResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver, ConnectorResolver, UserConnectorsFieldResolver],
   orphanedTypes: [AgentsUser],
   // the user's own fields here are keyed on the id alone
   references: () => ({ User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } }),

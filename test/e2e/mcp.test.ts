@@ -8,6 +8,8 @@ import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 // Issue 11, MCP: the AgentTool operations as tools, over Streamable HTTP at /mcp and over stdio,
 // driven by the SDK's own client; a tool call is the REST request, refusals are tool errors.
+// Issue 26: reads are read-only tools for every token; the AgentAction writes are listed only to a
+// token whose scopes cover them, annotated; arguments are checked before any request.
 let platform: TestPlatform;
 let user: Awaited<ReturnType<typeof userWithWallet>>;
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -34,53 +36,76 @@ async function httpClient(headers: Record<string, string>): Promise<Client> {
 
 const text = (result: unknown) => JSON.parse((result as { content: { text: string }[] }).content[0]!.text);
 
+const WRITES = ["cancel_agent_task", "create_agent_task", "create_user_rule", "delete_user_rule", "delete_user_strategy", "enable_user_strategy", "update_user_rule", "update_user_strategy"];
+
+async function uses(id: string): Promise<string[][]> {
+  const items = (await (await platform.api(`/v0/agent/tokens/${id}/uses?limit=50`, { jwt: user.jwt })).json()).items;
+  return items.map((u: { operation: string; outcome: string }) => [u.operation, u.outcome]);
+}
+
 describe("MCP over Streamable HTTP at /mcp", () => {
-  it("lists each AgentTool operation as a tool with its JSON Schema input, reads marked read-only, and nothing else", async () => {
-    const { token } = await agentToken(["read:transactions"]);
+  it("lists each AgentTool operation as a read-only tool with its JSON Schema input, and no write to a read-only token", async () => {
+    const { token } = await agentToken(["read:transactions", "read:balances"]);
     const client = await httpClient({ authorization: `Bearer ${token}` });
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(["list_transactions", "get_transaction", "list_wallets", "list_wallet_assets", "list_accounts", "list_budgets", "list_insights", "list_cards", "list_assets"]));
-    for (const hidden of ["create_agent_token", "get_current_user", "update_wallet", "reveal_card_details", "create_kyc_access_token"]) expect(names).not.toContain(hidden);
+    for (const hidden of ["create_agent_token", "get_current_user", "update_wallet", "reveal_card_details", "create_kyc_access_token", ...WRITES]) expect(names).not.toContain(hidden);
+    for (const tool of tools) expect(tool.annotations, tool.name).toEqual({ readOnlyHint: true, openWorldHint: false });
     const feed = tools.find((t) => t.name === "list_transactions")!;
     expect(feed.inputSchema.properties).toMatchObject({ limit: { type: "integer" }, meta: expect.any(Object), category: expect.any(Object) });
     expect(feed.description).toContain("read:transactions");
-    expect(feed.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === "list_wallet_assets")!.inputSchema.required).toEqual(["wallet_id"]);
     await client.close();
   });
 
-  it("calls the transactions tool with its filters, and the balance tool where the token holds read:balances", async () => {
-    const { id, token } = await agentToken(["read:transactions", "read:balances"]);
+  it("lists no write to a token whose write scope covers none of them (write:transfers)", async () => {
+    const { token } = await agentToken(["write:transfers", "read:transactions"]);
     const client = await httpClient({ "x-platform-token": token });
-    const feed = await client.callTool({ name: "list_transactions", arguments: { limit: 5, meta: true, direction: "in" } });
-    expect(feed.isError).toBeFalsy();
-    expect(text(feed)).toMatchObject({ items: [{ type: "deposit", amount: "0.75" }], pagination: { limit: 5, total: 1 }, meta: { transaction_count: 1 } });
-    expect(feed.structuredContent).toEqual(text(feed));
-    const balances = await client.callTool({ name: "list_wallet_assets", arguments: { wallet_id: user.wallet_id } });
-    expect(balances.isError).toBeFalsy();
-    // balances in base units (wei), valued in USD
-    expect(text(balances).assets).toContainEqual(expect.objectContaining({ balance: "750000000000000000", value_usd: "2250" }));
-    const uses = (await (await platform.api(`/v0/agent/tokens/${id}/uses`, { jwt: user.jwt })).json()).items;
-    expect(uses.map((u: { operation: string; outcome: string }) => [u.operation, u.outcome])).toEqual([
-      ["ListWalletAssets", "ok"],
-      ["ListTransactions", "ok"],
-    ]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("list_transactions");
+    for (const write of WRITES) expect(names).not.toContain(write);
     await client.close();
   });
 
-  it("offers the strategy writes as tools that change things, with their bodies, to a token holding write:strategies", async () => {
+  it("lists the AgentAction writes to a token holding write:strategies, annotated, each requiring an idempotency_key it sends as the Idempotency-Key", async () => {
     const { token } = await agentToken(["write:strategies", "read:transactions"]);
     const client = await httpClient({ "x-platform-token": token });
-    const enable = (await client.listTools()).tools.find((t) => t.name === "enable_user_strategy")!;
-    expect(enable.annotations?.readOnlyHint).toBe(false);
-    expect(enable.inputSchema.required).toEqual(["strategy_id", "parameters"]);
-    const made = await client.callTool({ name: "enable_user_strategy", arguments: { strategy_id: "stg_low_balance_alert", parameters: { wallet_id: user.wallet_id, asset: "ETH", threshold: "0.1" } } });
+    const { tools } = await client.listTools();
+    const writes = tools.filter((t) => t.annotations?.readOnlyHint === false);
+    expect(writes.map((t) => t.name).sort()).toEqual(WRITES);
+    for (const tool of writes) {
+      expect(tool.annotations, tool.name).toEqual({ readOnlyHint: false, destructiveHint: /^(delete|cancel)_/.test(tool.name), idempotentHint: true, openWorldHint: false });
+      expect(tool.inputSchema.required, tool.name).toContain("idempotency_key");
+    }
+    const enable = tools.find((t) => t.name === "enable_user_strategy")!;
+    expect(enable.inputSchema.required).toEqual(["strategy_id", "parameters", "idempotency_key"]);
+    const args = { strategy_id: "stg_low_balance_alert", parameters: { wallet_id: user.wallet_id, asset: "ETH", threshold: "0.1" } };
+    const keyless = await client.callTool({ name: "enable_user_strategy", arguments: args });
+    expect(keyless.isError).toBe(true);
+    expect(text(keyless)).toMatchObject({ status: 422, error_code: "GEN-422-001", detail: [{ loc: ["header", "Idempotency-Key"] }] });
+    const made = await client.callTool({ name: "enable_user_strategy", arguments: { ...args, idempotency_key: "mcp-enable-1" } });
     expect(made.isError).toBeFalsy();
     expect(text(made)).toMatchObject({ status: "enabled", strategy: { id: "stg_low_balance_alert" } });
-    const refused = await client.callTool({ name: "enable_user_strategy", arguments: { strategy_id: "stg_low_balance_alert", parameters: { threshold: "x" } } });
+    const refused = await client.callTool({ name: "enable_user_strategy", arguments: { strategy_id: "stg_low_balance_alert", parameters: { threshold: "x" }, idempotency_key: "mcp-enable-2" } });
     expect(refused.isError).toBe(true);
     expect(text(refused).status).toBe(422);
+    await client.close();
+  });
+
+  it("refuses a path parameter that is not one segment (.., %2e%2e, a/b) as invalid arguments, without making any request", async () => {
+    const { id, token } = await agentToken(["read:transactions"]);
+    const client = await httpClient({ "x-platform-token": token });
+    for (const value of ["..", "%2e%2e", "a/b", "%2F", "."]) {
+      const refused = await client.callTool({ name: "get_user_strategy", arguments: { user_strategy_id: value } });
+      expect(refused.isError, value).toBe(true);
+      expect(text(refused), value).toMatchObject({ status: 422, error_code: "GEN-422-001", detail: [{ loc: ["path", "user_strategy_id"] }] });
+    }
+    // nothing reached the platform: the token was never used (with the check gone, /v0/user/me is asked and recorded)
+    expect(await uses(id)).toEqual([]);
+    const fine = await client.callTool({ name: "get_user_strategy", arguments: { user_strategy_id: "ust_missing" } });
+    expect(text(fine)).toMatchObject({ status: 404, error_code: "STR-404-002" });
+    expect(await uses(id)).toEqual([["GetUserStrategy", "STR-404-002"]]);
     await client.close();
   });
 
@@ -108,7 +133,7 @@ describe("MCP over Streamable HTTP at /mcp", () => {
 });
 
 describe("MCP over stdio (npm run mcp)", () => {
-  it("serves the same tools to a desktop client, calling the platform over HTTP with the token from the environment", async () => {
+  it("serves the same tools to a desktop client, relaying to the platform's /mcp with the token from the environment", async () => {
     const { token } = await agentToken(["read:transactions"]);
     const client = new Client({ name: "desktop", version: "1.0.0" });
     await client.connect(
@@ -120,7 +145,9 @@ describe("MCP over stdio (npm run mcp)", () => {
         stderr: "pipe",
       }),
     );
-    expect((await client.listTools()).tools.map((t) => t.name)).toContain("list_transactions");
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("list_transactions");
+    for (const write of WRITES) expect(names).not.toContain(write);
     const feed = await client.callTool({ name: "list_transactions", arguments: { limit: 1 } });
     expect(text(feed).items[0]).toMatchObject({ type: "deposit" });
     const refused = await client.callTool({ name: "list_accounts", arguments: {} });

@@ -1,4 +1,5 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
+import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 
 @ObjectType({ description: "An agent token of the user (x-platform-token); the secret itself is shown only at creation." })
 export class AgentToken {
@@ -46,4 +47,17 @@ export class AgentTokenUse {
 
   @Field(() => Date)
   at!: Date;
+}
+
+@Directive(AGENT_TAG)
+@ObjectType({ description: "The agent token making the request: what it may do. MCP lists a token's tools from it." })
+export class CurrentAgentToken {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => [String], { description: "read:transactions, read:balances, write:transfers, write:strategies (spec 2.10)" })
+  scopes!: string[];
+
+  @Field(() => [Int], { description: "The wallets it may read; empty: every wallet of the user." })
+  wallet_ids!: number[];
 }
