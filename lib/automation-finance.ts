@@ -22,6 +22,23 @@ const TRANSACTIONS_AFTER = parse(`query ($user_id: String!, $after: Timestamp, $
 const CLOSE_EXTERNAL = parse(`mutation ($user_id: String!, $account_id: String!) { closed: _close_external_account(user_id: $user_id, account_id: $account_id) }`);
 const MOVEMENT = parse(`mutation ($input: AutomationMovementInput!) { movement: _automation_movement(input: $input) { transaction_ids amount_in } }`);
 
+/**
+ * Why automation made a movement (issue 26: automation has causation). Finance keeps it on each
+ * transaction the movement books (`finance.transactions.automation_cause`) and the ledger's outbox
+ * copies it into each event's payload (`cause`), so the agents service sees, for every event, which
+ * automations led to it. A user's own movement has none (null).
+ */
+export interface AutomationCause {
+  /** what started the chain: the user's own movement's ledger event (`ledger:<id>`), a schedule slot (`time:<ms>`), a price crossing, a scheduled strategy run, or a task the user made (`task:<id>`) */
+  root: string;
+  /** the automations that led here, first to last: `rule:<rul_id>`, `strategy:<ust_id>` */
+  chain: string[];
+  /** automation hops from the root: 1 for a movement automation made on a user's movement or the clock, 2 for one made on such a movement, … */
+  depth: number;
+  /** the firing that made it: the rule execution (`rex_…`), or the strategy run's task or its dedupe key */
+  firing_id: string;
+}
+
 /** A ledger outbox event: a transaction recorded, or its status changed; `payload` is the transaction after it. */
 export interface LedgerEvent {
   id: string;
@@ -43,6 +60,8 @@ export interface LedgerEvent {
     bank_account_id: string | null;
     merchant_name: string | null;
     timestamp: string;
+    /** automation's cause of the transaction; null (absent on events published before causation) for the user's own */
+    cause?: AutomationCause | null;
   };
 }
 
@@ -90,6 +109,8 @@ export interface AutomationMovementRequest {
   buy_asset: string | null;
   amount: string;
   description: string;
+  /** why automation makes it: kept on its transactions and their ledger events */
+  cause: AutomationCause;
 }
 
 /** What finance tells a strategy, and the movements it makes for one; errors are finance's catalogue errors as they are. */

@@ -2356,6 +2356,8 @@ export interface OperationData {
       id: string;
       name: string;
       enabled: boolean;
+      status: string;
+      last_error: string | null;
       trigger_type: string;
       trigger: Record<string, unknown>;
       action_type: string;
@@ -2372,6 +2374,8 @@ export interface OperationData {
       id: string;
       name: string;
       enabled: boolean;
+      status: string;
+      last_error: string | null;
       trigger_type: string;
       trigger: Record<string, unknown>;
       action_type: string;
@@ -2388,6 +2392,8 @@ export interface OperationData {
       id: string;
       name: string;
       enabled: boolean;
+      status: string;
+      last_error: string | null;
       trigger_type: string;
       trigger: Record<string, unknown>;
       action_type: string;
@@ -2404,6 +2410,8 @@ export interface OperationData {
       id: string;
       name: string;
       enabled: boolean;
+      status: string;
+      last_error: string | null;
       trigger_type: string;
       trigger: Record<string, unknown>;
       action_type: string;
@@ -2420,6 +2428,8 @@ export interface OperationData {
       id: string;
       name: string;
       enabled: boolean;
+      status: string;
+      last_error: string | null;
       trigger_type: string;
       trigger: Record<string, unknown>;
       action_type: string;

@@ -31,6 +31,16 @@ export type RuleTrigger = (typeof RULE_TRIGGERS)[number];
 export const RULE_ACTIONS = ["transfer", "notification", "strategy_trigger"] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
 
+/**
+ * A user rule's states, spec 3.6's user strategy states (subgraphs/agents/rules/rule-status.ts):
+ * the user enables and disables; automation puts a rule in `error` when it stops a loop.
+ */
+export const USER_RULE_STATUSES = ["enabled", "disabled", "error"] as const;
+export type UserRuleStatus = (typeof USER_RULE_STATUSES)[number];
+/** What one firing of a rule did (subgraphs/agents/rules/fire-rule.ts). */
+export const RULE_EXECUTION_OUTCOMES = ["fired", "failed", "skipped", "stopped"] as const;
+export type RuleExecutionOutcome = (typeof RULE_EXECUTION_OUTCOMES)[number];
+
 /** Spec 2.10's widget types. */
 export const WIDGET_TYPES = ["balance", "transactions", "chat", "budget"] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];

@@ -1,18 +1,22 @@
 import { Type } from "@sinclair/typebox";
-import { RULE_ACTIONS, RULE_TRIGGERS } from "../../lib/vocabulary/agents.ts";
+import { RULE_ACTIONS, RULE_EXECUTION_OUTCOMES, RULE_TRIGGERS, USER_RULE_STATUSES } from "../../lib/vocabulary/agents.ts";
+import { MAX_AUTOMATION_DEPTH } from "../../subgraphs/agents/automation/causation.ts";
 import { ACTION_SCHEMAS, TRIGGER_SCHEMAS } from "../../subgraphs/agents/rules/rule-definitions.ts";
+import { RULE_LIMITS } from "../../subgraphs/agents/rules/rule-limits.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
 import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
 
-const RULE_FIELDS = "id name enabled trigger_type trigger action_type action next_run_at last_fired_at created_at updated_at";
+const RULE_FIELDS = "id name enabled status last_error trigger_type trigger action_type action next_run_at last_fired_at created_at updated_at";
 const EXECUTION_FIELDS = "id event_key event outcome detail task_id created_at";
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
 const UserRule = Type.Object({
   id: Type.String({ description: "rul_<id>" }),
   name: Type.String(),
-  enabled: Type.Boolean(),
+  enabled: Type.Boolean({ description: "whether it fires: status is `enabled`" }),
+  status: literalUnion(USER_RULE_STATUSES, { description: "`enabled`, `disabled`, or `error`: automation stopped it (a loop, a chain too deep, its hourly cap), `last_error` says why" }),
+  last_error: Type.Union([Type.String(), Type.Null()], { description: "why automation stopped it, while in `error`" }),
   trigger_type: literalUnion(RULE_TRIGGERS),
   trigger: JsonObject,
   action_type: literalUnion(RULE_ACTIONS),
@@ -26,7 +30,7 @@ const Execution = Type.Object({
   id: Type.String({ description: "rex_<id>" }),
   event_key: Type.String({ description: "ledger:<event id>, time:<slot>, price:<asset>:<side>:<instant>: one firing per rule and key" }),
   event: JsonObject,
-  outcome: literalUnion(["fired", "failed"] as const),
+  outcome: literalUnion(RULE_EXECUTION_OUTCOMES, { description: "`fired` (its action done or queued), `failed` (with why), `skipped` (inside its cooldown), `stopped` (a loop, a chain too deep or its hourly cap: the rule was put in `error`)" }),
   detail: Type.Union([Type.String(), Type.Null()]),
   task_id: Type.Union([Type.String(), Type.Null()], { description: "the agent task its action queued (transfer, strategy_trigger)" }),
   created_at: EpochMs,
@@ -41,6 +45,7 @@ const HOW = [
   `Triggers: ${settingsDoc(TRIGGER_SCHEMAS)}. Actions: ${settingsDoc(ACTION_SCHEMAS)}.`,
   "Evaluation is event driven. Every transaction recorded and every status change is published by the ledger in the same database transaction as the change (an outbox); the automation service applies each event once, recording it with what it caused, so no event is lost when a process dies and none fires twice. A rule fires at most once per event (`GET …/executions` lists each firing). `balance_threshold` and `price_alert` fire on the crossing in their direction, from the side the value stood on when the rule was made: not on every transaction while past it. `time_based` fires at each time of its cron expression in its time zone (croner); a slot missed while the service was down fires once when it is back. Prices are looked at every 10 seconds.",
   "A `notification` lands in `GET /v0/notifications`; a `transfer` or `strategy_trigger` runs as an agent task (`GET /v0/agent-tasks`), so money moves once. A rule with a transfer made with an agent token needs `write:transfers` (403 `AGT-403-001` otherwise).",
+  `Automation has causation: every movement a rule or strategy makes carries its cause (the rules and strategies that led to it, first to last, and its depth, the automation hops from the user's own movement, the clock or a price), and so do its ledger events (an execution's \`event.cause\`; null for your own movement). A rule never fires on a movement its own chain caused: a movement made by it, or by anything it caused. A rule that moves money (\`transfer\`, \`strategy_trigger\`) reacts to a movement at most ${MAX_AUTOMATION_DEPTH - 1} hop deep, so a chain holds at most ${MAX_AUTOMATION_DEPTH} automated movements; a \`notification\` rule moves nothing and reacts at any depth. Each rule has a cooldown (${RULE_LIMITS.cooldown_ms.transfer / 1000} s between firings of a \`transfer\` or \`strategy_trigger\` rule, none for a \`notification\`; a trigger inside it is recorded \`skipped\`) and an hourly cap (${RULE_LIMITS.firings_per_hour.transfer} firings of a money-moving rule, ${RULE_LIMITS.firings_per_hour.notification} of a notification rule). A loop, a chain too deep or the cap stops the rule: the firing is recorded \`stopped\`, the rule (and every rule of a loop) moves to \`status: error\` with \`last_error\` saying why, and a notification tells you; \`PATCH {"enabled": true}\` enables it again.`,
 ].join("\n\n");
 
 const RuleId = Type.Object({ rule_id: Type.String({ minLength: 1, maxLength: 64, description: "rul_<id>" }) });
@@ -120,7 +125,7 @@ export const userRuleRoutes = [
     path: "/v0/user/me/rules/{rule_id}",
     tag: "User Rules",
     summary: "Rename, enable or disable a rule",
-    description: "A disabled rule does not fire; its threshold side is still kept up to date, so enabling it again does not fire on an old crossing. To change a trigger or an action, make a new rule.",
+    description: "A disabled rule does not fire; its threshold side is still kept up to date, so enabling it again does not fire on an old crossing. A rule in `error` (automation stopped it: `last_error`) is enabled or disabled the same way, its error cleared. To change a trigger or an action, make a new rule.",
     security: ["PlatformJwt", "PlatformPat"],
     agentAction: "write:strategies",
     agentExample: { rule_id: "rul_01JD4ZK2M8Q7", enabled: false },

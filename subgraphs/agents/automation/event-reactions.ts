@@ -3,7 +3,9 @@ import { compareDecimals, sideOf } from "../../../lib/decimal.ts";
 import type { AgentsTx } from "../db.ts";
 import { fireRule } from "../rules/fire-rule.ts";
 import type { TriggerSettings } from "../rules/rule-definitions.ts";
+import { MONEY_MOVING_STRATEGIES } from "../strategies/strategy-executors.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
+import { causeOfReaction, decideReaction, strategyLink } from "./causation.ts";
 
 /** The balances a ledger event's threshold rules need, read from finance before the event's transaction opens. */
 export type EventBalances = Map<string, string>;
@@ -50,18 +52,28 @@ function matchesTransaction(trigger: TriggerSettings<"transaction_received">, ev
  * queued, transaction_received rules fired, and balance_threshold rules moved to the side the
  * balance now stands on, firing on a crossing in their direction only (a rule below its threshold
  * stays quiet while the balance stays below). Disabled rules keep their side up to date but do not fire.
+ * The event's cause (automation made its movement) goes with each reaction: a strategy is not run
+ * for a movement its own chain made, nor, when it moves money, past the chain depth
+ * (causation.ts); rules decide the same and more in fireRule.
  */
 export async function reactToLedgerEvent(tx: AgentsTx, event: LedgerEvent, balances: EventBalances, now: Date): Promise<void> {
   const eventData = { ledger_event_id: event.id, kind: event.kind, ...event.payload };
+  const cause = event.payload.cause ?? null;
   const strategies = await tx.userStrategy.findMany({ where: { user_id: event.user_id, status: "enabled" } });
   for (const strategy of strategies) {
     if (!concerns(strategy.strategy_id, strategy.parameters as Record<string, unknown>, event)) continue;
-    await insertAgentTask(tx, { user_id: event.user_id, kind: "strategy_run", title: `Run strategy ${strategy.id} for ${event.payload.type}`, input: { user_strategy_id: strategy.id }, scheduled_at: now, user_strategy_id: strategy.id, dedupe_key: `ledger:${event.id}:${strategy.id}` }, now);
+    if (!decideReaction(cause, strategyLink(strategy.id), MONEY_MOVING_STRATEGIES.has(strategy.strategy_id)).allowed) continue;
+    const dedupe_key = `ledger:${event.id}:${strategy.id}`;
+    await insertAgentTask(
+      tx,
+      { user_id: event.user_id, kind: "strategy_run", title: `Run strategy ${strategy.id} for ${event.payload.type}`, input: { user_strategy_id: strategy.id }, scheduled_at: now, user_strategy_id: strategy.id, dedupe_key, cause: causeOfReaction(cause, `ledger:${event.id}`, [strategyLink(strategy.id)], dedupe_key) },
+      now,
+    );
   }
 
   const rules = await tx.userRule.findMany({ where: { user_id: event.user_id, trigger_type: { in: ["transaction_received", "balance_threshold"] } } });
   for (const rule of rules) {
-    const ruleEvent = { key: `ledger:${event.id}`, data: eventData, description: `${event.payload.type} of ${event.payload.amount} ${unitOf(event)} (${event.payload.status})` };
+    const ruleEvent = { key: `ledger:${event.id}`, data: eventData, description: `${event.payload.type} of ${event.payload.amount} ${unitOf(event)} (${event.payload.status})`, cause };
     if (rule.trigger_type === "transaction_received") {
       if (rule.enabled && matchesTransaction(rule.trigger as TriggerSettings<"transaction_received">, event)) await fireRule(tx, rule, ruleEvent, now);
       continue;

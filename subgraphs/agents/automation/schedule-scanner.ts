@@ -6,6 +6,7 @@ import { fireRule } from "../rules/fire-rule.ts";
 import { nextCronRun, type TriggerSettings } from "../rules/rule-definitions.ts";
 import { sideOf } from "../../../lib/decimal.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
+import { causeOfReaction, strategyLink } from "./causation.ts";
 
 /** The standing job that fires what runs by the clock: time_based and price_alert rules, scheduled strategies. */
 export const SCHEDULE_JOB = "automation_schedule";
@@ -67,8 +68,13 @@ export function scheduleScanner(options: { db: AgentsDb; finance: AutomationFina
       const next = new Date(slot.getTime() + Math.max(1, Math.ceil((now.getTime() - slot.getTime() + 1) / every)) * every);
       await db.$transaction(async (tx) => {
         const { count } = await tx.userStrategy.updateMany({ where: { id: strategy.id, next_run_at: slot }, data: { next_run_at: next } });
+        const dedupe_key = `schedule:${strategy.id}:${slot.getTime()}`;
         if (count === 1)
-          await insertAgentTask(tx, { user_id: strategy.user_id, kind: "strategy_run", title: `Recurring buy ${strategy.id}`, input: { user_strategy_id: strategy.id }, scheduled_at: now, user_strategy_id: strategy.id, dedupe_key: `schedule:${strategy.id}:${slot.getTime()}` }, now);
+          await insertAgentTask(
+            tx,
+            { user_id: strategy.user_id, kind: "strategy_run", title: `Recurring buy ${strategy.id}`, input: { user_strategy_id: strategy.id }, scheduled_at: now, user_strategy_id: strategy.id, dedupe_key, cause: causeOfReaction(null, dedupe_key, [strategyLink(strategy.id)], dedupe_key) },
+            now,
+          );
       });
     }
   }

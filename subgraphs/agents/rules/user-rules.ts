@@ -7,6 +7,7 @@ import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
 import type { AgentsDb, Prisma } from "../db.ts";
 import { requireOwnWallets } from "../strategies/strategy-parameters.ts";
 import { checkRuleDefinition, nextCronRun, type TriggerSettings } from "./rule-definitions.ts";
+import { ruleStatus } from "./rule-status.ts";
 
 export type UserRuleRow = NonNullable<Awaited<ReturnType<AgentsDb["userRule"]["findUnique"]>>>;
 
@@ -15,6 +16,8 @@ export function userRuleView(row: UserRuleRow) {
     id: row.id,
     name: row.name,
     enabled: row.enabled,
+    status: ruleStatus(row),
+    last_error: row.last_error,
     trigger_type: row.trigger_type,
     trigger: row.trigger as Record<string, unknown>,
     action_type: row.action_type,
@@ -100,10 +103,13 @@ export async function getUserRule(db: AgentsDb, userId: string, id: string): Pro
   return userRuleView(await load(db, userId, id));
 }
 
-/** Renames, enables or disables a rule (its trigger and action stay: make a new rule to change them). */
+/**
+ * Renames, enables or disables a rule (its trigger and action stay: make a new rule to change
+ * them). Enabling or disabling moves it out of `error` too, its error cleared.
+ */
 export async function updateUserRule(db: AgentsDb, userId: string, id: string, change: { name: string | null; enabled: boolean | null }): Promise<UserRuleView> {
   const row = await load(db, userId, id);
-  const updated = await db.userRule.update({ where: { id: row.id }, data: { ...(change.name !== null && { name: change.name }), ...(change.enabled !== null && { enabled: change.enabled }) } });
+  const updated = await db.userRule.update({ where: { id: row.id }, data: { ...(change.name !== null && { name: change.name }), ...(change.enabled !== null && { enabled: change.enabled, last_error: null }) } });
   return userRuleView(updated);
 }
 

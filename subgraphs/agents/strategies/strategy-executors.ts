@@ -1,4 +1,4 @@
-import type { AutomationFinance } from "../../../lib/automation-finance.ts";
+import type { AutomationCause, AutomationFinance } from "../../../lib/automation-finance.ts";
 import { compareDecimals, roundUpDifference, sideOf, subtractDecimals, sumDecimals } from "../../../lib/decimal.ts";
 import type { AgentsDb } from "../db.ts";
 import { notify } from "../notifications/notifications.ts";
@@ -14,6 +14,8 @@ export interface StrategyRun {
    * it covers what happened after `after` (the previous run's scheduled time) up to its own.
    */
   task: { id: string; scheduled_at: Date; after: Date };
+  /** why it runs (the chain that led to it, this strategy last): every movement it makes carries it */
+  cause: AutomationCause;
   trace_id: string;
 }
 
@@ -42,7 +44,7 @@ const roundUp: StrategyExecutor = async (run) => {
     const amount = sumDecimals(group.amounts);
     if (compareDecimals(amount, "0") <= 0) continue;
     const movement = await run.finance.move(
-      { user_id: run.user_id, key: `${run.task.id}/${group.wallet_id}/${group.asset}`, from_wallet_id: group.wallet_id, to_wallet_id: savings_wallet_id, asset: group.asset, buy_asset: null, amount, description: `Round-up savings (${group.amounts.length} purchases)` },
+      { user_id: run.user_id, key: `${run.task.id}/${group.wallet_id}/${group.asset}`, from_wallet_id: group.wallet_id, to_wallet_id: savings_wallet_id, asset: group.asset, buy_asset: null, amount, description: `Round-up savings (${group.amounts.length} purchases)`, cause: run.cause },
       run.trace_id,
     );
     moved.push({ from_wallet_id: group.wallet_id, to_wallet_id: savings_wallet_id, asset: group.asset, amount, transaction_ids: movement.transaction_ids });
@@ -54,7 +56,7 @@ const roundUp: StrategyExecutor = async (run) => {
 const recurringBuy: StrategyExecutor = async (run) => {
   const { source_wallet_id, pay_asset, asset, amount } = run.user_strategy.parameters as { source_wallet_id: number; pay_asset: string; asset: string; amount: string };
   const movement = await run.finance.move(
-    { user_id: run.user_id, key: run.task.id, from_wallet_id: source_wallet_id, to_wallet_id: null, asset: pay_asset, buy_asset: asset, amount, description: `Recurring buy of ${asset}` },
+    { user_id: run.user_id, key: run.task.id, from_wallet_id: source_wallet_id, to_wallet_id: null, asset: pay_asset, buy_asset: asset, amount, description: `Recurring buy of ${asset}`, cause: run.cause },
     run.trace_id,
   );
   return { paid: { asset: pay_asset, amount }, bought: { asset, amount: movement.amount_in }, transaction_ids: movement.transaction_ids };
@@ -67,7 +69,7 @@ const sweep: StrategyExecutor = async (run) => {
   const excess = subtractDecimals(available, threshold);
   if (compareDecimals(excess, "0") <= 0) return { available, threshold, swept: "0" };
   const movement = await run.finance.move(
-    { user_id: run.user_id, key: run.task.id, from_wallet_id: source_wallet_id, to_wallet_id: savings_wallet_id, asset, buy_asset: null, amount: excess, description: `Sweep above ${threshold} ${asset}` },
+    { user_id: run.user_id, key: run.task.id, from_wallet_id: source_wallet_id, to_wallet_id: savings_wallet_id, asset, buy_asset: null, amount: excess, description: `Sweep above ${threshold} ${asset}`, cause: run.cause },
     run.trace_id,
   );
   return { available, threshold, swept: excess, transaction_ids: movement.transaction_ids };
@@ -122,6 +124,9 @@ const spendingCapAlert: StrategyExecutor = async (run) => {
     });
   return { triggered, spent, cap, since: since.getTime() };
 };
+
+/** The strategies whose runs move money (the others notify): they take part in automation chains (automation/causation.ts). */
+export const MONEY_MOVING_STRATEGIES: ReadonlySet<string> = new Set(["stg_round_up", "stg_recurring_buy", "stg_balance_sweep"]);
 
 /** Each catalogue strategy's run, by its id (the seeded catalogue: prisma/agents/migrations/*_strategies_tasks). */
 export const STRATEGY_EXECUTORS: Record<string, StrategyExecutor> = {

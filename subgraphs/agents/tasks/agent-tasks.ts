@@ -1,3 +1,4 @@
+import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import { appError, AppError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import { checkJsonAt } from "../../../lib/json-validation.ts";
@@ -77,6 +78,8 @@ export interface NewAgentTask {
   user_strategy_id: string | null;
   /** automation's cause (a ledger event, a schedule slot, a rule firing): a second task for it is not made */
   dedupe_key: string | null;
+  /** the chain of automations that led to it (kept with the task, so it outlives the job queue); its movements carry it */
+  cause?: AutomationCause | null;
 }
 
 /**
@@ -97,6 +100,7 @@ export async function insertAgentTask(tx: AgentsTx, task: NewAgentTask, now = ne
       scheduled_at: task.scheduled_at,
       user_strategy_id: task.user_strategy_id,
       dedupe_key: task.dedupe_key,
+      ...(task.cause && { cause: task.cause as unknown as Prisma.InputJsonValue }),
       created_at: now,
       updated_at: now,
       status_history: { create: { from: null, to: "queued", changed_at: now } },

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { AutomationFinance } from "../../../lib/automation-finance.ts";
 import type { AgentsDb } from "../db.ts";
+import { strategyLink } from "../automation/causation.ts";
 import { STRATEGY_EXECUTORS } from "../strategies/strategy-executors.ts";
 import type { TaskKind } from "./task-kinds.ts";
 
@@ -9,7 +10,7 @@ import type { TaskKind } from "./task-kinds.ts";
  * `strategy_run`: runs one of the user's strategies once (round-up, recurring buy, sweep, alerts:
  * strategies/strategy-executors.ts). Only an enabled strategy runs; its outcome counts for it
  * (strategies/strategy-runs.ts). Money moves only through finance's idempotent movements keyed by
- * the task, so a run repeated after a dead runner moves nothing twice.
+ * the task, so a run repeated after a dead runner moves nothing twice, each carrying the task's cause.
  */
 export function strategyRunKind(db: AgentsDb, finance: AutomationFinance): TaskKind {
   return {
@@ -40,6 +41,8 @@ export function strategyRunKind(db: AgentsDb, finance: AutomationFinance): TaskK
         user_id: task.user_id,
         user_strategy: { id: strategy.id, parameters: strategy.parameters as Record<string, unknown>, state: strategy.state, created_at: strategy.created_at },
         task: { id: task.id, scheduled_at: row.scheduled_at, after: previous && previous.scheduled_at > strategy.created_at ? previous.scheduled_at : strategy.created_at },
+        // a run the user asked for starts its own chain
+        cause: task.cause ?? { root: `task:${task.id}`, chain: [strategyLink(strategy.id)], depth: 1, firing_id: task.id },
         trace_id,
       });
       return { output: { strategy_id: strategy.strategy_id, ...output } };

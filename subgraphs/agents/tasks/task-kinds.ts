@@ -1,9 +1,11 @@
 import type { TSchema } from "@sinclair/typebox";
+import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import type { AgentsDb } from "../db.ts";
 
 /** What a running task's kind gets: its task, and a way to ask whether the user cancelled it meanwhile. */
 export interface TaskRun {
-  task: { id: string; user_id: string; input: Record<string, unknown>; attempts: number };
+  /** `cause`: the automations that led to it (null for a task the user made) */
+  task: { id: string; user_id: string; input: Record<string, unknown>; attempts: number; cause: AutomationCause | null };
   /** true once the user asked to cancel: stop at the next safe point and return `{ cancelled: true }`'s effect */
   cancelRequested(): Promise<boolean>;
   trace_id: string;

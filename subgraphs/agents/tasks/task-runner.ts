@@ -1,3 +1,4 @@
+import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import { AppError } from "../../../lib/errors/app-error.ts";
 import type { JobHandler, JobRow } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
@@ -59,7 +60,7 @@ export function taskRunner(options: TaskRunnerOptions): JobHandler {
       }
       const attempts = task.attempts + 1;
       try {
-        const result = await kind.run({ task: { id: task.id, user_id: task.user_id, input: task.input as Record<string, unknown>, attempts }, cancelRequested, trace_id: `task-${task.id}` });
+        const result = await kind.run({ task: { id: task.id, user_id: task.user_id, input: task.input as Record<string, unknown>, attempts, cause: (task.cause ?? null) as AutomationCause | null }, cancelRequested, trace_id: `task-${task.id}` });
         if ("cancelled" in result) await finish(task.id, "cancelled", {});
         else await finish(task.id, "completed", { output: result.output });
       } catch (error) {

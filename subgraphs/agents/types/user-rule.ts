@@ -11,8 +11,14 @@ export class UserRule {
   @Field(() => String)
   name!: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: "whether it fires: status is enabled" })
   enabled!: boolean;
+
+  @Field(() => String, { description: "enabled, disabled or error (automation stopped it: a loop, a chain too deep or its hourly cap; last_error says why)" })
+  status!: string;
+
+  @Field(() => String, { nullable: true, description: "Why automation stopped it, while in error (cleared when it is enabled or disabled)." })
+  last_error!: string | null;
 
   @Field(() => String, { description: "transaction_received, balance_threshold, time_based or price_alert" })
   trigger_type!: string;
@@ -51,7 +57,7 @@ export class UserRuleExecution {
   @Field(() => JSONObjectScalar, { description: "what it saw" })
   event!: Record<string, unknown>;
 
-  @Field(() => String, { description: "fired (its action done or queued) or failed" })
+  @Field(() => String, { description: "fired (its action done or queued), failed, skipped (inside its cooldown) or stopped (a loop, a chain too deep or its hourly cap: the rule was put in error)" })
   outcome!: string;
 
   @Field(() => String, { nullable: true })

@@ -1,3 +1,4 @@
+import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
 import type { FinanceServices } from "../services.ts";
@@ -20,6 +21,8 @@ export interface AutomationTransferInput {
   asset: string;
   amount: string;
   description: string;
+  /** why automation makes it: kept on its rows, so their ledger events carry it */
+  cause: AutomationCause;
   trace_id: string;
 }
 
@@ -27,7 +30,7 @@ export interface AutomationTransferInput {
  * A transfer between two of the user's wallets on one chain, for a strategy's run: a completed
  * `transfer` out of one and into the other in one database transaction, refused with TXN-409-002
  * when the source cannot cover it. Idempotent on `key`, so a run repeated after a dead runner
- * answers the first transfer and moves nothing twice.
+ * answers the first transfer and moves nothing twice. Both rows carry the automation's cause.
  */
 export async function automationTransfer(services: AutomationServices, input: AutomationTransferInput): Promise<TransactionView[]> {
   if (input.from_wallet_id === input.to_wallet_id) throw validationError(["body", "to_wallet_id"], "Value error, the wallets must differ", input.to_wallet_id, "value_error");
@@ -41,7 +44,7 @@ export async function automationTransfer(services: AutomationServices, input: Au
     services.db,
     { user_id: input.user_id, key: input.key, operation: "automation_transfer", args, snapshot: jsonSnapshot, restore: fromJsonSnapshot<TransactionView[]> },
     async (tx) => {
-      const common = { user_id: input.user_id, type: "transfer" as const, amount, unit: { asset_symbol: asset.symbol, decimals: asset.decimals }, status: "completed" as const, usd_price: usdPrice, description: input.description, chain_id: from!.chain_id };
+      const common = { user_id: input.user_id, type: "transfer" as const, amount, unit: { asset_symbol: asset.symbol, decimals: asset.decimals }, status: "completed" as const, usd_price: usdPrice, description: input.description, chain_id: from!.chain_id, automation_cause: input.cause };
       const out = await recordMovement(tx, { ...common, direction: "out", source: { kind: "wallet", id: from!.id }, counterparty: to!.address });
       const into = await recordMovement(tx, { ...common, direction: "in", source: { kind: "wallet", id: to!.id }, counterparty: from!.address });
       return [out, into];
@@ -58,6 +61,8 @@ export interface AutomationSwapInput {
   /** what is paid, in pay_asset */
   pay_amount: string;
   description: string;
+  /** why automation makes it: kept on its rows, so their ledger events carry it */
+  cause: AutomationCause;
   trace_id: string;
 }
 
@@ -82,7 +87,7 @@ export async function automationSwap(services: AutomationServices, input: Automa
       const [row] = await tx.$queryRaw<{ bought: string }[]>`SELECT trim_scale(trunc(${amount}::numeric * ${payUsd}::numeric / nullif(${buyUsd}::numeric, 0), ${buy.decimals}::int))::text AS bought`;
       const bought = row?.bought;
       if (!bought || bought === "0") throw validationError(["body", "amount"], `Value error, ${amount} ${pay.symbol} buys no ${buy.symbol} at the current price`, amount, "value_error");
-      const common = { user_id: input.user_id, type: "swap" as const, status: "completed" as const, source: { kind: "wallet" as const, id: wallet.id }, description: input.description, chain_id: wallet.chain_id };
+      const common = { user_id: input.user_id, type: "swap" as const, status: "completed" as const, source: { kind: "wallet" as const, id: wallet.id }, description: input.description, chain_id: wallet.chain_id, automation_cause: input.cause };
       const out = await recordMovement(tx, { ...common, direction: "out", amount, unit: { asset_symbol: pay.symbol, decimals: pay.decimals }, usd_price: payUsd });
       const into = await recordMovement(tx, { ...common, direction: "in", amount: bought, unit: { asset_symbol: buy.symbol, decimals: buy.decimals }, usd_price: buyUsd });
       return [out, into];

@@ -1,4 +1,5 @@
 import { Arg, Ctx, Directive, Field, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import { requireInternal } from "../../../lib/auth/authorize.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
@@ -93,6 +94,36 @@ export class LedgerEvent {
 }
 
 @Directive("@inaccessible")
+@InputType({ description: "Internal: why automation makes a movement (lib/automation-finance.ts AutomationCause); kept on its transactions and copied into their ledger events." })
+export class AutomationCauseInput {
+  @Field(() => String, { description: "what started the chain: ledger:<event id>, time:<ms>, task:<id>, …" })
+  root!: string;
+
+  @Field(() => [String], { description: "the automations that led here, first to last: rule:<id>, strategy:<id>" })
+  chain!: string[];
+
+  @Field(() => Int, { description: "automation hops from the root (1: made on a user's own movement or the clock)" })
+  depth!: number;
+
+  @Field(() => String, { description: "the firing that made it: a rule execution or a strategy run's task" })
+  firing_id!: string;
+}
+
+/** Links a cause may hold; the agents service stops chains far shorter (MAX_AUTOMATION_DEPTH). */
+const MAX_CAUSE_CHAIN = 16;
+
+/** A cause within bounds: it is stored on every row the movement books. */
+function checkCause(cause: AutomationCauseInput): AutomationCause {
+  const text = (value: string, loc: string[]) => {
+    if (value.length < 1 || value.length > 160) throw validationError(["body", "cause", ...loc], "Value error, between 1 and 160 characters", value, "value_error");
+    return value;
+  };
+  if (cause.chain.length > MAX_CAUSE_CHAIN) throw validationError(["body", "cause", "chain"], `Value error, at most ${MAX_CAUSE_CHAIN} links`, cause.chain.length, "value_error");
+  if (!Number.isInteger(cause.depth) || cause.depth < 1 || cause.depth > MAX_CAUSE_CHAIN) throw validationError(["body", "cause", "depth"], `Value error, between 1 and ${MAX_CAUSE_CHAIN}`, cause.depth, "value_error");
+  return { root: text(cause.root, ["root"]), chain: cause.chain.map((link, i) => text(link, ["chain", String(i)])), depth: cause.depth, firing_id: text(cause.firing_id, ["firing_id"]) };
+}
+
+@Directive("@inaccessible")
 @InputType({ description: "Internal: a transfer between two of the user's wallets, or a swap in one (to_wallet_id null, buy_asset set)." })
 export class AutomationMovementInput {
   @Field(() => String)
@@ -118,6 +149,9 @@ export class AutomationMovementInput {
 
   @Field(() => String)
   description!: string;
+
+  @Field(() => AutomationCauseInput, { description: "why automation makes it" })
+  cause!: AutomationCauseInput;
 }
 
 function requireTarget(walletId: number | null | undefined): number {
@@ -242,10 +276,10 @@ export class AutomationResolver {
   }
 
   @Directive("@inaccessible")
-  @Mutation(() => AutomationMovement, { description: "Internal (agents service): a strategy's transfer or swap, idempotent on its key." })
+  @Mutation(() => AutomationMovement, { description: "Internal (agents service): a strategy's or a rule's transfer or swap, idempotent on its key, its rows carrying its cause." })
   async _automation_movement(@Arg("input", () => AutomationMovementInput) input: AutomationMovementInput, @Ctx() ctx: RequestContext): Promise<AutomationMovement> {
     requireInternal(ctx.principal, "agents");
-    const common = { user_id: input.user_id, key: input.key, amount: input.amount, description: input.description, trace_id: ctx.trace_id };
+    const common = { user_id: input.user_id, key: input.key, amount: input.amount, description: input.description, cause: checkCause(input.cause), trace_id: ctx.trace_id };
     const movements =
       input.buy_asset != null
         ? await automationSwap(this.services, { ...common, wallet_id: input.from_wallet_id, pay_asset: input.asset, buy_asset: input.buy_asset, pay_amount: input.amount })

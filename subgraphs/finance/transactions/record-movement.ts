@@ -10,7 +10,8 @@ import {
   type TransactionType,
 } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
-import type { FinanceTx } from "../db.ts";
+import type { AutomationCause } from "../../../lib/automation-finance.ts";
+import type { FinanceTx, Prisma } from "../db.ts";
 import { amountBeyondBound, parseAmount, withinAmountBound } from "./amount.ts";
 import { availableAfter } from "./balances.ts";
 import { categoryOfMcc } from "./mcc-category.ts";
@@ -63,6 +64,8 @@ export interface MovementInput {
   provider_transaction_id?: string | null;
   /** when it happened; default now */
   timestamp?: Date;
+  /** why automation made it (its ledger events carry it); absent for the user's own movement */
+  automation_cause?: AutomationCause | null;
 }
 
 /**
@@ -118,6 +121,7 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
       chain_id: input.chain_id ?? null,
       tx_hash: input.tx_hash ?? null,
       provider_transaction_id: input.provider_transaction_id ?? null,
+      ...(input.automation_cause && { automation_cause: input.automation_cause as unknown as Prisma.InputJsonValue }),
       timestamp: input.timestamp ?? now,
       created_at: now,
       updated_at: now,

@@ -1,0 +1,43 @@
+import type { AutomationCause } from "../../../lib/automation-finance.ts";
+
+/**
+ * How many automation hops a movement may be from what started it (a user's own movement, the
+ * clock, a price): a rule or strategy may react to a user's movement (its movement is hop 1), and
+ * another may react to that one (hop 2); nothing that moves money reacts to a hop-2 movement.
+ * Reactions that move nothing (a notification) end a chain, so the depth does not bar them.
+ */
+export const MAX_AUTOMATION_DEPTH = 2;
+
+/** An automation's link in a chain: the rule or the user strategy. */
+export const ruleLink = (ruleId: string) => `rule:${ruleId}`;
+export const strategyLink = (userStrategyId: string) => `strategy:${userStrategyId}`;
+
+export type ReactionDecision =
+  | { allowed: true }
+  /** the automation is in the movement's own chain: `loop` is the chain from it to the end */
+  | { allowed: false; why: "own_chain"; loop: string[] }
+  /** what it would make lies past MAX_AUTOMATION_DEPTH hops */
+  | { allowed: false; why: "too_deep"; depth: number };
+
+/**
+ * Whether an automation (`link`) may react to a movement with `cause` (null or absent: the user's
+ * own): never to one its own chain caused (a movement made by it, or by anything it caused: it is
+ * in the chain), and, when it moves money, only while its own movement stays within
+ * MAX_AUTOMATION_DEPTH hops.
+ */
+export function decideReaction(cause: AutomationCause | null | undefined, link: string, movesMoney: boolean): ReactionDecision {
+  if (!cause) return { allowed: true };
+  const at = cause.chain.indexOf(link);
+  if (at >= 0) return { allowed: false, why: "own_chain", loop: cause.chain.slice(at) };
+  if (movesMoney && cause.depth + 1 > MAX_AUTOMATION_DEPTH) return { allowed: false, why: "too_deep", depth: cause.depth + 1 };
+  return { allowed: true };
+}
+
+/**
+ * The cause of what automations (`links`: a rule, or a rule and the strategy it runs) do on an
+ * event: one hop deeper than the event's movement, its chain extended, its root kept (the event's
+ * own key when the user's movement, the clock or a price started it).
+ */
+export function causeOfReaction(upstream: AutomationCause | null | undefined, eventKey: string, links: readonly string[], firingId: string): AutomationCause {
+  return { root: upstream?.root ?? eventKey, chain: [...(upstream?.chain ?? []), ...links], depth: (upstream?.depth ?? 0) + 1, firing_id: firingId };
+}
