@@ -63,6 +63,7 @@ export const ERROR_CATALOGUE = {
   "TSK-409-001": { status: 409, title: "Illegal Task Move", detail: "The agent task cannot move to that status from the one it is in." },
   "NTF-404-001": { status: 404, title: "Notification Not Found", detail: "No notification with this id belongs to the user." },
   "RUL-404-001": { status: 404, title: "Rule Not Found", detail: "No rule with this id belongs to the user." },
+  "RUL-409-001": { status: 409, title: "Too Many Rules", detail: "The user holds the most rules allowed; delete one before making another." },
   "WDG-404-001": { status: 404, title: "Widget Not Found", detail: "No widget with this id belongs to the user." },
   "CON-404-001": { status: 404, title: "Connector Not Found", detail: "No connector in the catalogue has this id (GET /v0/connectors)." },
   "CON-404-002": { status: 404, title: "User Connector Not Found", detail: "No connection with this id belongs to the user." },

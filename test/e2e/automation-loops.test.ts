@@ -3,7 +3,7 @@ import type { AgentsDb } from "../../subgraphs/agents/db.ts";
 import type { FinanceDb } from "../../subgraphs/finance/db.ts";
 import { RULE_LIMITS } from "../../subgraphs/agents/rules/rule-limits.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser } from "../support/finance.ts";
+import { approvedUser, userWithWallet } from "../support/finance.ts";
 
 // Issue 26: nothing automation does may loop or escalate. Finding 2: two rules feeding each other
 // made 38 transfers in 40 s after one deposit; now a movement carries its cause and a rule never
@@ -105,5 +105,18 @@ describe("automation has causation (finding 2)", () => {
     expect(fired.map((e) => e.outcome)).toEqual(["skipped", "fired"]);
     expect(fired[0]!.detail).toContain(`${RULE_LIMITS.cooldown_ms.transfer / 1000} s`);
     expect(await readRule(user.jwt, save.id)).toMatchObject({ status: "enabled" });
+  });
+
+  it(`caps a user at ${RULE_LIMITS.rules_per_user} rules: the next is 409 RUL-409-001`, async () => {
+    const user = await userWithWallet(platform);
+    const now = new Date();
+    await agentsDb.userRule.createMany({
+      data: Array.from({ length: RULE_LIMITS.rules_per_user - 1 }, (_, i) => ({ id: `rul_cap_${user.id}_${i}`, user_id: user.id, name: `r${i}`, trigger_type: "time_based", trigger: { cron: "0 9 * * 1" }, action_type: "notification", action: {}, created_at: now, updated_at: now })),
+    });
+    const notice = { name: "Last", trigger_type: "transaction_received", trigger: {}, action_type: "notification", action: {} };
+    await makeRule(user.jwt, notice);
+    const refused = await platform.api("/v0/user/me/rules", { method: "POST", jwt: user.jwt, json: notice });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error_code).toBe("RUL-409-001");
   });
 });

@@ -16,6 +16,8 @@ export const RULE_LIMITS = {
   cooldown_ms: { transfer: 30_000, strategy_trigger: 30_000, notification: 0 } satisfies Record<RuleAction, number>,
   /** firings of one rule in the last hour past which it is stopped (put in `error`) */
   firings_per_hour: { transfer: 30, strategy_trigger: 30, notification: 120 } satisfies Record<RuleAction, number>,
+  /** rules a user may hold (RUL-409-001 beyond) */
+  rules_per_user: 50,
 } as const;
 
 export type FiringDecision =

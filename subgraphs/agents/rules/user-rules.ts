@@ -1,4 +1,5 @@
 import type { AutomationFinance } from "../../../lib/automation-finance.ts";
+import { lockKey } from "../../../lib/db/advisory-lock.ts";
 import { sideOf } from "../../../lib/decimal.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
@@ -7,6 +8,7 @@ import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
 import type { AgentsDb, Prisma } from "../db.ts";
 import { requireOwnWallets } from "../strategies/strategy-parameters.ts";
 import { checkRuleDefinition, nextCronRun, type TriggerSettings } from "./rule-definitions.ts";
+import { RULE_LIMITS } from "./rule-limits.ts";
 import { ruleStatus } from "./rule-status.ts";
 
 export type UserRuleRow = NonNullable<Awaited<ReturnType<AgentsDb["userRule"]["findUnique"]>>>;
@@ -54,8 +56,9 @@ async function initialState(deps: RuleDeps, userId: string, trigger_type: string
 /**
  * Creates a rule, checked (rule-definitions.ts): its wallets the user's (WAL-404-001), its
  * strategy the user's (STR-404-002), a transfer action by an agent token only with write:transfers
- * (AGT-403-001). Threshold triggers start from where the balance or price stands now: they fire
- * on a later crossing, not because the value already sits past the threshold.
+ * (AGT-403-001), at most RULE_LIMITS.rules_per_user rules per user (RUL-409-001). Threshold
+ * triggers start from where the balance or price stands now: they fire on a later crossing, not
+ * because the value already sits past the threshold.
  */
 export async function createUserRule(
   deps: RuleDeps,
@@ -69,22 +72,29 @@ export async function createUserRule(
     throw appError("STR-404-002");
   const now = new Date();
   const { state, next_run_at } = await initialState(deps, userId, definition.trigger_type, definition.trigger, input.trace_id, now);
-  const row = await deps.db.userRule.create({
-    data: {
-      id: newId("rul", now.getTime()),
-      user_id: userId,
-      name: input.name,
-      enabled: input.enabled ?? true,
-      trigger_type: definition.trigger_type,
-      trigger: definition.trigger as Prisma.InputJsonValue,
-      action_type: definition.action_type,
-      action: definition.action as Prisma.InputJsonValue,
-      created_with_scopes: [...(input.agent_scopes ?? [])],
-      ...(state && { state }),
-      next_run_at,
-      created_at: now,
-      updated_at: now,
-    },
+  const row = await deps.db.$transaction(async (tx) => {
+    // serialises one user's rule making, so concurrent requests cannot pass the cap together
+    await lockKey(tx, `user-rules:${userId}`);
+    const held = await tx.userRule.count({ where: { user_id: userId } });
+    if (held >= RULE_LIMITS.rules_per_user)
+      throw appError("RUL-409-001", `You have ${held} rules, the most a user may hold (${RULE_LIMITS.rules_per_user}); delete one (DELETE /v0/user/me/rules/{rule_id}) before making another.`);
+    return tx.userRule.create({
+      data: {
+        id: newId("rul", now.getTime()),
+        user_id: userId,
+        name: input.name,
+        enabled: input.enabled ?? true,
+        trigger_type: definition.trigger_type,
+        trigger: definition.trigger as Prisma.InputJsonValue,
+        action_type: definition.action_type,
+        action: definition.action as Prisma.InputJsonValue,
+        created_with_scopes: [...(input.agent_scopes ?? [])],
+        ...(state && { state }),
+        next_run_at,
+        created_at: now,
+        updated_at: now,
+      },
+    });
   });
   return userRuleView(row);
 }
