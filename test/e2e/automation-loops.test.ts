@@ -7,7 +7,8 @@ import { approvedUser, userWithWallet } from "../support/finance.ts";
 
 // Issue 26: nothing automation does may loop or escalate. Finding 2: two rules feeding each other
 // made 38 transfers in 40 s after one deposit; now a movement carries its cause and a rule never
-// fires on what its own chain made.
+// fires on what its own chain made. Finding 3: an agent token without write:transfers re-enabled a
+// transfer rule.
 let platform: TestPlatform;
 let financeDb: FinanceDb;
 let agentsDb: AgentsDb;
@@ -118,5 +119,32 @@ describe("automation has causation (finding 2)", () => {
     const refused = await platform.api("/v0/user/me/rules", { method: "POST", jwt: user.jwt, json: notice });
     expect(refused.status).toBe(409);
     expect((await refused.json()).error_code).toBe("RUL-409-001");
+  });
+});
+
+describe("a transfer rule needs write:transfers to be enabled or edited (finding 3)", () => {
+  it("refuses an agent token with only write:strategies enabling or renaming a transfer rule (403), lets it disable one, and lets a token with write:transfers enable it", async () => {
+    const user = await withSafe();
+    const tokenWith = async (scopes: string[]) => (await (await platform.api("/v0/agent/tokens", { method: "POST", jwt: user.jwt, json: { name: scopes.join(" "), scopes } })).json()).token as string;
+    const patch = (token: string, id: string, json: Record<string, unknown>) =>
+      fetch(`${platform.urls.platform}/v0/user/me/rules/${id}`, { method: "PATCH", headers: { "x-platform-token": token, "content-type": "application/json" }, body: JSON.stringify(json) });
+    const strategiesOnly = await tokenWith(["write:strategies"]);
+    const both = await tokenWith(["write:strategies", "write:transfers"]);
+    const move = await makeRule(user.jwt, { name: "Move", trigger_type: "time_based", trigger: { cron: "0 9 * * 1" }, ...transfer(user.wallet_id, user.safe_id), enabled: false });
+    const notice = await makeRule(user.jwt, { name: "Notice", trigger_type: "time_based", trigger: { cron: "0 9 * * 1" }, action_type: "notification", action: {}, enabled: false });
+
+    for (const body of [{ enabled: true }, { name: "Renamed" }, { name: "Renamed", enabled: false }]) {
+      const refused = await patch(strategiesOnly, move.id, body);
+      expect([JSON.stringify(body), refused.status, (await refused.json()).error_code]).toEqual([JSON.stringify(body), 403, "AGT-403-001"]);
+    }
+    expect(await readRule(user.jwt, move.id)).toMatchObject({ name: "Move", enabled: false });
+    expect((await patch(strategiesOnly, notice.id, { enabled: true })).status).toBe(200);
+
+    const enabled = await patch(both, move.id, { enabled: true });
+    expect(enabled.status).toBe(200);
+    expect(await enabled.json()).toMatchObject({ enabled: true, status: "enabled" });
+    const disabled = await patch(strategiesOnly, move.id, { enabled: false });
+    expect(disabled.status).toBe(200);
+    expect(await disabled.json()).toMatchObject({ enabled: false, status: "disabled" });
   });
 });

@@ -47,14 +47,16 @@ export class UserRuleResolver {
   }
 
   @AgentAction("write:strategies")
-  @Mutation(() => UserRule, { description: "Renames, enables or disables a rule." })
+  @Mutation(() => UserRule, { description: "Renames, enables or disables a rule (also one in error); an agent token enabling or renaming a transfer rule needs write:transfers." })
   update_user_rule(
     @Arg("id", () => ID) id: string,
     @Arg("name", () => String, { nullable: true }) name: string | null,
     @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return updateUserRule(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id, { name, enabled });
+    const { user_id, principal } = requireUser(ctx.principal, "write", "write:strategies");
+    const agent_scopes = principal.kind === "agent" ? principal.scopes : null;
+    return updateUserRule(this.services.db, user_id, id, { name, enabled, agent_scopes });
   }
 
   @AgentAction("write:strategies")

@@ -53,6 +53,11 @@ async function initialState(deps: RuleDeps, userId: string, trigger_type: string
   return { state: null, next_run_at: null };
 }
 
+/** A rule that moves money from an agent token without write:transfers: AGT-403-001 (making, enabling or editing it). */
+function requireTransferScope(action_type: string, agentScopes: readonly AgentTokenScope[] | null, doing: string): void {
+  if (action_type === "transfer" && agentScopes && !agentScopes.includes("write:transfers")) throw appError("AGT-403-001", `${doing} a rule that moves money needs an agent token with write:transfers.`);
+}
+
 /**
  * Creates a rule, checked (rule-definitions.ts): its wallets the user's (WAL-404-001), its
  * strategy the user's (STR-404-002), a transfer action by an agent token only with write:transfers
@@ -66,7 +71,7 @@ export async function createUserRule(
   input: { name: string; trigger_type: string; trigger: unknown; action_type: string; action: unknown; enabled: boolean | null; agent_scopes: readonly AgentTokenScope[] | null; trace_id: string },
 ): Promise<UserRuleView> {
   const definition = checkRuleDefinition(input);
-  if (definition.action_type === "transfer" && input.agent_scopes && !input.agent_scopes.includes("write:transfers")) throw appError("AGT-403-001", "A rule that moves money needs an agent token with write:transfers.");
+  requireTransferScope(definition.action_type, input.agent_scopes, "Making");
   await requireOwnWallets(deps.users, userId, { ...definition.trigger, ...definition.action }, input.trace_id);
   if (definition.action_type === "strategy_trigger" && !(await deps.db.userStrategy.findFirst({ where: { id: String(definition.action.user_strategy_id), user_id: userId }, select: { id: true } })))
     throw appError("STR-404-002");
@@ -115,10 +120,13 @@ export async function getUserRule(db: AgentsDb, userId: string, id: string): Pro
 
 /**
  * Renames, enables or disables a rule (its trigger and action stay: make a new rule to change
- * them). Enabling or disabling moves it out of `error` too, its error cleared.
+ * them). Enabling or disabling moves it out of `error` too, its error cleared. An agent token
+ * enabling or renaming a rule that moves money needs what making one needs, write:transfers
+ * (AGT-403-001); disabling it alone stops money and needs only write:strategies.
  */
-export async function updateUserRule(db: AgentsDb, userId: string, id: string, change: { name: string | null; enabled: boolean | null }): Promise<UserRuleView> {
+export async function updateUserRule(db: AgentsDb, userId: string, id: string, change: { name: string | null; enabled: boolean | null; agent_scopes: readonly AgentTokenScope[] | null }): Promise<UserRuleView> {
   const row = await load(db, userId, id);
+  if (change.enabled !== false || change.name !== null) requireTransferScope(row.action_type, change.agent_scopes, change.enabled === true ? "Enabling" : "Editing");
   const updated = await db.userRule.update({ where: { id: row.id }, data: { ...(change.name !== null && { name: change.name }), ...(change.enabled !== null && { enabled: change.enabled, last_error: null }) } });
   return userRuleView(updated);
 }
