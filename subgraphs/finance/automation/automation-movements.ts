@@ -2,7 +2,7 @@ import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
 import type { FinanceServices } from "../services.ts";
-import { fromJsonSnapshot, jsonSnapshot } from "../idempotency/snapshot.ts";
+import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
 import { parseAmount } from "../transactions/amount.ts";
 import { depositAsset } from "../transactions/deposit-asset.ts";

@@ -3,7 +3,7 @@ import { requireSandbox } from "../../../lib/sandbox.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { CardFundingSourceType, CardStatus } from "../../../lib/vocabulary/cards.ts";
 import { userTimeZone } from "../budgets/budget-settings.ts";
-import { fromJsonSnapshot, jsonSnapshot } from "../idempotency/snapshot.ts";
+import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
 import type { FinanceServices } from "../services.ts";
 import { parseAmount } from "../transactions/amount.ts";

@@ -6,7 +6,7 @@ import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import type { FinanceDb } from "../db.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
-import { fromJsonSnapshot, jsonSnapshot } from "../idempotency/snapshot.ts";
+import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 import { accountHolder } from "./account-holder.ts";
 import { applyControls, NO_CONTROLS, type CardControlsInput } from "./card-controls.ts";
 import { requireIssuer, type CardIssuer } from "./card-issuer.ts";

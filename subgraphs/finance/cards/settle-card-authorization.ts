@@ -2,7 +2,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import type { CardAuthorizationStatus } from "../../../lib/vocabulary/cards.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
 import type { CardAuthorization as AuthorizationRow } from "../generated/prisma/client.ts";
-import { fromJsonSnapshot, jsonSnapshot } from "../idempotency/snapshot.ts";
+import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
 import { parseAmount } from "../transactions/amount.ts";
 import type { LedgerSource } from "../transactions/ledger-source.ts";

@@ -8,7 +8,7 @@ import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import type { FinanceDb } from "../db.ts";
 import type { AssetPrices } from "../prices/asset-prices.ts";
 import { accountHolder } from "../cards/account-holder.ts";
-import { fromJsonSnapshot, jsonSnapshot } from "../idempotency/snapshot.ts";
+import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { recordMovement } from "../transactions/record-movement.ts";

@@ -9,7 +9,7 @@ import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
 import { recordMovement, type MovementInput } from "./record-movement.ts";
 import { usdPriceNow } from "./usd-value.ts";
 import type { TransactionView } from "./transaction-record.ts";
-import { fromJsonSnapshot, jsonSnapshot } from "../idempotency/snapshot.ts";
+import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 
 type SandboxServices = Pick<FinanceServices, "db" | "users" | "sandbox" | "prices">;
 
