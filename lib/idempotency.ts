@@ -8,6 +8,9 @@ export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Visible ASCII without spaces: a UUID, a ULID or any opaque token of the client's. */
 export const IDEMPOTENCY_KEY_PATTERN = "^[\\x21-\\x7E]{1,255}$";
+/** The `idempotency_key` argument of the GraphQL writes that honour it, as the schema describes it. */
+export const IDEMPOTENCY_KEY_ARG = "The Idempotency-Key: a retry with the same key and arguments answers the first response without writing twice; the same key with other arguments is TXN-422-001. Kept per user for 24 hours.";
+
 /** How long a key answers with its first response; afterwards the same key starts a new request. */
 export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 

@@ -32,10 +32,10 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    `Makes a retry safe: the first request with a key moves the money and its answer (status and body) is stored with the movement, in one database transaction; ` +
-    `the same key with the same request (operation and body, key order aside) answers that stored response again without moving money twice, also while the first is still running (the retry waits for it). ` +
+    `Makes a retry safe: the first request with a key makes its change (moves the money; on an AgentAction, makes its write) and its answer (status and body) is stored with the change, in one database transaction; ` +
+    `the same key with the same request (operation and body, key order aside) answers that stored response again without changing anything twice, also while the first is still running (the retry waits for it). ` +
     `The same key with another request: 422 \`TXN-422-001\`. Refused requests are not stored, so a key can be retried after fixing the cause. ` +
-    `Keys are per user, 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces (a UUID is a good choice), and kept ${IDEMPOTENCY_KEY_RETENTION_MS / 3_600_000} hours; afterwards the same key starts a new request. Without the header every request moves money.`,
+    `Keys are per user, 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces (a UUID is a good choice), and kept ${IDEMPOTENCY_KEY_RETENTION_MS / 3_600_000} hours; afterwards the same key starts a new request. Without the header every request makes its change anew.`,
   schema: { type: "string", pattern: IDEMPOTENCY_KEY_PATTERN, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
 

@@ -2768,6 +2768,44 @@ export interface OperationData {
       created_at: number;
     }[];
   };
+  /** GET /v0/chat/sessions/{session_id}/actions */
+  listChatActions: {
+    actions: {
+      id: string;
+      session_id: string;
+      tool_call_id: string;
+      tool_name: string;
+      method: string;
+      path: string;
+      body: Record<string, unknown> | null;
+      summary: string;
+      status: string;
+      result_status: number | null;
+      result: Record<string, unknown> | null;
+      expires_at: number;
+      decided_at: number | null;
+      created_at: number;
+    }[];
+  };
+  /** POST /v0/chat/sessions/{session_id}/actions/{action_id}/decline */
+  declineChatAction: {
+    action: {
+      id: string;
+      session_id: string;
+      tool_call_id: string;
+      tool_name: string;
+      method: string;
+      path: string;
+      body: Record<string, unknown> | null;
+      summary: string;
+      status: string;
+      result_status: number | null;
+      result: Record<string, unknown> | null;
+      expires_at: number;
+      decided_at: number | null;
+      created_at: number;
+    };
+  };
   /** GET /v0/cli/config */
   getCliConfig: {
     cli_config: {

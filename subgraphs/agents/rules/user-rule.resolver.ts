@@ -3,6 +3,7 @@ import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { IDEMPOTENCY_KEY_ARG } from "../../../lib/idempotency.ts";
 import type { AgentsServices } from "../services.ts";
 import { AgentsUser } from "../types/user.ts";
 import { UserRule, UserRuleExecution } from "../types/user-rule.ts";
@@ -39,11 +40,12 @@ export class UserRuleResolver {
     @Arg("action_type", () => String) action_type: string,
     @Arg("action", () => JSONObjectScalar) action: Record<string, unknown>,
     @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id, principal } = requireUser(ctx.principal, "write", "write:strategies");
     const agent_scopes = principal.kind === "agent" ? principal.scopes : null;
-    return createUserRule(this.services, user_id, { name, trigger_type, trigger, action_type, action, enabled, agent_scopes, trace_id: ctx.trace_id });
+    return createUserRule(this.services, user_id, { name, trigger_type, trigger, action_type, action, enabled, agent_scopes, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
   }
 
   @AgentAction("write:strategies")
@@ -52,17 +54,22 @@ export class UserRuleResolver {
     @Arg("id", () => ID) id: string,
     @Arg("name", () => String, { nullable: true }) name: string | null,
     @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id, principal } = requireUser(ctx.principal, "write", "write:strategies");
     const agent_scopes = principal.kind === "agent" ? principal.scopes : null;
-    return updateUserRule(this.services.db, user_id, id, { name, enabled, agent_scopes });
+    return updateUserRule(this.services.db, user_id, id, { name, enabled, agent_scopes, idempotency_key: idempotencyKey });
   }
 
   @AgentAction("write:strategies")
   @Mutation(() => UserRule, { description: "Deletes a rule and its firings; answers it as it was." })
-  delete_user_rule(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return deleteUserRule(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);
+  delete_user_rule(
+    @Arg("id", () => ID) id: string,
+    @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return deleteUserRule(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id, idempotencyKey);
   }
 }
 

@@ -5,7 +5,8 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
-import type { AgentsDb, Prisma } from "../db.ts";
+import type { AgentsDb, AgentsTx, Prisma } from "../db.ts";
+import { agentWrite, storedResponse, withIdempotency } from "../idempotency.ts";
 import { requireOwnWallets } from "../strategies/strategy-parameters.ts";
 import { checkRuleDefinition, nextCronRun, type TriggerSettings } from "./rule-definitions.ts";
 import { RULE_LIMITS } from "./rule-limits.ts";
@@ -63,27 +64,42 @@ function requireTransferScope(action_type: string, agentScopes: readonly AgentTo
  * strategy the user's (STR-404-002), a transfer action by an agent token only with write:transfers
  * (AGT-403-001), at most RULE_LIMITS.rules_per_user rules per user (RUL-409-001). Threshold
  * triggers start from where the balance or price stands now: they fire on a later crossing, not
- * because the value already sits past the threshold.
+ * because the value already sits past the threshold. With an Idempotency-Key, a retry answers the
+ * first rule made and makes none.
  */
 export async function createUserRule(
   deps: RuleDeps,
   userId: string,
-  input: { name: string; trigger_type: string; trigger: unknown; action_type: string; action: unknown; enabled: boolean | null; agent_scopes: readonly AgentTokenScope[] | null; trace_id: string },
+  input: {
+    name: string;
+    trigger_type: string;
+    trigger: unknown;
+    action_type: string;
+    action: unknown;
+    enabled: boolean | null;
+    agent_scopes: readonly AgentTokenScope[] | null;
+    trace_id: string;
+    idempotency_key?: string | null;
+  },
 ): Promise<UserRuleView> {
   const definition = checkRuleDefinition(input);
   requireTransferScope(definition.action_type, input.agent_scopes, "Making");
+  const { name, trigger_type, trigger, action_type, action, enabled } = input;
+  const request = agentWrite<UserRuleView>(userId, input.idempotency_key, "create_user_rule", { name, trigger_type, trigger, action_type, action, enabled });
+  const answered = await storedResponse(deps.db, request);
+  if (answered) return answered;
   await requireOwnWallets(deps.users, userId, { ...definition.trigger, ...definition.action }, input.trace_id);
   if (definition.action_type === "strategy_trigger" && !(await deps.db.userStrategy.findFirst({ where: { id: String(definition.action.user_strategy_id), user_id: userId }, select: { id: true } })))
     throw appError("STR-404-002");
   const now = new Date();
   const { state, next_run_at } = await initialState(deps, userId, definition.trigger_type, definition.trigger, input.trace_id, now);
-  const row = await deps.db.$transaction(async (tx) => {
+  return withIdempotency(deps.db, request, async (tx) => {
     // serialises one user's rule making, so concurrent requests cannot pass the cap together
     await lockKey(tx, `user-rules:${userId}`);
     const held = await tx.userRule.count({ where: { user_id: userId } });
     if (held >= RULE_LIMITS.rules_per_user)
       throw appError("RUL-409-001", `You have ${held} rules, the most a user may hold (${RULE_LIMITS.rules_per_user}); delete one (DELETE /v0/user/me/rules/{rule_id}) before making another.`);
-    return tx.userRule.create({
+    const row = await tx.userRule.create({
       data: {
         id: newId("rul", now.getTime()),
         user_id: userId,
@@ -100,11 +116,11 @@ export async function createUserRule(
         updated_at: now,
       },
     });
+    return userRuleView(row);
   });
-  return userRuleView(row);
 }
 
-async function load(db: AgentsDb, userId: string, id: string): Promise<UserRuleRow> {
+async function load(db: AgentsDb | AgentsTx, userId: string, id: string): Promise<UserRuleRow> {
   const row = await db.userRule.findFirst({ where: { id, user_id: userId } });
   if (!row) throw appError("RUL-404-001");
   return row;
@@ -122,19 +138,30 @@ export async function getUserRule(db: AgentsDb, userId: string, id: string): Pro
  * Renames, enables or disables a rule (its trigger and action stay: make a new rule to change
  * them). Enabling or disabling moves it out of `error` too, its error cleared. An agent token
  * enabling or renaming a rule that moves money needs what making one needs, write:transfers
- * (AGT-403-001); disabling it alone stops money and needs only write:strategies.
+ * (AGT-403-001); disabling it alone stops money and needs only write:strategies. With an
+ * Idempotency-Key, a retry answers the first change.
  */
-export async function updateUserRule(db: AgentsDb, userId: string, id: string, change: { name: string | null; enabled: boolean | null; agent_scopes: readonly AgentTokenScope[] | null }): Promise<UserRuleView> {
-  const row = await load(db, userId, id);
-  if (change.enabled !== false || change.name !== null) requireTransferScope(row.action_type, change.agent_scopes, change.enabled === true ? "Enabling" : "Editing");
-  const updated = await db.userRule.update({ where: { id: row.id }, data: { ...(change.name !== null && { name: change.name }), ...(change.enabled !== null && { enabled: change.enabled, last_error: null }) } });
-  return userRuleView(updated);
+export async function updateUserRule(
+  db: AgentsDb,
+  userId: string,
+  id: string,
+  change: { name: string | null; enabled: boolean | null; agent_scopes: readonly AgentTokenScope[] | null; idempotency_key?: string | null },
+): Promise<UserRuleView> {
+  return withIdempotency(db, agentWrite<UserRuleView>(userId, change.idempotency_key, "update_user_rule", { id, name: change.name, enabled: change.enabled }), async (tx) => {
+    const row = await load(tx, userId, id);
+    if (change.enabled !== false || change.name !== null) requireTransferScope(row.action_type, change.agent_scopes, change.enabled === true ? "Enabling" : "Editing");
+    const updated = await tx.userRule.update({ where: { id: row.id }, data: { ...(change.name !== null && { name: change.name }), ...(change.enabled !== null && { enabled: change.enabled, last_error: null }) } });
+    return userRuleView(updated);
+  });
 }
 
-export async function deleteUserRule(db: AgentsDb, userId: string, id: string): Promise<UserRuleView> {
-  const row = await load(db, userId, id);
-  await db.userRule.delete({ where: { id: row.id } });
-  return userRuleView(row);
+/** Deletes a rule and its firings. With an Idempotency-Key, a retry answers the rule as the first deleted it (not RUL-404-001). */
+export async function deleteUserRule(db: AgentsDb, userId: string, id: string, idempotencyKey: string | null = null): Promise<UserRuleView> {
+  return withIdempotency(db, agentWrite<UserRuleView>(userId, idempotencyKey, "delete_user_rule", { id }), async (tx) => {
+    const row = await load(tx, userId, id);
+    await tx.userRule.delete({ where: { id: row.id } });
+    return userRuleView(row);
+  });
 }
 
 /** A rule's firings, newest first. */

@@ -3,6 +3,7 @@ import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { IDEMPOTENCY_KEY_ARG } from "../../../lib/idempotency.ts";
 import type { AgentsServices } from "../services.ts";
 import { Strategy, UserStrategy } from "../types/strategy.ts";
 import { AgentsUser } from "../types/user.ts";
@@ -49,9 +50,11 @@ export class UserStrategyResolver {
   enable_strategy(
     @Arg("strategy_id", () => ID) strategyId: string,
     @Arg("parameters", () => JSONObjectScalar) parameters: Record<string, unknown>,
+    @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return enableStrategy(this.services.db, this.services.users, requireUser(ctx.principal, "write", "write:strategies").user_id, { strategy_id: strategyId, parameters, trace_id: ctx.trace_id });
+    const { user_id } = requireUser(ctx.principal, "write", "write:strategies");
+    return enableStrategy(this.services.db, this.services.users, user_id, { strategy_id: strategyId, parameters, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
   }
 
   @AgentAction("write:strategies")
@@ -60,16 +63,21 @@ export class UserStrategyResolver {
     @Arg("id", () => ID) id: string,
     @Arg("parameters", () => JSONObjectScalar, { nullable: true }) parameters: Record<string, unknown> | null,
     @Arg("status", () => String, { nullable: true }) status: string | null,
+    @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write", "write:strategies");
-    return updateUserStrategy(this.services.db, this.services.users, user_id, id, { parameters, status, trace_id: ctx.trace_id });
+    return updateUserStrategy(this.services.db, this.services.users, user_id, id, { parameters, status, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
   }
 
   @AgentAction("write:strategies")
   @Mutation(() => UserStrategy, { description: "Deletes the user strategy; answers it as it was." })
-  delete_user_strategy(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return deleteUserStrategy(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);
+  delete_user_strategy(
+    @Arg("id", () => ID) id: string,
+    @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return deleteUserStrategy(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id, idempotencyKey);
   }
 }
 

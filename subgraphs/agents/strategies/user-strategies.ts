@@ -3,6 +3,7 @@ import { newId } from "../../../lib/ids.ts";
 import { USER_STRATEGY_STATUSES, type UserStrategyStatus } from "../../../lib/vocabulary/agents.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import { Prisma, type AgentsDb, type AgentsTx } from "../db.ts";
+import { agentWrite, storedResponse, withIdempotency } from "../idempotency.ts";
 import { findStrategy, strategyView } from "./strategy-catalogue.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { requireOwnWallets, validateParameters } from "./strategy-parameters.ts";
@@ -35,28 +36,41 @@ async function load(db: AgentsDb | AgentsTx, userId: string, id: string): Promis
   return row;
 }
 
-/** Enables a catalogue strategy for the user with its parameters (checked against its schema, defaults filled in). */
-export async function enableStrategy(db: AgentsDb, users: FederatedClient, userId: string, input: { strategy_id: string; parameters: unknown; trace_id: string }): Promise<UserStrategyView> {
+/**
+ * Enables a catalogue strategy for the user with its parameters (checked against its schema,
+ * defaults filled in). With an Idempotency-Key, a retry answers the first strategy made.
+ */
+export async function enableStrategy(
+  db: AgentsDb,
+  users: FederatedClient,
+  userId: string,
+  input: { strategy_id: string; parameters: unknown; trace_id: string; idempotency_key?: string | null },
+): Promise<UserStrategyView> {
+  const request = agentWrite<UserStrategyView>(userId, input.idempotency_key, "enable_strategy", { strategy_id: input.strategy_id, parameters: input.parameters });
+  const answered = await storedResponse(db, request);
+  if (answered) return answered;
   const strategy = await findStrategy(db, input.strategy_id);
   const parameters = validateParameters(strategy, input.parameters);
   await requireOwnWallets(users, userId, parameters, input.trace_id);
   const now = new Date();
-  const row = await db.userStrategy.create({
-    data: {
-      id: newId("ust", now.getTime()),
-      user_id: userId,
-      strategy_id: strategy.id,
-      parameters: parameters as Prisma.InputJsonValue,
-      status: "enabled",
-      // a scheduled strategy's first run is due at once
-      next_run_at: strategy.id === "stg_recurring_buy" ? now : null,
-      created_at: now,
-      updated_at: now,
-      status_history: { create: { from: null, to: "enabled", cause: "user", changed_at: now } },
-    },
-    include: WITH_STRATEGY,
+  return withIdempotency(db, request, async (tx) => {
+    const row = await tx.userStrategy.create({
+      data: {
+        id: newId("ust", now.getTime()),
+        user_id: userId,
+        strategy_id: strategy.id,
+        parameters: parameters as Prisma.InputJsonValue,
+        status: "enabled",
+        // a scheduled strategy's first run is due at once
+        next_run_at: strategy.id === "stg_recurring_buy" ? now : null,
+        created_at: now,
+        updated_at: now,
+        status_history: { create: { from: null, to: "enabled", cause: "user", changed_at: now } },
+      },
+      include: WITH_STRATEGY,
+    });
+    return userStrategyView(row);
   });
-  return userStrategyView(row);
 }
 
 export async function listUserStrategies(db: AgentsDb, userId: string, status: string | null): Promise<UserStrategyView[]> {
@@ -87,34 +101,43 @@ export async function moveUserStrategy(tx: AgentsTx, row: { id: string; status: 
 /**
  * The user changes their strategy: new `parameters` (checked as at enabling) and/or `status`
  * (enabled or disabled, through the one table: STR-409-001 otherwise). Both are checked before
- * either is written, in one transaction: a refused change leaves the strategy as it was.
+ * either is written, in one transaction: a refused change leaves the strategy as it was. With an
+ * Idempotency-Key, a retry answers the first change.
  */
 export async function updateUserStrategy(
   db: AgentsDb,
   users: FederatedClient,
   userId: string,
   id: string,
-  change: { parameters: unknown | null; status: string | null; trace_id: string },
+  change: { parameters: unknown | null; status: string | null; trace_id: string; idempotency_key?: string | null },
 ): Promise<UserStrategyView> {
+  const request = agentWrite<UserStrategyView>(userId, change.idempotency_key, "update_user_strategy", { id, parameters: change.parameters, status: change.status });
+  const answered = await storedResponse(db, request);
+  if (answered) return answered;
   const to = change.status === null ? null : requireOneOf(["enabled", "disabled"] as const, change.status, ["body", "status"]);
   const before = await load(db, userId, id);
   const checked = change.parameters === null ? null : validateParameters(before.strategy, change.parameters);
   // asked of the users service outside the transaction: on the embedded database it needs the one connection
   if (checked !== null) await requireOwnWallets(users, userId, checked, change.trace_id);
-  await db.$transaction(async (tx) => {
+  return withIdempotency(db, request, async (tx) => {
     const current = await load(tx, userId, id);
     const parameters = checked;
     if (to !== null) requireUserStrategyMove(current.status as UserStrategyStatus, to, "user");
     if (parameters !== null) await tx.userStrategy.update({ where: { id: current.id }, data: { parameters: parameters as Prisma.InputJsonValue } });
     if (to !== null) await moveUserStrategy(tx, current, to, "user");
     if (to === "enabled" && current.strategy_id === "stg_recurring_buy") await tx.userStrategy.update({ where: { id: current.id }, data: { next_run_at: new Date() } });
+    return userStrategyView(await load(tx, userId, id));
   });
-  return userStrategyView(await load(db, userId, id));
 }
 
-/** Deletes the user strategy and its history; its past tasks stay (they name it by id). */
-export async function deleteUserStrategy(db: AgentsDb, userId: string, id: string): Promise<UserStrategyView> {
-  const row = await load(db, userId, id);
-  await db.userStrategy.delete({ where: { id: row.id } });
-  return userStrategyView(row);
+/**
+ * Deletes the user strategy and its history; its past tasks stay (they name it by id). With an
+ * Idempotency-Key, a retry answers the strategy as the first deleted it (not STR-404-002).
+ */
+export async function deleteUserStrategy(db: AgentsDb, userId: string, id: string, idempotencyKey: string | null = null): Promise<UserStrategyView> {
+  return withIdempotency(db, agentWrite<UserStrategyView>(userId, idempotencyKey, "delete_user_strategy", { id }), async (tx) => {
+    const row = await load(tx, userId, id);
+    await tx.userStrategy.delete({ where: { id: row.id } });
+    return userStrategyView(row);
+  });
 }

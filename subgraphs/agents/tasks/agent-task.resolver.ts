@@ -4,6 +4,7 @@ import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { listLimit } from "../../../lib/list-limit.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { IDEMPOTENCY_KEY_ARG } from "../../../lib/idempotency.ts";
 import type { AgentsServices } from "../services.ts";
 import { AgentTask } from "../types/agent-task.ts";
 import { agentTaskView, cancelAgentTask, createAgentTask, listAgentTasks, loadTask } from "./agent-tasks.ts";
@@ -19,10 +20,11 @@ export class AgentTaskResolver {
     @Arg("input", () => JSONObjectScalar, { nullable: true }) input: Record<string, unknown> | null,
     @Arg("scheduled_at", () => Date, { nullable: true }) scheduledAt: Date | null,
     @Arg("title", () => String, { nullable: true }) title: string | null,
+    @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write", "write:strategies");
-    const task = await createAgentTask(this.services.db, this.services.taskKinds, user_id, { kind, input, scheduled_at: scheduledAt, title });
+    const task = await createAgentTask(this.services.db, this.services.taskKinds, user_id, { kind, input, scheduled_at: scheduledAt, title, idempotency_key: idempotencyKey });
     // due now: this process's runner looks at once instead of at its next poll
     if (task.scheduled_at.getTime() <= Date.now()) this.services.jobs.wake();
     return task;
@@ -46,7 +48,11 @@ export class AgentTaskResolver {
 
   @AgentAction("write:strategies")
   @Mutation(() => AgentTask, { description: "Asks a running task to stop (spec 3.5: running → cancelled); cooperative." })
-  cancel_agent_task(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return cancelAgentTask(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id);
+  cancel_agent_task(
+    @Arg("id", () => ID) id: string,
+    @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown> {
+    return cancelAgentTask(this.services.db, requireUser(ctx.principal, "write", "write:strategies").user_id, id, idempotencyKey);
   }
 }

@@ -6,6 +6,7 @@ import { JobQueue } from "../../../lib/jobs/job-queue.ts";
 import { AGENT_TASK_STATUSES, type AgentTaskStatus } from "../../../lib/vocabulary/agents.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import { Prisma, type AgentsDb, type AgentsTx } from "../db.ts";
+import { agentWrite, storedResponse, withIdempotency } from "../idempotency.ts";
 import type { TaskKinds } from "./task-kinds.ts";
 import { requireTaskMove } from "./task-status.ts";
 
@@ -50,23 +51,29 @@ export async function loadTask(db: AgentsDb | AgentsTx, userId: string, id: stri
 /**
  * Creates a task (queued, with its first status_history row) and its job in one transaction: the
  * kind must exist (422 at body.kind), its input meet the kind's schema (422 at body.input.<field>)
- * and the kind's checks for the user; `scheduled_at` (default now) at most a year ahead.
+ * and the kind's checks for the user; `scheduled_at` (default now) at most a year ahead. With an
+ * Idempotency-Key, a retry answers the first task and queues nothing.
  */
 export async function createAgentTask(
   db: AgentsDb,
   kinds: TaskKinds,
   userId: string,
-  request: { kind: string; input: Record<string, unknown> | null; scheduled_at: Date | null; title: string | null },
+  request: { kind: string; input: Record<string, unknown> | null; scheduled_at: Date | null; title: string | null; idempotency_key?: string | null },
   now = new Date(),
 ): Promise<AgentTaskView> {
+  const write = agentWrite<AgentTaskView>(userId, request.idempotency_key, "create_agent_task", { kind: request.kind, input: request.input, scheduled_at: request.scheduled_at, title: request.title });
+  const answered = await storedResponse(db, write);
+  if (answered) return answered;
   const kind = kinds[requireOneOf(Object.keys(kinds).filter((name) => !kinds[name]!.internal), request.kind, ["body", "kind"])]!;
   const input = checkJsonAt(kind.input, request.input, ["body", "input"]);
   const scheduled = request.scheduled_at ?? now;
   if (Number.isNaN(scheduled.getTime()) || scheduled.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS)
     throw new AppError("GEN-422-001", { validation: [{ type: "value_error", loc: ["body", "scheduled_at"], msg: "Value error, scheduled_at must be an instant at most a year ahead", input: request.scheduled_at, ctx: {} }] });
   const { user_strategy_id } = await kind.prepare(db, userId, input);
-  const id = await db.$transaction((tx) => insertAgentTask(tx, { user_id: userId, kind: request.kind, title: request.title ?? kind.title(input), input, scheduled_at: scheduled, user_strategy_id, dedupe_key: null }, now));
-  return agentTaskView(await loadTask(db, userId, id!));
+  return withIdempotency(db, write, async (tx) => {
+    const id = await insertAgentTask(tx, { user_id: userId, kind: request.kind, title: request.title ?? kind.title(input), input, scheduled_at: scheduled, user_strategy_id, dedupe_key: null }, now);
+    return agentTaskView(await loadTask(tx, userId, id!));
+  });
 }
 
 export interface NewAgentTask {
@@ -130,14 +137,17 @@ export async function moveTask(tx: AgentsTx, row: { id: string; status: string }
 /**
  * Asks a running task to stop (spec 3.5: running → cancelled; any other status is TSK-409-001
  * naming it). Cooperative: the runner moves it to cancelled at its next safe point, so the answer
- * still shows it running, with cancel_requested_at set; a run that finishes first completes.
+ * still shows it running, with cancel_requested_at set; a run that finishes first completes. With
+ * an Idempotency-Key, a retry answers the first request's answer (not TSK-409-001 once cancelled).
  */
-export async function cancelAgentTask(db: AgentsDb, userId: string, id: string): Promise<AgentTaskView> {
-  const row = await loadTask(db, userId, id);
-  requireTaskMove(row.status as AgentTaskStatus, "cancelled");
-  if (row.cancel_requested_at === null) {
-    const { count } = await db.agentTask.updateMany({ where: { id: row.id, status: "running" }, data: { cancel_requested_at: new Date() } });
-    if (count === 0) requireTaskMove((await loadTask(db, userId, id)).status as AgentTaskStatus, "cancelled");
-  }
-  return agentTaskView(await loadTask(db, userId, id));
+export async function cancelAgentTask(db: AgentsDb, userId: string, id: string, idempotencyKey: string | null = null): Promise<AgentTaskView> {
+  return withIdempotency(db, agentWrite<AgentTaskView>(userId, idempotencyKey, "cancel_agent_task", { id }), async (tx) => {
+    const row = await loadTask(tx, userId, id);
+    requireTaskMove(row.status as AgentTaskStatus, "cancelled");
+    if (row.cancel_requested_at === null) {
+      const { count } = await tx.agentTask.updateMany({ where: { id: row.id, status: "running" }, data: { cancel_requested_at: new Date() } });
+      if (count === 0) requireTaskMove((await loadTask(tx, userId, id)).status as AgentTaskStatus, "cancelled");
+    }
+    return agentTaskView(await loadTask(tx, userId, id));
+  });
 }
