@@ -65,6 +65,9 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("list_transactions");
     for (const write of WRITES) expect(names).not.toContain(write);
+    // not listed, and refused by the route when called anyway
+    const refused = await client.callTool({ name: "create_user_rule", arguments: { name: "x", trigger_type: "time_based", trigger: { cron: "0 9 * * *" }, action_type: "notification", action: { title: "x" }, idempotency_key: "k-1" } });
+    expect(text(refused)).toMatchObject({ status: 403, error_code: "AGT-403-001" });
     await client.close();
   });
 
