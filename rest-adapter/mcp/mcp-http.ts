@@ -5,7 +5,9 @@ import type { AgentTokenScope } from "../../lib/vocabulary/agents.ts";
 import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";
 import { renderProblem } from "../problem.ts";
-import type { AgentTool } from "./agent-tools.ts";
+import { proposalSummary } from "../chat/proposals.ts";
+import { CHAT_ACTION_FIELDS, chatActionLinks } from "../routes/chat.ts";
+import type { AgentTool, ToolRequest } from "./agent-tools.ts";
 import { injectingCaller } from "./tool-caller.ts";
 
 /** The MCP SDK loads on the first MCP request: most deployments never get one (start-up time and memory: issue 15). */
@@ -38,30 +40,42 @@ function agentTokenOf(request: FastifyRequest): string | undefined {
  * named McpToolList), so the writes shown are those it may make.
  */
 export function registerMcp(app: FastifyInstance, options: McpOptions): void {
-  const currentToken = options.gateway.prepare("query McpToolList { current_agent_token { scopes } }");
+  const currentToken = options.gateway.prepare("query McpToolList { current_agent_token { id scopes } }");
+  const proposeActions = options.gateway.prepare(
+    `mutation McpProposeActions($token_id: ID!, $actions: [ChatActionInput!]!) { actions: propose_agent_actions(token_id: $token_id, actions: $actions) { ${CHAT_ACTION_FIELDS} } }`,
+  );
   app.post(MCP_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     const token = agentTokenOf(request);
     if (!token) throw appError("USR-401-005", "Send the agent token as x-platform-token or Authorization: Bearer <token>.");
     const orgid = firstHeader(request.headers, "x-platform-orgid");
     const credentials = { "x-platform-token": token, ...(orgid !== undefined && { "x-platform-orgid": orgid }) };
-    const scopes = async (): Promise<readonly AgentTokenScope[]> => {
-      const result = await options.gateway.execute({
-        operation: currentToken,
-        variables: {},
-        headers: credentials,
-        credentials: "required",
-        trace_id: request.id,
-        client_address: request.ip,
-        user_agent: request.headers["user-agent"],
-      });
-      if (result.errors?.length) throw errorFromGraphQL(result.errors, "query");
-      return (result.data as { current_agent_token: { scopes: AgentTokenScope[] } | null }).current_agent_token?.scopes ?? [];
+    let current: Promise<{ id: string; scopes: AgentTokenScope[] } | null> | undefined;
+    const currentAgentToken = () =>
+      (current ??= options.gateway
+        .execute({ operation: currentToken, variables: {}, headers: credentials, credentials: "required", trace_id: request.id, client_address: request.ip, user_agent: request.headers["user-agent"] })
+        .then((result) => {
+          if (result.errors?.length) throw errorFromGraphQL(result.errors, "query");
+          return (result.data as { current_agent_token: { id: string; scopes: AgentTokenScope[] } | null }).current_agent_token;
+        }));
+    const scopes = async (): Promise<readonly AgentTokenScope[]> => (await currentAgentToken())?.scopes ?? [];
+    const propose = async (tool: AgentTool, made: ToolRequest): Promise<Record<string, unknown>> => {
+      const token = await currentAgentToken();
+      if (!token) throw appError("USR-401-005");
+      const action = { tool_call_id: `mcp_${request.id}`, tool_name: tool.name, method: made.method, path: made.url, body: made.body ?? null, summary: proposalSummary(tool, made) };
+      const stored = await options.gateway.execute({ operation: proposeActions, variables: { token_id: token.id, actions: [action] }, headers: {}, credentials: "internal", trace_id: request.id, client_address: request.ip });
+      if (stored.errors?.length) throw errorFromGraphQL(stored.errors);
+      const [proposed] = (stored.data as { actions: { id: string; session_id: string; status: string }[] }).actions;
+      return {
+        ...proposed!,
+        detail: `Not run: this token's scopes do not cover ${tool.scope}, so the change is proposed to the user, who confirms or declines it in the platform. Tell the user it waits for them.`,
+        _links: chatActionLinks(options.baseUrl, proposed!),
+      };
     };
     const problem = (error: Parameters<typeof renderProblem>[0], tool: AgentTool) =>
       renderProblem(error, { instance: tool.route.path, trace_id: request.id, base_url: options.baseUrl, docs_url: options.baseUrl, style: "platform" });
     mcpModules ??= Promise.all([import("./mcp-server.ts"), import("@modelcontextprotocol/sdk/server/streamableHttp.js")]);
     const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await mcpModules;
-    const server = createMcpServer(options.tools, injectingCaller(app, credentials, request), { scopes, problem });
+    const server = createMcpServer(options.tools, injectingCaller(app, credentials, request), { scopes, problem, propose });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on("close", () => {

@@ -65,9 +65,23 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("list_transactions");
     for (const write of WRITES) expect(names).not.toContain(write);
-    // not listed, and refused by the route when called anyway
-    const refused = await client.callTool({ name: "create_user_rule", arguments: { name: "x", trigger_type: "time_based", trigger: { cron: "0 9 * * *" }, action_type: "notification", action: { title: "x" }, idempotency_key: "k-1" } });
-    expect(text(refused)).toMatchObject({ status: 403, error_code: "AGT-403-001" });
+    // not listed; called anyway, it is only proposed to the user (issue 26), who confirms it in the platform
+    const rules = async () => (await (await platform.api("/v0/user/me/rules", { jwt: user.jwt })).json()).items as { name: string }[];
+    const before = (await rules()).length;
+    const proposed = await client.callTool({ name: "create_user_rule", arguments: { name: "proposed by mcp", trigger_type: "time_based", trigger: { cron: "0 9 * * *" }, action_type: "notification", action: { title: "x" }, idempotency_key: "k-1" } });
+    expect(proposed.isError).toBeFalsy();
+    const action = text(proposed);
+    expect(action).toMatchObject({ status: "proposed", tool_name: "create_user_rule", method: "POST", path: "/v0/user/me/rules", detail: expect.stringContaining("write:strategies") });
+    expect(await rules()).toHaveLength(before);
+    const sessions = (await (await platform.api("/v0/chat/sessions", { jwt: user.jwt })).json()).items as { id: string; title: string }[];
+    expect(sessions.find((session) => session.id === action.session_id)?.title).toBe("Proposals from agent token mcp");
+    // the token cannot confirm its own proposal; the user can, once
+    const confirm = (headers: Record<string, string>) => platform.api(`/v0/chat/sessions/${action.session_id}/actions/${action.id}/confirm`, { method: "POST", headers });
+    expect((await confirm({ "x-platform-token": token })).status).toBe(403);
+    const confirmed = await confirm({ "x-platform-jwt": user.jwt });
+    expect(await confirmed.json()).toMatchObject({ status: "completed", result_status: 201 });
+    expect((await rules()).filter((rule) => rule.name === "proposed by mcp")).toHaveLength(1);
+    expect(client.getInstructions()).toContain("only proposed to the user");
     await client.close();
   });
 

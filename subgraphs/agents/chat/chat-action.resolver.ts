@@ -4,7 +4,7 @@ import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { AgentsServices } from "../services.ts";
 import { ChatAction } from "../types/chat.ts";
-import { decideChatAction, listChatActions, proposeChatActions, settleChatAction } from "./chat-actions.ts";
+import { decideChatAction, listChatActions, proposeAgentActions, proposeChatActions, settleChatAction } from "./chat-actions.ts";
 
 @InputType()
 class ChatActionInput {
@@ -61,6 +61,16 @@ export class ChatActionResolver {
   ): Promise<unknown[]> {
     requireInternal(ctx.principal, "rest-adapter");
     return proposeChatActions(this.services.db, { user_id, session_id, actions });
+  }
+
+  @Mutation(() => [ChatAction], { description: "Internal (the adapter's MCP server): stores writes an agent token proposed, in its user's session for that token." })
+  propose_agent_actions(
+    @Arg("token_id", () => ID) token_id: string,
+    @Arg("actions", () => [ChatActionInput]) actions: ChatActionInput[],
+    @Ctx() ctx: RequestContext,
+  ): Promise<unknown[]> {
+    requireInternal(ctx.principal, "rest-adapter");
+    return proposeAgentActions(this.services.db, { token_id, actions });
   }
 
   @Mutation(() => ChatAction, { description: "Internal (the adapter): records a confirmed action's answer." })

@@ -48,6 +48,25 @@ export async function proposeChatActions(db: AgentsDb, options: { user_id: strin
   return created.map((row) => chatActionView(row, now));
 }
 
+/** The session an agent token's proposals wait in, one per token, made on its first proposal. */
+export function agentProposalSessionTitle(tokenName: string): string {
+  return `Proposals from agent token ${tokenName}`.slice(0, 200);
+}
+
+/**
+ * An agent token proposes writes its scopes do not cover (MCP): they wait in its user's session
+ * for that token, for the user to confirm or decline like the assistant's. A revoked or expired
+ * token proposes nothing (AGT-403-002 would have refused it earlier; here it is USR-401-005).
+ */
+export async function proposeAgentActions(db: AgentsDb, options: { token_id: string; actions: NewChatAction[]; now?: Date }) {
+  const now = options.now ?? new Date();
+  const token = await db.agentToken.findFirst({ where: { id: options.token_id, revoked_at: null, expires_at: { gt: now } }, select: { user_id: true, name: true } });
+  if (!token) throw appError("USR-401-005");
+  const title = agentProposalSessionTitle(token.name);
+  const session = (await db.chatSession.findFirst({ where: { user_id: token.user_id, title }, orderBy: { created_at: "asc" } })) ?? (await db.chatSession.create({ data: { id: newId("chs"), user_id: token.user_id, title } }));
+  return proposeChatActions(db, { user_id: token.user_id, session_id: session.id, actions: options.actions, now });
+}
+
 export async function listChatActions(db: AgentsDb, options: { user_id: string; session_id: string }) {
   await getChatSession(db, options);
   const rows = await db.chatAction.findMany({ where: { session_id: options.session_id }, orderBy: [{ created_at: "asc" }, { id: "asc" }] });
