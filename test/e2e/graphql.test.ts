@@ -64,7 +64,7 @@ describe("/graphql", () => {
     expect(body.errors[0].message).toContain("NUL");
   });
 
-  it("bounds notifications(limit), agent_tasks(limit) and ramps(limit) as their REST routes do: 1 to 100, else 422 at query.limit, never clamped (issue 26)", async () => {
+  it("bounds notifications(limit), agent_tasks(limit), ramps(limit) and user_rule_executions(limit) as their REST routes do: 1 to 100, else 422 at query.limit, never clamped (issue 26)", async () => {
     const { jwt } = await platform.createUser();
     for (const field of ["notifications", "agent_tasks", "ramps"]) {
       for (const [limit, type] of [[0, "greater_than_equal"], [-5, "greater_than_equal"], [101, "less_than_equal"], [1_000_000, "less_than_equal"]] as const) {
@@ -75,6 +75,11 @@ describe("/graphql", () => {
         const body = await (await graphql(`query ($limit: Int) { ${field}(limit: $limit) { id } }`, { "x-platform-jwt": jwt }, { limit })).json();
         expect([field, limit, body.errors]).toEqual([field, limit, undefined]);
       }
+    }
+    // a rule's executions too: the limit is checked before the rule is looked for
+    for (const limit of [0, 101]) {
+      const body = await (await graphql(`query ($limit: Int) { user_rule_executions(id: "rul_missing", limit: $limit) { id } }`, { "x-platform-jwt": jwt }, { limit })).json();
+      expect(body.errors?.[0].extensions).toMatchObject({ error_code: "GEN-422-001", validation: [expect.objectContaining({ loc: ["query", "limit"] })] });
     }
   });
 

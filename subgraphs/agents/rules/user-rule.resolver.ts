@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
+import { listLimit } from "../../../lib/list-limit.ts";
 import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
@@ -28,7 +29,7 @@ export class UserRuleResolver {
   @AgentTool("read:transactions")
   @Query(() => [UserRuleExecution], { description: "A rule's firings, newest first." })
   user_rule_executions(@Arg("id", () => ID) id: string, @Arg("limit", () => Int, { nullable: true }) limit: number | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
-    return listRuleExecutions(this.services.db, requireUser(ctx.principal, "read").user_id, id, Math.min(Math.max(limit ?? 20, 1), 100));
+    return listRuleExecutions(this.services.db, requireUser(ctx.principal, "read").user_id, id, listLimit(limit, { fallback: 20, max: 100 }));
   }
 
   @AgentAction("write:strategies")
