@@ -5,9 +5,11 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** PostgreSQL SQLSTATEs of a server that is away: connection exceptions (08…), shutting down or starting (57P01-03), out of connections (53300). */
 const UNAVAILABLE_SQLSTATE = /^(08\w{3}|57P0[123]|53300)$/;
+/** Prisma driver adapters' kinds of a server that is away (adapter-pg maps ECONNRESET to ConnectionClosed, ETIMEDOUT to SocketTimeout). */
+const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 /** The same in the words drivers use when there is no SQLSTATE: pg, Prisma's driver adapters, Node's sockets. */
 const UNAVAILABLE_TEXT =
-  /Code: `(08\w{3}|57P0[123]|53300)`|ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|DatabaseNotReachable/;
+  /Code: `(08\w{3}|57P0[123]|53300)`|ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed|Server has closed the connection/;
 
 /**
  * Whether `test` holds for the error or anything it wraps: drivers and the gateway wrap what the
@@ -29,7 +31,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     error,
     ({ code, message, kind }) =>
       (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/.test(code))) ||
-      kind === "DatabaseNotReachable" ||
+      (typeof kind === "string" && UNAVAILABLE_KINDS.has(kind)) ||
       (typeof message === "string" && UNAVAILABLE_TEXT.test(message)),
   );
 }

@@ -8,6 +8,9 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(new Error("Invalid `db.user.findUnique()` invocation\nDatabase error. Code: `57P01`. Message: `terminating connection due to administrator command`"))).toBe(true);
     expect(isDatabaseUnavailable(new GraphQLError("boom", { originalError: new Error("outer", { cause: { code: "08006" } }) }))).toBe(true);
     expect(isDatabaseUnavailable({ message: "x", cause: { kind: "DatabaseNotReachable" } })).toBe(true);
+    // adapter-pg's names for a connection the server dropped (ECONNRESET) or that timed out, and a full server
+    for (const kind of ["ConnectionClosed", "SocketTimeout", "TooManyConnections"]) expect(isDatabaseUnavailable({ message: "x", cause: { kind } }), kind).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Invalid `db.user.findFirst()` invocation:\n\nServer has closed the connection."))).toBe(true);
   });
 
   it("leaves the request's own faults and bugs alone", () => {
