@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from "viem";
+import { getAddress, isAddress, isAddressEqual, type Address } from "viem";
 import type { JWTPayload } from "jose";
 
 /** A token listing more wallets than this is unusual; the principal stays small (it travels in a header). */
@@ -42,4 +42,9 @@ export function walletAddressesVouchedBy(jwt: { provider: string; subject: strin
     if (addresses.size >= MAX_VOUCHED_ADDRESSES) break;
   }
   return [...addresses];
+}
+
+/** Whether `address` is among the wallets a verified JWT vouches for (walletAddressesVouchedBy): proof of control on its own. */
+export function jwtVouchesFor(vouched: readonly string[] | undefined, address: Address): boolean {
+  return vouched?.some((candidate) => isAddressEqual(candidate as Address, address)) ?? false;
 }

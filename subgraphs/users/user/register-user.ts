@@ -1,4 +1,5 @@
-import { isAddressEqual, type Address } from "viem";
+import type { Address } from "viem";
+import { jwtVouchesFor } from "../../../lib/auth/jwt-wallets.ts";
 import { checksummedAddress } from "../../../lib/address.ts";
 import { requireSupportedChain } from "../../../lib/chains.ts";
 import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
@@ -54,7 +55,7 @@ export function userRegistrationMessage(input: { environment_id: string; issuer:
  * someone else registered the address never changes the answer.
  */
 async function provesAddressControl(options: RegisterUserOptions, address: Address): Promise<boolean> {
-  if (options.jwt.wallet_addresses?.some((vouched) => isAddressEqual(vouched as Address, address))) return true;
+  if (jwtVouchesFor(options.jwt.wallet_addresses, address)) return true;
   if (options.signature == null) {
     if (options.proofRequired) throw appError("USR-403-002");
     return false;

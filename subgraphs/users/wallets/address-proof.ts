@@ -1,4 +1,5 @@
 import { isAddressEqual, type Address } from "viem";
+import { jwtVouchesFor } from "../../../lib/auth/jwt-wallets.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import type { UsersDb, UsersTx } from "../db.ts";
 import { isFreshProof, verifyAddressControl } from "./address-control.ts";
@@ -51,8 +52,7 @@ export async function proveWalletAddress(db: UsersDb, options: ProveWalletAddres
   if (wallet.address_verified_at) return wallet;
   if (!wallet.address) throw appError("WAL-400-002", "A Safe still being deployed has no address to prove yet.");
   const address = wallet.address as Address;
-  const vouched = options.jwt_wallet_addresses?.some((candidate) => isAddressEqual(candidate as Address, address)) ?? false;
-  if (!vouched) {
+  if (!jwtVouchesFor(options.jwt_wallet_addresses, address)) {
     if (options.signature == null) throw validationError(["body", "signature"], "Field required: the address's signature, unless the JWT vouches for the address", null, "missing");
     if (options.issued_at == null) throw validationError(["body", "issued_at"], "Field required: issued_at goes with signature", null, "missing");
     if (!isFreshProof(options.issued_at, options.now)) throw appError("WAL-400-001", "issued_at must be within 10 minutes of the server's time.");
