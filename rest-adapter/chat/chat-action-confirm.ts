@@ -48,16 +48,17 @@ export function registerChatActionConfirm(app: FastifyInstance, options: { gatew
   app.post(fastifyPath(confirmChatActionDocumentation.path), async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as { session_id: string; action_id: string };
     validate(validators, { path: params });
-    const headers = Object.fromEntries(Object.entries(pick(request.headers, PLATFORM_CREDENTIAL_HEADERS)).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+    const headers = pick(request.headers, PLATFORM_CREDENTIAL_HEADERS);
     const internal = { headers: {}, credentials: "internal" as const, trace_id: request.id, client_address: request.ip };
 
     const decided = await options.gateway.execute({ headers, credentials: "required", trace_id: request.id, client_address: request.ip, operation: decide, variables: { session_id: params.session_id, id: params.action_id } });
     if (decided.errors?.length) throw errorFromGraphQL(decided.errors);
     const action = (decided.data as { action: { id: string; user_id: string; session_id: string; method: string; path: string; body: Record<string, unknown> | null; summary: string } }).action;
 
-    const answer = await injectingCaller(app, { ...headers, "idempotency-key": action.id }, request)({
+    const answer = await injectingCaller(app, headers, request)({
       method: action.method as "POST",
       url: action.path,
+      headers: { "idempotency-key": action.id },
       ...(action.body && { body: action.body }),
     });
     const result = answer.body && typeof answer.body === "object" && !Array.isArray(answer.body) ? (answer.body as Record<string, unknown>) : null;

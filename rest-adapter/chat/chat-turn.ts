@@ -17,7 +17,7 @@ import { applyTimestampFormat, timestampFormat } from "../timestamps.ts";
 import { compileValidator } from "../../lib/json-validation.ts";
 import { MAX_TOOL_RESULT_CHARS, type Assistant, type AssistantTool, type ChatHistoryMessage } from "./assistant.ts";
 import { CHAT_CONTEXT_CHARS, CHAT_CONTEXT_MESSAGES, contextWindow } from "./context-window.ts";
-import { proposalSummary } from "./proposals.ts";
+import { proposedAction } from "./proposals.ts";
 
 /** Tool rounds per turn at most: a model that keeps calling tools is stopped with an answer saying so. */
 export const MAX_TOOL_ROUNDS = 6;
@@ -89,7 +89,7 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
     `mutation ProposeChatActions($user_id: String!, $session_id: ID!, $actions: [ChatActionInput!]!) { actions: propose_chat_actions(user_id: $user_id, session_id: $session_id, actions: $actions) { ${CHAT_ACTION_FIELDS} } }`,
   );
   const tools: AssistantTool[] = [...options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })), ...options.actions.map(proposalTool)];
-  const reads = new Map(options.tools.filter((tool) => tool.route.method === "GET").map((tool) => [tool.name, tool]));
+  const reads = new Map(options.tools.map((tool) => [tool.name, tool]));
   const writes = new Map(options.actions.map((tool) => [tool.name, tool]));
 
   app.post(fastifyPath(chatTurnDocumentation.path), async (request: FastifyRequest, reply: FastifyReply) => {
@@ -123,7 +123,7 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
       if (stream) for (const message of stored) reply.raw.write(`event: message\ndata: ${JSON.stringify(applyTimestampFormat(message, format))}\n\n`);
     };
 
-    const call = injectingCaller(app, Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === "string")), request);
+    const call = injectingCaller(app, headers, request);
     // the one way a turn reaches the API: reads, and nothing else, whatever the model asks
     const read = (tool: AgentTool, args: Record<string, unknown>) => {
       const toolCall = toolRequest(tool, args);
@@ -139,8 +139,7 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
           try {
             if (tool) return await read(tool, toolCall.arguments);
             if (!write) return { status: 404, body: { detail: `No tool named ${toolCall.name}.` } };
-            const made = toolRequest(write, toolCall.arguments);
-            proposals.push({ index, action: { tool_call_id: toolCall.id, tool_name: write.name, method: made.method, path: made.url, body: made.body ?? null, summary: proposalSummary(write, made) } });
+            proposals.push({ index, action: proposedAction(write, toolRequest(write, toolCall.arguments), toolCall.id) });
             return {};
           } catch (error) {
             return refusedCall(error);

@@ -20,7 +20,7 @@ function movements(value: unknown, found: string[] = []): string[] {
  * What a proposed write does, for the user to read before confirming: the operation, the exact
  * request it will make, and for anything that moves money, what moves where.
  */
-export function proposalSummary(tool: Pick<AgentTool, "description">, request: ToolRequest): string {
+function proposalSummary(tool: Pick<AgentTool, "description">, request: ToolRequest): string {
   const operation = tool.description.split("\n")[0]!;
   const moves = movements(request.body);
   return [
@@ -28,4 +28,12 @@ export function proposalSummary(tool: Pick<AgentTool, "description">, request: T
     `Request: ${request.method} ${request.url}${request.body ? ` ${JSON.stringify(request.body)}` : ""}`,
     ...(moves.length > 0 ? [`Moves money: ${moves.join("; ")}.`] : []),
   ].join("\n");
+}
+
+/**
+ * A proposed action as stored (`ChatActionInput`): the exact request the write would make, which
+ * is all a confirmation ever runs, and what it does in words. Chat and MCP propose through it.
+ */
+export function proposedAction(tool: Pick<AgentTool, "name" | "description">, request: ToolRequest, tool_call_id: string) {
+  return { tool_call_id, tool_name: tool.name, method: request.method, path: request.url, body: request.body ?? null, summary: proposalSummary(tool, request) };
 }

@@ -5,7 +5,7 @@ import type { AgentTokenScope } from "../../lib/vocabulary/agents.ts";
 import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";
 import { renderProblem } from "../problem.ts";
-import { proposalSummary } from "../chat/proposals.ts";
+import { proposedAction } from "../chat/proposals.ts";
 import { CHAT_ACTION_FIELDS, chatActionLinks } from "../routes/chat.ts";
 import type { AgentTool, ToolRequest } from "./agent-tools.ts";
 import { injectingCaller } from "./tool-caller.ts";
@@ -61,8 +61,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     const propose = async (tool: AgentTool, made: ToolRequest): Promise<Record<string, unknown>> => {
       const token = await currentAgentToken();
       if (!token) throw appError("USR-401-005");
-      const action = { tool_call_id: `mcp_${request.id}`, tool_name: tool.name, method: made.method, path: made.url, body: made.body ?? null, summary: proposalSummary(tool, made) };
-      const stored = await options.gateway.execute({ operation: proposeActions, variables: { token_id: token.id, actions: [action] }, headers: {}, credentials: "internal", trace_id: request.id, client_address: request.ip });
+      const stored = await options.gateway.execute({ operation: proposeActions, variables: { token_id: token.id, actions: [proposedAction(tool, made, `mcp_${request.id}`)] }, headers: {}, credentials: "internal", trace_id: request.id, client_address: request.ip });
       if (stored.errors?.length) throw errorFromGraphQL(stored.errors);
       const [proposed] = (stored.data as { actions: { id: string; session_id: string; status: string }[] }).actions;
       return {

@@ -6,11 +6,12 @@ import type { ToolRequest } from "./agent-tools.ts";
 export type ToolCaller = (request: ToolRequest) => Promise<{ status: number; body: unknown }>;
 
 /**
- * Tool requests injected into this listener with `headers` (the caller's credential) and the
+ * Tool requests injected into this listener with `credentials` (the caller's credential headers; a repeated one is left out) and the
  * address and trace id of the request `from`, so they are authenticated, gated, limited and
  * recorded as the same REST call from that client would be.
  */
-export function injectingCaller(app: FastifyInstance, headers: Record<string, string>, from: FastifyRequest): ToolCaller {
+export function injectingCaller(app: FastifyInstance, credentials: Record<string, string | string[] | undefined>, from: FastifyRequest): ToolCaller {
+  const headers = Object.fromEntries(Object.entries(credentials).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
   return async ({ method, url, body, headers: own }) => {
     const answer = await app.inject({
       method,

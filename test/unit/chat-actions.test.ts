@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { CHAT_ACTION_STATUSES, type ChatActionStatus } from "../../lib/vocabulary/agents.ts";
 import { chatActionStatus, requireChatActionMove } from "../../subgraphs/agents/chat/chat-action-status.ts";
-import { proposalSummary } from "../../rest-adapter/chat/proposals.ts";
+import { proposedAction } from "../../rest-adapter/chat/proposals.ts";
 
 describe("a proposed chat action's life", () => {
   const allowed: [ChatActionStatus, ChatActionStatus][] = [
@@ -40,16 +40,15 @@ describe("a proposed chat action's life", () => {
   });
 });
 
-describe("proposalSummary", () => {
-  const tool = { description: "Make a rule: a trigger and an action (POST /v0/user/me/rules).\n\nmore" };
+describe("proposedAction", () => {
+  const tool = { name: "create_user_rule", description: "Make a rule: a trigger and an action (POST /v0/user/me/rules).\n\nmore" };
 
   it("says the operation, the exact request and what moves where", () => {
-    const summary = proposalSummary(tool, {
-      method: "POST",
-      url: "/v0/user/me/rules",
-      body: { name: "sweep", action_type: "transfer", action: { from_wallet_id: 1, to_wallet_id: 2, asset: "USDC", amount: "1" } },
-    });
-    expect(summary.split("\n")).toEqual([
+    const body = { name: "sweep", action_type: "transfer", action: { from_wallet_id: 1, to_wallet_id: 2, asset: "USDC", amount: "1" } };
+    const action = proposedAction(tool, { method: "POST", url: "/v0/user/me/rules", body }, "call_1");
+    // the stored request is exactly the one built: a confirmation runs nothing else
+    expect(action).toMatchObject({ tool_call_id: "call_1", tool_name: "create_user_rule", method: "POST", path: "/v0/user/me/rules", body });
+    expect(action.summary.split("\n")).toEqual([
       "Make a rule: a trigger and an action (POST /v0/user/me/rules).",
       'Request: POST /v0/user/me/rules {"name":"sweep","action_type":"transfer","action":{"from_wallet_id":1,"to_wallet_id":2,"asset":"USDC","amount":"1"}}',
       "Moves money: 1 USDC from wallet 1 to wallet 2.",
@@ -57,6 +56,8 @@ describe("proposalSummary", () => {
   });
 
   it("says nothing of money where nothing moves", () => {
-    expect(proposalSummary(tool, { method: "DELETE", url: "/v0/user/me/rules/rul_1" })).not.toContain("Moves money");
+    const action = proposedAction(tool, { method: "DELETE", url: "/v0/user/me/rules/rul_1" }, "call_2");
+    expect(action.body).toBeNull();
+    expect(action.summary).not.toContain("Moves money");
   });
 });
