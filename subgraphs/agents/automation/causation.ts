@@ -12,6 +12,11 @@ export const MAX_AUTOMATION_DEPTH = 2;
 export const ruleLink = (ruleId: string) => `rule:${ruleId}`;
 export const strategyLink = (userStrategyId: string) => `strategy:${userStrategyId}`;
 
+/** The rule ids among a chain's links (ruleLink's inverse), in order. */
+export function ruleIdsIn(links: readonly string[]): string[] {
+  return links.filter((link) => link.startsWith(ruleLink(""))).map((link) => link.slice(ruleLink("").length));
+}
+
 export type ReactionDecision =
   | { allowed: true }
   /** the automation is in the movement's own chain: `loop` is the chain from it to the end */

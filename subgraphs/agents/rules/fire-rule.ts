@@ -1,7 +1,7 @@
 import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { RuleAction, RuleExecutionOutcome } from "../../../lib/vocabulary/agents.ts";
-import { causeOfReaction, ruleLink, strategyLink } from "../automation/causation.ts";
+import { causeOfReaction, ruleIdsIn, ruleLink, strategyLink } from "../automation/causation.ts";
 import type { AgentsTx, Prisma } from "../db.ts";
 import { notify } from "../notifications/notifications.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
@@ -54,7 +54,7 @@ export async function fireRule(tx: AgentsTx, rule: RuleRow, event: RuleEvent, no
     return id;
   }
   if (decision.outcome === "stop") {
-    const named = [rule.id, ...decision.loop.filter((link) => link.startsWith("rule:")).map((link) => link.slice("rule:".length))];
+    const named = [rule.id, ...ruleIdsIn(decision.loop)];
     const names = new Map((await tx.userRule.findMany({ where: { id: { in: named }, user_id: rule.user_id }, select: { id: true, name: true } })).map((row) => [row.id, row.name]));
     const reason = stopReason(decision, rule.id, names);
     await record("stopped", reason, null);

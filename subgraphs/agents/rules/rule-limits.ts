@@ -1,6 +1,6 @@
 import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import type { RuleAction } from "../../../lib/vocabulary/agents.ts";
-import { decideReaction, MAX_AUTOMATION_DEPTH, ruleLink } from "../automation/causation.ts";
+import { decideReaction, MAX_AUTOMATION_DEPTH, ruleIdsIn, ruleLink } from "../automation/causation.ts";
 
 /** Actions that make movements, and so can start or extend a chain (a strategy_trigger runs a strategy that may move money). */
 export const MONEY_MOVING_ACTIONS: readonly RuleAction[] = ["transfer", "strategy_trigger"];
@@ -37,7 +37,7 @@ export function decideFiring(input: { rule: { id: string; action_type: RuleActio
   const { rule, now } = input;
   const reaction = decideReaction(input.cause, ruleLink(rule.id), MONEY_MOVING_ACTIONS.includes(rule.action_type));
   if (!reaction.allowed && reaction.why === "own_chain") {
-    const rule_ids = [...new Set(reaction.loop.filter((link) => link.startsWith("rule:")).map((link) => link.slice("rule:".length)))];
+    const rule_ids = [...new Set(ruleIdsIn(reaction.loop))];
     return { outcome: "stop", why: "loop", rule_ids, loop: [...reaction.loop, ruleLink(rule.id)] };
   }
   if (!reaction.allowed) return { outcome: "stop", why: "too_deep", rule_ids: [rule.id], loop: [...(input.cause?.chain ?? []), ruleLink(rule.id)] };
