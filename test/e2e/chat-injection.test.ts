@@ -119,6 +119,14 @@ describe("chat reads; the user decides", () => {
     expect(agent.status).toBe(403);
     const other = await platform.createUser();
     expect((await confirm({ "x-platform-jwt": other.jwt })).status).toBe(404);
+    // no credential is 401; the user's personal access token without `write` is 403
+    const anonymous = await confirm({});
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error_code).toBe("USR-401-001");
+    const readPat = (await (await platform.api("/v0/user/me/personal-access-tokens", { method: "POST", jwt: user.jwt, json: { name: "cli", scopes: ["read"] } })).json()).token as string;
+    const readOnly = await confirm({ "x-platform-pat": readPat });
+    expect(readOnly.status).toBe(403);
+    expect((await readOnly.json()).error_code).toBe("USR-403-001");
     expect(await rules()).toEqual([]);
 
     const confirmed = await confirm({ "x-platform-jwt": user.jwt });
