@@ -11,6 +11,8 @@ RUN npm ci --include=dev
 COPY . .
 # npm start runs the bundle in dist/; built here, as root, since /app is not the node user's
 RUN npm run build
+# the embedded database's migrated template, so a PGlite deployment's first start does not make it
+RUN node scripts/warm-start.mjs
 USER node
 EXPOSE 8080 8081 8082 4000 4001 4002 4003 4004
 CMD ["npm", "start"]

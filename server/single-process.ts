@@ -65,9 +65,10 @@ export async function startSingleProcess(config: Config, options: StartOptions =
   // on before the listeners are built, so they count (and trace) their requests
   if (config.metricsPort !== undefined) enableMetrics();
   const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "platform", logger });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const migrationSets = subgraphMigrationSets(SUBGRAPH_NAMES);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, premigrated: migrationSets });
   try {
-    await applyMigrations(database, subgraphMigrationSets(SUBGRAPH_NAMES));
+    await applyMigrations(database, migrationSets);
     const rateLimits = await rateLimitsFor(config, database, logger);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const deps = { config, database, logger, signingKey, rateLimits, ...(options.safeDeployer && { safeDeployer: options.safeDeployer }) };

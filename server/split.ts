@@ -92,8 +92,9 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
     const subgraphName = name;
     const port = env.SUBGRAPH_PORT !== undefined ? Number(env.SUBGRAPH_PORT) : subgraphEntry(subgraphName).port;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError("SUBGRAPH_PORT", "expected a TCP port");
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    await applyMigrations(database, subgraphMigrationSets([subgraphName]));
+    const migrationSets = subgraphMigrationSets([subgraphName]);
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, premigrated: migrationSets });
+    await applyMigrations(database, migrationSets);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const rateLimits = await rateLimitsFor(config, database, logger);
     // its peers (identity asks users who owns a wallet) over HTTP, as itself, with signed internal principals

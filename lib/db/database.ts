@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import type { Pool, PoolClient } from "pg";
+import { migrationScripts } from "./migrations.ts";
 import { PGLITE_SETTINGS, pgliteTemplate, unpackTemplate } from "./pglite-template.ts";
 
 export interface Queryable {
@@ -31,6 +32,11 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data folder, or `memory://` for a throwaway database */
   dataDir: string;
+  /**
+   * Migration sets a new embedded database starts with already applied, from a template made once
+   * (pglite-template.ts); the caller still runs applyMigrations, which then has nothing to do
+   */
+  premigrated?: readonly string[];
 }
 
 const POOL_MAX = 10;
@@ -38,19 +44,21 @@ const POOL_MAX = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.dataDir, options.premigrated ?? []);
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
+async function openPGlite(dataDir: string, premigrated: readonly string[]): Promise<Database> {
   // the cluster gets its own folder: DATA_DIR also holds the generated signing key
   const inMemory = dataDir.startsWith("memory://");
   const location = inMemory ? dataDir : join(dataDir, "pglite");
-  if (!inMemory && !existsSync(join(location, "PG_VERSION"))) {
+  const isNew = inMemory || !existsSync(join(location, "PG_VERSION"));
+  const migrations = isNew && premigrated.length > 0 ? await migrationScripts(premigrated) : undefined;
+  if (isNew && !inMemory) {
     await mkdir(dataDir, { recursive: true });
-    await unpackTemplate(location);
+    await unpackTemplate(location, migrations);
   }
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
-  const client = await PGlite.create(location, { postgresqlconf: PGLITE_SETTINGS, ...(inMemory && { loadDataDir: await pgliteTemplate() }) });
+  const client = await PGlite.create(location, { postgresqlconf: PGLITE_SETTINGS, ...(inMemory && { loadDataDir: await pgliteTemplate(migrations) }) });
   const adapter = new PrismaPGlite(client);
   const onClient = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {

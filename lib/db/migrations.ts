@@ -123,18 +123,27 @@ async function applyNext(tx: Queryable, subgraph: string, migrations: Migration[
   } catch (error) {
     throw new MigrationError(`migration ${subgraph}/${next.name} failed: ${(error as Error).message}`, { cause: error });
   }
-  await tx.query(
-    `INSERT INTO ${table} (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), clock_timestamp(), 1)`,
-    [randomUUID(), migrationChecksum(next.sql), next.name],
-  );
+  await tx.exec(recordMigrationSql(table, next));
   return next.name;
+}
+
+/** The row `prisma migrate deploy` writes for a migration it applied. */
+function recordMigrationSql(table: string, migration: Migration): string {
+  const values = [randomUUID(), migrationChecksum(migration.sql), migration.name].map(quoteLiteral).join(", ");
+  return `INSERT INTO ${table} (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES (${values}, now(), clock_timestamp(), 1)`;
 }
 
 /** Creates the subgraph's schema and its migrations table (Prisma's definition) if missing. */
 async function ensureMigrationsTable(tx: Queryable, subgraph: string): Promise<string> {
+  const { table, sql } = migrationsTableSql(subgraph);
+  await tx.exec(sql);
+  return table;
+}
+
+function migrationsTableSql(subgraph: string): { table: string; sql: string } {
   const schema = quoteIdentifier(subgraph);
   const table = `${schema}."_prisma_migrations"`;
-  await tx.exec(`
+  const sql = `
     CREATE SCHEMA IF NOT EXISTS ${schema};
     CREATE TABLE IF NOT EXISTS ${table} (
       id                  VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -146,10 +155,41 @@ async function ensureMigrationsTable(tx: Queryable, subgraph: string): Promise<s
       started_at          TIMESTAMPTZ NOT NULL DEFAULT now(),
       applied_steps_count INTEGER NOT NULL DEFAULT 0
     );
-  `);
-  return table;
+  `;
+  return { table, sql };
 }
 
 function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+function quoteLiteral(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+export interface MigrationScripts {
+  /** changes whenever a migration of the sets is added, renamed or edited */
+  fingerprint: string;
+  /** every migration of the sets with its bookkeeping, in the order applyMigrations runs them, for a database nothing else uses yet */
+  scripts: string[];
+}
+
+/**
+ * What applyMigrations would run on a new database, as plain scripts: the embedded database's
+ * template is migrated with them in a worker thread that cannot load this module (pglite-template.ts).
+ */
+export async function migrationScripts(sets: readonly string[], options: { migrationsRoot?: string } = {}): Promise<MigrationScripts> {
+  const root = options.migrationsRoot ?? defaultMigrationsRoot;
+  const hash = createHash("sha256");
+  const scripts: string[] = [];
+  for (const set of sets) {
+    const { table, sql } = migrationsTableSql(set);
+    hash.update(`${set}\n`);
+    scripts.push(sql);
+    for (const migration of await readMigrations(join(root, set, "migrations"))) {
+      hash.update(`${set}/${migration.name}:${migrationChecksum(migration.sql)}\n`);
+      scripts.push(migration.sql, recordMigrationSql(table, migration));
+    }
+  }
+  return { fingerprint: hash.digest("hex").slice(0, 16), scripts };
 }
