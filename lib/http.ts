@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import helmet from "helmet";
 import underPressure from "@fastify/under-pressure";
-import { AppError } from "./errors/app-error.ts";
+import { AppError, DEFAULT_RETRY_AFTER_SECONDS } from "./errors/app-error.ts";
 import { metricsEnabled, recordHttpRequest } from "./metrics.ts";
 import { startRequestSpan, traceRequests, tracingEnabled } from "./tracing.ts";
 import type { Logger } from "./logger.ts";
@@ -140,6 +140,11 @@ export function createHttpServer(
     if (!closing) return done();
     reply.header("connection", "close");
     done(new AppError("GEN-503-003", { retryAfter: 1 }));
+  });
+  // every 503 of every listener says when to retry, whichever route or error shape answered it
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) reply.header("retry-after", String(DEFAULT_RETRY_AFTER_SECONDS));
+    done(null, payload);
   });
   const listener = options.name;
   if (tracingEnabled()) traceRequests(app, listener ?? "http");

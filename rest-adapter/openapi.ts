@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { AppError } from "../lib/errors/app-error.ts";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS } from "../lib/idempotency.ts";
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
+import { jsonInvalid } from "../lib/json-body.ts";
 import { renderProblem, type ProblemContext } from "./problem.ts";
 import { exampleRequest } from "./mcp/agent-tools.ts";
 import { AGENT_ACTION_TAG, AGENT_TOOL_TAG, agentScopeOf, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
@@ -70,27 +71,15 @@ export function retryAfterHeader(required: boolean, description: string): Header
 }
 
 /**
- * The 503 codes that carry Retry-After, and when: load shedding and shutting down always
- * (lib/http.ts), GEN-503-001 only for a database that is away (lib/graphql/mask-error.ts). The
- * others (a provider not configured, another service unreachable) carry none.
+ * The headers documented on a route's answers with `status`: the route's fixed `headers`, and
+ * Retry-After on every 429 (each limit sets it) and every 503 (lib/http.ts: the error's own
+ * seconds, else one). The e2e response check holds answers to the required ones.
  */
-const RETRY_AFTER_503: Partial<Record<ErrorCode, string>> = {
-  "GEN-503-001": "when the database is unavailable",
-  "GEN-503-002": "always",
-  "GEN-503-003": "always",
-};
-
-/**
- * The headers documented on a route's answers with `status` (`codes`: the catalogue codes it
- * answers with it): the route's fixed `headers`, Retry-After on every 429 (each limit sets it) and
- * on the 503s that send it. The e2e response check holds answers to the required ones.
- */
-export function responseHeaders(route: Pick<DocumentedRoute, "headers">, status: number, codes: readonly ErrorCode[]): Record<string, HeaderObject> {
+export function responseHeaders(route: Pick<DocumentedRoute, "headers">, status: number): Record<string, HeaderObject> {
   const headers: Record<string, HeaderObject> = {};
   for (const [name, value] of Object.entries(route.headers ?? {})) headers[name] = { description: `Always \`${value}\`.`, schema: { type: "string", const: value } };
   if (status === 429) headers["Retry-After"] = retryAfterHeader(true, "Seconds to wait before retrying (spec 7.4).");
-  const when = status === 503 ? codes.filter((code) => RETRY_AFTER_503[code]).map((code) => `\`${code}\` ${RETRY_AFTER_503[code]}`) : [];
-  if (when.length > 0) headers["Retry-After"] = retryAfterHeader(false, `Seconds to wait before retrying; sent with ${when.join(", ")}. The other 503s carry none: retry with backoff.`);
+  if (status === 503) headers["Retry-After"] = retryAfterHeader(true, "Seconds to wait before retrying; every 503 carries it.");
   return headers;
 }
 
@@ -150,10 +139,7 @@ function securityRequirements(route: DocumentedRoute): Record<string, string[]>[
 function validationExample(route: DocumentedRoute): AppError {
   const [part, schema] = route.body ? (["body", route.body] as const) : route.query ? (["query", route.query] as const) : (["path", route.params] as const);
   const field = Object.keys((schema as { properties?: object } | undefined)?.properties ?? {})[0];
-  const item = field
-    ? { type: "missing", loc: [part, field], msg: "Field required", input: null, ctx: {} }
-    : { type: "json_invalid", loc: ["body"], msg: "JSON decode error", input: {}, ctx: { error: "Unexpected end of JSON input" } };
-  return new AppError("GEN-422-001", { validation: [item] });
+  return field ? new AppError("GEN-422-001", { validation: [{ type: "missing", loc: [part, field], msg: "Field required", input: null, ctx: {} }] }) : jsonInvalid("Quoted object key or end of object '}' expected but reached end of input at position 1");
 }
 
 /** One ProblemDetail example per code, keyed by the code, rendered as this host renders it. */
@@ -197,7 +183,7 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
     };
   }
   for (const [status, response] of Object.entries(responses)) {
-    const headers = responseHeaders(route, Number(status), byStatus.get(Number(status)) ?? []);
+    const headers = responseHeaders(route, Number(status));
     if (Object.keys(headers).length > 0) (response as { headers?: unknown }).headers = headers;
   }
   return {

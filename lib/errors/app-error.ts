@@ -55,6 +55,9 @@ export class AppError extends Error {
   }
 }
 
+/** The Retry-After of a 503 whose error names none (lib/http.ts): retry a dependency that is away after a second. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
 /**
  * A 503 the server chose (load shedding, shutting down) rather than a failure: each listener
  * answers it in its own shape with Retry-After, and it is no error log line.

@@ -1,6 +1,8 @@
 import { execute, print, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../auth/internal-principal.ts";
+import { isDatabaseUnavailable } from "../db/prisma-errors.ts";
 import { appError, catalogueErrorOf } from "../errors/app-error.ts";
+import { databaseUnavailable } from "./mask-error.ts";
 import type { RequestContext } from "./context.ts";
 import type { SubgraphName } from "./subgraph-registry.ts";
 
@@ -48,8 +50,9 @@ export class RemoteSubgraphTransport implements SubgraphTransport {
 /**
  * A peer subgraph as one of our services queries it (a subgraph's declared peer, or the gateway
  * resolving principals), always as that service's internal principal. The one place where a
- * peer's answer becomes data or an error: its catalogue error as it is (so a 404 stays a 404),
- * anything else, unreachable included, `GEN-503-001` naming the peer.
+ * peer's answer becomes data or an error: its catalogue error as it is (so a 404 stays a 404), its
+ * database away as that (in one process its errors arrive unmasked), anything else, unreachable
+ * included, `GEN-503-001` naming the peer.
  */
 export class FederatedClient {
   constructor(
@@ -66,7 +69,10 @@ export class FederatedClient {
     } catch (error) {
       throw appError("GEN-503-001", `The ${this.peer} service could not be reached.`, { cause: error });
     }
-    if (result.errors?.length) throw catalogueErrorOf(result.errors) ?? appError("GEN-503-001", `The ${this.peer} service could not answer.`, { cause: result.errors[0] });
-    return result.data as T;
+    if (!result.errors?.length) return result.data as T;
+    const catalogued = catalogueErrorOf(result.errors);
+    if (catalogued) throw catalogued;
+    if (result.errors.some(isDatabaseUnavailable)) throw databaseUnavailable();
+    throw appError("GEN-503-001", `The ${this.peer} service could not answer.`, { cause: result.errors[0] });
   }
 }

@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from "graphql";
-import { appError, type AppError } from "../errors/app-error.ts";
+import { appError, DEFAULT_RETRY_AFTER_SECONDS, type AppError } from "../errors/app-error.ts";
 import { isDatabaseUnavailable, isUnstorableText } from "../db/prisma-errors.ts";
 import { isErrorCode } from "../errors/catalogue.ts";
 import type { Logger } from "../logger.ts";
@@ -31,5 +31,5 @@ export function maskError(logger: Logger) {
 
 /** What a request meets while its database is away (GEN-503-001, retry after a second). */
 export function databaseUnavailable(): AppError {
-  return appError("GEN-503-001", "The database is unavailable right now; retry shortly.", { retryAfter: 1 });
+  return appError("GEN-503-001", "The database is unavailable right now; retry shortly.", { retryAfter: DEFAULT_RETRY_AFTER_SECONDS });
 }

@@ -83,10 +83,10 @@ const single = { $ref: "#/components/schemas/JsonRpcResponse" };
 const eitherRequest = { oneOf: [{ $ref: "#/components/schemas/JsonRpcRequest" }, { type: "array", minItems: 1, maxItems: MAX_BATCH_SIZE, items: { $ref: "#/components/schemas/JsonRpcRequest" } }] };
 const eitherResponse = { oneOf: [single, { type: "array", items: single }] };
 
-/** Retry-After on the host's own refusals (auth.ts, app.ts): every 429; a 503 of load shedding or shutdown, not one of a key that could not be verified. */
+/** Retry-After on the host's own refusals (auth.ts, app.ts): every 429 and every 503 (lib/http.ts). */
 const RETRY_AFTER: Partial<Record<number, HeaderObject>> = {
   429: retryAfterHeader(true, "Seconds to wait before retrying; also `data.retry_after_seconds`."),
-  503: retryAfterHeader(false, "Seconds to wait before retrying; sent when the host is overloaded or shutting down (also `data.retry_after_seconds`), not when the key could not be verified."),
+  503: retryAfterHeader(true, "Seconds to wait before retrying; when the host is overloaded or shutting down also `data.retry_after_seconds`."),
 };
 
 function rpcOperation(options: RpcOpenApiOptions, withPathKey: boolean) {
