@@ -110,24 +110,42 @@ export function validationItems(errors: ErrorObject[], part: RequestPart, data: 
   return items;
 }
 
+/** Where a value sits in a request part: its key in its parent, and the parent's place. */
+interface Place {
+  node: unknown;
+  key?: string | number;
+  parent?: Place;
+}
+
+function locOf(place: Place, part: RequestPart): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Place | undefined = place; at?.parent; at = at.parent) path.push(at.key!);
+  return [part, ...path.reverse()];
+}
+
 /**
  * Text PostgreSQL cannot store: a NUL (U+0000) in any string or key of `value`, which would fail
- * the database call as an internal error. One item per place, at `part` and its path.
+ * the database call as an internal error. One item per place, at `part` and its path, at most 10.
+ * Walked with a stack of its own, not by recursion, so no nesting can exhaust the call stack; a
+ * location is built only for what is reported.
  */
 export function nulCharacterItems(value: unknown, part: RequestPart): ValidationItem[] {
   const items: ValidationItem[] = [];
-  const visit = (node: unknown, loc: (string | number)[]) => {
-    if (items.length >= 10) return;
+  const stack: Place[] = [{ node: value }];
+  while (stack.length > 0 && items.length < 10) {
+    const place = stack.pop()!;
+    const { node, key } = place;
+    if (typeof key === "string" && key.includes("\u0000")) items.push({ type: "string_nul", loc: locOf(place, part), msg: "Names must not contain the NUL character (U+0000)", input: key, ctx: {} });
     if (typeof node === "string") {
-      if (node.includes("\u0000")) items.push({ type: "string_nul", loc, msg: "Text must not contain the NUL character (U+0000)", input: node, ctx: {} });
-    } else if (Array.isArray(node)) node.forEach((item, index) => visit(item, [...loc, index]));
-    else if (node !== null && typeof node === "object")
-      for (const [key, item] of Object.entries(node)) {
-        if (key.includes("\u0000")) items.push({ type: "string_nul", loc: [...loc, key], msg: "Names must not contain the NUL character (U+0000)", input: key, ctx: {} });
-        visit(item, [...loc, key]);
-      }
-  };
-  visit(value, [part]);
+      if (node.includes("\u0000")) items.push({ type: "string_nul", loc: locOf(place, part), msg: "Text must not contain the NUL character (U+0000)", input: node, ctx: {} });
+    } else if (Array.isArray(node)) {
+      // pushed last first, so they are reported in order
+      for (let index = node.length - 1; index >= 0; index--) stack.push({ node: node[index], key: index, parent: place });
+    } else if (node !== null && typeof node === "object") {
+      const entries = Object.entries(node);
+      for (let index = entries.length - 1; index >= 0; index--) stack.push({ node: entries[index]![1], key: entries[index]![0], parent: place });
+    }
+  }
   return items;
 }
 

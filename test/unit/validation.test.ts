@@ -114,4 +114,23 @@ describe("nulCharacterItems", () => {
     expect(nulCharacterItems("a\u0000", "path")[0]).toMatchObject({ type: "string_nul", loc: ["path"] });
     expect(nulCharacterItems({ a: "é😀", b: [1, null, true] }, "query")).toEqual([]);
   });
+
+  it("walks 100,000 levels without exhausting the call stack (issue 27: it recursed, and a deep body answered 500)", () => {
+    const nest = (leaf: unknown) => {
+      let value = leaf;
+      for (let level = 0; level < 100_000; level++) value = level % 2 ? { k: value } : [value];
+      return value;
+    };
+    const [item, ...rest] = nulCharacterItems({ description: nest("x\u0000") }, "body");
+    expect(rest).toEqual([]);
+    expect(item).toMatchObject({ type: "string_nul", input: "x\u0000" });
+    expect(item!.loc).toHaveLength(100_002);
+    expect(item!.loc.slice(0, 4)).toEqual(["body", "description", "k", 0]);
+    expect(nulCharacterItems({ description: nest("x") }, "body")).toEqual([]);
+  });
+
+  it("reports at most 10 places, in document order", () => {
+    const items = nulCharacterItems({ list: Array.from({ length: 50 }, (_, i) => `${i}\u0000`) }, "body");
+    expect(items.map((item) => item.loc)).toEqual(Array.from({ length: 10 }, (_, i) => ["body", "list", i]));
+  });
 });
