@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import helmet from "helmet";
 import underPressure from "@fastify/under-pressure";
 import { AppError, DEFAULT_RETRY_AFTER_SECONDS } from "./errors/app-error.ts";
+import { acceptJsonBodies } from "./json-body.ts";
 import { metricsEnabled, recordHttpRequest } from "./metrics.ts";
 import { startRequestSpan, traceRequests, tracingEnabled } from "./tracing.ts";
 import type { Logger } from "./logger.ts";
@@ -89,7 +90,8 @@ class RequestLog extends LogController {
  * A Fastify instance as every listener of ours wants it: request ids are trace ids, one log line
  * per request, security headers (helmet's, computed once: see helmetHeaders), timeouts for slow clients, and load shedding: while the event loop lags, a
  * request is refused at once with 503 and Retry-After (an AppError, so each listener answers it
- * in its own error shape) instead of joining an unbounded queue. `trustProxy` (TRUST_PROXY,
+ * in its own error shape) instead of joining an unbounded queue. JSON bodies are read by our
+ * rules (lib/json-body.ts: media type, charset, depth, duplicate keys). `trustProxy` (TRUST_PROXY,
  * public listeners only): whose X-Forwarded-For makes `request.ip`. `publicUrl`: where the
  * listener's /docs may send "try it out" requests. `name`: the listener's label in the metrics
  * (requests are counted when METRICS_PORT turned metrics on before the listener was built).
@@ -125,6 +127,7 @@ export function createHttpServer(
     frameworkErrors: (error, request, reply) =>
       options.answerBadUrl?.(request, reply) || app.errorHandler(new AppError("GEN-404-001", { detail: "The path is not a valid URL.", cause: error }), request, reply),
   });
+  acceptJsonBodies(app);
   const securityHeaders = helmetHeaders(options.publicUrl);
   // while closing, in-flight requests finish; a new one on a kept-alive connection is refused at once
   let closing = false;

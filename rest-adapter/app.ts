@@ -18,6 +18,7 @@ import { asAppError, renderProblem, type ProblemDetail } from "./problem.ts";
 import { DEFAULT_ROUTE_BODY_LIMIT, isRateLimited, type HttpMethod, type Route } from "./route.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
+import { jsonInvalid } from "../lib/json-body.ts";
 import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../lib/json-validation.ts";
 
 export interface HttpAppOptions {
@@ -140,7 +141,7 @@ function fromFastifyError(error: { code?: string; statusCode?: number; message: 
   switch (error.code) {
     case "FST_ERR_CTP_INVALID_JSON_BODY":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return new AppError("GEN-422-001", { validation: [{ type: "json_invalid", loc: ["body"], msg: "JSON decode error", input: {}, ctx: { error: error.message } }] });
+      return jsonInvalid(error.message);
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return new AppError("GEN-422-001", { validation: [{ type: "missing", loc: ["body"], msg: "Field required", input: null, ctx: {} }] });
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
@@ -149,7 +150,7 @@ function fromFastifyError(error: { code?: string; statusCode?: number; message: 
       return appError("GEN-413-001");
   }
   if (error.statusCode === 400 && /JSON/i.test(error.message))
-    return new AppError("GEN-422-001", { validation: [{ type: "json_invalid", loc: ["body"], msg: "JSON decode error", input: {}, ctx: { error: error.message } }] });
+    return jsonInvalid(error.message);
   return undefined;
 }
 

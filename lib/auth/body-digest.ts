@@ -1,20 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { acceptJsonBodies, MAX_JSON_DEPTH } from "../json-body.ts";
 import { bodyDigest } from "./internal-principal.ts";
 
 const digests = new WeakMap<FastifyRequest, Buffer>();
 const EMPTY = bodyDigest("");
 
 /**
- * JSON bodies parsed as Fastify parses them, keeping the SHA-256 of their exact bytes: internal
- * listeners check a signed principal against the body it was signed with.
+ * JSON bodies parsed as every listener parses them (lib/json-body.ts), keeping the SHA-256 of
+ * their exact bytes: internal listeners check a signed principal against the body it was signed
+ * with. Their bodies wrap a client's in a GraphQL request, so they may nest a little deeper.
  */
 export function keepBodyDigests(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
-    digests.set(request, bodyDigest(body as Buffer));
-    parseJson(request, (body as Buffer).toString("utf8"), done);
-  });
+  acceptJsonBodies(app, { maxDepth: 2 * MAX_JSON_DEPTH, onBytes: (request, bytes) => digests.set(request, bodyDigest(bytes)) });
 }
 
 /** The digest of the request's body (of no bytes, when it had none). */

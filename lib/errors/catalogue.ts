@@ -19,7 +19,7 @@ export const ERROR_CATALOGUE = {
   "GEN-404-001": { status: 404, title: "Not Found", detail: "No resource exists at this path." },
   "GEN-405-001": { status: 405, title: "Method Not Allowed", detail: "This path does not accept this method." },
   "GEN-413-001": { status: 413, title: "Payload Too Large", detail: "The request body is larger than allowed." },
-  "GEN-415-001": { status: 415, title: "Unsupported Media Type", detail: "Send the request body as application/json." },
+  "GEN-415-001": { status: 415, title: "Unsupported Media Type", detail: "Send the request body as application/json, in UTF-8." },
   "GEN-422-001": { status: 422, title: "Validation Error", detail: "The request did not validate." },
   "GEN-429-001": { status: 429, title: "Too Many Requests", detail: "Rate limit exceeded; retry after the seconds in Retry-After." },
   "GEN-500-001": { status: 500, title: "Internal Server Error", detail: "An unexpected error occurred." },

@@ -87,7 +87,7 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
     const upstream = upstreams.get(chainId);
     if (!upstream) throw refuse(404, RPC_ERROR.RESOURCE_UNAVAILABLE, `chain ${params.chain_id} is not served by this RPC host`, { chains });
 
-    const parsed = parseBody(typeof request.body === "string" ? request.body : "");
+    const parsed = parseBody(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), request.headers["content-type"]);
     const cost = parsed.ok && parsed.batch ? parsed.items.length : 1;
     const decision = await limiter.consume(`rpc:${principal.key_id}`, options.rateLimit, cost);
     if (!decision.allowed) throw limitExceeded(decision.retryAfterSeconds, `at most ${options.rateLimit.limit} calls per ${options.rateLimit.windowMs / 1000} s per key`, "rpc");
@@ -116,9 +116,9 @@ export function buildRpcApp(options: RpcAppOptions): Promise<FastifyInstance> {
   };
 
   const rpcRoutes = async (app: FastifyInstance) => {
-    // the body is read as text whatever its media type (some clients send text/plain to avoid a CORS preflight)
+    // the body is read whatever its media type (some clients send text/plain to avoid a CORS preflight), and parsed by the handler
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("*", { parseAs: "string", bodyLimit }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (_request, body, done) => done(null, body));
 
     app.addHook("onRequest", async (request, reply) => {
       request.raw.url = redactKey(request.raw.url ?? "");

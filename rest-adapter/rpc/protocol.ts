@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 (https://www.jsonrpc.org/specification) as the RPC host speaks it: request
 // validation, the plan of what is answered here and what is forwarded, and the answer put back
 // together in the caller's order with the caller's ids.
+import { JsonBodyError, parseJsonBody } from "../../lib/json-body.ts";
 import { isRecord } from "../../lib/parse.ts";
 import { classifyMethod } from "./methods.ts";
 
@@ -146,13 +147,17 @@ export function assemble(plans: readonly CallPlan[], outcome: UpstreamOutcome | 
 
 export type ParsedBody = { ok: true; batch: false; item: unknown } | { ok: true; batch: true; items: unknown[] } | { ok: false; response: JsonRpcResponse };
 
-/** The body as JSON: one request or a batch (an empty or oversized batch is refused whole). */
-export function parseBody(text: string): ParsedBody {
+/**
+ * The body as JSON by every listener's rules (lib/json-body.ts; whatever its media type, but in
+ * UTF-8): one request or a batch (an empty or oversized batch is refused whole).
+ */
+export function parseBody(bytes: Buffer, contentType: string | undefined): ParsedBody {
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, response: errorResponse(null, RPC_ERROR.PARSE_ERROR, "parse error: the body is not valid JSON") };
+    value = parseJsonBody(bytes, contentType);
+  } catch (error) {
+    if (!(error instanceof JsonBodyError)) throw error;
+    return { ok: false, response: errorResponse(null, RPC_ERROR.PARSE_ERROR, `parse error: the body is not valid JSON (${error.message})`) };
   }
   if (!Array.isArray(value)) return { ok: true, batch: false, item: value };
   if (value.length === 0) return { ok: false, response: errorResponse(null, RPC_ERROR.INVALID_REQUEST, "invalid request: empty batch") };

@@ -6,6 +6,7 @@ import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";
 import type { DocumentedRoute } from "../openapi.ts";
 import type { ResponseChecker } from "../response-check.ts";
+import { JsonBodyError, jsonInvalid, parseJsonBody } from "../../lib/json-body.ts";
 import { compileValidator, validationItems } from "../../lib/json-validation.ts";
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
@@ -62,9 +63,11 @@ export function registerWebhooks(app: FastifyInstance, receivers: WebhookReceive
         receiver.verify(raw, request.headers, now);
         let envelope: unknown;
         try {
-          envelope = JSON.parse(raw.toString("utf8"));
+          envelope = parseJsonBody(raw, request.headers["content-type"]);
         } catch (error) {
-          throw new AppError("GEN-422-001", { validation: [{ type: "json_invalid", loc: ["body"], msg: "JSON decode error", input: {}, ctx: { error: (error as Error).message } }] });
+          if (!(error instanceof JsonBodyError)) throw error;
+          // a receiver reads any media type: every refusal of the body, its charset's too, is the envelope's 422
+          throw jsonInvalid(error.message);
         }
         if (!validator(envelope)) throw new AppError("GEN-422-001", { validation: validationItems(validator.errors ?? [], "body", envelope) });
         receiver.check?.(envelope as never, request.headers, now);

@@ -368,7 +368,7 @@ describe("POST /v0/idsvc/token/pint with an EOA wallet", () => {
     await exchanged(await signedExchange(await mintKey(), alice.account, fields));
   });
 
-  it("answers 400 PINT-400-001 in the PINT shape for a body the HTTP layer refuses: not JSON, wrong content type, empty, too large", async () => {
+  it("answers 400 PINT-400-001 in the PINT shape for a body the HTTP layer refuses: not JSON, wrong content type or charset, a duplicate key, too deep, empty, too large", async () => {
     const key = await mintKey();
     const post = (init: RequestInit) => platform.identity("/v0/idsvc/token/pint", { method: "POST", bearer: key, ...init });
     const fields = mandate(alice.account);
@@ -376,7 +376,10 @@ describe("POST /v0/idsvc/token/pint with an EOA wallet", () => {
     const cases: [string, RequestInit, RegExp][] = [
       ["not JSON", { headers: { "content-type": "application/json" }, body: "{chain_id: 8453," }, /not valid JSON/],
       ["a forbidden __proto__ key", { headers: { "content-type": "application/json" }, body: '{"__proto__": {"x": 1}}' }, /not valid JSON/],
-      ["text/plain", { headers: { "content-type": "text/plain" }, body: valid }, /must be a JSON object/],
+      ["text/plain", { headers: { "content-type": "text/plain" }, body: valid }, /application\/json/],
+      ["another charset", { headers: { "content-type": "application/json; charset=utf-16" }, body: valid }, /in UTF-8/],
+      ["a duplicate key", { headers: { "content-type": "application/json" }, body: valid.replace(/}$/, ',"chain_id":1}') }, /Duplicate key 'chain_id'/],
+      ["a body nested 5,000 deep", { headers: { "content-type": "application/json" }, body: valid.replace(/}$/, `,"x":${"[".repeat(5_000)}${"]".repeat(5_000)}}`) }, /levels deep/],
       ["form-encoded", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "chain_id=8453" }, /application\/json/],
       ["an empty JSON body", { headers: { "content-type": "application/json" }, body: "" }, /empty/],
       ["over 16 KiB", { headers: { "content-type": "application/json" }, body: JSON.stringify({ ...JSON.parse(valid), padding: "x".repeat(20_000) }) }, /larger/],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ALLOWED_METHODS, classifyMethod } from "../../rest-adapter/rpc/methods.ts";
-import { MAX_BATCH_SIZE, assemble, parseBody, planCall, upstreamCalls, type CallPlan } from "../../rest-adapter/rpc/protocol.ts";
+import { MAX_BATCH_SIZE, assemble, parseBody as parseBodyBytes, planCall, upstreamCalls, type CallPlan } from "../../rest-adapter/rpc/protocol.ts";
 
 describe("method policy", () => {
   it("allows reads and eth_sendRawTransaction", () => {
@@ -50,6 +50,7 @@ describe("planCall", () => {
 });
 
 describe("parseBody", () => {
+  const parseBody = (text: string, contentType = "application/json") => parseBodyBytes(Buffer.from(text), contentType);
   it("parses one request or a batch, and refuses bad JSON, empty and oversized batches whole", () => {
     expect(parseBody('{"a":1}')).toEqual({ ok: true, batch: false, item: { a: 1 } });
     expect(parseBody("[1]")).toEqual({ ok: true, batch: true, items: [1] });
@@ -58,6 +59,14 @@ describe("parseBody", () => {
     expect(parseBody("[]")).toMatchObject({ ok: false, response: { error: { code: -32600, message: "invalid request: empty batch" } } });
     expect(parseBody(JSON.stringify(Array(MAX_BATCH_SIZE + 1).fill(1)))).toMatchObject({ ok: false, response: { error: { code: -32600 } } });
     expect(parseBody(JSON.stringify(Array(MAX_BATCH_SIZE).fill(1)))).toMatchObject({ ok: true, batch: true });
+  });
+
+  it("reads the body by every listener's JSON rules, whatever its media type: a parse error for a duplicate key, deep nesting, a byte order mark, another charset", () => {
+    expect(parseBody('{"id":1,"id":2}', "text/plain")).toMatchObject({ ok: false, response: { error: { code: -32700, message: expect.stringContaining("'id'") } } });
+    expect(parseBody("[".repeat(10_000) + "]".repeat(10_000))).toMatchObject({ ok: false, response: { error: { code: -32700 } } });
+    expect(parseBody('\ufeff{"a":1}')).toMatchObject({ ok: false, response: { error: { code: -32700 } } });
+    expect(parseBody('{"a":1}', "application/json; charset=utf-16")).toMatchObject({ ok: false, response: { error: { code: -32700 } } });
+    expect(parseBody('{"a":1}', "text/plain")).toEqual({ ok: true, batch: false, item: { a: 1 } });
   });
 });
 
