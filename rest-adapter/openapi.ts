@@ -2,7 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { AppError } from "../lib/errors/app-error.ts";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS } from "../lib/idempotency.ts";
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
-import { jsonInvalid } from "../lib/json-body.ts";
+import { jsonInvalid, MAX_JSON_DEPTH } from "../lib/json-body.ts";
 import { renderProblem, type ProblemContext } from "./problem.ts";
 import { exampleRequest } from "./mcp/agent-tools.ts";
 import { AGENT_ACTION_TAG, AGENT_TOOL_TAG, agentScopeOf, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
@@ -152,10 +152,30 @@ function problemExamples(route: DocumentedRoute, codes: ErrorCode[], context: Pr
   return examples;
 }
 
-/** The status's text, then one line per code: `CODE` title: the catalogue's detail. */
-function errorDescription(status: number, codes: ErrorCode[]): string {
+/** The status's text, then one line per code: `CODE` title: the catalogue's detail; then `rules`, what refuses a body with it. */
+function errorDescription(status: number, codes: ErrorCode[], rules: string[] = []): string {
   const lines = codes.map((code) => `- \`${code}\` ${errorDefinition(code).title}: ${errorDefinition(code).detail}`);
-  return [STATUS_TEXT[status] ?? "Error", "", ...lines].join("\n");
+  return [STATUS_TEXT[status] ?? "Error", "", ...lines, ...rules.flatMap((rule) => ["", rule])].join("\n");
+}
+
+/** How every listener reads a JSON body (lib/json-body.ts), told where a route answers each refusal. */
+const MEDIA_TYPE_RULE =
+  "A body must be sent as `application/json` in UTF-8: without a `Content-Type`, as another media type (`text/plain` included), or with a `charset` other than `utf-8` (any case, quoted or not) it is refused.";
+const JSON_RULE =
+  `A body must be one JSON value (RFC 8259) that starts without a byte order mark, is valid UTF-8, nests objects and arrays at most ${MAX_JSON_DEPTH} levels deep, ` +
+  "names no key twice in one object with different values (parsers disagree on which one counts; the same value twice is read once) and has no `__proto__` or `constructor.prototype` key; otherwise it is refused";
+
+/** The body rules by the status that refuses them on `route`: none for a GET; a route's `bodyError` tells them all; a webhook reads any media type. */
+function bodyRules(route: DocumentedRoute): Map<number, string[]> {
+  const rules = new Map<number, string[]>();
+  if (route.method === "GET") return rules;
+  if (route.bodyError) rules.set(errorDefinition(route.bodyError).status, [MEDIA_TYPE_RULE, `${JSON_RULE}, and \`${route.bodyError}\`'s detail says why.`]);
+  else {
+    const jsonInvalid = `${JSON_RULE}: \`GEN-422-001\` with one \`json_invalid\` item at \`["body"]\` whose \`ctx.error\` says why (and names a repeated key).`;
+    if (route.rawBody) rules.set(422, [`${jsonInvalid} Any media type is read, but a \`charset\` other than \`utf-8\` is refused the same way.`]);
+    else rules.set(415, [MEDIA_TYPE_RULE]).set(422, [jsonInvalid]);
+  }
+  return rules;
 }
 
 function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, "instance">) {
@@ -174,9 +194,10 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
     const status = errorDefinition(code).status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  const rules = bodyRules(route);
   for (const [status, codes] of byStatus) {
     responses[status] = {
-      description: errorDescription(status, codes),
+      description: errorDescription(status, codes, rules.get(status)),
       content: {
         "application/problem+json": { schema: jsonSchema(problemSchema(status)), examples: problemExamples(route, codes, { ...problemContext, instance: route.path }) },
       },

@@ -1,4 +1,5 @@
 // `{rpc_url}/openapi.json`: what a public key's `rpc_docs` link points at.
+import { MAX_JSON_DEPTH } from "../../lib/json-body.ts";
 import { buildOpenApiDocument, retryAfterHeader, type HeaderObject } from "../openapi.ts";
 import { healthRoutes } from "../routes/health.ts";
 import { RPC_SCOPE } from "./auth.ts";
@@ -18,7 +19,7 @@ const ERROR_TABLE = `| HTTP | code | when |
 | 200 | ${RPC_ERROR.METHOD_NOT_FOUND} | the method is not on the allow-list; never forwarded |
 | 200 | ${RPC_ERROR.METHOD_NOT_SUPPORTED} | a signing, administrative or filter method, refused explicitly (\`data.reason\` says why); never forwarded |
 | 200 / 400 | ${RPC_ERROR.INVALID_REQUEST} | an invalid request object: answered in its batch slot (200), or alone (400) |
-| 400 | ${RPC_ERROR.PARSE_ERROR} | the body is not JSON |
+| 400 | ${RPC_ERROR.PARSE_ERROR} | the body is not JSON as every listener reads it (any media type, but UTF-8: a \`charset\` other than \`utf-8\`, a byte order mark, more than ${MAX_JSON_DEPTH} levels of nesting or a key repeated with another value in one object is refused; the message says which) |
 | 400 | ${RPC_ERROR.INVALID_REQUEST} | an empty batch, or more than ${MAX_BATCH_SIZE} calls |
 | 401 | ${RPC_ERROR.ACCESS_DENIED} | key missing, malformed, unknown or revoked (\`data.reason\`: \`missing_key\`, \`invalid_key\`) |
 | 403 | ${RPC_ERROR.ACCESS_DENIED} | a server-partition key (\`server_key\`: revoke it if it was exposed), or a key without \`${RPC_SCOPE}\` (\`missing_scope\`) |
