@@ -3,10 +3,11 @@ import { keepBodyDigests, requestBodyDigest } from "../lib/auth/body-digest.ts";
 import { PRINCIPAL_HEADER, PrincipalVerifier } from "../lib/auth/internal-principal.ts";
 import type { Principal } from "../lib/auth/principal.ts";
 import { AppError, appError } from "../lib/errors/app-error.ts";
-import { answerWithApollo } from "../lib/graphql/apollo-http.ts";
+import { answerWithApollo, refuseLongDocument } from "../lib/graphql/apollo-http.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import { createHttpServer, type HttpSettings } from "../lib/http.ts";
 import { answerGraphqlErrors } from "../lib/graphql/http-errors.ts";
+import { graphqlBodyLimit, type GraphqlLimits } from "../lib/graphql/limits.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { Authenticator } from "./authenticate.ts";
@@ -25,6 +26,8 @@ export interface GraphqlAppOptions {
   trustProxy?: TrustProxy;
   /** timeouts and load shedding (lib/http.ts) */
   http?: HttpSettings;
+  /** GRAPHQL_LIMITS: the document length is checked before anything parses it, and bounds the public body */
+  limits: GraphqlLimits;
 }
 
 /** How a listener makes a request's principal (everything of PrincipalRequest but the headers and trace id it reads itself), and the client's User-Agent. */
@@ -38,7 +41,7 @@ type Caller = Omit<PrincipalRequest, "headers" | "trace_id"> & { user_agent?: st
  * mutation spends one unit per root field, refused whole before any of them runs.
  */
 export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<FastifyInstance> {
-  const app = createHttpServer(options.logger, { trustProxy: options.trustProxy, http: options.http, name: "graphql" });
+  const app = createHttpServer(options.logger, { bodyLimit: graphqlBodyLimit(options.limits), trustProxy: options.trustProxy, http: options.http, name: "graphql" });
   return graphqlRoutes(app, options, (request) => ({
     credentials: "required",
     client_address: request.ip,
@@ -57,6 +60,7 @@ export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<Fasti
  * credential are not counted again: the adapter, facing the client, counted them per address already.
  */
 export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "trustProxy"> & { internalSecret: string }): Promise<FastifyInstance> {
+  // the listener's 1 MiB, not the public body limit: the adapter's variables carry REST bodies (up to a route's bodyLimit)
   const app = createHttpServer(options.logger, { http: options.http, name: "gateway-internal" });
   keepBodyDigests(app);
   const verifier = new PrincipalVerifier(options.internalSecret, "gateway");
@@ -73,6 +77,9 @@ function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identif
 
   const handler = (server: ApolloServer<RequestContext>) => async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header("x-request-id", request.id);
+    // like the body limit, before any credential or parse (the public listener's request cost parses mutations)
+    const refused = refuseLongDocument(request, reply, options.limits);
+    if (refused) return refused;
     let principal: Principal;
     let caller: Caller;
     try {

@@ -1,9 +1,12 @@
-// Limits on the shape of a GraphQL document (GraphQL Armor rules plus graphql-js's token limit),
-// so one request cannot fan out into thousands of resolver calls or a huge parse.
+// Limits on the shape of a GraphQL document (GraphQL Armor rules, graphql-js's token limit and a
+// length), so one request cannot fan out into thousands of resolver calls or a huge parse.
 //
 //   GRAPHQL_LIMITS          JSON object, each field optional, a positive integer:
 //                           {"max_depth": 10, "max_introspection_depth": 21, "max_aliases": 15,
-//                            "max_tokens": 2000, "max_cost": 5000, "max_directives": 50}
+//                            "max_tokens": 2000, "max_document_bytes": 32768, "max_cost": 5000,
+//                            "max_directives": 50}
+//                           max_document_bytes is checked before anything parses a document, and
+//                           the public /graphql body may hold it and 32 KiB of variables (64 KiB).
 //   GRAPHQL_INTROSPECTION   true | false. Unset: false when NODE_ENV=production, true otherwise.
 import {
   Kind,
@@ -34,8 +37,13 @@ export interface GraphqlLimits {
   max_introspection_depth: number;
   /** aliased fields per operation: `a1: siwe_nonce a2: siwe_nonce …` */
   max_aliases: number;
-  /** lexical tokens per document, checked while parsing */
+  /** lexical tokens per document, checked while parsing (comments, whitespace and commas are not tokens) */
   max_tokens: number;
+  /**
+   * UTF-8 bytes per document, checked before parsing: bounds what max_tokens does not count, so
+   * a short document padded with comments is not lexed to its end
+   */
+  max_document_bytes: number;
   /** GraphQL Armor's cost: objects 2, scalars 1, times 1.5 per level of depth */
   max_cost: number;
   max_directives: number;
@@ -47,16 +55,18 @@ export interface GraphqlLimitConfig {
 }
 
 /**
- * Generous for every REST route's operation (the largest: depth 5, cost 145, 128 tokens, one alias,
- * two directives; a test keeps them inside) and for dashboards; far below a document that hurts.
- * max_introspection_depth is exactly what graphql-js's getIntrospectionQuery() needs at its
- * default typeDepth (9 `ofType` levels, 21 as counted here; a test keeps it inside).
+ * Generous for every REST route's operation (the largest: depth 5, cost 145, 128 tokens, 901
+ * bytes, one alias, two directives; a test keeps them inside) and for dashboards; far below a
+ * document that hurts. max_introspection_depth is exactly what graphql-js's getIntrospectionQuery()
+ * needs at its default typeDepth (9 `ofType` levels, 21 as counted here; a test keeps it inside);
+ * that query is 2 KB. 32 KiB holds 2000 tokens as graphql-js prints them (8 to 14 bytes a token).
  */
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphqlLimits> = Object.freeze({
   max_depth: 10,
   max_introspection_depth: 21,
   max_aliases: 15,
   max_tokens: 2000,
+  max_document_bytes: 32_768,
   max_cost: 5000,
   max_directives: 50,
 });
@@ -151,8 +161,29 @@ export function limitParseOptions(limits: GraphqlLimits): { maxTokens: number } 
   return { maxTokens: limits.max_tokens };
 }
 
+/**
+ * Why a document is refused before it is parsed, in graphql-js's words for the token limit, or
+ * undefined: a comparison of lengths, where counting comments as tokens would take a second lex.
+ */
+export function documentBeyondLimits(source: string, limits: GraphqlLimits): string | undefined {
+  const max = limits.max_document_bytes;
+  // a UTF-16 code unit is 1 to 3 UTF-8 bytes: only a length in between needs its bytes counted
+  if (source.length * 3 <= max || (source.length <= max && Buffer.byteLength(source) <= max)) return undefined;
+  return `Syntax Error: Document contains more than ${max} bytes. Parsing aborted.`;
+}
+
+/** Room for a public /graphql request's variables beside its document: the largest input (a SIWE smart-account signature) is 32 KiB of hex, as on REST. */
+const VARIABLES_BYTES = 32 * 1024;
+
+/** The public /graphql body limit: a document of max_document_bytes and its variables (64 KiB by default, a REST route's). */
+export function graphqlBodyLimit(limits: GraphqlLimits): number {
+  return limits.max_document_bytes + VARIABLES_BYTES;
+}
+
 /** Which limit a (valid) operation exceeds, as `/graphql` would report it, or undefined when it passes them all. */
 export function operationBeyondLimits(schema: GraphQLSchema, source: string, limits: GraphqlLimits): string | undefined {
+  const tooLong = documentBeyondLimits(source, limits);
+  if (tooLong) return tooLong;
   let document: DocumentNode;
   try {
     document = parse(source, limitParseOptions(limits));

@@ -383,7 +383,7 @@ describe("split mode: keys verified through the gateway's internal /graphql", ()
   let base: string;
   beforeAll(async () => {
     const internalSecret = randomBytes(32).toString("hex");
-    internal = await buildInternalGraphqlApp({ server: platform.gateway.server, logger: pino({ level: "silent" }), internalSecret, authenticator: platform.gatewayClient.authenticator });
+    internal = await buildInternalGraphqlApp({ server: platform.gateway.server, logger: pino({ level: "silent" }), internalSecret, authenticator: platform.gatewayClient.authenticator, limits: platform.config.graphql.limits });
     const gateway = new HttpGatewayClient(await listen(internal, { name: "graphql-internal", port: 0, host: "127.0.0.1", path: "/graphql" }), internalSecret);
     app = await buildRpcApp({
       gateway,

@@ -4,8 +4,8 @@ import { Supergraph } from "@apollo/federation-internals";
 import { getIntrospectionQuery } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../lib/config-error.ts";
-import { DEFAULT_GRAPHQL_LIMITS, loadGraphqlLimitConfig, operationBeyondLimits } from "../../lib/graphql/limits.ts";
-import type { Route } from "../../rest-adapter/route.ts";
+import { DEFAULT_GRAPHQL_LIMITS, graphqlBodyLimit, loadGraphqlLimitConfig, operationBeyondLimits } from "../../lib/graphql/limits.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT, type Route } from "../../rest-adapter/route.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
 
 const ROUTES_DIR = join(import.meta.dirname, "..", "..", "rest-adapter", "routes");
@@ -72,6 +72,24 @@ describe("the default limits and the REST routes", () => {
     expect(operationBeyondLimits(schema, `{ me { ${"id ".repeat(2000)} } }`, DEFAULT_GRAPHQL_LIMITS)).toMatch(/Document contains more th.. 2000 tokens/);
     const directives = `{ me { ${"id @include(if: true) ".repeat(51)}} }`;
     expect(operationBeyondLimits(schema, directives, DEFAULT_GRAPHQL_LIMITS)).toMatch(/Directives limit of 50 exceeded/);
+  });
+
+  it("counts a document's bytes, which max_tokens does not: comments, whitespace and commas", () => {
+    const padded = (padding: string) => `{ me { id } }\n${padding}`;
+    const comments = (bytes: number) => padded(`${"#".repeat(99)}\n`.repeat(bytes / 100));
+    expect(operationBeyondLimits(schema, comments(32_700), DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
+    expect(operationBeyondLimits(schema, comments(100_000), DEFAULT_GRAPHQL_LIMITS)).toMatch(/Document contains more than 32768 bytes/);
+    expect(operationBeyondLimits(schema, padded(" ".repeat(40_000)), DEFAULT_GRAPHQL_LIMITS)).toMatch(/more than 32768 bytes/);
+    expect(operationBeyondLimits(schema, padded(",".repeat(40_000)), DEFAULT_GRAPHQL_LIMITS)).toMatch(/more than 32768 bytes/);
+    // UTF-8 bytes, not characters: 11,000 euro signs are 33,000 bytes, 15,000 e-acutes 30,000
+    expect(operationBeyondLimits(schema, padded(`# ${"€".repeat(11_000)}`), DEFAULT_GRAPHQL_LIMITS)).toMatch(/more than 32768 bytes/);
+    expect(operationBeyondLimits(schema, padded(`# ${"é".repeat(15_000)}`), DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
+    expect(operationBeyondLimits(schema, comments(100_000), { ...DEFAULT_GRAPHQL_LIMITS, max_document_bytes: 200_000 })).toBeUndefined();
+  });
+
+  it("the public /graphql body holds a document and 32 KiB of variables: 64 KiB by default, as a REST route's", () => {
+    expect(graphqlBodyLimit(DEFAULT_GRAPHQL_LIMITS)).toBe(DEFAULT_ROUTE_BODY_LIMIT);
+    expect(graphqlBodyLimit({ ...DEFAULT_GRAPHQL_LIMITS, max_document_bytes: 4096 })).toBe(4096 + 32 * 1024);
   });
 
   it("counts introspection fields: the standard introspection query fits max_introspection_depth exactly, 200 levels do not", () => {
