@@ -100,7 +100,7 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
     // its peers (identity asks users who owns a wallet) over HTTP, as itself, with signed internal principals
     const reach = (peer: SubgraphName) => new RemoteSubgraphTransport(subgraphUrl(config, peer), peer, internalSecret);
     const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits }, reach);
-    const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger, http: config.http });
+    const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger, http: config.http, limits: config.graphql.limits });
     const url = await listen(app, { name: subgraphName, port, host: config.host, path: "/graphql" });
     subgraph.start();
     return {

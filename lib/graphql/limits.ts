@@ -131,7 +131,7 @@ function rootFieldNames(selectionSet: SelectionSetNode, context: ValidationConte
  * standard introspection query is 21 deep); any other operation max_depth, so schema and data
  * asked for together get no allowance.
  */
-function depthRule(limits: GraphqlLimits): ValidationRule {
+export function depthRule(limits: GraphqlLimits): ValidationRule {
   const regular = maxDepthRule({ n: limits.max_depth, ignoreIntrospection: false, ...report });
   const introspection = maxDepthRule({ n: limits.max_introspection_depth, ignoreIntrospection: false, ...report });
   return (context) => {
@@ -178,6 +178,20 @@ const VARIABLES_BYTES = 32 * 1024;
 /** The public /graphql body limit: a document of max_document_bytes and its variables (64 KiB by default, a REST route's). */
 export function graphqlBodyLimit(limits: GraphqlLimits): number {
   return limits.max_document_bytes + VARIABLES_BYTES;
+}
+
+/**
+ * The limits a split-mode subgraph's listener applies (subgraphs/http.ts): the ones on parsing and
+ * nesting, with room for what the query planner makes of a document within them. An entity fetch
+ * nests its selections in `_entities { ... on T { … } }`, two levels where the path above had at
+ * least one, and adds `__typename`, keys and @requires selections (GET /v0/accounts: depth 7 and
+ * 55 tokens at the gateway, 8 and 76 in its finance fetch; a test plans every REST operation).
+ * Aliases, cost and directives stay the gateway's: the planner's fetches differ there by design
+ * (aliases of its own, keys and `__typename` one level deeper), and only the gateway and other
+ * holders of INTERNAL_SECRET get past a subgraph's signature check to its parser.
+ */
+export function subgraphLimits(limits: GraphqlLimits): GraphqlLimits {
+  return { ...limits, max_depth: limits.max_depth + 1, max_tokens: 2 * limits.max_tokens, max_document_bytes: 2 * limits.max_document_bytes };
 }
 
 /** Which limit a (valid) operation exceeds, as `/graphql` would report it, or undefined when it passes them all. */

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInternalGraphqlApp } from "../../gateway/http.ts";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../../lib/auth/internal-principal.ts";
 import { ADAPTER_PRINCIPAL, type Principal } from "../../lib/auth/principal.ts";
+import { buildSubgraphApp } from "../../subgraphs/http.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 // Issue 7, item 3: /graphql refuses documents that fan out (depth, aliases, cost) or are huge
 // (tokens, bytes) before running anything, as GraphQL errors with 400; introspection is configurable.
-// Issue 27, item 5: the public body limit and the document length.
+// Issue 27, items 5 and 6: the public body limit, the document length, and the limits on every listener.
 let platform: TestPlatform;
 /** introspection off, and a 4 KiB document limit (so a GET's query string can pass it) */
 let closed: TestPlatform;
@@ -158,7 +159,7 @@ function expectError(answer: { status: number; body: any }, code: string, messag
   expect(answer.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(message), extensions: expect.objectContaining({ code }) })]);
 }
 
-describe("split mode's internal listener applies the same limits (built here on the platform's gateway)", () => {
+describe("split mode's listeners apply the same limits (built here on the platform's gateway and subgraphs)", () => {
   const secret = randomBytes(32).toString("hex");
   const logger = pino({ level: "silent" });
   const stops: (() => Promise<unknown>)[] = [];
@@ -179,5 +180,22 @@ describe("split mode's internal listener applies the same limits (built here on 
     // a REST body at its route's limit travels in the variables: the public 64 KiB is not this listener's
     const restSized = await post({ query: "{ __typename }", variables: { body: "x".repeat(64 * 1024) } });
     expect(restSized.status).toBe(200);
+  });
+
+  it("each subgraph's listener: depth, tokens and length, with room for the query planner's additions", async () => {
+    for (const [name, subgraph] of Object.entries(platform.subgraphs)) {
+      const { app, server } = await buildSubgraphApp(subgraph, { internalSecret: secret, logger, limits: platform.config.graphql.limits });
+      stops.push(() => app.close(), () => server.stop());
+      const post = (query: string) => signedPost(app, secret, name as PrincipalAudience, { kind: "internal", service: "gateway" }, { query });
+      expectError(await post(ofTypes(200)), "GRAPHQL_VALIDATION_FAILED", /depth limit of 21 exceeded, found 203/);
+      expectError(await post(commentPadded("{ _service { sdl } }", 100_000)), "GRAPHQL_PARSE_FAILED", /more than 65536 bytes/);
+      expectError(await post(`{ _service { ${"sdl ".repeat(5000)}} }`), "GRAPHQL_PARSE_FAILED", /more th.. 4000 tokens/);
+      const stock = await post(getIntrospectionQuery());
+      expect(stock.status, name).toBe(200);
+      expect(stock.body.data.__schema.queryType.name).toBe("Query");
+      const sdl = await post(commentPadded("{ _service { sdl } }", 60_000));
+      expect(sdl.status, name).toBe(200);
+      expect(sdl.body.data._service.sdl).toContain("type");
+    }
   });
 });

@@ -240,6 +240,24 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
     expect((await signed.json()).errors[0].extensions.error_code).toBe("USR-401-001");
   });
 
+  it("a subgraph reached directly applies the GraphQL limits: a 200-level introspection chain and a comment-padded document are refused unrun", async () => {
+    const gateway: Principal = { kind: "internal", service: "gateway" };
+    const post = async (query: string) => {
+      const response = await fetch(usersUrl, signedPost(gateway, "users", JSON.stringify({ query })));
+      return { status: response.status, body: await response.json() };
+    };
+    const deep = await post(`{ __schema { types { ${"ofType { ".repeat(200)}name${" }".repeat(200)} } } }`);
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors[0]).toMatchObject({ message: expect.stringMatching(/depth limit of 21 exceeded, found 203/), extensions: { code: "GRAPHQL_VALIDATION_FAILED" } });
+    const padded = await post(`{ _service { sdl } }\n${"#".repeat(100_000)}`);
+    expect(padded.status).toBe(400);
+    expect(padded.body.errors[0]).toMatchObject({ message: expect.stringMatching(/more than 65536 bytes/), extensions: { code: "GRAPHQL_PARSE_FAILED" } });
+    // the public /graphql's body limit is 64 KiB, answered in the GraphQL shape
+    const large = await fetch(gatewayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ __typename }", variables: { padding: "x".repeat(64 * 1024) } }) });
+    expect(large.status).toBe(413);
+    expect((await large.json()).errors[0].extensions.error_code).toBe("GEN-413-001");
+  });
+
   it("a captured principal is refused at another subgraph, with another body, and a second time", async () => {
     const gateway: Principal = { kind: "internal", service: "gateway" };
     const query = JSON.stringify({ query: "{ _service { sdl } }" });

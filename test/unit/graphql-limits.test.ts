@@ -1,10 +1,11 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { Supergraph } from "@apollo/federation-internals";
-import { getIntrospectionQuery } from "graphql";
+import { operationFromDocument, Supergraph } from "@apollo/federation-internals";
+import { QueryPlanner, type PlanNode, type QueryPlan } from "@apollo/query-planner";
+import { getIntrospectionQuery, parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../lib/config-error.ts";
-import { DEFAULT_GRAPHQL_LIMITS, graphqlBodyLimit, loadGraphqlLimitConfig, operationBeyondLimits } from "../../lib/graphql/limits.ts";
+import { DEFAULT_GRAPHQL_LIMITS, depthRule, documentBeyondLimits, graphqlBodyLimit, limitParseOptions, loadGraphqlLimitConfig, operationBeyondLimits, subgraphLimits, type GraphqlLimits } from "../../lib/graphql/limits.ts";
 import { DEFAULT_ROUTE_BODY_LIMIT, type Route } from "../../rest-adapter/route.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
 
@@ -110,5 +111,45 @@ describe("the default limits and the REST routes", () => {
     expect(operationBeyondLimits(schema, `{ __typename ${ofTypes(18).slice(2, -2)} }`, DEFAULT_GRAPHQL_LIMITS)).toBeUndefined();
     // and it is configurable like the others
     expect(operationBeyondLimits(schema, getIntrospectionQuery(), { ...DEFAULT_GRAPHQL_LIMITS, max_introspection_depth: 20 })).toMatch(/depth limit of 20 exceeded, found 21/);
+  });
+});
+
+describe("a split-mode subgraph's limits and the query planner's fetches", () => {
+  const supergraph = Supergraph.build(readSupergraph());
+  const planner = new QueryPlanner(supergraph);
+  const subgraphSchemas = new Map([...supergraph.subgraphs()].map((subgraph) => [subgraph.name, subgraph.schema.toGraphQLJSSchema()]));
+
+  function fetchesOf(node: PlanNode | QueryPlan["node"]): { serviceName: string; operation: string }[] {
+    if (!node) return [];
+    if (node.kind === "Fetch") return [node];
+    if (node.kind === "Sequence" || node.kind === "Parallel") return node.nodes.flatMap(fetchesOf);
+    if (node.kind === "Flatten") return fetchesOf(node.node);
+    throw new Error(`unexpected plan node ${node.kind}`);
+  }
+
+  /** What each subgraph listener would refuse of the fetches the gateway makes for `source`. */
+  function refusedFetches(source: string, limits: GraphqlLimits): string[] {
+    const plan = planner.buildQueryPlan(operationFromDocument(supergraph.schema, parse(source)));
+    return fetchesOf(plan.node).flatMap(({ serviceName, operation }) => {
+      const beyond = documentBeyondLimits(operation, limits);
+      if (beyond) return [`${serviceName}: ${beyond}`];
+      const errors = validate(subgraphSchemas.get(serviceName)!, parse(operation, limitParseOptions(limits)), [depthRule(limits)]);
+      return errors.map((e) => `${serviceName}: ${e.message}`);
+    });
+  }
+
+  it("every REST operation's fetches pass the subgraph limits", async () => {
+    const routes = await allRoutes();
+    const refused = routes.flatMap((route) => refusedFetches(route.operation, subgraphLimits(DEFAULT_GRAPHQL_LIMITS)).map((problem) => `${route.operationId}: ${problem}`));
+    expect(refused).toEqual([]);
+  });
+
+  it("an entity fetch is one level deeper than its document: the same max_depth would refuse what the gateway let through", () => {
+    // depth 7 at the gateway; the finance fetch nests accounts in _entities { ... on User { … } }
+    const accounts = "{ me { accounts { items { balances { asset { contract_addresses { address } } } } } } }";
+    const limits = { ...DEFAULT_GRAPHQL_LIMITS, max_depth: 7 };
+    expect(operationBeyondLimits(supergraph.apiSchema().toGraphQLJSSchema(), accounts, limits)).toBeUndefined();
+    expect(refusedFetches(accounts, limits)).toEqual([expect.stringMatching(/^finance: .*depth limit of 7 exceeded, found 8/)]);
+    expect(refusedFetches(accounts, subgraphLimits(limits))).toEqual([]);
   });
 });
