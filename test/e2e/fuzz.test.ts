@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, isErrorCode } from "../../lib/errors/catalogue.ts";
 import { DEFAULT_ROUTE_BODY_LIMIT } from "../../rest-adapter/route.ts";
-import { operationsOf, requestFor, type FuzzRequest, type Operation } from "../support/openapi-fuzz.ts";
+import { hostileBodies, operationsOf, requestFor, type FuzzRequest, type Operation } from "../support/openapi-fuzz.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 import { newAccount } from "../support/registration.ts";
 import { exportJWK, generateKeyPair } from "jose";
@@ -32,6 +32,8 @@ let platform: TestPlatform;
 let operations: Operation[];
 let secrets: string[];
 let credentials: Record<string, Record<string, string>[]>;
+/** a credential that verifies, by security scheme */
+let validCredentials: Record<string, Record<string, string>>;
 let fingerprintSql: string;
 
 beforeAll(async () => {
@@ -60,6 +62,7 @@ beforeAll(async () => {
     identity: [{ authorization: `Bearer ${dashboard}` }, { authorization: `Bearer ${apiKey}` }, { authorization: `Bearer ${forged}` }, { authorization: "Basic Zm9vOmJhcg==" }],
     rpc: [{ authorization: "Bearer idsvc_pk_test_" + "x".repeat(40) }, { authorization: `Bearer ${apiKey}` }],
   };
+  validCredentials = { PlatformJwt: { "x-platform-jwt": user.jwt }, PlatformPat: { "x-platform-pat": patToken }, DashboardSession: { authorization: `Bearer ${dashboard}` }, ApiKey: { authorization: `Bearer ${apiKey}` } };
   operations = [];
   for (const host of ["platform", "identity", "rpc"] as const) {
     operations.push(...operationsOf(await (await fetch(`${platform.urls[host]}/openapi.json`)).json(), host));
@@ -144,4 +147,33 @@ describe("fuzzing every route of every host from its OpenAPI document", () => {
     }
     expect(failures, failures.join("\n\n")).toEqual([]);
   }, 1_200_000);
+
+  // issue 27: a body nested 2,000 deep answered 500 on 54 of 57 JSON-body routes, and the three random requests per operation above never sent one
+  it("answers the same hostile bodies on every operation that takes one (nested, oversized, mistyped, mis-encoded, a key twice) with a credential, never a 5xx, leaving no trace", async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    for (const operation of operations) {
+      const scheme = operation.schemes.find((name) => validCredentials[name]);
+      const requests = hostileBodies(operation, scheme ? validCredentials[scheme]! : {}, DEFAULT_ROUTE_BODY_LIMIT);
+      if (requests.length === 0) continue;
+      const before = await databaseState();
+      let refusedAll = true;
+      for (const request of requests) {
+        const answer = await send(operation, request);
+        sent++;
+        refusedAll &&= answer.status >= 400;
+        try {
+          checkAnswer(operation, request, answer);
+        } catch (error) {
+          failures.push(String(error).slice(0, 1_000));
+        }
+      }
+      if (!refusedAll) continue;
+      const after = await databaseState();
+      const changed = [...after].filter(([name, state]) => before.get(name) !== state).map(([name]) => name);
+      if (changed.length > 0) failures.push(`${operation.method} ${operation.path}: refused every hostile body, yet wrote ${changed.join(", ")}`);
+    }
+    expect(sent).toBeGreaterThan(1_000);
+    expect(failures, failures.join("\n\n")).toEqual([]);
+  }, 600_000);
 });

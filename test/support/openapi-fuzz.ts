@@ -20,13 +20,15 @@ export interface Operation {
   statuses: Set<number>;
   /** the operation takes a credential (security is not empty) */
   secured: boolean;
+  /** the security schemes it names (PlatformJwt, DashboardSession, …) */
+  schemes: string[];
 }
 
 export interface FuzzRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** a short account of what was sent, for the failure message */
   label: string;
 }
@@ -38,6 +40,7 @@ export function operationsOf(document: Record<string, any>, host: string): Opera
       const operation = item[method];
       if (!operation) continue;
       const body = operation.requestBody?.content?.["application/json"]?.schema;
+      const security: Record<string, unknown>[] = operation.security ?? document.security ?? [];
       operations.push({
         host,
         method: method.toUpperCase(),
@@ -45,7 +48,8 @@ export function operationsOf(document: Record<string, any>, host: string): Opera
         parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: any) => resolve(document, p)),
         ...(body && { body: resolve(document, body) }),
         statuses: new Set(Object.keys(operation.responses ?? {}).map(Number).filter(Number.isFinite)),
-        secured: (operation.security ?? document.security ?? []).some((entry: Record<string, unknown>) => Object.keys(entry).length > 0),
+        secured: security.some((entry) => Object.keys(entry).length > 0),
+        schemes: [...new Set(security.flatMap((entry) => Object.keys(entry)))],
       });
     }
   }
@@ -270,5 +274,73 @@ export function requestFor(operation: Operation, credentials: Credentials, bodyL
       ...(chosen.body !== undefined && { body: chosen.body }),
       label: `${operation.method} ${(at + search).slice(0, 200)} [${chosen.kind} body${chosen.body ? `: ${chosen.body.slice(0, 120)}` : ""}] headers ${JSON.stringify(all).slice(0, 200)}`,
     };
+  });
+}
+
+/** `levels` arrays inside one another: what a recursive walk over a body cannot survive. */
+export function nestedText(levels: number): string {
+  return "[".repeat(levels) + "]".repeat(levels);
+}
+
+/** `text`, a JSON object, with `name` set to the JSON text `value` first (a duplicate when it had one). */
+function withMember(text: string, name: string, value: string): string {
+  const rest = text.trim().slice(1);
+  return `{${JSON.stringify(name)}:${value}${rest.trim() === "}" ? "" : ","}${rest}`;
+}
+
+/** A value of another type than `schema` says. */
+function mistyped(schema: Schema | undefined): unknown {
+  const type = Array.isArray(schema?.type) ? (schema.type as string[]).find((t) => t !== "null") : (schema?.type as string | undefined);
+  switch (type) {
+    case "string":
+      return 12_345;
+    case "integer":
+    case "number":
+      return "12";
+    case "boolean":
+      return "true";
+    case "array":
+      return { 0: "x" };
+    case "object":
+      return ["x"];
+    default:
+      return { mistyped: [true] };
+  }
+}
+
+/**
+ * The same hostile bodies for every operation that takes a body (and every POST, PUT and PATCH
+ * that takes none), not left to chance as requestFor's are: nested 10,000 deep inside a valid
+ * body's field and as the whole body, over `bodyLimit`, each field (up to `maxFields`) of the
+ * wrong type, sent in another charset, with a junk one, with a byte order mark, as latin-1
+ * bytes, without a Content-Type, and with a key given twice. Path parameters are valid values.
+ */
+export function hostileBodies(operation: Operation, headers: Record<string, string>, bodyLimit: number, maxFields = 4): FuzzRequest[] {
+  if (!operation.body && !["POST", "PUT", "PATCH"].includes(operation.method)) return [];
+  const [sample] = fc.sample(fc.record({ path: fc.tuple(...operation.parameters.filter((p) => p.in === "path").map((p) => validValue(p.schema))), body: validValue(operation.body) }), { seed: 27, numRuns: 1 });
+  const pathParameters = operation.parameters.filter((p) => p.in === "path");
+  const path = pathParameters.reduce((at, p, i) => at.replace(`{${p.name}}`, encodeURIComponent(wellFormed(String(sample!.path[i])))), operation.path);
+  const valid = isObject(sample!.body) ? sample!.body : {};
+  const text = JSON.stringify(valid);
+  const properties = Object.entries((operation.body?.properties ?? {}) as Record<string, Schema>);
+  const [first] = Object.keys(valid);
+  const json = "application/json";
+  const bodies: [string, string | Buffer, string | undefined][] = [
+    ["a field nested 10,000 deep", withMember(text, properties[0]?.[0] ?? "deep", nestedText(10_000)), json],
+    ["a body nested 10,000 deep", nestedText(10_000), json],
+    ["an object nested 10,000 deep", '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000), json],
+    ["oversized", withMember(text, "padding", JSON.stringify("x".repeat(bodyLimit + 1))), json],
+    ...properties.slice(0, maxFields).map(([name, schema]): [string, string, string] => [`${name} mistyped`, JSON.stringify({ ...valid, [name]: mistyped(schema) }), json]),
+    ["charset=utf-16 on UTF-8 bytes", text, `${json}; charset=utf-16`],
+    ["UTF-16 bytes", Buffer.from(text, "utf16le"), `${json}; charset=utf-16le`],
+    ["a junk charset", text, `${json}; charset=junk`],
+    ["a byte order mark", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), json],
+    ["latin-1 bytes", Buffer.from(withMember(text, "caf\u00e9", '"d\u00e9j\u00e0 vu"'), "latin1"), json],
+    ["no Content-Type", Buffer.from(text), undefined],
+    ["a key given twice", first ? withMember(text, first, '["twice"]') : '{"a":1,"a":2}', json],
+  ];
+  return bodies.map(([kind, body, contentType]) => {
+    const sent = { ...headers, ...(contentType && { "content-type": contentType }) };
+    return { method: operation.method, path, headers: sent, body, label: `${operation.method} ${path.slice(0, 200)} [${kind}: ${String(body).slice(0, 120)}] headers ${JSON.stringify(sent).slice(0, 200)}` };
   });
 }
