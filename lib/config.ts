@@ -14,6 +14,7 @@ import { DEFAULT_BANKING_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/banking-si
 import { loadGraphqlLimitConfig, type GraphqlLimitConfig } from "./graphql/limits.ts";
 import { loadPriceConfig, type PriceConfig } from "./price-config.ts";
 import { loadBalanceConfig, type BalanceConfig } from "./balance-config.ts";
+import { loadDatabaseTimeouts, type DatabaseTimeouts } from "./db/database-timeouts.ts";
 import { SUBGRAPHS, type SubgraphName } from "./graphql/subgraph-registry.ts";
 import { jwksUriProblem, STRICT_JWKS_POLICY, type JwksUriPolicy } from "./auth/jwks-fetch.ts";
 
@@ -74,6 +75,8 @@ export interface Config {
   /** GRAPHQL_LIMITS and GRAPHQL_INTROSPECTION (lib/graphql/limits.ts) */
   graphql: GraphqlLimitConfig;
   databaseUrl?: string;
+  /** DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS: PostgreSQL's deadlines (lib/db/database-timeouts.ts) */
+  databaseTimeouts: DatabaseTimeouts;
   dataDir: string;
   host: string;
   port: number;
@@ -409,6 +412,7 @@ export function loadConfig(env: Env = process.env): Config {
     registrationProof: loadRegistrationProof(env),
     graphql: loadGraphqlLimitConfig(env),
     ...(databaseUrl !== undefined && { databaseUrl }),
+    databaseTimeouts: loadDatabaseTimeouts(env),
     dataDir: envText(env, "DATA_DIR") ?? "./data",
     host: envText(env, "HOST") ?? "127.0.0.1",
     port: port_,

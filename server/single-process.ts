@@ -66,7 +66,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
   if (config.metricsPort !== undefined) enableMetrics();
   const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "platform", logger });
   const migrationSets = subgraphMigrationSets(SUBGRAPH_NAMES);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, premigrated: migrationSets });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, premigrated: migrationSets, timeouts: config.databaseTimeouts });
   try {
     await applyMigrations(database, migrationSets);
     const rateLimits = await rateLimitsFor(config, database, logger);

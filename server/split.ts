@@ -46,7 +46,7 @@ function requireInternalSecret(config: Config): string {
  */
 async function edgeRateLimits(config: Config, logger: Logger): Promise<{ rateLimits: RateLimits; close: () => Promise<void> }> {
   if (config.rateLimits.store !== "postgres") return { rateLimits: await rateLimitsFor(config), close: async () => {} };
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts });
   const rateLimits = await rateLimitsFor(config, database, logger);
   return {
     rateLimits,
@@ -93,7 +93,7 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
     const port = env.SUBGRAPH_PORT !== undefined ? Number(env.SUBGRAPH_PORT) : subgraphEntry(subgraphName).port;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError("SUBGRAPH_PORT", "expected a TCP port");
     const migrationSets = subgraphMigrationSets([subgraphName]);
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, premigrated: migrationSets });
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, premigrated: migrationSets, timeouts: config.databaseTimeouts });
     await applyMigrations(database, migrationSets);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const rateLimits = await rateLimitsFor(config, database, logger);

@@ -7,7 +7,8 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
-import type { Pool, PoolClient } from "pg";
+import type { Client, Pool, PoolClient } from "pg";
+import { DEFAULT_DATABASE_TIMEOUTS, STATEMENT_GRACE_MS, type DatabaseTimeouts } from "./database-timeouts.ts";
 import { migrationScripts } from "./migrations.ts";
 import { PGLITE_SETTINGS, pgliteTemplate, unpackTemplate } from "./pglite-template.ts";
 
@@ -22,8 +23,12 @@ export interface Database extends Queryable {
   readonly kind: "pglite" | "postgres";
   /** a Prisma driver adapter factory to pass as `new PrismaClient({ adapter })`; all subgraph clients in one process share the same underlying PGlite instance or pg.Pool */
   adapter(): SqlDriverAdapterFactory;
-  /** run `fn` on one connection inside BEGIN/COMMIT; rolled back when it throws */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * run `fn` on one connection inside BEGIN/COMMIT; rolled back when it throws. `unbounded`: on a
+   * connection of its own without the deadlines (DatabaseTimeouts), for schema migrations, which
+   * may rightly run long and wait for another instance's
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { unbounded?: boolean }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -37,14 +42,24 @@ export interface DatabaseOptions {
    * (pglite-template.ts); the caller still runs applyMigrations, which then has nothing to do
    */
   premigrated?: readonly string[];
+  /** PostgreSQL's deadlines (DATABASE_*_TIMEOUT_MS); the defaults when unset */
+  timeouts?: DatabaseTimeouts;
 }
 
 const POOL_MAX = 10;
-// Short, so /health answers 503 quickly while the server is unreachable.
-const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * A session idle inside a transaction this long is a stalled process (frozen, cut off): the server
+ * ends it and frees its locks. Twice our longest transaction (TRANSACTION_OPTIONS, 30 s), which may
+ * wait on a provider between statements.
+ */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+/** TCP keepalive probes on connections idle this long, so a server that vanished (host down, network cut) is noticed. */
+const KEEPALIVE_DELAY_MS = 10_000;
+/** What pg fails a query with when query_timeout passes without an answer. */
+export const QUERY_READ_TIMEOUT = "Query read timeout";
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.dataDir, options.premigrated ?? []);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS) : openPGlite(options.dataDir, options.premigrated ?? []);
 }
 
 async function openPGlite(dataDir: string, premigrated: readonly string[]): Promise<Database> {
@@ -78,15 +93,43 @@ async function openPGlite(dataDir: string, premigrated: readonly string[]): Prom
   };
 }
 
-async function openPostgres(connectionString: string): Promise<Database> {
+async function openPostgres(connectionString: string, timeouts: DatabaseTimeouts): Promise<Database> {
   const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
-  const pool = new pg.Pool({ connectionString, max: POOL_MAX, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  /**
+   * pg fails a query unanswered past query_timeout but leaves it on the connection, where the next
+   * query would wait behind it; and adapter-pg hands a transaction's connection back to the pool
+   * without an error. Such a connection is closed at once instead: the pool drops it, and what was
+   * queued behind fails now rather than after its own timeout. (pool.query, the callback form,
+   * releases with the error itself.)
+   */
+  class DeadlineClient extends pg.Client {
+    override query(...args: unknown[]): any {
+      const result = (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
+      if (!(result instanceof Promise)) return result;
+      return result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) this.end().catch(() => undefined);
+        throw error;
+      });
+    }
+  }
+  const connection = { connectionString, connectionTimeoutMillis: timeouts.connectMs, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS };
+  const pool = new pg.Pool({
+    ...connection,
+    max: POOL_MAX,
+    Client: DeadlineClient,
+    // the server's own deadlines, sent with the connection's start-up
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    // and the process's, for a server that enforces nothing (frozen)
+    query_timeout: timeouts.statementMs + STATEMENT_GRACE_MS,
+  });
   // An idle client dropped by the server emits 'error' on the pool; without a listener that
   // crashes the process. The pool discards the client and the next query reports the outage.
   pool.on("error", () => {});
   const unregister = registerPool(pool);
   const adapter = new PrismaPg(pool);
-  const onClient = (c: Pool | PoolClient): Queryable => ({
+  const onClient = (c: Pool | PoolClient | Client): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       return (await c.query(sql, params)).rows as T[];
     },
@@ -95,30 +138,39 @@ async function openPostgres(connectionString: string): Promise<Database> {
       await c.query(sql);
     },
   });
+  /** BEGIN, `fn`, COMMIT on `conn`, rolled back when `fn` throws; `done` gets the connection's own error when it broke. */
+  const inTransaction = async <T>(conn: PoolClient | Client, fn: (tx: Queryable) => Promise<T>, done: (broken?: Error) => unknown): Promise<T> => {
+    // A checked-out client has no pool listener: a dropped connection would crash the
+    // process. The failing query reports the error to us anyway.
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken = error);
+    conn.on("error", onError);
+    try {
+      await conn.query("BEGIN");
+      const result = await fn(onClient(conn));
+      await conn.query("COMMIT");
+      return result;
+    } catch (error) {
+      if (!broken) await conn.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      conn.removeListener("error", onError);
+      await done(broken);
+    }
+  };
   return {
     kind: "postgres",
     ...onClient(pool),
     adapter: () => adapter,
-    async transaction(fn) {
-      const conn = await pool.connect();
-      // A checked-out client has no pool listener: a dropped connection would crash the
-      // process. The failing query reports the error to us anyway.
-      let broken: Error | undefined;
-      const onError = (error: Error) => (broken = error);
-      conn.on("error", onError);
-      try {
-        await conn.query("BEGIN");
-        const result = await fn(onClient(conn));
-        await conn.query("COMMIT");
-        return result;
-      } catch (error) {
-        if (!broken) await conn.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
-        throw error;
-      } finally {
-        conn.removeListener("error", onError);
-        // Passing the error makes the pool destroy the connection instead of reusing it.
-        conn.release(broken);
+    async transaction(fn, options = {}) {
+      if (options.unbounded) {
+        const conn = new pg.Client(connection);
+        await conn.connect();
+        return inTransaction(conn, fn, () => conn.end());
       }
+      const conn = await pool.connect();
+      // Passing the error makes the pool destroy the connection instead of reusing it.
+      return inTransaction(conn, fn, (broken) => conn.release(broken));
     },
     async close() {
       unregister();

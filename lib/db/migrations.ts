@@ -84,9 +84,9 @@ export async function applyMigrations(
   for (const subgraph of subgraphs) {
     const migrations = await readMigrations(join(root, subgraph, "migrations"));
     // One migration per transaction, re-reading the table under the lock each time: another
-    // process may have applied some while we waited.
+    // process may have applied some while we waited (as long as it took: no deadline here).
     for (;;) {
-      const name = await db.transaction((tx) => applyNext(tx, subgraph, migrations));
+      const name = await db.transaction((tx) => applyNext(tx, subgraph, migrations), { unbounded: true });
       if (!name) break;
       applied.push({ subgraph, name });
     }

@@ -3,13 +3,22 @@ export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
 
-/** PostgreSQL SQLSTATEs of a server that is away: connection exceptions (08…), shutting down or starting (57P01-03), out of connections (53300). */
-const UNAVAILABLE_SQLSTATE = /^(08\w{3}|57P0[123]|53300)$/;
+/**
+ * PostgreSQL SQLSTATEs of a server that is away or too slow: connection exceptions (08…), shutting
+ * down or starting (57P01-03), out of connections (53300), and our deadlines passing
+ * (lib/db/database-timeouts.ts): statement_timeout (57014), lock_timeout (55P03),
+ * idle_in_transaction_session_timeout (25P03).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08\w{3}|57P0[123]|53300|57014|55P03|25P03)$/;
 /** Prisma driver adapters' kinds of a server that is away (adapter-pg maps ECONNRESET to ConnectionClosed, ETIMEDOUT to SocketTimeout). */
 const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
-/** The same in the words drivers use when there is no SQLSTATE: pg, Prisma's driver adapters, Node's sockets. */
+/**
+ * The same in the words drivers use when there is no SQLSTATE: pg (its query_timeout passing
+ * included), Prisma's driver adapters and transactions (one that could not start within its
+ * maxWait, or outlived its timeout), Node's sockets.
+ */
 const UNAVAILABLE_TEXT =
-  /Code: `(08\w{3}|57P0[123]|53300)`|ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|connection error|Can't reach database server|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed|Server has closed the connection/;
+  /Code: `(08\w{3}|57P0[123]|53300|57014|55P03|25P03)`|ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|connection error|is not queryable|Query read timeout|Can't reach database server|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed|Server has closed the connection|Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
 
 /**
  * Whether `test` holds for the error or anything it wraps: drivers and the gateway wrap what the
@@ -25,7 +34,7 @@ function inErrorChain(error: unknown, test: (error: { code?: unknown; message?: 
   return false;
 }
 
-/** A failure because the database cannot be reached right now, not because of the request: the caller gets 503 GEN-503-001 (retry), never a 500. */
+/** A failure because the database cannot be reached or did not answer in time, not because of the request: the caller gets 503 GEN-503-001 (retry), never a 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return inErrorChain(
     error,

@@ -18,6 +18,13 @@ export type PostgresCluster = {
   stop(): Promise<void>;
   /** Restart after stop(). */
   start(): Promise<void>;
+  /**
+   * SIGSTOP the server and every process of it: a hung server, whose sockets stay open (the kernel
+   * still accepts connections and acknowledges data) while nothing answers.
+   */
+  freeze(): void;
+  /** SIGCONT after freeze(): it carries on where it stood. */
+  thaw(): void;
   /** Stop and delete the temp dir; also done automatically at process exit. */
   destroy(): Promise<void>;
 };
@@ -64,7 +71,7 @@ async function runServerCommand(file: string, args: string[], cwd: string): Prom
 }
 
 // Clusters still alive in this process; the exit hook stops them so none is leaked.
-type Live = { root: string; dataDir: string; gone: boolean };
+type Live = { root: string; dataDir: string; gone: boolean; frozen: number[] };
 const live = new Set<Live>();
 let exitHookInstalled = false;
 
@@ -73,6 +80,7 @@ let exitHookInstalled = false;
 function killNow(cluster: Live): void {
   cluster.gone = true;
   live.delete(cluster);
+  signalAll(cluster.frozen, "SIGCONT");
   try {
     const pid = Number(readFileSync(path.join(cluster.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
     if (pid > 0) process.kill(pid, "SIGQUIT");
@@ -80,6 +88,32 @@ function killNow(cluster: Live): void {
     // not running
   }
   rmSync(cluster.root, { recursive: true, force: true });
+}
+
+/** A process's children, from /proc (the postmaster's: its backends and background workers). */
+function childrenOf(parent: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        // "pid (command) state ppid …": the command may hold spaces and parentheses
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone
+    }
+  }
 }
 
 function installExitHook(): void {
@@ -114,7 +148,7 @@ export async function startPostgresCluster(options: { port?: number } = {}): Pro
   // Socket dir inside the temp dir: no clash with a system cluster in /var/run/postgresql.
   const socketDir = path.join(root, "socket");
   const logFile = path.join(root, "server.log");
-  const entry: Live = { root, dataDir, gone: false };
+  const entry: Live = { root, dataDir, gone: false, frozen: [] };
   live.add(entry);
   installExitHook();
 
@@ -134,7 +168,19 @@ export async function startPostgresCluster(options: { port?: number } = {}): Pro
     await runServerCommand(pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w", "-s"], root);
     running = false;
   };
+  const freeze = (): void => {
+    const postmaster = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    // the postmaster first: stopped, it forks no backend the list below would miss
+    signalAll([postmaster], "SIGSTOP");
+    entry.frozen = [postmaster, ...childrenOf(postmaster)];
+    signalAll(entry.frozen, "SIGSTOP");
+  };
+  const thaw = (): void => {
+    signalAll(entry.frozen, "SIGCONT");
+    entry.frozen = [];
+  };
   const destroy = async (): Promise<void> => {
+    thaw();
     await stop(); // if this throws, the entry stays so the exit hook still stops the server
     entry.gone = true;
     live.delete(entry);
@@ -174,7 +220,7 @@ export async function startPostgresCluster(options: { port?: number } = {}): Pro
     throw error;
   }
 
-  return { adminUrl: `postgres://app@127.0.0.1:${port}/app`, port, dataDir, start, stop, destroy };
+  return { adminUrl: `postgres://app@127.0.0.1:${port}/app`, port, dataDir, start, stop, freeze, thaw, destroy };
 }
 
 // Role and database the app and tests use; superuser so tests can CREATE DATABASE.

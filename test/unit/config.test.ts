@@ -203,6 +203,18 @@ describe("@file form of JSON variables", () => {
   });
 });
 
+describe("DATABASE_*_TIMEOUT_MS", () => {
+  it("bounds every PostgreSQL call by default: 5 s to connect, 5 s a statement, 2 s a lock", () => {
+    expect(loadConfig({}).databaseTimeouts).toEqual({ connectMs: 5_000, statementMs: 5_000, lockMs: 2_000 });
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: "2000", DATABASE_STATEMENT_TIMEOUT_MS: "30000", DATABASE_LOCK_TIMEOUT_MS: "100" }).databaseTimeouts).toEqual({ connectMs: 2_000, statementMs: 30_000, lockMs: 100 });
+  });
+
+  it("refuses what is no deadline: zero, negative, fractional, beyond a day, or no number", () => {
+    for (const name of ["DATABASE_CONNECT_TIMEOUT_MS", "DATABASE_STATEMENT_TIMEOUT_MS", "DATABASE_LOCK_TIMEOUT_MS"])
+      for (const value of ["0", "-1", "1.5", "86400001", "soon"]) expect(configError({ [name]: value }).variable, `${name}=${value}`).toBe(name);
+  });
+});
+
 describe("ENVIRONMENT_CACHE_TTL_MS and the exported provider parser", () => {
   it("keeps identity environments 30 s by default", () => {
     expect(loadConfig({}).environmentCacheTtlMs).toBe(30_000);

@@ -13,6 +13,20 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(new Error("Invalid `db.user.findFirst()` invocation:\n\nServer has closed the connection."))).toBe(true);
   });
 
+  it("counts our deadlines passing as the database being unavailable, not as a fault of the request", () => {
+    // the server's statement_timeout, lock_timeout and idle_in_transaction_session_timeout
+    for (const code of ["57014", "55P03", "25P03"]) {
+      expect(isDatabaseUnavailable({ message: "x", code }), code).toBe(true);
+      expect(isDatabaseUnavailable(new Error(`Invalid \`db.wallet.findFirst()\` invocation:\n\nDatabase error. Code: \`${code}\`. Message: \`canceling statement\``)), code).toBe(true);
+    }
+    // pg's query_timeout (a frozen server), and what is queued behind on the connection it closes
+    expect(isDatabaseUnavailable(new Error("Invalid `db.user.findUnique()` invocation:\n\nQuery read timeout"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Client was closed and is not queryable"))).toBe(true);
+    // Prisma's interactive transactions: no connection within maxWait, or outliving their timeout
+    expect(isDatabaseUnavailable(new Error("Transaction API error: Unable to start a transaction in the given time."))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Transaction API error: Transaction already closed: A query cannot be executed on an expired transaction. The timeout for this transaction was 5000 ms, however 5012 ms passed since the start of the transaction."))).toBe(true);
+  });
+
   it("leaves the request's own faults and bugs alone", () => {
     expect(isDatabaseUnavailable(new Error("Database error. Code: `23505`. Message: `duplicate key`"))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error("unique"), { code: "P2002" }))).toBe(false);
