@@ -8,14 +8,36 @@ export interface HealthCheckResult {
   status: "ok" | "unavailable";
 }
 
-/** Runs `ping`; any failure (its detail stays out of the answer) is `unavailable`. */
-export async function probe(name: string, ping: () => Promise<unknown>): Promise<HealthCheckResult> {
+/**
+ * How long one check may take, so /health answers within a second whatever a store does: its
+ * checks run in two rounds (the users subgraph's with Query.health, then the others' side by side).
+ */
+export const HEALTH_CHECK_TIMEOUT_MS = 400;
+
+/** Runs `ping`; any failure (its detail stays out of the answer), or no answer within `timeoutMs`, is `unavailable`. */
+export async function probe(name: string, ping: () => Promise<unknown>, timeoutMs = HEALTH_CHECK_TIMEOUT_MS): Promise<HealthCheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no answer in time")), timeoutMs)));
   try {
-    await ping();
+    await Promise.race([ping(), late]);
     return { name, status: "ok" };
   } catch {
     return { name, status: "unavailable" };
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/**
+ * `ping` shared by every call while one is under way: a store that hangs holds one connection
+ * for all the /health polls meanwhile (each giving up after its own bound), not one per poll.
+ */
+export function oneAtATime<T>(ping: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () =>
+    (running ??= ping().finally(() => {
+      running = undefined;
+    }));
 }
 
 /** The checks that failed, by name; empty when healthy. A status other than `ok` (as a subgraph answers it over GraphQL) is a failure. */

@@ -240,6 +240,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         validate(compiled.validators, { path: params, query, body, header: request.headers });
         const routeRequest = { params, query, body, headers: request.headers } as never;
         const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
+        // /health also answers for this process's own stores (routes/health.ts), checked beside the subgraphs' own
+        const processChecks = route.path === "/health" ? processHealthChecks(options.rateLimits) : undefined;
         const result = await options.gateway.execute({
           operation: compiled.operation,
           variables: {
@@ -255,8 +257,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         if (result.errors?.length) throw errorFromGraphQL(result.errors, route.method === "GET" || route.method === "DELETE" ? "query" : "body");
         const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
         if (status === 204) return reply.code(204).send();
-        // /health also answers for this process's own stores (routes/health.ts)
-        const data = route.path === "/health" ? { ...result.data, process_checks: await processHealthChecks(options.rateLimits) } : result.data;
+        const data = processChecks ? { ...result.data, process_checks: await processChecks } : result.data;
         let payload = route.result(data, routeRequest) as Record<string, unknown>;
         if (route.links) payload = { ...payload, _links: route.links(payload, { ...(routeRequest as object), base_url: options.baseUrl, rpc_url: options.rpcUrl ?? "", docs_url: options.docsUrl } as never) };
         return reply.code(status).send(applyTimestampFormat(payload, timestampFormat(request.headers["x-timestamp-format"])));

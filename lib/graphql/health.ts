@@ -1,5 +1,5 @@
 import { Directive, Field, FieldResolver, ID, ObjectType, Resolver } from "type-graphql";
-import { probe, type HealthCheckResult } from "../health.ts";
+import { oneAtATime, probe, type HealthCheckResult } from "../health.ts";
 import type { SubgraphName } from "./subgraph-registry.ts";
 
 /** The id of the one Health entity. */
@@ -31,9 +31,13 @@ export interface SubgraphHealth {
  * (`Health.finance`) that reads the subgraph's own schema (its migrations table), so every subgraph answers for its
  * store in one process and in split mode alike. The users subgraph owns `Query.health`; the
  * gateway asks each other subgraph for its field by the entity key. Never throws: a failing
- * store is `unavailable`, and the REST adapter turns that into 503.
+ * store, or one slower than HEALTH_CHECK_TIMEOUT_MS, is `unavailable`, and the REST adapter turns
+ * that into 503.
  */
 export function subgraphHealth(name: SubgraphName, db: PingableDatabase): SubgraphHealth & { type: new () => { id: string } } {
+  // its own schema, not just the connection: one database may hold every subgraph's schema
+  const ping = oneAtATime(() => db.$queryRawUnsafe(`SELECT 1 FROM "${name}"."_prisma_migrations" LIMIT 1`));
+
   @Directive(`@key(fields: "id")`)
   @ObjectType("Health", { description: "Liveness of every store the deployment depends on; one field per subgraph." })
   class Health {
@@ -45,8 +49,7 @@ export function subgraphHealth(name: SubgraphName, db: PingableDatabase): Subgra
   class HealthCheckResolver {
     @FieldResolver(() => HealthCheck, { name, nullable: true, description: `the ${name} subgraph's database; null when the subgraph cannot be reached` })
     check(): Promise<HealthCheck> {
-      // its own schema, not just the connection: one database may hold every subgraph's schema
-      return probe(`${name} database`, () => db.$queryRawUnsafe(`SELECT 1 FROM "${name}"."_prisma_migrations" LIMIT 1`));
+      return probe(`${name} database`, ping);
     }
   }
 

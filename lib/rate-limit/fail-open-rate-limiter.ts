@@ -3,10 +3,11 @@
 // failure is reported. An outage of the limiter must not become an outage of the API, and
 // /health must still be able to report the database as down. `rateLimitsFor` wraps every
 // process's limiter in it, so no surface can choose differently by calling the store directly.
+import { oneAtATime } from "../health.ts";
 import { checkConsumeArguments, decision, type RateLimitDecision, type RateLimitRule, type RateLimiter } from "./rate-limiter.ts";
 
 export class FailOpenRateLimiter implements RateLimiter {
-  /** the store's own, not failing open: /health reports the store as it is; absent for an in-memory store */
+  /** the store's own, not failing open (and shared while under way, lib/health.ts): /health reports the store as it is; absent for an in-memory store */
   readonly ping?: () => Promise<void>;
 
   constructor(
@@ -14,7 +15,7 @@ export class FailOpenRateLimiter implements RateLimiter {
     /** told of each failure; the caller's request then goes through */
     private readonly onStoreError: (error: unknown, key: string) => void = () => {},
   ) {
-    if (store.ping) this.ping = () => store.ping!();
+    if (store.ping) this.ping = oneAtATime(() => store.ping!());
   }
 
   consume(key: string, rule: RateLimitRule, cost = 1): Promise<RateLimitDecision> {
