@@ -24,7 +24,8 @@
 // they were admitted already.
 //
 // When the database fails: what can be decided locally still is; a consume that must sync throws
-// (FailOpenRateLimiter lets its request through and logs it), and for `retryAfterFailureMs` later
+// (FailOpenRateLimiter lets its request through and logs it), at the latest after `syncWaitMs` when
+// the database hangs (the write goes on within its own deadlines), and for `retryAfterFailureMs` later
 // syncs fail at once instead of each waiting on a dead database. Unsynced units wait for the next
 // successful write. Works on PGlite too. Rows of ended windows are deleted now and then.
 import type { Queryable } from "../db/database.ts";
@@ -44,6 +45,8 @@ export interface PostgresRateLimiterOptions {
   allowanceShare?: number;
   /** after a failed write, syncs fail at once for this long; default 1 s */
   retryAfterFailureMs?: number;
+  /** a consume waits at most this long for a write it needs, then throws; default 1 s */
+  syncWaitMs?: number;
   /** at most this many keys are held in memory (default 100,000; the oldest is dropped) */
   maxKeys?: number;
   /** how often (per instance) rows of ended windows are deleted; default one minute */
@@ -126,6 +129,7 @@ export class PostgresRateLimiter implements RateLimiter {
   private readonly clock?: () => number;
   private readonly allowanceShare: number;
   private readonly retryAfterFailureMs: number;
+  private readonly syncWaitMs: number;
   private readonly maxKeys: number;
   private readonly cleanupIntervalMs: number;
   private readonly cleanupBatchSize: number;
@@ -145,6 +149,7 @@ export class PostgresRateLimiter implements RateLimiter {
     this.clock = options.clock;
     this.allowanceShare = options.allowanceShare ?? 0.1;
     this.retryAfterFailureMs = options.retryAfterFailureMs ?? 1_000;
+    this.syncWaitMs = options.syncWaitMs ?? 1_000;
     this.maxKeys = options.maxKeys ?? 100_000;
     this.cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
     this.cleanupBatchSize = options.cleanupBatchSize ?? 10_000;
@@ -174,7 +179,7 @@ export class PostgresRateLimiter implements RateLimiter {
       if (count + cost > rule.limit) return decision(false, count, rule.limit, entry.windowEnd, now);
       const mustSync = entry.unsynced > 0 ? entry.unsynced + cost > allowance : !entry.synced && cost > allowance;
       if (mustSync) {
-        await this.sync();
+        await this.syncWithin(this.syncWaitMs);
         continue;
       }
       entry.unsynced += cost;
@@ -204,6 +209,17 @@ export class PostgresRateLimiter implements RateLimiter {
       this.syncing = undefined;
     });
     return this.syncing;
+  }
+
+  /** sync(), waited for at most `ms`: a database that hangs holds a request no longer than that. */
+  private async syncWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`rate limiter: the store did not answer within ${ms} ms`)), ms)));
+    try {
+      await Promise.race([this.sync(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async ping(): Promise<void> {

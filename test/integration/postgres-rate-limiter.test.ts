@@ -163,6 +163,16 @@ describe("PostgresRateLimiter on PGlite", () => {
     expect(await rows()).toEqual([{ key: "k", count: 1 }]); // the unit kept while down was written
   });
 
+  it("waits at most syncWaitMs for a write a database that hangs never answers, then fails the consume", async () => {
+    const hanging: Queryable = { query: () => new Promise(() => {}), exec: async () => {} };
+    const limiter = new PostgresRateLimiter({ database: hanging, clock: () => now, syncIntervalMs: 0, syncWaitMs: 100 });
+    const rule = perMinute(10); // allowance 1
+    expect((await limiter.consume("k", rule)).allowed).toBe(true); // decided locally
+    const started = Date.now();
+    await expect(limiter.consume("k", rule)).rejects.toThrow("the store did not answer within 100 ms");
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it("peeks without taking a unit or touching the database", async () => {
     const counting = countingQueries(db);
     const peeking = new PostgresRateLimiter({ database: counting, clock: () => now, syncIntervalMs: 0 });
