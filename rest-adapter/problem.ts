@@ -1,5 +1,7 @@
 import { AppError, type ValidationItem } from "../lib/errors/app-error.ts";
 import { errorDefinition, errorTypeName } from "../lib/errors/catalogue.ts";
+import { isDatabaseUnavailable } from "../lib/db/prisma-errors.ts";
+import { databaseUnavailable } from "../lib/graphql/mask-error.ts";
 
 /** RFC 7807 problem detail of spec 2.9. `detail` is the item list on validation errors. */
 export interface ProblemDetail {
@@ -43,7 +45,11 @@ export function renderProblem(error: AppError, context: ProblemContext): Problem
   return problem;
 }
 
-/** Anything that is not a catalogue error is an internal error: its details stay in the log. */
+/**
+ * Anything that is not a catalogue error is an internal error, its details kept in the log; but a
+ * database away or too slow, wherever it surfaced (not only inside GraphQL), is the caller's 503.
+ */
 export function asAppError(error: unknown): AppError {
-  return error instanceof AppError ? error : new AppError("GEN-500-001", { cause: error });
+  if (error instanceof AppError) return error;
+  return isDatabaseUnavailable(error) ? databaseUnavailable() : new AppError("GEN-500-001", { cause: error });
 }

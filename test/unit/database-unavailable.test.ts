@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GraphQLError } from "graphql";
 import { isDatabaseUnavailable, isUnstorableText } from "../../lib/db/prisma-errors.ts";
+import { asAppError } from "../../rest-adapter/problem.ts";
 
 describe("isDatabaseUnavailable", () => {
   it("recognises a database that is away, however wrapped", () => {
@@ -32,6 +33,13 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("unique"), { code: "P2002" }))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError("cannot read properties of undefined"))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+describe("asAppError", () => {
+  it("makes a database failure raised outside GraphQL the caller's 503 with Retry-After, and anything else a 500", () => {
+    expect(asAppError(new Error("Query read timeout"))).toMatchObject({ code: "GEN-503-001", retryAfter: 1 });
+    expect(asAppError(new TypeError("cannot read properties of undefined"))).toMatchObject({ code: "GEN-500-001" });
   });
 });
 
