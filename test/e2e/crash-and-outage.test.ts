@@ -3,6 +3,8 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { signSandboxToken } from "../../lib/auth/sandbox-issuer.ts";
 import { SigningKey } from "../../lib/auth/signing-key.ts";
+import { DEFAULT_DATABASE_TIMEOUTS, STATEMENT_GRACE_MS } from "../../lib/db/database-timeouts.ts";
+import { userWithWallet } from "../support/finance.ts";
 import { TestIssuer } from "../support/jwt-issuer.ts";
 import { spawnPlatform, type PlatformProcess } from "../support/platform-process.ts";
 import { startPostgresCluster } from "../support/postgres.ts";
@@ -127,6 +129,133 @@ describe("crashes and outages", () => {
     expect(after.length, summary).toBeGreaterThan(0);
     expect(after.every((r) => r.status === 200), summary).toBe(true);
   });
+
+  it.skipIf(!onPostgres)(
+    "PostgreSQL stops, then freezes (SIGSTOP), under a light load: every answer within the documented deadline, every 503 with Retry-After, /health within 1 s, no deposit lost or doubled, and no restart needed",
+    { timeout: 180_000 },
+    async () => {
+      const cluster = await startPostgresCluster();
+      cleanups.push(() => cluster.destroy());
+      const platform = await startTestPlatform({ DATABASE_URL: cluster.adminUrl, LOG_LEVEL: process.env.DEBUG_OUTAGE ? "error" : "silent" });
+      cleanups.push(() => platform.stop());
+      const user = await userWithWallet(platform);
+      // README, Outages: a connection, one statement and its grace, and a second for the rate-limit store
+      const deadlineMs = DEFAULT_DATABASE_TIMEOUTS.connectMs + DEFAULT_DATABASE_TIMEOUTS.statementMs + STATEMENT_GRACE_MS + 1_000;
+
+      type Answer = { what: string; phase: string; status?: number; ms: number; retryAfter?: string | null; error_code?: string; media?: string | null; id?: string; failure?: string };
+      const answers: Answer[] = [];
+      let phase = "up";
+      let done = false;
+      const call = async (what: string, path: string, init: Parameters<typeof platform.api>[1] = {}): Promise<Answer> => {
+        const at = phase;
+        const started = Date.now();
+        let answer: Answer;
+        try {
+          const response = await platform.api(path, { ...init, signal: AbortSignal.timeout(30_000) });
+          const body = (await response.json().catch(() => ({}))) as { error_code?: string; id?: string };
+          answer = { what, phase: at, status: response.status, ms: Date.now() - started, retryAfter: response.headers.get("retry-after"), error_code: body.error_code, media: response.headers.get("content-type"), id: body.id };
+        } catch (error) {
+          answer = { what, phase: at, ms: Date.now() - started, failure: String(error) };
+        }
+        answers.push(answer);
+        return answer;
+      };
+      // each deposit has its own Idempotency-Key; what it was answered, by key
+      const deposits = new Map<string, Answer>();
+      const deposit = (key: string) =>
+        call("deposit", "/v0/sandbox/deposits", { method: "POST", jwt: user.jwt, headers: { "idempotency-key": key }, json: { wallet_id: user.wallet_id, asset: "USDC", amount: "1" } });
+      const depositor = async (worker: number) => {
+        for (let n = 0; !done; n++) {
+          const key = `outage-${worker}-${n}`;
+          deposits.set(key, await deposit(key));
+          await sleep(100);
+        }
+      };
+      const reader = async () => {
+        for (let n = 0; !done; n++) {
+          await call(n % 2 ? "feed" : "balance", n % 2 ? "/v0/transactions" : `/v0/wallets/${user.wallet_id}/assets`, { jwt: user.jwt });
+          await sleep(100);
+        }
+      };
+      const healthPoller = async () => {
+        while (!done) {
+          await call("health", "/health");
+          await sleep(250);
+        }
+      };
+      const healthy = async () => {
+        for (const until = Date.now() + 60_000; Date.now() < until; await sleep(200)) if ((await fetch(`${platform.urls.platform}/health`)).status === 200) return;
+        throw new Error("/health did not come back");
+      };
+      const load = [depositor(0), depositor(1), depositor(2), reader(), healthPoller()];
+
+      await sleep(1_500);
+      phase = "stopped";
+      await cluster.stop();
+      await sleep(3_000);
+      phase = "restarting";
+      await cluster.start();
+      await healthy();
+      phase = "up between";
+      await sleep(1_500);
+      phase = "frozen";
+      cluster.freeze();
+      // longer than the deadline: requests in flight at the freeze must give up while it lasts
+      await sleep(20_000);
+      phase = "thawing";
+      cluster.thaw();
+      await healthy();
+      phase = "up again";
+      await sleep(2_000);
+      done = true;
+      await Promise.all(load);
+
+      const by = (what: string, at: string) => answers.filter((a) => a.what === what && a.phase === at);
+      const timings = (list: Answer[]) => (list.length ? `${list.length} answers, max ${Math.max(...list.map((a) => a.ms))} ms` : "none");
+      const summary = JSON.stringify(answers.map((a) => [a.what, a.phase, a.status ?? a.failure, a.error_code, a.retryAfter, a.ms]));
+      // measured, for the record (DEBUG_OUTAGE=1 to see them)
+      if (process.env.DEBUG_OUTAGE)
+        for (const at of ["stopped", "frozen"]) for (const what of ["deposit", "balance", "feed", "health"]) console.log(`${at} ${what}: ${timings(by(what, at))}`);
+
+      expect(answers.filter((a) => a.failure), summary).toEqual([]);
+      for (const a of answers) {
+        expect([200, 201, 503], summary).toContain(a.status);
+        expect(a.ms, summary).toBeLessThan(a.what === "health" ? 1_000 : deadlineMs);
+        if (a.status === 503) {
+          expect([a.error_code, a.media], summary).toEqual(["GEN-503-001", expect.stringContaining("application/problem+json")]);
+          expect(a.retryAfter, summary).toMatch(/^[1-9]\d*$/);
+        }
+      }
+      for (const at of ["stopped", "frozen"]) {
+        expect(by("health", at).some((a) => a.status === 503), summary).toBe(true);
+        expect(by("deposit", at).some((a) => a.status === 503), summary).toBe(true);
+      }
+      for (const what of ["deposit", "balance", "feed", "health"]) {
+        expect(by(what, "up again").length, summary).toBeGreaterThan(0);
+        expect(by(what, "up again").every((a) => a.status === 200 || a.status === 201), summary).toBe(true);
+      }
+
+      // nothing lost or doubled: every key, retried now, answers one deposit (an acknowledged one its
+      // own again), and the ledger holds exactly one per key
+      for (const [key, first] of deposits) {
+        const again = await deposit(key);
+        expect(again.status, `${key}: ${JSON.stringify(again)}`).toBe(201);
+        if (first.status === 201) expect(again.id, key).toBe(first.id);
+      }
+      const db = new pg.Client({ connectionString: cluster.adminUrl });
+      await db.connect();
+      cleanups.push(() => db.end());
+      const booked = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM finance.transactions WHERE user_id = $1 AND type = 'deposit'`, [user.id]);
+      expect(booked.rows[0]!.n).toBe(deposits.size);
+
+      // the job runner carries on too: a new user's Safe deployment completes
+      const late = await platform.createUser();
+      let safe: string | undefined;
+      for (const until = Date.now() + 30_000; safe !== "completed" && Date.now() < until; await sleep(200))
+        safe = ((await (await platform.api("/v0/user/me", { jwt: late.jwt })).json()) as { safe_creation_status?: string }).safe_creation_status;
+      expect(safe).toBe("completed");
+    },
+  );
 
   it("SIGTERM under load: requests in flight finish, new ones are refused, the process exits in time", { timeout: 180_000 }, async () => {
     // a slow identity provider keeps every request waiting on its keys while the signal arrives
