@@ -151,6 +151,8 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
       ...(cluster && { DATABASE_URL: cluster.adminUrl }),
       LOG_LEVEL: "silent",
       SAFE_DEPLOY_DELAY_MS: "0",
+      // seeding 100,000 feed rows is one INSERT, longer than a request's statement deadline may be on a busy machine
+      DATABASE_STATEMENT_TIMEOUT_MS: "600000",
       // one user and one address make every request here: measure the path, not the limiter's refusals
       RATE_LIMITS: JSON.stringify({ user: { limit: 100_000_000 }, ip: { limit: 100_000_000 } }),
       AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
