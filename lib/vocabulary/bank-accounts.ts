@@ -20,3 +20,13 @@ export type RampDirection = (typeof RAMP_DIRECTIONS)[number];
 /** The banking provider's webhook event types (rest-adapter/webhooks/banking-provider-events.ts documents their payloads). */
 export const BANKING_EVENT_TYPES = ["link.completed", "link.failed", "link.reauth_required", "transactions.available", "ramp.processing", "ramp.completed", "ramp.failed"] as const;
 export type BankingEventType = (typeof BANKING_EVENT_TYPES)[number];
+
+/** How the sandbox's widget ends: the user logs in, or the bank refuses the credentials. */
+export const SANDBOX_LINK_OUTCOMES = ["success", "invalid_credentials"] as const;
+export type SandboxLinkOutcome = (typeof SANDBOX_LINK_OUTCOMES)[number];
+
+/** How a sandbox bank transaction or ramp ends. */
+export const SANDBOX_BANK_SETTLEMENTS = ["posted", "removed"] as const;
+export type SandboxBankSettlement = (typeof SANDBOX_BANK_SETTLEMENTS)[number];
+export const SANDBOX_RAMP_OUTCOMES = ["completed", "failed"] as const;
+export type SandboxRampOutcome = (typeof SANDBOX_RAMP_OUTCOMES)[number];

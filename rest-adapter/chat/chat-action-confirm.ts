@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { PLATFORM_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
 import { compileValidator } from "../../lib/json-validation.ts";
-import { CHAT_ACTION_TTL_MS } from "../../subgraphs/agents/chat/chat-actions.ts";
+import { CHAT_ACTION_TTL_MS } from "../../lib/contracts/chat.ts";
 import { fastifyPath, pick, validate } from "../app.ts";
 import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";

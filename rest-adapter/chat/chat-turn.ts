@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { PLATFORM_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
 import { AppError, appError } from "../../lib/errors/app-error.ts";
-import { MAX_CHAT_MESSAGE_LENGTH } from "../../subgraphs/agents/chat/chat-sessions.ts";
+import { MAX_CHAT_MESSAGE_LENGTH } from "../../lib/contracts/chat.ts";
 import { fastifyPath, pick, validate } from "../app.ts";
 import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
-import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_ACTIVE_AGENT_TOKENS, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../subgraphs/agents/tokens/agent-tokens.ts";
+import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_ACTIVE_AGENT_TOKENS, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../lib/contracts/agent-tokens.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
 import { Links, withLinks } from "../schemas.ts";

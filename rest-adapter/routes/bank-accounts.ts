@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { SANDBOX_BANK_SETTLEMENTS, SANDBOX_INSTITUTIONS, SANDBOX_LINK_OUTCOMES } from "../../subgraphs/finance/banking/sandbox-banking-provider.ts";
+import { SANDBOX_INSTITUTIONS } from "../../lib/contracts/bank-accounts.ts";
 import { href, link } from "../links.ts";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
-import { BANK_CONNECTION_STATUSES, BANK_TRANSACTION_TYPES } from "../../lib/vocabulary/bank-accounts.ts";
+import { BANK_CONNECTION_STATUSES, BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_LINK_OUTCOMES } from "../../lib/vocabulary/bank-accounts.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS } from "../../lib/vocabulary/transactions.ts";
 
 const BANK_ACCOUNT_FIELDS = "id institution_id institution_name name account_type currency mask balance connection_status synced_at created_at updated_at";

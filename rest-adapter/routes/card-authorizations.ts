@@ -4,7 +4,7 @@ import { href, link, pageLinks } from "../links.ts";
 import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
 import { EpochMs, Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS } from "../../lib/vocabulary/cards.ts";
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
 const CARD_AUTHORIZATION_FIELDS = `id card_id decision decline_reason status amount currency merchant { name mcc } transaction { ${TRANSACTION_FIELDS} } refunded_amount refunds { ${TRANSACTION_FIELDS} } created_at updated_at`;
 

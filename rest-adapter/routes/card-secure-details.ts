@@ -3,9 +3,8 @@ import { defineRoute } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
 import { Address, EpochMs, Links, literalUnion, PageOffset } from "../schemas.ts";
 import { CARD_REVEAL_METHODS } from "../../lib/vocabulary/cards.ts";
-import { CARD_DETAILS_CHALLENGE_TTL_MS } from "../../subgraphs/finance/cards/card-details-challenge.ts";
-import { CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../subgraphs/finance/cards/reveal-card-details.ts";
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
+import { CARD_DETAILS_CHALLENGE_TTL_MS, CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../lib/contracts/cards.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
 

@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { CHAT_ACTION_STATUSES, CHAT_MESSAGE_TYPES } from "../../lib/vocabulary/agents.ts";
-import { CHAT_ACTION_TTL_MS } from "../../subgraphs/agents/chat/chat-actions.ts";
-import { MAX_CHAT_TITLE_LENGTH } from "../../subgraphs/agents/chat/chat-sessions.ts";
+import { CHAT_ACTION_TTL_MS, MAX_CHAT_TITLE_LENGTH } from "../../lib/contracts/chat.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
 import { literalUnion, Links, withLinks } from "../schemas.ts";

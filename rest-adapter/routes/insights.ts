@@ -4,7 +4,7 @@ import { href, link, pageLinks, type QueryValues } from "../links.ts";
 import { INSIGHT_FIELDS } from "../graphql-fields.ts";
 import { Links, literalUnion, PageOffset } from "../schemas.ts";
 import { INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
 const InsightId = Type.Object({ insight_id: Type.String({ minLength: 1, maxLength: 64, description: "ins_<id>" }) });
 const PageQuery = {

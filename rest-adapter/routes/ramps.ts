@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { RAMP_DIRECTIONS, type RampDirection } from "../../lib/vocabulary/bank-accounts.ts";
+import { RAMP_DIRECTIONS, SANDBOX_RAMP_OUTCOMES, type RampDirection } from "../../lib/vocabulary/bank-accounts.ts";
 import { TRANSACTION_STATUSES } from "../../lib/vocabulary/transactions.ts";
-import { SANDBOX_RAMP_OUTCOMES } from "../../subgraphs/finance/banking/sandbox-banking-provider.ts";
 import { href, link } from "../links.ts";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";

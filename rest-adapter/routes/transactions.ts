@@ -4,8 +4,7 @@ import { href, link, pageLinks } from "../links.ts";
 import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
 import { Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
 import { SANDBOX_BACKDATE_DAYS, SANDBOX_PAYMENT_TYPES, SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../subgraphs/finance/transactions/list-transactions.ts";
-import { MAX_NOTE_LENGTH } from "../../subgraphs/finance/transactions/update-transaction.ts";
+import { DEFAULT_PAGE_LIMIT, MAX_NOTE_LENGTH, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
 const TransactionId = Type.Object({ transaction_id: Type.String({ minLength: 1, maxLength: 64, description: "txn_<id>" }) });
 

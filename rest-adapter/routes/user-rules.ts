@@ -1,8 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { RULE_ACTIONS, RULE_EXECUTION_OUTCOMES, RULE_TRIGGERS, USER_RULE_STATUSES } from "../../lib/vocabulary/agents.ts";
-import { MAX_AUTOMATION_DEPTH } from "../../subgraphs/agents/automation/causation.ts";
-import { ACTION_SCHEMAS, TRIGGER_SCHEMAS } from "../../subgraphs/agents/rules/rule-definitions.ts";
-import { RULE_LIMITS } from "../../subgraphs/agents/rules/rule-limits.ts";
+import { ACTION_SCHEMAS, MAX_AUTOMATION_DEPTH, RULE_LIMITS, TRIGGER_SCHEMAS } from "../../lib/contracts/rules.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
 import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
-import { WIDGET_SETTINGS } from "../../subgraphs/agents/widgets/widget-settings.ts";
+import { WIDGET_SETTINGS } from "../../lib/contracts/widgets.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
 import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";

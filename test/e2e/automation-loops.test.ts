@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentsDb } from "../../subgraphs/agents/db.ts";
 import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { RULE_LIMITS } from "../../subgraphs/agents/rules/rule-limits.ts";
+import { RULE_LIMITS } from "../../lib/contracts/rules.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 import { approvedUser, userWithWallet } from "../support/finance.ts";
 

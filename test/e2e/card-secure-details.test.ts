@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../subgraphs/finance/db.ts";
 import { isLuhnValid } from "../../subgraphs/finance/cards/sandbox-card-issuer.ts";
-import { CARD_REVEALS_PER_WINDOW } from "../../subgraphs/finance/cards/reveal-card-details.ts";
+import { CARD_REVEALS_PER_WINDOW } from "../../lib/contracts/cards.ts";
 import { capturingLogger } from "../support/log-capture.ts";
 import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 import { approvedUser, ensureAsset } from "../support/finance.ts";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AutomationCause } from "../../lib/automation-finance.ts";
-import { causeOfReaction, decideReaction, MAX_AUTOMATION_DEPTH } from "../../subgraphs/agents/automation/causation.ts";
-import { decideFiring, RULE_LIMITS, stopReason } from "../../subgraphs/agents/rules/rule-limits.ts";
+import { MAX_AUTOMATION_DEPTH, RULE_LIMITS } from "../../lib/contracts/rules.ts";
+import { causeOfReaction, decideReaction } from "../../subgraphs/agents/automation/causation.ts";
+import { decideFiring, stopReason } from "../../subgraphs/agents/rules/rule-limits.ts";
 import { ruleStatus } from "../../subgraphs/agents/rules/rule-status.ts";
 
 // Issue 26, finding 2: automation has causation. The chain, depth, cooldown and cap decisions as plain functions.

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../lib/contracts/cards.ts";
 import { buildOpenApiDocument } from "../../rest-adapter/openapi.ts";
 import { cardSecureDetailsRoutes } from "../../rest-adapter/routes/card-secure-details.ts";
 import { cardDetailsMessage } from "../../subgraphs/finance/cards/card-details-challenge.ts";
-import { CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW, revealRetryAfterSeconds } from "../../subgraphs/finance/cards/reveal-card-details.ts";
+import { revealRetryAfterSeconds } from "../../subgraphs/finance/cards/reveal-card-details.ts";
 
 const NOW = new Date("2026-11-23T12:00:00.000Z");
 const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);

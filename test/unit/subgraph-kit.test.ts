@@ -25,10 +25,10 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-/** The folders a file's relative imports reach, from the project root. */
+/** The files a file's relative imports reach (static, bare and dynamic), from the project root. */
 function importedPaths(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  return [...text.matchAll(/from "(\.[^"]+)"/g)].map((m) => relative(root, join(root, file, "..", m[1]!)));
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)"(\.[^"]+)"/g)].map((m) => relative(root, join(root, file, "..", m[1]!)));
 }
 
 /** A peer answering `whoami` with the caller's principal, or failing as told. */
@@ -62,6 +62,14 @@ describe("the subgraph kit", () => {
         if (file.startsWith("subgraphs/") && target.startsWith("subgraphs/") && target.split("/").length > 2) expect(target.startsWith(`${own}/`), `${file} imports ${target}`).toBe(true);
       }
     }
+  });
+
+  // issue 28: in split mode the adapter and the gateway would otherwise load subgraph code (and its
+  // Prisma client) they never run; lib never imports subgraphs (above), so a direct import is the only way in
+  it("keeps subgraph code out of the adapter and the gateway: what they share with a subgraph lives in lib/contracts", () => {
+    const files = [...sourceFiles("rest-adapter"), ...sourceFiles("gateway")];
+    expect(files.length).toBeGreaterThan(50);
+    for (const file of files) for (const target of importedPaths(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^subgraphs\//);
   });
 
   it("declares every subgraph's peers by registry name, never itself", () => {

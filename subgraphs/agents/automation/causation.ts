@@ -1,12 +1,5 @@
 import type { AutomationCause } from "../../../lib/automation-finance.ts";
-
-/**
- * How many automation hops a movement may be from what started it (a user's own movement, the
- * clock, a price): a rule or strategy may react to a user's movement (its movement is hop 1), and
- * another may react to that one (hop 2); nothing that moves money reacts to a hop-2 movement.
- * Reactions that move nothing (a notification) end a chain, so the depth does not bar them.
- */
-export const MAX_AUTOMATION_DEPTH = 2;
+import { MAX_AUTOMATION_DEPTH } from "../../../lib/contracts/rules.ts";
 
 /** An automation's link in a chain: the rule or the user strategy. */
 export const ruleLink = (ruleId: string) => `rule:${ruleId}`;

@@ -1,8 +1,8 @@
 import type { LedgerEvent } from "../../../lib/automation-finance.ts";
+import type { TriggerSettings } from "../../../lib/contracts/rules.ts";
 import { compareDecimals, sideOf } from "../../../lib/decimal.ts";
 import type { AgentsTx } from "../db.ts";
 import { fireRule } from "../rules/fire-rule.ts";
-import type { TriggerSettings } from "../rules/rule-definitions.ts";
 import { MONEY_MOVING_STRATEGIES } from "../strategies/strategy-executors.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
 import { causeOfReaction, decideReaction, strategyLink } from "./causation.ts";

@@ -1,9 +1,10 @@
 import type { AutomationFinance } from "../../../lib/automation-finance.ts";
+import type { TriggerSettings } from "../../../lib/contracts/rules.ts";
 import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { AgentsDb } from "../db.ts";
 import { fireRule } from "../rules/fire-rule.ts";
-import { nextCronRun, type TriggerSettings } from "../rules/rule-definitions.ts";
+import { nextCronRun } from "../rules/rule-definitions.ts";
 import { sideOf } from "../../../lib/decimal.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
 import { causeOfReaction, strategyLink } from "./causation.ts";

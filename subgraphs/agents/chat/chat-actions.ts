@@ -1,12 +1,10 @@
 import { Prisma } from "../generated/prisma/client.ts";
+import { CHAT_ACTION_TTL_MS } from "../../../lib/contracts/chat.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { AgentsDb } from "../db.ts";
 import { chatActionStatus, requireChatActionMove } from "./chat-action-status.ts";
 import { getChatSession } from "./chat-sessions.ts";
-
-/** How long a proposal waits for the user: long enough to read it, short enough not to linger. */
-export const CHAT_ACTION_TTL_MS = 10 * 60_000;
 
 export interface NewChatAction {
   tool_call_id: string;

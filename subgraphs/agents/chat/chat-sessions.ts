@@ -1,12 +1,11 @@
 import { Prisma } from "../generated/prisma/client.ts";
+import { MAX_CHAT_MESSAGE_LENGTH, MAX_CHAT_TITLE_LENGTH } from "../../../lib/contracts/chat.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import { CHAT_MESSAGE_TYPES, type ChatMessageType } from "../../../lib/vocabulary/agents.ts";
 import { isOneOf } from "../../../lib/vocabulary/values.ts";
 import type { AgentsDb } from "../db.ts";
 
-export const MAX_CHAT_TITLE_LENGTH = 200;
-export const MAX_CHAT_MESSAGE_LENGTH = 4000;
 const DEFAULT_TITLE = "New chat";
 
 export function createChatSession(db: AgentsDb, options: { user_id: string; title?: string | null }) {

@@ -1,11 +1,11 @@
 import type { AutomationCause } from "../../../lib/automation-finance.ts";
+import type { ActionSettings } from "../../../lib/contracts/rules.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { RuleAction, RuleExecutionOutcome } from "../../../lib/vocabulary/agents.ts";
 import { causeOfReaction, ruleIdsIn, ruleLink, strategyLink } from "../automation/causation.ts";
 import type { AgentsTx, Prisma } from "../db.ts";
 import { notify } from "../notifications/notifications.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
-import type { ActionSettings } from "./rule-definitions.ts";
 import { decideFiring, stopReason } from "./rule-limits.ts";
 import { stopRules } from "./rule-status.ts";
 

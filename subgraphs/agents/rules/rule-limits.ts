@@ -1,24 +1,10 @@
 import type { AutomationCause } from "../../../lib/automation-finance.ts";
+import { MAX_AUTOMATION_DEPTH, RULE_LIMITS } from "../../../lib/contracts/rules.ts";
 import type { RuleAction } from "../../../lib/vocabulary/agents.ts";
-import { decideReaction, MAX_AUTOMATION_DEPTH, ruleIdsIn, ruleLink } from "../automation/causation.ts";
+import { decideReaction, ruleIdsIn, ruleLink } from "../automation/causation.ts";
 
 /** Actions that make movements, and so can start or extend a chain (a strategy_trigger runs a strategy that may move money). */
 export const MONEY_MOVING_ACTIONS: readonly RuleAction[] = ["transfer", "strategy_trigger"];
-
-/**
- * The bounds on rules (issue 26: nothing automation does may loop or escalate), documented in the
- * README. A notification rule has no cooldown: it moves nothing and starts no chain, and a burst of
- * the user's own transactions should each be told; its hourly cap bounds it. An every-minute
- * time_based rule fires 60 times an hour: within a notification's cap, past a money-moving one's.
- */
-export const RULE_LIMITS = {
-  /** least time between two firings of one rule; a trigger inside it is recorded `skipped` */
-  cooldown_ms: { transfer: 30_000, strategy_trigger: 30_000, notification: 0 } satisfies Record<RuleAction, number>,
-  /** firings of one rule in the last hour past which it is stopped (put in `error`) */
-  firings_per_hour: { transfer: 30, strategy_trigger: 30, notification: 120 } satisfies Record<RuleAction, number>,
-  /** rules a user may hold (RUL-409-001 beyond) */
-  rules_per_user: 50,
-} as const;
 
 export type FiringDecision =
   | { outcome: "fire" }

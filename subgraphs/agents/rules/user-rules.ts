@@ -1,4 +1,5 @@
 import type { AutomationFinance } from "../../../lib/automation-finance.ts";
+import { RULE_LIMITS, type TriggerSettings } from "../../../lib/contracts/rules.ts";
 import { lockKey } from "../../../lib/db/advisory-lock.ts";
 import { sideOf } from "../../../lib/decimal.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
@@ -8,8 +9,7 @@ import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
 import type { AgentsDb, AgentsTx, Prisma } from "../db.ts";
 import { agentWrite, storedResponse, withIdempotency } from "../idempotency.ts";
 import { requireOwnWallets } from "../strategies/strategy-parameters.ts";
-import { checkRuleDefinition, nextCronRun, type TriggerSettings } from "./rule-definitions.ts";
-import { RULE_LIMITS } from "./rule-limits.ts";
+import { checkRuleDefinition, nextCronRun } from "./rule-definitions.ts";
 import { ruleStatus } from "./rule-status.ts";
 
 export type UserRuleRow = NonNullable<Awaited<ReturnType<AgentsDb["userRule"]["findUnique"]>>>;

@@ -1,6 +1,5 @@
 import type { AutomationFinance } from "../../../lib/automation-finance.ts";
-import type { ActionSettings } from "../rules/rule-definitions.ts";
-import { ACTION_SCHEMAS } from "../rules/rule-definitions.ts";
+import { ACTION_SCHEMAS, type ActionSettings } from "../../../lib/contracts/rules.ts";
 import type { TaskKind } from "./task-kinds.ts";
 
 /**

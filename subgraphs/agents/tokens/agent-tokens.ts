@@ -1,23 +1,12 @@
 import { agentTokenDisplayPrefix, generateAgentToken, isWellFormedAgentToken } from "../../../lib/auth/agent-token.ts";
 import { hashToken } from "../../../lib/auth/secret-token.ts";
+import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_ACTIVE_AGENT_TOKENS, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../../lib/contracts/agent-tokens.ts";
 import { lockKey } from "../../../lib/db/advisory-lock.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import { AGENT_TOKEN_SCOPES, type AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
 import { isOneOf } from "../../../lib/vocabulary/values.ts";
 import type { AgentsDb } from "../db.ts";
-
-/** Agent tokens always expire: 30 days unless asked, 90 at most (a leaked token dies on its own). */
-export const DEFAULT_AGENT_TOKEN_DAYS = 30;
-export const MAX_AGENT_TOKEN_DAYS = 90;
-export const MAX_AGENT_TOKEN_NAME_LENGTH = 100;
-/** Uses listed per page by default, and at most */
-export const DEFAULT_AGENT_TOKEN_USES = 50;
-export const MAX_AGENT_TOKEN_USES = 200;
-/** Wallets one token may be restricted to, at most */
-export const MAX_AGENT_TOKEN_WALLETS = 20;
-/** Active (neither revoked nor expired) tokens per user, at most: each spends its user's rate budget too, and fewer live secrets leak less */
-export const MAX_ACTIVE_AGENT_TOKENS = 20;
 
 export interface IssueAgentToken {
   user_id: string;

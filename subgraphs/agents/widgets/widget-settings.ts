@@ -1,26 +1,6 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import { WIDGET_SETTINGS } from "../../../lib/contracts/widgets.ts";
 import { checkJsonAt } from "../../../lib/json-validation.ts";
 import type { WidgetType } from "../../../lib/vocabulary/agents.ts";
-import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_TYPES } from "../../../lib/vocabulary/transactions.ts";
-
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
-const options = { additionalProperties: false };
-
-/** Each widget type's settings: what its data is narrowed to. */
-export const WIDGET_SETTINGS = {
-  balance: Type.Object({ source_id: Type.Optional(Id("one account of GET /v0/accounts (its source_id); all of them when absent")) }, options),
-  transactions: Type.Object(
-    {
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
-      type: Type.Optional(Type.Union(TRANSACTION_TYPES.map((value) => Type.Literal(value)))),
-      category: Type.Optional(Type.Union(SPENDING_CATEGORIES.map((value) => Type.Literal(value)))),
-      direction: Type.Optional(Type.Union(TRANSACTION_DIRECTIONS.map((value) => Type.Literal(value)))),
-    },
-    options,
-  ),
-  chat: Type.Object({ session_id: Type.Optional(Id("a chat session's messages; your sessions when absent")) }, options),
-  budget: Type.Object({ budget_id: Type.Optional(Id("one budget; all of them when absent")) }, options),
-} satisfies Record<WidgetType, TSchema>;
 
 /** The settings checked against the type's schema, defaults filled in; 422 at body.settings.<field> otherwise. */
 export function checkWidgetSettings(type: WidgetType, settings: unknown): Record<string, unknown> {

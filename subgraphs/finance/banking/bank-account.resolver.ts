@@ -9,8 +9,8 @@ import type { FinanceServices } from "../services.ts";
 import { BankAccount, BankLinkToken, BankPublicToken } from "../types/bank-account.ts";
 import { FinanceUser } from "../types/user.ts";
 import { getBankAccount, linkBankAccounts, listBankAccounts, requireBanking, unlinkBankAccount } from "./bank-accounts.ts";
+import { SANDBOX_LINK_OUTCOMES } from "../../../lib/vocabulary/bank-accounts.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
-import { SANDBOX_LINK_OUTCOMES } from "./sandbox-banking-provider.ts";
 import { sandboxProvider } from "./bank-sandbox.ts";
 
 @Resolver(() => BankAccount)

@@ -1,12 +1,12 @@
 import { appError } from "../../../lib/errors/app-error.ts";
-import { BANK_TRANSACTION_TYPES, type BankingEventType } from "../../../lib/vocabulary/bank-accounts.ts";
+import { BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_RAMP_OUTCOMES, type BankingEventType } from "../../../lib/vocabulary/bank-accounts.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import { requireSandbox } from "../../../lib/sandbox.ts";
 import type { FinanceServices } from "../services.ts";
 import { parseAmount } from "../transactions/amount.ts";
 import { requireBanking } from "./bank-accounts.ts";
-import { SANDBOX_BANK_SETTLEMENTS, SANDBOX_RAMP_OUTCOMES, SandboxBankingProvider } from "./sandbox-banking-provider.ts";
+import { SandboxBankingProvider } from "./sandbox-banking-provider.ts";
 
 type SandboxServices = Pick<FinanceServices, "db" | "banking" | "cardCipher" | "sandbox">;
 

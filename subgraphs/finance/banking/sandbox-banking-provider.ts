@@ -1,66 +1,13 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { SANDBOX_INSTITUTIONS } from "../../../lib/contracts/bank-accounts.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
-import type { BankTransactionType } from "../../../lib/vocabulary/bank-accounts.ts";
-import type { SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
+import type { SandboxBankSettlement, SandboxLinkOutcome, SandboxRampOutcome } from "../../../lib/vocabulary/bank-accounts.ts";
 import { BANKING_SIGNATURE_HEADER, signBankingPayload } from "../../../lib/webhooks/banking-signature.ts";
-import type { BankingProvider, LinkedItem, ProviderBankAccount, ProviderBankTransaction, RampOrder, TransactionsSyncPage } from "./banking-provider.ts";
+import type { BankingProvider, LinkedItem, ProviderBankTransaction, RampOrder, TransactionsSyncPage } from "./banking-provider.ts";
 
 const LINK_TOKEN_TTL_MS = 30 * 60_000;
 const PUBLIC_TOKEN_TTL_MS = 30 * 60_000;
 const DAY_MS = 86_400_000;
-
-/** A transaction of a sandbox account's history: `days_ago` before the login was linked. */
-interface HistoryTemplate {
-  days_ago: number;
-  amount: string;
-  direction: "in" | "out";
-  type: BankTransactionType;
-  category: SpendingCategory | null;
-  description: string;
-  merchant_name?: string;
-  counterparty?: string;
-  pending?: boolean;
-}
-
-const CHECKING_HISTORY: HistoryTemplate[] = [
-  { days_ago: 28, amount: "2450.00", direction: "in", type: "bank_transfer", category: null, description: "Salary", counterparty: "ACME Payroll" },
-  { days_ago: 27, amount: "950.00", direction: "out", type: "standing_order", category: "utilities", description: "Rent", counterparty: "Oak Street Lettings" },
-  { days_ago: 21, amount: "85.40", direction: "out", type: "direct_debit", category: "utilities", description: "Electricity", merchant_name: "City Power" },
-  { days_ago: 12, amount: "64.23", direction: "out", type: "bank_payment", category: "groceries", description: "Groceries", merchant_name: "Green Grocer" },
-  { days_ago: 9, amount: "12.99", direction: "in", type: "bank_refund", category: "shopping", description: "Refund", merchant_name: "Book Nook" },
-  { days_ago: 3, amount: "2.50", direction: "out", type: "fee", category: null, description: "Monthly account fee" },
-  { days_ago: 1, amount: "38.50", direction: "out", type: "bank_payment", category: "restaurants", description: "Dinner", merchant_name: "Trattoria Roma", pending: true },
-];
-
-const SAVINGS_HISTORY: HistoryTemplate[] = [
-  { days_ago: 25, amount: "200.00", direction: "in", type: "bank_transfer", category: null, description: "Transfer from checking" },
-  { days_ago: 2, amount: "4.17", direction: "in", type: "interest", category: null, description: "Interest" },
-];
-
-/** The sandbox's institutions, the accounts a login there has, and each account's history. */
-export const SANDBOX_INSTITUTIONS: Record<string, { name: string; accounts: (Omit<ProviderBankAccount, "mask"> & { history: HistoryTemplate[] })[] }> = {
-  ins_sandbox_first: {
-    name: "First Sandbox Bank",
-    accounts: [
-      { provider_account_id: "chk", name: "Everyday Checking", account_type: "checking", currency: "USD", balance: "1250.00", history: CHECKING_HISTORY },
-      { provider_account_id: "sav", name: "Rainy Day Savings", account_type: "savings", currency: "USD", balance: "5000.00", history: SAVINGS_HISTORY },
-    ],
-  },
-  ins_sandbox_euro: {
-    name: "Euro Sandbox Bank",
-    accounts: [{ provider_account_id: "giro", name: "Girokonto", account_type: "checking", currency: "EUR", balance: "840.50", history: CHECKING_HISTORY.slice(0, 4) }],
-  },
-};
-
-/** How the sandbox's widget ends: the user logs in, or the bank refuses the credentials. */
-export const SANDBOX_LINK_OUTCOMES = ["success", "invalid_credentials"] as const;
-export type SandboxLinkOutcome = (typeof SANDBOX_LINK_OUTCOMES)[number];
-
-/** How a sandbox bank transaction or ramp ends. */
-export const SANDBOX_BANK_SETTLEMENTS = ["posted", "removed"] as const;
-export type SandboxBankSettlement = (typeof SANDBOX_BANK_SETTLEMENTS)[number];
-export const SANDBOX_RAMP_OUTCOMES = ["completed", "failed"] as const;
-export type SandboxRampOutcome = (typeof SANDBOX_RAMP_OUTCOMES)[number];
 
 /** Where the sandbox delivers its webhooks: the platform's own banking receiver. */
 export interface BankingWebhookTarget {

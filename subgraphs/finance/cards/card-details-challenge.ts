@@ -1,12 +1,10 @@
+import { CARD_DETAILS_CHALLENGE_TTL_MS } from "../../../lib/contracts/cards.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { FinanceDb } from "../db.ts";
 import { accountHolder } from "./account-holder.ts";
 import { findOwnCardRow } from "./card-record.ts";
-
-/** How long a challenge may be answered; short, since it unlocks the number and CVV. */
-export const CARD_DETAILS_CHALLENGE_TTL_MS = 5 * 60_000;
 
 export interface CardDetailsChallengeView {
   id: string;

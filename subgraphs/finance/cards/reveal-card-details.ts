@@ -1,4 +1,5 @@
 import { verifyMessage, type Address, type Hex } from "viem";
+import { CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../../lib/contracts/cards.ts";
 import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
@@ -6,10 +7,6 @@ import type { CardRevealMethod } from "../../../lib/vocabulary/cards.ts";
 import type { FinanceDb } from "../db.ts";
 import { findOwnCardRow } from "./card-record.ts";
 import { lockKey } from "../../../lib/db/advisory-lock.ts";
-
-/** At most this many reveals per card in any rolling CARD_REVEAL_WINDOW_MS (then CRD-429-001 with Retry-After). */
-export const CARD_REVEALS_PER_WINDOW = 5;
-export const CARD_REVEAL_WINDOW_MS = 60 * 60_000;
 
 /** The only answer that ever carries a card's number and CVV. */
 export interface CardDetailsView {

@@ -1,12 +1,9 @@
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../../lib/contracts/transactions.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
 import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
 import { transactionRowView, type TransactionRow, type TransactionView } from "./transaction-record.ts";
 import { filteredGroupsSql } from "./transaction-rollups.ts";
-
-/** Page size of the feed when the client gives none, and the most it may ask for (spec 8 leaves both to us). */
-export const DEFAULT_PAGE_LIMIT = 50;
-export const MAX_PAGE_LIMIT = 200;
 
 export interface PageInput {
   limit?: number | null;

@@ -1,3 +1,4 @@
+import { MAX_NOTE_LENGTH } from "../../../lib/contracts/transactions.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { SPENDING_CATEGORIES } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
@@ -5,9 +6,6 @@ import type { FinanceDb } from "../db.ts";
 import { rememberCategory } from "./merchant-category-rules.ts";
 import { findOwnTransaction, type TransactionView } from "./transaction-record.ts";
 import { requestInsights } from "../insights/insights-job.ts";
-
-/** The longest note a transaction keeps. */
-export const MAX_NOTE_LENGTH = 500;
 
 export interface UpdateTransactionOptions {
   user_id: string;
