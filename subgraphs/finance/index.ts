@@ -4,7 +4,8 @@ import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { SandboxCardIssuer } from "./cards/sandbox-card-issuer.ts";
 import { NO_GOALS } from "./insights/goal-progress.ts";
 import { InsightResolver, InsightUserResolver } from "./insights/insight.resolver.ts";
-import { insightsJobHandler, INSIGHTS_JOB } from "./insights/insights-job.ts";
+import { insightsSubscriber } from "./insights/compute-insights.ts";
+import { changeEventsHandler, CHANGE_EVENTS_JOB } from "./changes/change-events.ts";
 import { CardResolver, CardUserResolver } from "./cards/card.resolver.ts";
 import { CardAuthorizationResolver } from "./cards/card-authorization.resolver.ts";
 import { CardSecureDetailsResolver } from "./cards/card-secure-details.resolver.ts";
@@ -35,7 +36,7 @@ export const financeSubgraph = defineSubgraph({
   services: ({ config, database, logger }, peers): FinanceServices => {
     const db = createFinanceDb(database);
     const goals = NO_GOALS;
-    const jobs = new JobQueue({ db, schema: "finance", logger: logger.child({ subgraph: "finance" }), leaseMs: config.jobLeaseMs, handlers: { [INSIGHTS_JOB]: insightsJobHandler({ db, goals }) } });
+    const jobs = new JobQueue({ db, schema: "finance", logger: logger.child({ subgraph: "finance" }), leaseMs: config.jobLeaseMs, handlers: { [CHANGE_EVENTS_JOB]: changeEventsHandler([insightsSubscriber({ db, goals })]) } });
     return {
       db,
       logger,

@@ -21,7 +21,7 @@ export interface FinanceServices {
   balances: BalanceSource;
   /** SANDBOX: sandbox deposits exist */
   sandbox: boolean;
-  /** the finance jobs (the insights computation after ledger changes) */
+  /** the finance jobs (change events, told to insights) */
   jobs: JobQueue;
   /** CARD_ISSUER; undefined: none configured (cards answer 503) */
   cardIssuer: CardIssuer | undefined;

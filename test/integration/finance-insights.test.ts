@@ -6,15 +6,15 @@ import { JobQueue } from "../../lib/jobs/job-queue.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { createFinanceDb, type FinanceDb } from "../../subgraphs/finance/db.ts";
 import { createBudget } from "../../subgraphs/finance/budgets/create-budget.ts";
-import { computeInsights } from "../../subgraphs/finance/insights/compute-insights.ts";
+import { changeEventsHandler, CHANGE_EVENTS_JOB } from "../../subgraphs/finance/changes/change-events.ts";
+import { computeInsights, insightsSubscriber } from "../../subgraphs/finance/insights/compute-insights.ts";
 import { NO_GOALS, type GoalSource, type SavingsGoal } from "../../subgraphs/finance/insights/goal-progress.ts";
 import { dismissInsight, getInsight, listInsights } from "../../subgraphs/finance/insights/insight-record.ts";
-import { insightsJobHandler, INSIGHTS_JOB } from "../../subgraphs/finance/insights/insights-job.ts";
 import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
 import { moveTransactionStatus } from "../../subgraphs/finance/transactions/move-transaction-status.ts";
 
-// Issue 9, insights: computed from the ledger by a durable job after new transactions (and on
-// demand); each finding once while it stands; dismissed stays dismissed; resolved when it stops.
+// Issue 9, insights: computed from the ledger after each change event (a durable job) and on
+// demand; each finding once while it stands; dismissed stays dismissed; resolved when it stops.
 
 let database: Database;
 let db: FinanceDb;
@@ -179,26 +179,26 @@ describe("computing insights from the ledger", () => {
   });
 });
 
-describe("the insights job", () => {
-  it("is asked for by every ledger change, once per user however many, and computes when it runs", async () => {
+describe("insights after change events", () => {
+  it("follow every ledger change, told once per user however many, computed when the event is told", async () => {
     const id = user();
     await monthly(id, "Netflix", "15.99", 3);
-    const jobs = await db.job.findMany({ where: { key: `insights:${id}` } });
+    const jobs = await db.job.findMany({ where: { key: `finance_changed:${id}` } });
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ kind: INSIGHTS_JOB, status: "queued", payload: { user_id: id } });
+    expect(jobs[0]).toMatchObject({ kind: CHANGE_EVENTS_JOB, status: "queued", payload: { user_id: id } });
     expect(jobs[0]!.run_at.getTime()).toBeGreaterThan(Date.now());
     expect(await active(id)).toEqual([]);
 
-    await db.job.updateMany({ where: { key: `insights:${id}` }, data: { run_at: new Date(Date.now() - 1) } });
-    const queue = new JobQueue({ db, schema: "finance", logger: createLogger("silent"), handlers: { [INSIGHTS_JOB]: insightsJobHandler({ db, goals: NO_GOALS }) } });
+    await db.job.updateMany({ where: { key: `finance_changed:${id}` }, data: { run_at: new Date(Date.now() - 1) } });
+    const queue = new JobQueue({ db, schema: "finance", logger: createLogger("silent"), handlers: { [CHANGE_EVENTS_JOB]: changeEventsHandler([insightsSubscriber({ db, goals: NO_GOALS })]) } });
     await queue.drain();
     expect(await active(id)).toMatchObject([{ type: "recurring_charge" }]);
-    expect(await db.job.findFirst({ where: { key: `insights:${id}` } })).toMatchObject({ status: "succeeded" });
+    expect(await db.job.findFirst({ where: { key: `finance_changed:${id}` } })).toMatchObject({ status: "succeeded" });
 
-    // a status move asks again
+    // a status move publishes again
     const pending = await pay(id, "5", new Date(), { status: "pending" });
-    expect(await db.job.findFirst({ where: { key: `insights:${id}` } })).toMatchObject({ status: "queued" });
+    expect(await db.job.findFirst({ where: { key: `finance_changed:${id}` } })).toMatchObject({ status: "queued" });
     await moveTransactionStatus(db as never, { user_id: id, transaction_id: pending.id, to: "processing" });
-    expect(await db.job.count({ where: { key: `insights:${id}` } })).toBe(1);
+    expect(await db.job.count({ where: { key: `finance_changed:${id}` } })).toBe(1);
   });
 });

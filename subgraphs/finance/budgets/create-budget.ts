@@ -5,7 +5,7 @@ import type { FinanceTx } from "../db.ts";
 import { checkBudgetFields } from "./budget-input.ts";
 import { budgetView, type BudgetView } from "./budget-record.ts";
 import { userTimeZone } from "./budget-settings.ts";
-import { requestInsights } from "../insights/insights-job.ts";
+import { publishChange } from "../changes/change-events.ts";
 
 export interface CreateBudgetOptions {
   user_id: string;
@@ -31,7 +31,7 @@ export async function createBudget(tx: FinanceTx, options: CreateBudgetOptions):
   const now = new Date();
   try {
     const row = await tx.budget.create({ data: { id: newId("bgt", now.getTime()), user_id: options.user_id, ...fields, created_at: now, updated_at: now } });
-    await requestInsights(tx, options.user_id);
+    await publishChange(tx, options.user_id);
     return budgetView(tx, row, await userTimeZone(tx, options.user_id));
   } catch (error) {
     if (isUniqueViolation(error)) throw appError("BGT-409-001", `You already have a ${fields.period} ${fields.category} budget; update or delete it.`);

@@ -4,7 +4,7 @@ import type { FinanceTx } from "../db.ts";
 import { checkBudgetFields } from "./budget-input.ts";
 import { budgetView, findOwnBudgetRow, type BudgetView } from "./budget-record.ts";
 import { userTimeZone } from "./budget-settings.ts";
-import { requestInsights } from "../insights/insights-job.ts";
+import { publishChange } from "../changes/change-events.ts";
 
 export interface UpdateBudgetOptions {
   user_id: string;
@@ -37,7 +37,7 @@ export async function updateBudget(tx: FinanceTx, options: UpdateBudgetOptions):
   });
   try {
     const row = await tx.budget.update({ where: { id: current.id }, data: { ...fields, updated_at: new Date() } });
-    await requestInsights(tx, options.user_id);
+    await publishChange(tx, options.user_id);
     return budgetView(tx, row, await userTimeZone(tx, options.user_id));
   } catch (error) {
     if (isUniqueViolation(error)) throw appError("BGT-409-001", `You already have a ${fields.period} ${fields.category} budget; update or delete that one.`);

@@ -11,6 +11,7 @@ import { feesFinding, overlappingSubscriptions } from "./saving-opportunities.ts
 import { spendingSpikes } from "./spending-spike.ts";
 import { lockKey } from "../../../lib/db/advisory-lock.ts";
 import { TRANSACTION_OPTIONS } from "../idempotency/with-idempotency.ts";
+import type { ChangeSubscriber } from "../changes/change-events.ts";
 
 export interface InsightDeps {
   db: FinanceDb;
@@ -64,3 +65,6 @@ export async function computeInsights(deps: InsightDeps, userId: string, now: Da
     return { found: findings.length, resolved };
   }, TRANSACTION_OPTIONS);
 }
+
+/** Insights follow the user's change events (a movement, its status or category, a budget): computed again after each. */
+export const insightsSubscriber = (deps: InsightDeps): ChangeSubscriber => (userId) => computeInsights(deps, userId);

@@ -4,7 +4,7 @@ import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
 import { findOwnTransaction, type TransactionView } from "./transaction-record.ts";
 import { pathBetween, requireTransactionMove } from "./transaction-status.ts";
-import { requestInsights } from "../insights/insights-job.ts";
+import { publishChange } from "../changes/change-events.ts";
 
 /**
  * Moves the user's transaction to `to` (spec 3.4; anything else TXN-409-001 naming its status) and
@@ -24,7 +24,7 @@ export async function moveTransactionStatus(tx: FinanceTx, options: { user_id: s
     throw appError("TXN-409-001", `The transaction changed while moving it; it is ${latest.status}.`);
   }
   await tx.transactionStatusChange.create({ data: { transaction_id: current.id, from: current.status, to, changed_at: now } });
-  await requestInsights(tx, options.user_id, now);
+  await publishChange(tx, options.user_id, now);
   return findOwnTransaction(tx, options.user_id, options.transaction_id);
 }
 
@@ -40,6 +40,6 @@ export async function walkTransactionStatus(tx: FinanceTx, row: { id: string; us
   const { count } = await tx.transaction.updateMany({ where: { id: row.id, status: row.status }, data: { status: to, updated_at: now } });
   if (count === 0) return false;
   await tx.transactionStatusChange.createMany({ data: path.map((step, i) => ({ transaction_id: row.id, from: i === 0 ? row.status : path[i - 1]!, to: step, changed_at: now })) });
-  await requestInsights(tx, row.user_id, now);
+  await publishChange(tx, row.user_id, now);
   return true;
 }

@@ -20,7 +20,7 @@ import { lockSource, sourceColumns, type LedgerSource } from "./ledger-source.ts
 import { loadTransaction, type TransactionView } from "./transaction-record.ts";
 import { pathFromInitial } from "./transaction-status.ts";
 import { usdValue } from "./usd-value.ts";
-import { requestInsights } from "../insights/insights-job.ts";
+import { publishChange } from "../changes/change-events.ts";
 
 /** A crypto asset, or `currency` for fiat; `decimals` bounds an amount's fraction digits. */
 export type MovementUnit = { asset_symbol: string; decimals: number } | { currency: string; decimals: number };
@@ -128,6 +128,6 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
       status_history: { create: path.map((to, i) => ({ from: i === 0 ? null : path[i - 1]!, to, changed_at: now })) },
     },
   });
-  await requestInsights(tx, input.user_id, now);
+  await publishChange(tx, input.user_id, now);
   return (await loadTransaction(tx, id))!;
 }

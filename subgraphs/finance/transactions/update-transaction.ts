@@ -5,7 +5,7 @@ import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceDb } from "../db.ts";
 import { rememberCategory } from "./merchant-category-rules.ts";
 import { findOwnTransaction, type TransactionView } from "./transaction-record.ts";
-import { requestInsights } from "../insights/insights-job.ts";
+import { publishChange } from "../changes/change-events.ts";
 
 export interface UpdateTransactionOptions {
   user_id: string;
@@ -34,7 +34,7 @@ export async function updateTransaction(db: FinanceDb, options: UpdateTransactio
       data: { ...(setsCategory && { category }), ...(setsNote && { note: options.note }), updated_at: new Date() },
     });
     if (setsCategory && current.merchant?.name) await rememberCategory(tx, options.user_id, current.merchant.name, category);
-    if (setsCategory) await requestInsights(tx, options.user_id);
+    if (setsCategory) await publishChange(tx, options.user_id);
     return findOwnTransaction(tx, options.user_id, options.transaction_id);
   });
 }
