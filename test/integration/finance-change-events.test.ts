@@ -4,6 +4,9 @@ import { applyMigrations } from "../../lib/db/migrations.ts";
 import { newId } from "../../lib/ids.ts";
 import { JobQueue } from "../../lib/jobs/job-queue.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { createBudget } from "../../subgraphs/finance/budgets/create-budget.ts";
+import { deleteBudget } from "../../subgraphs/finance/budgets/delete-budget.ts";
+import { updateBudget } from "../../subgraphs/finance/budgets/update-budget.ts";
 import { changeEventsHandler, CHANGE_EVENTS_JOB } from "../../subgraphs/finance/changes/change-events.ts";
 import { createFinanceDb, type FinanceDb, type FinanceTx } from "../../subgraphs/finance/db.ts";
 import { insightsSubscriber } from "../../subgraphs/finance/insights/compute-insights.ts";
@@ -14,7 +17,7 @@ import { recordMovement } from "../../subgraphs/finance/transactions/record-move
 // Issue 28, part 5: finance's writers publish a change event in their own database transaction
 // (subgraphs/finance/changes/change-events.ts) and insights subscribe to it. An event committed
 // with its change is told even after the process that committed it is gone; a change rolled back
-// publishes none.
+// publishes none; a budget and its event are written together or not at all.
 
 let database: Database;
 let db: FinanceDb;
@@ -78,5 +81,45 @@ describe("insights follow finance's change events", () => {
     expect(await db.transaction.count({ where: { user_id } })).toBe(0);
     await freshWorker().drain();
     expect(await insightsOf(user_id)).toEqual([]);
+  });
+});
+
+describe("a budget and its change event are one transaction", () => {
+  /** Makes the database refuse `user_id`'s change event: the second write of each budget writer. */
+  async function refuseEventsOf(user_id: string): Promise<() => Promise<void>> {
+    const name = `refuse_${user_id}`;
+    await db.$executeRawUnsafe(
+      `CREATE FUNCTION "finance"."${name}"() RETURNS TRIGGER LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'change event refused'; END $$`,
+    );
+    await db.$executeRawUnsafe(
+      `CREATE TRIGGER "${name}" BEFORE INSERT ON "finance"."jobs" FOR EACH ROW WHEN (NEW."key" = 'finance_changed:${user_id}') EXECUTE FUNCTION "finance"."${name}"()`,
+    );
+    return async () => {
+      await db.$executeRawUnsafe(`DROP TRIGGER "${name}" ON "finance"."jobs"`);
+      await db.$executeRawUnsafe(`DROP FUNCTION "finance"."${name}"()`);
+    };
+  }
+
+  it("update, create and delete leave the budget as it was when the event cannot be written", async () => {
+    const user_id = newId("usr");
+    const budget = await createBudget(db, { user_id, category: "restaurants", amount: "100", period: "monthly" });
+    await db.job.delete({ where: { key: `finance_changed:${user_id}` } });
+    const stored = () => db.budget.findMany({ where: { user_id }, orderBy: { id: "asc" } });
+    const before = await stored();
+
+    const allow = await refuseEventsOf(user_id);
+    try {
+      await expect(updateBudget(db, { user_id, budget_id: budget.id, amount: "250", period: "weekly" })).rejects.toThrow("change event refused");
+      await expect(createBudget(db, { user_id, category: "travel", amount: "500", period: "monthly" })).rejects.toThrow("change event refused");
+      await expect(deleteBudget(db, { user_id, budget_id: budget.id })).rejects.toThrow("change event refused");
+    } finally {
+      await allow();
+    }
+    expect(await stored()).toEqual(before);
+    expect(await eventOf(user_id)).toBeNull();
+
+    // with the event allowed, the same update lands with its event
+    expect(await updateBudget(db, { user_id, budget_id: budget.id, amount: "250", period: "weekly" })).toMatchObject({ amount: "250", period: "weekly" });
+    expect(await eventOf(user_id)).toMatchObject({ kind: CHANGE_EVENTS_JOB, status: "queued" });
   });
 });

@@ -129,7 +129,7 @@ describe("computing insights from the ledger", () => {
 
   it("warns at 80% and 100% of a budget, the 100% finding superseding the 80% one", async () => {
     const id = user();
-    await createBudget(db as never, { user_id: id, category: "restaurants", amount: "100", period: "monthly" });
+    await createBudget(db, { user_id: id, category: "restaurants", amount: "100", period: "monthly" });
     await pay(id, "85", new Date(), { category: "restaurants" });
     await compute(id);
     const [warning] = (await active(id)).filter((insight) => insight.type === "budget_warning");

@@ -1,6 +1,6 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
-import type { FinanceTx } from "../db.ts";
+import type { FinanceDb } from "../db.ts";
 import { checkBudgetFields } from "./budget-input.ts";
 import { budgetView, findOwnBudgetRow, type BudgetView } from "./budget-record.ts";
 import { userTimeZone } from "./budget-settings.ts";
@@ -20,27 +20,30 @@ export interface UpdateBudgetOptions {
 /**
  * Changes the fields given (absent or null: unchanged) and checks the result as a whole: moving
  * a custom budget to weekly or monthly drops its bounds; moving to custom needs both. Another
- * budget already holding the new category and period: BGT-409-001.
+ * budget already holding the new category and period: BGT-409-001. The budget and its change
+ * event are written in one database transaction.
  */
-export async function updateBudget(tx: FinanceTx, options: UpdateBudgetOptions): Promise<BudgetView> {
-  const current = await findOwnBudgetRow(tx, options.user_id, options.budget_id);
-  const period = options.period ?? current.period;
-  const keepBounds = period === "custom" && current.period === "custom";
-  const fields = await checkBudgetFields(tx, {
-    category: options.category ?? current.category,
-    // an amount kept as stored is re-checked against a new currency's decimals
-    amount: options.amount ?? current.amount.toFixed(),
-    currency: options.currency ?? current.currency,
-    period,
-    period_start: options.period_start ?? (keepBounds ? current.period_start : null),
-    period_end: options.period_end ?? (keepBounds ? current.period_end : null),
+export async function updateBudget(db: FinanceDb, options: UpdateBudgetOptions): Promise<BudgetView> {
+  return db.$transaction(async (tx) => {
+    const current = await findOwnBudgetRow(tx, options.user_id, options.budget_id);
+    const period = options.period ?? current.period;
+    const keepBounds = period === "custom" && current.period === "custom";
+    const fields = await checkBudgetFields(tx, {
+      category: options.category ?? current.category,
+      // an amount kept as stored is re-checked against a new currency's decimals
+      amount: options.amount ?? current.amount.toFixed(),
+      currency: options.currency ?? current.currency,
+      period,
+      period_start: options.period_start ?? (keepBounds ? current.period_start : null),
+      period_end: options.period_end ?? (keepBounds ? current.period_end : null),
+    });
+    try {
+      const row = await tx.budget.update({ where: { id: current.id }, data: { ...fields, updated_at: new Date() } });
+      await publishChange(tx, options.user_id);
+      return budgetView(tx, row, await userTimeZone(tx, options.user_id));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw appError("BGT-409-001", `You already have a ${fields.period} ${fields.category} budget; update or delete that one.`);
+      throw error;
+    }
   });
-  try {
-    const row = await tx.budget.update({ where: { id: current.id }, data: { ...fields, updated_at: new Date() } });
-    await publishChange(tx, options.user_id);
-    return budgetView(tx, row, await userTimeZone(tx, options.user_id));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw appError("BGT-409-001", `You already have a ${fields.period} ${fields.category} budget; update or delete that one.`);
-    throw error;
-  }
 }
