@@ -21,8 +21,6 @@ import { buildPlatformApp } from "../rest-adapter/platform.ts";
 import { assistantFor } from "../rest-adapter/chat/assistant-for.ts";
 import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
 import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
-import { buildSubgraphApp } from "../subgraphs/http.ts";
-import { createSubgraph } from "./subgraphs.ts";
 import { readSupergraph } from "./supergraph.ts";
 
 export const SERVICE_NAMES = [...SUBGRAPH_NAMES, "gateway", "adapter"] as const;
@@ -89,6 +87,8 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
   const internalSecret = requireInternalSecret(config);
 
   if (isSubgraphName(name)) {
+    // loaded here alone, so the gateway and the adapter carry no subgraph code or Prisma client (issue 28)
+    const [{ createSubgraph }, { buildSubgraphApp }] = await Promise.all([import("./subgraphs.ts"), import("../subgraphs/http.ts")]);
     const subgraphName = name;
     const port = env.SUBGRAPH_PORT !== undefined ? Number(env.SUBGRAPH_PORT) : subgraphEntry(subgraphName).port;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError("SUBGRAPH_PORT", "expected a TCP port");
