@@ -8,4 +8,3 @@ export const TRANSACTION_FIELDS = `id type status direction amount asset { symbo
 const CARD_LIMIT_USAGE = `limit spent remaining period_start period_end`;
 export const CARD_FIELDS = `id type status nickname currency last_four funding_source { type id } controls { daily_limit monthly_limit single_transaction_limit allowed_mcc blocked_mcc } usage { time_zone daily { ${CARD_LIMIT_USAGE} } monthly { ${CARD_LIMIT_USAGE} } single_transaction_limit } shipping_address status_history { from to changed_at } created_at updated_at`;
 export const INSIGHT_FIELDS = `id type severity status title description data created_at updated_at resolved_at dismissed_at`;
-export const BUDGET_FIELDS = `id category amount currency period period_start period_end time_zone spent remaining percentage_used created_at updated_at`;

@@ -6,7 +6,8 @@ import { jsonInvalid, MAX_JSON_DEPTH } from "../lib/json-body.ts";
 import { renderProblem, type ProblemContext } from "./problem.ts";
 import { exampleRequest } from "./mcp/agent-tools.ts";
 import { AGENT_ACTION_TAG, AGENT_TOOL_TAG, agentScopeOf, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
-import { COMPONENTS, problemSchema } from "./schemas.ts";
+import { COMPONENTS } from "./components.ts";
+import { problemSchema } from "./schemas.ts";
 
 export const SPEC_VERSION = "0.35.2";
 

@@ -5,7 +5,8 @@ import type { onSendAsyncHookHandler } from "fastify";
 import { responseHeaders, type DocumentedRoute } from "./openapi.ts";
 import { errorStatuses, routeErrorCodes } from "./route.ts";
 import { errorDefinition } from "../lib/errors/catalogue.ts";
-import { COMPONENTS, problemSchema } from "./schemas.ts";
+import { COMPONENTS } from "./components.ts";
+import { problemSchema } from "./schemas.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 
 // ajv and ajv-formats are CommonJS with a default export

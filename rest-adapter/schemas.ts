@@ -1,6 +1,5 @@
 import { Type, type SchemaOptions, type TLiteral, type TNull, type TProperties, type TSchema, type TUnion } from "@sinclair/typebox";
 import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
-import { BUDGET_PERIODS } from "../lib/vocabulary/budgets.ts";
 import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES } from "../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../lib/vocabulary/insights.ts";
 import { ACCOUNT_STATUSES } from "../lib/vocabulary/kyc.ts";
@@ -19,6 +18,8 @@ export function nullableLiteralUnion<const T extends readonly string[]>(values: 
   return Type.Union([...values.map((value) => Type.Literal(value)), Type.Null()], options);
 }
 
+/** A non-negative decimal string: money and limits cross the API as exact decimals, never numbers. */
+export const DECIMAL_PATTERN = "^[0-9]+(\\.[0-9]+)?$";
 export const Address = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "20-byte hex address", examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] });
 export const EpochMs = Type.Integer({ description: "Epoch milliseconds, or an ISO 8601 string with X-Timestamp-Format: iso8601" });
 /** A page's offset: GraphQL's Int holds it (32-bit), so larger ones are a 422 here rather than at the gateway. */
@@ -195,27 +196,6 @@ export const Asset = Type.Object(
   { $id: "Asset" },
 );
 
-/** A budget with its current period's figures (spec 2.10); money as decimal strings. */
-export const Budget = Type.Object(
-  {
-    id: Type.String({ examples: ["bgt_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
-    category: literalUnion(SPENDING_CATEGORIES),
-    amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", description: "the limit, in currency units", examples: ["250"] }),
-    currency: Type.String({ description: "a symbol of the asset catalogue (GET /v0/assets)", examples: ["USD"] }),
-    period: literalUnion(BUDGET_PERIODS, { description: "weekly: resets Monday 00:00; monthly: on the 1st 00:00, in time_zone; custom: its own bounds" }),
-    period_start: EpochMs,
-    period_end: EpochMs,
-    time_zone: Type.String({ description: "IANA zone the current period was computed in (GET /v0/budgets/settings)", examples: ["Europe/Berlin"] }),
-    spent: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", description: "completed, pending and processing out transactions of the category in [period_start, period_end)", examples: ["187.4"] }),
-    remaining: Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "amount − spent; negative once overspent", examples: ["62.6"] }),
-    percentage_used: Type.Number({ description: "spent / amount × 100, two decimals; over 100 once overspent", examples: [74.96] }),
-    created_at: EpochMs,
-    updated_at: EpochMs,
-    _links: Type.Optional(Links),
-  },
-  { $id: "Budget" },
-);
-
 const CardLimit = Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" });
 const CardLimitUsage = Type.Object(
   { limit: CardLimit, spent: Type.String(), remaining: Type.Union([Type.String(), Type.Null()], { description: "limit − spent, never below 0; null without a limit" }), period_start: EpochMs, period_end: EpochMs },
@@ -298,9 +278,6 @@ export const Insight = Type.Object(
 export function problemSchema(status: number): TSchema {
   return status === 422 ? Type.Union([Type.Ref("HTTPValidationError"), Type.Ref("ProblemDetail")]) : Type.Ref("ProblemDetail");
 }
-
-/** Components every document carries, referenced by `$ref: "#/components/schemas/<id>"`. */
-export const COMPONENTS: TSchema[] = [Link, ValidationItem, ProblemDetail, HTTPValidationError, Wallet, StatusChange, User, Transaction, Asset, Budget, Insight, Card];
 
 /** `{ ...schema, _links }` for a response body. */
 export function withLinks(schema: TSchema): TSchema {

@@ -1,15 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Links, literalUnion } from "../schemas.ts";
-import { BUDGET_FIELDS } from "../graphql-fields.ts";
-import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
-import { SPENDING_CATEGORIES } from "../../lib/vocabulary/transactions.ts";
+import { Links } from "../schemas.ts";
+import { BUDGET_FIELDS, CreateBudgetInput, UpdateBudgetInput } from "../resources.generated.ts";
 
 const BudgetId = Type.Object({ budget_id: Type.String({ minLength: 1, maxLength: 64, description: "bgt_<id>" }) });
-const Decimal = Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in currency units, at most the currency's decimals", examples: ["250.00"] });
-const Currency = Type.String({ minLength: 1, maxLength: 32, description: "a symbol of the asset catalogue (GET /v0/assets), any case; default USD", examples: ["EUR"] });
-const Bound = (what: string) => Type.Union([Type.Integer({ description: `custom budgets only: ${what}, epoch milliseconds` }), Type.Null()]);
 const Settings = Type.Object({ time_zone: Type.String({ description: "IANA time zone where budget periods begin", examples: ["Europe/Berlin"] }), _links: Type.Optional(Links) });
 
 const FIGURES =
@@ -62,14 +57,7 @@ export const budgetRoutes = [
       "`period_start` and `period_end` are required for `custom` (end after start) and refused for `weekly` and `monthly` (422). " +
       FIGURES,
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({
-      category: literalUnion(SPENDING_CATEGORIES),
-      amount: Decimal,
-      currency: Type.Optional(Currency),
-      period: literalUnion(BUDGET_PERIODS),
-      period_start: Type.Optional(Bound("start (inclusive)")),
-      period_end: Type.Optional(Bound("end (exclusive)")),
-    }),
+    body: CreateBudgetInput,
     operation: `mutation CreateBudget($input: CreateBudgetInput!) { budget: create_budget(input: $input) { ${BUDGET_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.budget,
@@ -139,14 +127,7 @@ export const budgetRoutes = [
       "Fields absent or null stay as they are; the result is checked as a whole, like a new budget. Moving a `custom` budget to `weekly` or `monthly` drops its bounds; moving to `custom` needs both. Taking the category and period of another budget: 409 `BGT-409-001`. Another user's budget: 404 `BGT-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     params: BudgetId,
-    body: Type.Object({
-      category: Type.Optional(Type.Union([literalUnion(SPENDING_CATEGORIES), Type.Null()])),
-      amount: Type.Optional(Type.Union([Decimal, Type.Null()])),
-      currency: Type.Optional(Type.Union([Currency, Type.Null()])),
-      period: Type.Optional(Type.Union([literalUnion(BUDGET_PERIODS), Type.Null()])),
-      period_start: Type.Optional(Bound("start (inclusive)")),
-      period_end: Type.Optional(Bound("end (exclusive)")),
-    }),
+    body: UpdateBudgetInput,
     operation: `mutation UpdateBudget($id: ID!, $input: UpdateBudgetInput!) { budget: update_budget(id: $id, input: $input) { ${BUDGET_FIELDS} } }`,
     variables: ({ params, body }) => ({ id: params.budget_id, input: body }),
     result: (data) => data.budget,

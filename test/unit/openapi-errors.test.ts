@@ -7,7 +7,8 @@ import { identityRoutes } from "../../rest-adapter/identity.ts";
 import { buildOpenApiDocument, type DocumentedRoute } from "../../rest-adapter/openapi.ts";
 import { platformRoutes } from "../../rest-adapter/platform.ts";
 import { derivedErrorCodes, errorStatuses, routeErrorCodes, type Route } from "../../rest-adapter/route.ts";
-import { COMPONENTS, problemSchema } from "../../rest-adapter/schemas.ts";
+import { COMPONENTS } from "../../rest-adapter/components.ts";
+import { problemSchema } from "../../rest-adapter/schemas.ts";
 import { platformWebhooks } from "../../rest-adapter/webhooks/index.ts";
 import { webhookDocumentation } from "../../rest-adapter/webhooks/webhooks.ts";
 

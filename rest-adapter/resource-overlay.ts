@@ -1,0 +1,43 @@
+import type { SchemaOptions, TSchema } from "@sinclair/typebox";
+
+/**
+ * What REST says about a resource beyond its GraphQL types. `npm run generate:operations`
+ * (scripts/rest-schemas.ts) reads each `resource` exported from rest-adapter/resources/ and writes
+ * rest-adapter/resources.generated.ts: the GraphQL selection, the response component and the
+ * request bodies, all from the supergraph's types with these overlays applied.
+ */
+export interface RestResource {
+  /** the GraphQL object type: the component of that name and the selection `<TYPE>_FIELDS` */
+  type: string;
+  /**
+   * Request bodies: each GraphQL input type, named after it, with the object type it mirrors. A
+   * String input field whose mirrored field is an enum takes the enum's values (GraphQL inputs
+   * stay String, CONTRIBUTING step 4); nested input objects mirror the same field's type.
+   */
+  inputs?: Record<string, string>;
+  /** by GraphQL type name: the resource's type, the types nested in it, its inputs and theirs */
+  types: Record<string, TypeOverlay>;
+}
+
+/** The TypeBox options of the type's object schema, and its fields'. */
+export interface TypeOverlay extends SchemaOptions {
+  fields?: Record<string, FieldOverlay>;
+  /** fields REST leaves out: not selected, not answered, not accepted */
+  omit?: string[];
+}
+
+/**
+ * The TypeBox options of the field's value (the array of a list; for a nullable field, what the
+ * union with null holds). A field without a description at any level takes its GraphQL one, on the
+ * outermost schema, unless REST replaces its shape or lists an enum for a String input.
+ */
+export interface FieldOverlay extends SchemaOptions {
+  /** a list's items */
+  item?: SchemaOptions;
+  /** a nullable field's union with null */
+  orNull?: SchemaOptions;
+  /** the REST shape where it differs from GraphQL's, exported by the resource's module; nullability still follows GraphQL */
+  schema?: TSchema;
+  /** an optional input field REST refuses null for, though GraphQL takes it */
+  acceptsNull?: false;
+}

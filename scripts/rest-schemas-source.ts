@@ -1,0 +1,18 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { readSupergraph } from "../server/supergraph.ts";
+import { apiSchemaOf } from "./operation-types.ts";
+import { renderRestSchemas, type ResourceModule } from "./rest-schemas.ts";
+
+export const REST_SCHEMAS_PATH = join(import.meta.dirname, "..", "rest-adapter", "resources.generated.ts");
+const RESOURCES_DIR = join(import.meta.dirname, "..", "rest-adapter", "resources");
+
+/** The generated module as the committed supergraph and today's overlays (every module of rest-adapter/resources/) make it. */
+export async function currentRestSchemas(): Promise<string> {
+  const modules: ResourceModule[] = [];
+  for (const file of readdirSync(RESOURCES_DIR).filter((name) => name.endsWith(".ts")).sort()) {
+    modules.push({ name: file.slice(0, -".ts".length), exports: await import(pathToFileURL(join(RESOURCES_DIR, file)).href) });
+  }
+  return renderRestSchemas(apiSchemaOf(readSupergraph()), modules);
+}

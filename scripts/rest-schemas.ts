@@ -1,0 +1,302 @@
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLEnumType,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+} from "graphql";
+import type { SchemaOptions } from "@sinclair/typebox";
+import { JSONObjectScalar, JSONScalar, TimestampScalar } from "../lib/graphql/scalars.ts";
+import type { FieldOverlay, RestResource, TypeOverlay } from "../rest-adapter/resource-overlay.ts";
+
+/**
+ * Writes each REST resource's shapes from the GraphQL schema, as SOFA derives REST from GraphQL
+ * types: the selection (every field without arguments, nested types too), the response component
+ * (each selected field required, nullable ones a union with null, `_links` added) and the request
+ * bodies (from GraphQL input types: non-null fields required, nullable ones optional and nullable).
+ * The overlays of rest-adapter/resources/ add what REST says besides (resource-overlay.ts).
+ */
+
+/** A module of rest-adapter/resources/: its file name without `.ts`, and its exports (`resource` among them). */
+export interface ResourceModule {
+  name: string;
+  exports: Record<string, unknown>;
+}
+
+type Scalars = Record<string, (options: SchemaOptions | undefined, where: string) => string>;
+
+/** TypeBox of each scalar; Timestamp is epoch milliseconds (X-Timestamp-Format converts answers, rest-adapter/timestamps.ts). */
+const SCALARS: Scalars = {
+  ID: (options) => call("Type.String", [], options),
+  String: (options) => call("Type.String", [], options),
+  Int: (options) => call("Type.Integer", [], options),
+  Float: (options) => call("Type.Number", [], options),
+  Boolean: (options) => call("Type.Boolean", [], options),
+  [JSONObjectScalar.name]: (options) => call("Type.Record", ["Type.String()", "Type.Unknown()"], options),
+  [JSONScalar.name]: (options) => call("Type.Unknown", [], options),
+};
+const OUTPUT_SCALARS: Scalars = {
+  ...SCALARS,
+  [TimestampScalar.name]: (options, where) => {
+    if (options) throw new Error(`${where}: a Timestamp answers as EpochMs, which takes no options`);
+    return "EpochMs";
+  },
+};
+const INPUT_SCALARS: Scalars = { ...SCALARS, [TimestampScalar.name]: (options) => call("Type.Integer", [], options) };
+
+/** A value as TypeScript source: keys bare where they can be. */
+function literal(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value).map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(item)}`);
+    return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
+  }
+  if (value === undefined || typeof value === "function" || typeof value === "symbol") throw new Error(`cannot write ${String(value)} into the generated file`);
+  return JSON.stringify(value);
+}
+
+function isEmpty(options: SchemaOptions | undefined): boolean {
+  return options === undefined || Object.keys(options).length === 0;
+}
+
+function call(fn: string, args: string[], options?: SchemaOptions): string {
+  return `${fn}(${[...args, ...(isEmpty(options) ? [] : [literal(options)])].join(", ")})`;
+}
+
+function enumSchema(type: GraphQLEnumType, options: SchemaOptions | undefined, withNull = false): string {
+  const members = type.getValues().map((value) => `Type.Literal(${JSON.stringify(value.name)})`);
+  return call("Type.Union", [`[${[...members, ...(withNull ? ["Type.Null()"] : [])].join(", ")}]`], options);
+}
+
+function constantName(typeName: string): string {
+  return typeName.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+}
+
+class ResourceRenderer {
+  /** overlay types the resource's types reached, to refuse the others */
+  private readonly reached = new Set<string>();
+  /** exports of the resource's module the generated file imports (replacement schemas) */
+  readonly imports = new Set<string>();
+  /** what the generated file imports from rest-adapter/schemas.ts */
+  readonly shared = new Set<string>(["Links"]);
+
+  constructor(
+    private readonly module: ResourceModule,
+    private readonly resource: RestResource,
+  ) {}
+
+  private overlayOf(type: GraphQLNamedType, fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>): TypeOverlay {
+    const overlay = this.resource.types[type.name] ?? {};
+    this.reached.add(type.name);
+    for (const name of [...Object.keys(overlay.fields ?? {}), ...(overlay.omit ?? [])]) {
+      const field = fields[name];
+      if (!field) throw new Error(`${this.module.name}: ${type.name} has no field ${name}`);
+      if ("args" in field && field.args.length > 0) throw new Error(`${this.module.name}: ${type.name}.${name} takes arguments, which REST never selects`);
+    }
+    for (const name of overlay.omit ?? []) if (overlay.fields?.[name]) throw new Error(`${this.module.name}: ${type.name}.${name} is both omitted and overlaid`);
+    return overlay;
+  }
+
+  /** The fields REST carries: those without arguments (another route answers those), less `omit`. */
+  private outputFields(type: GraphQLObjectType) {
+    const { fields: overlays = {}, omit = [], ...options } = this.overlayOf(type, type.getFields());
+    return { options, overlays, fields: Object.values(type.getFields()).filter((field) => field.args.length === 0 && !omit.includes(field.name)) };
+  }
+
+  /** The name of the module's export that is `schema`; the generated file imports it. */
+  private replacement(schema: unknown, where: string): string {
+    const name = Object.entries(this.module.exports).find(([, value]) => value === schema)?.[0];
+    if (!name) throw new Error(`${where}: export the schema that replaces it from rest-adapter/resources/${this.module.name}.ts`);
+    this.imports.add(name);
+    return name;
+  }
+
+  selection(type: GraphQLObjectType): string {
+    return this.outputFields(type)
+      .fields.map((field) => {
+        const named = getNamedType(field.type);
+        return isObjectType(named) ? `${field.name} { ${this.selection(named)} }` : field.name;
+      })
+      .join(" ");
+  }
+
+  private object(properties: [string, string][], options: SchemaOptions | undefined, indent: string): string {
+    const body = `{\n${properties.map(([name, value]) => `${indent}  ${name}: ${value},`).join("\n")}\n${indent}}`;
+    return call("Type.Object", [body], options);
+  }
+
+  /** The resource's type: the component, with its `$id` and `_links`. */
+  component(type: GraphQLObjectType): string {
+    const { options, properties } = this.outputProperties(type, "");
+    return this.object([...properties, ["_links", "Type.Optional(Links)"]], { $id: type.name, ...options }, "");
+  }
+
+  private outputProperties(type: GraphQLObjectType, indent: string) {
+    const { options, overlays, fields } = this.outputFields(type);
+    return { options, properties: fields.map((field): [string, string] => [field.name, this.outputField(`${type.name}.${field.name}`, field, overlays[field.name] ?? {}, indent)]) };
+  }
+
+  /** A nested object: its type's options, then the field's. */
+  private outputObject(type: GraphQLObjectType, fieldOptions: SchemaOptions | undefined, indent: string): string {
+    const { options, properties } = this.outputProperties(type, indent);
+    return this.object(properties, { ...options, ...fieldOptions }, indent);
+  }
+
+  /** Whether a field takes its GraphQL description: not when the overlay gives one, to the field or to its object type. */
+  private describable(type: GraphQLNamedType, overlay: FieldOverlay): boolean {
+    return overlay.schema === undefined && overlay.description === undefined && overlay.orNull?.description === undefined && this.resource.types[type.name]?.description === undefined;
+  }
+
+  private outputField(where: string, field: { type: GraphQLOutputType; description?: string | null }, overlay: FieldOverlay, indent: string): string {
+    const { item, orNull, schema, acceptsNull, ...options } = overlay;
+    if (acceptsNull !== undefined) throw new Error(`${where}: acceptsNull is for input fields`);
+    const nullable = !isNonNullType(field.type);
+    const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+    // an instant's description is EpochMs's, which says how REST writes it
+    const describable = this.describable(getNamedType(type), overlay) && getNamedType(type).name !== TimestampScalar.name;
+    const inherited = describable && field.description ? { description: field.description } : undefined;
+    const valueOptions = nullable ? options : { ...inherited, ...options };
+    const nullOptions = nullable ? { ...inherited, ...orNull } : orNull;
+    if (!nullable && !isEmpty(orNull)) throw new Error(`${where}: orNull, but the field is never null`);
+    if (schema && (!isEmpty(options) || item)) throw new Error(`${where}: a replaced field takes its options in its schema`);
+    if (nullable && !schema && isEnumType(type)) {
+      // one flat union, as nullableLiteralUnion writes it
+      if (!isEmpty(options)) throw new Error(`${where}: a nullable enum takes its options in orNull`);
+      return enumSchema(type, nullOptions, true);
+    }
+    const value = schema ? this.replacement(schema, where) : this.outputValue(where, type, valueOptions, item, indent);
+    return nullable ? call("Type.Union", [`[${value}, Type.Null()]`], nullOptions) : value;
+  }
+
+  private outputValue(where: string, type: GraphQLOutputType, options: SchemaOptions | undefined, item: SchemaOptions | undefined, indent: string): string {
+    if (isListType(type)) {
+      const element = type.ofType as GraphQLOutputType;
+      const items = isNonNullType(element) ? this.outputValue(where, element.ofType, item, undefined, indent) : call("Type.Union", [`[${this.outputValue(where, element, item, undefined, indent)}, Type.Null()]`]);
+      return call("Type.Array", [items], options);
+    }
+    if (item) throw new Error(`${where}: item, but the field is not a list`);
+    if (isScalarType(type)) return this.scalar(OUTPUT_SCALARS, type.name, options, where);
+    if (isEnumType(type)) return enumSchema(type, options);
+    if (isObjectType(type)) return this.outputObject(type, options, `${indent}  `);
+    throw new Error(`${where}: ${String(type)} is abstract; REST shapes of unions and interfaces are not generated yet`);
+  }
+
+  private scalar(scalars: Scalars, name: string, options: SchemaOptions | undefined, where: string): string {
+    const render = scalars[name];
+    if (!render) throw new Error(`${where}: no TypeBox schema for scalar ${name} (add it to scripts/rest-schemas.ts)`);
+    const schema = render(isEmpty(options) ? undefined : options, where);
+    if (schema === "EpochMs") this.shared.add(schema);
+    return schema;
+  }
+
+  body(type: GraphQLInputObjectType, mirror: GraphQLObjectType): string {
+    return this.inputObject(type, mirror, undefined, "");
+  }
+
+  private inputObject(type: GraphQLInputObjectType, mirror: GraphQLObjectType | undefined, extra: SchemaOptions | undefined, indent: string): string {
+    const { fields: fieldOverlays = {}, omit = [], ...options } = this.overlayOf(type, type.getFields());
+    const mirrorFields = mirror?.getFields() ?? {};
+    const properties = Object.values(type.getFields())
+      .filter((field) => !omit.includes(field.name))
+      .map((field): [string, string] => [field.name, this.inputField(`${type.name}.${field.name}`, field, mirrorFields[field.name]?.type, fieldOverlays[field.name] ?? {}, indent)]);
+    return this.object(properties, { ...options, ...extra }, indent);
+  }
+
+  private inputField(where: string, field: { type: GraphQLInputType; description?: string | null }, mirror: GraphQLOutputType | undefined, overlay: FieldOverlay, indent: string): string {
+    const { item, orNull, schema, acceptsNull, ...options } = overlay;
+    const required = isNonNullType(field.type);
+    const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+    const mirrorType = mirror && isNonNullType(mirror) ? mirror.ofType : mirror;
+    // an enum's values say what GraphQL's description of a String input spells out
+    const listsValues = getNamedType(type).name === "String" && mirror !== undefined && isEnumType(getNamedType(mirror));
+    const inherited = !listsValues && this.describable(getNamedType(type), overlay) && field.description ? { description: field.description } : undefined;
+    if (schema && (!isEmpty(options) || item)) throw new Error(`${where}: a replaced field takes its options in its schema`);
+    if (required && (acceptsNull !== undefined || !isEmpty(orNull))) throw new Error(`${where}: acceptsNull or orNull, but the field is required`);
+    if (acceptsNull === false && !isEmpty(orNull)) throw new Error(`${where}: orNull, but REST refuses null here`);
+    const outermost = !required && acceptsNull !== false;
+    const value = schema ? this.replacement(schema, where) : this.inputValue(where, type, mirrorType, outermost ? options : { ...inherited, ...options }, item, indent);
+    if (required) return value;
+    if (acceptsNull === false) return `Type.Optional(${value})`;
+    return `Type.Optional(${call("Type.Union", [`[${value}, Type.Null()]`], { ...inherited, ...orNull })})`;
+  }
+
+  private inputValue(where: string, type: GraphQLInputType, mirror: GraphQLOutputType | undefined, options: SchemaOptions | undefined, item: SchemaOptions | undefined, indent: string): string {
+    if (isListType(type)) {
+      const element = type.ofType as GraphQLInputType;
+      const mirrorElement = mirror && isListType(mirror) ? (mirror.ofType as GraphQLOutputType) : undefined;
+      const mirrorItem = mirrorElement && isNonNullType(mirrorElement) ? mirrorElement.ofType : mirrorElement;
+      const items = isNonNullType(element)
+        ? this.inputValue(where, element.ofType, mirrorItem, item, undefined, indent)
+        : call("Type.Union", [`[${this.inputValue(where, element, mirrorItem, item, undefined, indent)}, Type.Null()]`]);
+      return call("Type.Array", [items], options);
+    }
+    if (item) throw new Error(`${where}: item, but the field is not a list`);
+    const mirrorNamed = mirror && getNamedType(mirror);
+    if (isScalarType(type) && type.name === "String" && mirrorNamed && isEnumType(mirrorNamed) && !isListType(mirror)) return enumSchema(mirrorNamed, options);
+    if (isScalarType(type)) return this.scalar(INPUT_SCALARS, type.name, options, where);
+    if (isEnumType(type)) return enumSchema(type, options);
+    if (isInputObjectType(type)) return this.inputObject(type, mirrorNamed && isObjectType(mirrorNamed) ? mirrorNamed : undefined, options, `${indent}  `);
+    throw new Error(`${where}: no REST schema for ${String(type)}`);
+  }
+
+  /** Every overlay was used: a type named in `types` that no rendered type reached is a mistake. */
+  checkReached(): void {
+    for (const name of Object.keys(this.resource.types)) if (!this.reached.has(name)) throw new Error(`${this.module.name}: ${name} is overlaid but not part of ${this.resource.type} or its inputs`);
+  }
+}
+
+function objectType(schema: GraphQLSchema, name: string, where: string): GraphQLObjectType {
+  const type = schema.getType(name);
+  if (!isObjectType(type)) throw new Error(`${where}: ${name} is not an object type of the API`);
+  return type;
+}
+
+/** The generated module: each resource's selection, response component and request bodies. */
+export function renderRestSchemas(schema: GraphQLSchema, modules: readonly ResourceModule[]): string {
+  const sections: string[] = [];
+  const imports: string[] = [];
+  const shared = new Set<string>();
+  for (const module of modules) {
+    const resource = module.exports.resource as RestResource | undefined;
+    if (!resource) throw new Error(`rest-adapter/resources/${module.name}.ts exports no resource`);
+    const source = `rest-adapter/resources/${module.name}.ts`;
+    const renderer = new ResourceRenderer(module, resource);
+    const type = objectType(schema, resource.type, source);
+    sections.push(
+      `/** ${type.name}'s GraphQL selection: its fields without arguments, nested types' too, less the overlay's \`omit\` (${source}). */`,
+      `export const ${constantName(type.name)}_FIELDS = ${JSON.stringify(renderer.selection(type))};`,
+      "",
+      `/** ${type.name} as REST answers it (the component \`${type.name}\`): the GraphQL type with its overlay (${source}) and \`_links\`. */`,
+      `export const ${type.name} = ${renderer.component(type)};`,
+      "",
+    );
+    for (const [input, mirror] of Object.entries(resource.inputs ?? {})) {
+      const inputType = schema.getType(input);
+      if (!isInputObjectType(inputType)) throw new Error(`${source}: ${input} is not an input type of the API`);
+      sections.push(`/** A request body: the GraphQL input ${input}, its String fields taking the enums of ${mirror}'s. */`, `export const ${input} = ${renderer.body(inputType, objectType(schema, mirror, source))};`, "");
+    }
+    renderer.checkReached();
+    for (const name of renderer.shared) shared.add(name);
+    if (renderer.imports.size > 0) imports.push(`import { ${[...renderer.imports].sort().join(", ")} } from "./resources/${module.name}.ts";`);
+  }
+  return [
+    "// Generated by `npm run generate:operations` from gateway/supergraph.graphql and the overlays in",
+    "// rest-adapter/resources/ (scripts/rest-schemas.ts); do not edit. test/unit/rest-schemas.test.ts fails when it is stale.",
+    'import { Type } from "@sinclair/typebox";',
+    `import { ${[...shared].sort().join(", ")} } from "./schemas.ts";`,
+    ...imports,
+    "",
+    ...sections,
+  ].join("\n");
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { Type } from "@sinclair/typebox";
+import { buildSchema } from "graphql";
+import { describe, expect, it } from "vitest";
+import type { RestResource } from "../../rest-adapter/resource-overlay.ts";
+import { REST_SCHEMAS_PATH, currentRestSchemas } from "../../scripts/rest-schemas-source.ts";
+import { renderRestSchemas } from "../../scripts/rest-schemas.ts";
+
+const SCHEMA = buildSchema(`
+  scalar Timestamp
+  scalar JSONObject
+  """What a thing is."""
+  enum Kind { live test }
+  type Thing {
+    """thg_<id>"""
+    id: ID!
+    name: String
+    kind: Kind!
+    previous: Kind
+    tags: [String!]!
+    seen_at: Timestamp!
+    part: Part!
+    owner: Owner
+    pages(first: Int): [Thing!]!
+    config: JSONObject
+  }
+  type Part { size: Int! note: String }
+  type Owner { id: ID! }
+  input CreateThingInput {
+    """live or test"""
+    kind: String!
+    """Its name."""
+    name: String
+    tags: [String!]
+    part: PartInput
+    seen_at: Timestamp
+    config: JSONObject
+  }
+  input PartInput { size: Int! note: String }
+  type Query { thing: Thing }
+`);
+
+const Config = Type.Object({ colour: Type.String() });
+
+function render(resource: RestResource, exports: Record<string, unknown> = {}): string {
+  return renderRestSchemas(SCHEMA, [{ name: "thing", exports: { resource, ...exports } }]);
+}
+
+describe("rest-adapter/resources.generated.ts", () => {
+  it("is what the committed supergraph and the overlays generate (run `npm run generate:operations` when this fails)", async () => {
+    expect(readFileSync(REST_SCHEMAS_PATH, "utf8")).toBe(await currentRestSchemas());
+  });
+});
+
+describe("renderRestSchemas", () => {
+  const resource: RestResource = {
+    type: "Thing",
+    inputs: { CreateThingInput: "Thing" },
+    types: {
+      Thing: {
+        fields: {
+          name: { orNull: { description: "what you call it" }, maxLength: 64 },
+          tags: { description: "labels", item: { pattern: "^[a-z]+$" } },
+          config: { schema: Config },
+        },
+        omit: ["owner"],
+      },
+      Part: { description: "one part", fields: { size: { minimum: 0 } } },
+      CreateThingInput: { fields: { name: { acceptsNull: false, maxLength: 64 }, tags: { maxItems: 3 } } },
+    },
+  };
+  const source = render(resource, { Config });
+
+  it("selects every field without arguments, nested types' too, less `omit`", () => {
+    expect(source).toContain('export const THING_FIELDS = "id name kind previous tags seen_at part { size note } config";');
+  });
+
+  it("answers each selected field, nullable ones as a union with null (a flat one for enums), timestamps as EpochMs, with _links", () => {
+    for (const line of [
+      'id: Type.String({ description: "thg_<id>" }),',
+      'name: Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: "what you call it" }),',
+      'kind: Type.Union([Type.Literal("live"), Type.Literal("test")]),',
+      'previous: Type.Union([Type.Literal("live"), Type.Literal("test"), Type.Null()]),',
+      'tags: Type.Array(Type.String({ pattern: "^[a-z]+$" }), { description: "labels" }),',
+      "seen_at: EpochMs,",
+      "size: Type.Integer({ minimum: 0 }),",
+      "note: Type.Union([Type.String(), Type.Null()]),",
+      '}, { description: "one part" }),',
+      "config: Type.Union([Config, Type.Null()]),",
+      "_links: Type.Optional(Links),",
+      '}, { $id: "Thing" });',
+    ])
+      expect(source).toContain(line);
+    expect(source).toContain('import { Config } from "./resources/thing.ts";');
+    expect(source).not.toMatch(/owner|pages/);
+  });
+
+  it("takes a body from the input type: non-null fields required, others optional and nullable, a String field the mirrored enum's values (not its GraphQL description, which lists them)", () => {
+    expect(source).toContain(
+      [
+        "export const CreateThingInput = Type.Object({",
+        '  kind: Type.Union([Type.Literal("live"), Type.Literal("test")]),',
+        '  name: Type.Optional(Type.String({ description: "Its name.", maxLength: 64 })),',
+        "  tags: Type.Optional(Type.Union([Type.Array(Type.String(), { maxItems: 3 }), Type.Null()])),",
+        "  part: Type.Optional(Type.Union([Type.Object({",
+        "    size: Type.Integer(),",
+        "    note: Type.Optional(Type.Union([Type.String(), Type.Null()])),",
+        "  }), Type.Null()])),",
+        "  seen_at: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),",
+        "  config: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),",
+        "});",
+      ].join("\n"),
+    );
+  });
+
+  it("refuses an overlay that names what the GraphQL type lacks, a type it never reaches, or a replacement its module does not export", () => {
+    expect(() => render({ type: "Thing", types: { Thing: { fields: { colour: {} } } } })).toThrow(/thing: Thing has no field colour/);
+    expect(() => render({ type: "Thing", types: { Thing: { fields: { pages: {} } } } })).toThrow(/Thing.pages takes arguments/);
+    expect(() => render({ type: "Thing", types: { Thing: { omit: ["owner"] }, Owner: {} } })).toThrow(/thing: Owner is overlaid but not part of Thing/);
+    expect(() => render({ type: "Thing", types: { Thing: { fields: { config: { schema: Config } } } } })).toThrow(/Thing.config: export the schema/);
+    expect(() => render({ type: "Thing", types: { Thing: { fields: { seen_at: { description: "when" } } } } })).toThrow(/Thing.seen_at: a Timestamp answers as EpochMs/);
+  });
+});
