@@ -5,6 +5,4 @@ export const USER_FIELDS = `id auth_provider auth_provider_id status primary_eoa
 export const ASSET_FIELDS = `id asset_type symbol name decimals contract_addresses { chain_id address } price { value_usd timestamp stale source }`;
 export const ASSET_BALANCE_FIELDS = `asset { ${ASSET_FIELDS} } balance value_usd`;
 export const TRANSACTION_FIELDS = `id type status direction amount asset { symbol decimals } currency amount_usd category description merchant { name mcc } wallet_id card_id bank_account_id counterparty chain_id tx_hash note timestamp created_at updated_at status_history { from to changed_at }`;
-const CARD_LIMIT_USAGE = `limit spent remaining period_start period_end`;
-export const CARD_FIELDS = `id type status nickname currency last_four funding_source { type id } controls { daily_limit monthly_limit single_transaction_limit allowed_mcc blocked_mcc } usage { time_zone daily { ${CARD_LIMIT_USAGE} } monthly { ${CARD_LIMIT_USAGE} } single_transaction_limit } shipping_address status_history { from to changed_at } created_at updated_at`;
 export const INSIGHT_FIELDS = `id type severity status title description data created_at updated_at resolved_at dismissed_at`;

@@ -2,6 +2,7 @@
 // rest-adapter/resources/ (scripts/rest-schemas.ts); do not edit. test/unit/rest-schemas.test.ts fails when it is stale.
 import { Type } from "@sinclair/typebox";
 import { EpochMs, Links } from "./schemas.ts";
+import { CardFundingSource, FundingSourceId, ShippingAddress } from "./resources/card.ts";
 
 /** Budget's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` (rest-adapter/resources/budget.ts). */
 export const BUDGET_FIELDS = "id category amount currency period period_start period_end time_zone spent remaining percentage_used created_at updated_at";
@@ -42,4 +43,89 @@ export const UpdateBudgetInput = Type.Object({
   period: Type.Optional(Type.Union([Type.Union([Type.Literal("weekly"), Type.Literal("monthly"), Type.Literal("custom")]), Type.Null()])),
   period_start: Type.Optional(Type.Union([Type.Integer({ description: "custom budgets only: start (inclusive), epoch milliseconds" }), Type.Null()])),
   period_end: Type.Optional(Type.Union([Type.Integer({ description: "custom budgets only: end (exclusive), epoch milliseconds" }), Type.Null()])),
+});
+
+/** Card's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` (rest-adapter/resources/card.ts). */
+export const CARD_FIELDS = "id type status nickname currency last_four funding_source { type id } controls { daily_limit monthly_limit single_transaction_limit allowed_mcc blocked_mcc } usage { time_zone daily { limit spent remaining period_start period_end } monthly { limit spent remaining period_start period_end } single_transaction_limit } shipping_address status_history { from to changed_at } created_at updated_at";
+
+/** Card as REST answers it (the component `Card`): the GraphQL type with its overlay (rest-adapter/resources/card.ts) and `_links`. */
+export const Card = Type.Object({
+  id: Type.String({ description: "crd_<id>", examples: ["crd_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  type: Type.Union([Type.Literal("virtual"), Type.Literal("physical")]),
+  status: Type.Union([Type.Literal("pending"), Type.Literal("active"), Type.Literal("suspended"), Type.Literal("closed")], { description: "pending → active ⇄ suspended → closed (spec 3.3)" }),
+  nickname: Type.Union([Type.String(), Type.Null()]),
+  currency: Type.String({ description: "USD or EUR; a crypto wallet settles purchases in USDC or EURC, one to one", examples: ["USD"] }),
+  last_four: Type.String({ pattern: "^[0-9]{4}$", examples: ["4242"] }),
+  funding_source: CardFundingSource,
+  controls: Type.Object({
+    daily_limit: Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" }),
+    monthly_limit: Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" }),
+    single_transaction_limit: Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" }),
+    allowed_mcc: Type.Array(Type.String({ pattern: "^[0-9]{4}$" }), { description: "only these merchant category codes; empty: any" }),
+    blocked_mcc: Type.Array(Type.String({ pattern: "^[0-9]{4}$" }), { description: "these merchant category codes are declined" }),
+  }),
+  usage: Type.Object({
+    time_zone: Type.String({ description: "The IANA zone of the card holder's days and months (GET /v0/budgets/settings).", examples: ["Europe/Berlin"] }),
+    daily: Type.Object({
+      limit: Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" }),
+      spent: Type.String(),
+      remaining: Type.Union([Type.String(), Type.Null()], { description: "limit − spent, never below 0; null without a limit" }),
+      period_start: EpochMs,
+      period_end: EpochMs,
+    }, { description: "approved and settled purchases in the period (card_purchase transactions not failed); refunds do not give limits back" }),
+    monthly: Type.Object({
+      limit: Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" }),
+      spent: Type.String(),
+      remaining: Type.Union([Type.String(), Type.Null()], { description: "limit − spent, never below 0; null without a limit" }),
+      period_start: EpochMs,
+      period_end: EpochMs,
+    }, { description: "approved and settled purchases in the period (card_purchase transactions not failed); refunds do not give limits back" }),
+    single_transaction_limit: Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" }),
+  }, { description: "how much of each limit the current day and month use, in the holder's time zone (GET /v0/budgets/settings)" }),
+  shipping_address: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "physical cards: where it is shipped" }),
+  status_history: Type.Array(Type.Object({
+    from: Type.Union([Type.Literal("pending"), Type.Literal("active"), Type.Literal("suspended"), Type.Literal("closed"), Type.Null()]),
+    to: Type.Union([Type.Literal("pending"), Type.Literal("active"), Type.Literal("suspended"), Type.Literal("closed")]),
+    changed_at: EpochMs,
+  })),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+  _links: Type.Optional(Links),
+}, { $id: "Card" });
+
+/** A request body: the GraphQL input CreateCardInput, its String fields taking the enums of Card's. */
+export const CreateCardInput = Type.Object({
+  type: Type.Union([Type.Literal("virtual"), Type.Literal("physical")]),
+  funding_source: Type.Object({
+    type: Type.Union([Type.Literal("crypto_wallet"), Type.Literal("bank_account")]),
+    id: FundingSourceId,
+  }),
+  currency: Type.Optional(Type.Union([Type.String({ enum: ["USD", "EUR"], description: "default USD" }), Type.Null()])),
+  nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  controls: Type.Optional(Type.Union([Type.Object({
+    daily_limit: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] }), Type.Null()])),
+    monthly_limit: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] }), Type.Null()])),
+    single_transaction_limit: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] }), Type.Null()])),
+    allowed_mcc: Type.Optional(Type.Union([Type.Array(Type.String({ pattern: "^[0-9]{4}$", examples: ["7995"] }), { maxItems: 200 }), Type.Null()], { description: "only these merchant category codes (four digits); null or empty: any" })),
+    blocked_mcc: Type.Optional(Type.Union([Type.Array(Type.String({ pattern: "^[0-9]{4}$", examples: ["7995"] }), { maxItems: 200 }), Type.Null()], { description: "these merchant category codes are declined; never together with allowed_mcc (422 CRD-422-001)" })),
+  }, { description: "spec 2.10; absent: unchanged, null: cleared" }), Type.Null()])),
+  shipping_address: Type.Optional(Type.Union([ShippingAddress, Type.Null()])),
+});
+
+/** A request body: the GraphQL input UpdateCardInput, its String fields taking the enums of Card's. */
+export const UpdateCardInput = Type.Object({
+  nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  controls: Type.Optional(Type.Union([Type.Object({
+    daily_limit: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] }), Type.Null()])),
+    monthly_limit: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] }), Type.Null()])),
+    single_transaction_limit: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] }), Type.Null()])),
+    allowed_mcc: Type.Optional(Type.Union([Type.Array(Type.String({ pattern: "^[0-9]{4}$", examples: ["7995"] }), { maxItems: 200 }), Type.Null()], { description: "only these merchant category codes (four digits); null or empty: any" })),
+    blocked_mcc: Type.Optional(Type.Union([Type.Array(Type.String({ pattern: "^[0-9]{4}$", examples: ["7995"] }), { maxItems: 200 }), Type.Null()], { description: "these merchant category codes are declined; never together with allowed_mcc (422 CRD-422-001)" })),
+  }, { description: "spec 2.10; absent: unchanged, null: cleared" }), Type.Null()])),
+}, { minProperties: 1 });
+
+/** A request body: the GraphQL input CardFundingSourceInput, its String fields taking the enums of CardFundingSource's. */
+export const CardFundingSourceInput = Type.Object({
+  type: Type.Union([Type.Literal("crypto_wallet"), Type.Literal("bank_account")]),
+  id: FundingSourceId,
 });

@@ -1,6 +1,6 @@
 import { Type, type SchemaOptions, type TLiteral, type TNull, type TProperties, type TSchema, type TUnion } from "@sinclair/typebox";
 import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
-import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES } from "../lib/vocabulary/cards.ts";
+import { CARD_FUNDING_SOURCE_TYPES } from "../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../lib/vocabulary/insights.ts";
 import { ACCOUNT_STATUSES } from "../lib/vocabulary/kyc.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../lib/vocabulary/transactions.ts";
@@ -196,12 +196,6 @@ export const Asset = Type.Object(
   { $id: "Asset" },
 );
 
-const CardLimit = Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" }), Type.Null()], { description: "decimal string in the card's currency, null: no limit" });
-const CardLimitUsage = Type.Object(
-  { limit: CardLimit, spent: Type.String(), remaining: Type.Union([Type.String(), Type.Null()], { description: "limit − spent, never below 0; null without a limit" }), period_start: EpochMs, period_end: EpochMs },
-  { description: "approved and settled purchases in the period (card_purchase transactions not failed); refunds do not give limits back" },
-);
-
 const FUNDING_SOURCE_IDS = {
   crypto_wallet: Type.Integer({ description: "the wallet id (spec 2.3; GET /v0/wallets/{wallet_id})", examples: [12] }),
   bank_account: Type.String({ description: "the bank account id (GET /v0/bank-accounts/{bank_account_id})", examples: ["bnk_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
@@ -217,36 +211,6 @@ export function cardFundingSource(extra: TProperties = {}): TSchema {
     { description: "crypto_wallet: `id` is the wallet id, an integer; bank_account: `id` is the bank account id, a string" },
   );
 }
-
-/** A card (spec 2.10, 3.3): never its number, CVV or expiry, which only the secure-details reveal answers. */
-export const Card = Type.Object(
-  {
-    id: Type.String({ examples: ["crd_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
-    type: literalUnion(CARD_TYPES),
-    status: literalUnion(CARD_STATUSES, { description: "pending → active ⇄ suspended → closed (spec 3.3)" }),
-    nickname: Type.Union([Type.String(), Type.Null()]),
-    currency: Type.String({ description: "USD or EUR; a crypto wallet settles purchases in USDC or EURC, one to one", examples: ["USD"] }),
-    last_four: Type.String({ pattern: "^[0-9]{4}$", examples: ["4242"] }),
-    funding_source: cardFundingSource(),
-    controls: Type.Object({
-      daily_limit: CardLimit,
-      monthly_limit: CardLimit,
-      single_transaction_limit: CardLimit,
-      allowed_mcc: Type.Array(Type.String({ pattern: "^[0-9]{4}$" }), { description: "only these merchant category codes; empty: any" }),
-      blocked_mcc: Type.Array(Type.String({ pattern: "^[0-9]{4}$" }), { description: "these merchant category codes are declined" }),
-    }),
-    usage: Type.Object(
-      { time_zone: Type.String({ examples: ["Europe/Berlin"] }), daily: CardLimitUsage, monthly: CardLimitUsage, single_transaction_limit: CardLimit },
-      { description: "how much of each limit the current day and month use, in the holder's time zone (GET /v0/budgets/settings)" },
-    ),
-    shipping_address: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "physical cards: where it is shipped" }),
-    status_history: Type.Array(Type.Object({ from: nullableLiteralUnion(CARD_STATUSES), to: literalUnion(CARD_STATUSES), changed_at: EpochMs })),
-    created_at: EpochMs,
-    updated_at: EpochMs,
-    _links: Type.Optional(Links),
-  },
-  { $id: "Card" },
-);
 
 /** A finding computed from the ledger (spec 2.10 insight types), with the figures behind it. */
 export const Insight = Type.Object(

@@ -2,7 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { cardFundingSource, Links } from "../schemas.ts";
-import { FundingSource, fundingSourceInput, restFundingSource } from "./cards.ts";
+import { CardFundingSourceInput } from "../resources.generated.ts";
+import { fundingSourceInput, restFundingSource } from "./cards.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
 const Funding = cardFundingSource({ _links: Links });
@@ -48,7 +49,7 @@ export const cardFundingRoutes = [
       "Replaces the funding source with another of yours: a wallet (404 `WAL-404-001` if it is not yours; its chain must carry the card currency's stablecoin, 422 `TXN-422-002`) or a linked bank account in the card's currency (404 `BNK-404-001` if it is not yours, unlinked or its login revoked; another currency: 422 at `id`). The next authorization checks the new source; purchases already approved stay booked against the old one. A closed card refuses: 409 `CRD-409-001`. Another user's card: 404 `CRD-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     params: CardId,
-    body: FundingSource,
+    body: CardFundingSourceInput,
     operation: `mutation SetCardFunding($id: ID!, $input: CardFundingSourceInput!) { card: set_card_funding(id: $id, input: $input) { id funding_source { type id } } }`,
     variables: ({ params, body }) => ({ id: params.card_id, input: fundingSourceInput(body) }),
     result: (data) => restFundingSource(data.card.funding_source),

@@ -1,33 +1,11 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { CARD_FIELDS } from "../graphql-fields.ts";
-import { Links, literalUnion } from "../schemas.ts";
-import { CARD_FUNDING_SOURCE_TYPES, CARD_TYPES, type CardFundingSourceType } from "../../lib/vocabulary/cards.ts";
+import { CARD_FIELDS, CardFundingSourceInput, CreateCardInput, UpdateCardInput } from "../resources.generated.ts";
+import { Links } from "../schemas.ts";
+import type { CardFundingSourceType } from "../../lib/vocabulary/cards.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
-const Limit = Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] }), Type.Null()]);
-const Mccs = Type.Union([Type.Array(Type.String({ pattern: "^[0-9]{4}$", examples: ["7995"] }), { maxItems: 200 }), Type.Null()]);
-const Controls = Type.Object(
-  {
-    daily_limit: Type.Optional(Limit),
-    monthly_limit: Type.Optional(Limit),
-    single_transaction_limit: Type.Optional(Limit),
-    allowed_mcc: Type.Optional({ ...Mccs, description: "only these merchant category codes (four digits); null or empty: any" }),
-    blocked_mcc: Type.Optional({ ...Mccs, description: "these merchant category codes are declined; never together with allowed_mcc (422 CRD-422-001)" }),
-  },
-  { description: "spec 2.10; absent: unchanged, null: cleared" },
-);
-export const FundingSource = Type.Object({
-  type: literalUnion(CARD_FUNDING_SOURCE_TYPES),
-  id: Type.Union(
-    [
-      Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: "crypto_wallet: a wallet id of yours (spec 2.3, GET /v0/wallets)", examples: [12] }),
-      Type.String({ minLength: 1, maxLength: 64, description: "bank_account: a bank account id of yours (GET /v0/bank-accounts); crypto_wallet also accepts the wallet id in decimal (\"12\"), as it once required", examples: ["bnk_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
-    ],
-    { description: "the wallet id (an integer) for crypto_wallet, the bank account id (a string) for bank_account" },
-  ),
-});
 
 type GraphQLFundingSource = { type: CardFundingSourceType; id: string };
 type RestFundingSource = { type: "crypto_wallet"; id: number } | { type: "bank_account"; id: string };
@@ -37,7 +15,7 @@ type RestFundingSource = { type: "crypto_wallet"; id: number } | { type: "bank_a
  * field); REST carries a wallet id as the integer of spec 2.3. The one conversion each way, for
  * every route that reads or writes a funding source.
  */
-export function fundingSourceInput(source: Static<typeof FundingSource>): GraphQLFundingSource {
+export function fundingSourceInput(source: Static<typeof CardFundingSourceInput>): GraphQLFundingSource {
   return { type: source.type, id: String(source.id) };
 }
 
@@ -49,19 +27,6 @@ export function restFundingSource(source: GraphQLFundingSource): RestFundingSour
 export function restCard<C extends { funding_source: GraphQLFundingSource }>(card: C): Omit<C, "funding_source"> & { funding_source: RestFundingSource } {
   return { ...card, funding_source: restFundingSource(card.funding_source) };
 }
-
-const ShippingAddress = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    line1: Type.String({ minLength: 1, maxLength: 200 }),
-    line2: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-    city: Type.String({ minLength: 1, maxLength: 100 }),
-    state: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-    postal_code: Type.String({ minLength: 1, maxLength: 20 }),
-    country: Type.String({ pattern: "^[A-Z]{2}$", description: "ISO 3166-1 alpha-2", examples: ["DE"] }),
-  },
-  { additionalProperties: false, description: "physical cards only, and required for them" },
-);
 
 const LIFECYCLE =
   "Statuses follow spec 3.3: a virtual card is `active` once the issuer confirms it (at creation with the sandbox issuer); a physical card stays `pending` until you activate it with the last four digits printed on it. `freeze` moves `active` → `suspended`, `unfreeze` `suspended` → `active`, `close` `active` → `closed` for good — and also `suspended` → `closed`, beyond the spec's table, because a lost card is frozen first and should not have to be unfrozen (open to authorizations) to be closed. Any other move is 409 `CRD-409-001` naming the current status; every change is in `status_history`.";
@@ -117,14 +82,7 @@ export const cardRoutes = [
     ].join("\n\n"),
     security: ["PlatformJwt", "PlatformPat"],
     idempotent: true,
-    body: Type.Object({
-      type: literalUnion(CARD_TYPES),
-      funding_source: FundingSource,
-      currency: Type.Optional(Type.Union([Type.String({ enum: ["USD", "EUR"], description: "default USD" }), Type.Null()])),
-      nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
-      controls: Type.Optional(Type.Union([Controls, Type.Null()])),
-      shipping_address: Type.Optional(Type.Union([ShippingAddress, Type.Null()])),
-    }),
+    body: CreateCardInput,
     operation: `mutation CreateCard($input: CreateCardInput!, $idempotency_key: String) { card: create_card(input: $input, idempotency_key: $idempotency_key) { ${CARD_FIELDS} } }`,
     variables: ({ body }) => ({ input: { ...body, funding_source: fundingSourceInput(body.funding_source) } }),
     result: (data) => restCard(data.card),
@@ -178,7 +136,7 @@ export const cardRoutes = [
       "`nickname` and each control: absent keeps it, null clears it. The controls are checked as a whole: setting `allowed_mcc` while `blocked_mcc` is set (or the reverse) is 422 `CRD-422-001`; clear one with null in the same request. They apply to the next authorization. A closed card: 409 `CRD-409-001`. Another user's card: 404 `CRD-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     params: CardId,
-    body: Type.Object({ nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])), controls: Type.Optional(Type.Union([Controls, Type.Null()])) }, { minProperties: 1 }),
+    body: UpdateCardInput,
     operation: `mutation UpdateCard($id: ID!, $input: UpdateCardInput!) { card: update_card(id: $id, input: $input) { ${CARD_FIELDS} } }`,
     variables: ({ params, body }) => ({ id: params.card_id, input: body }),
     result: (data) => restCard(data.card),
