@@ -16,13 +16,13 @@ export const resource = {
     Budget: {
       fields: {
         id: { examples: ["bgt_01jd2x3y4z5a6b7c8d9e0f1g2h"] },
-        amount: { pattern: DECIMAL_PATTERN, description: "the limit, in currency units", examples: ["250"] },
+        amount: { pattern: DECIMAL_PATTERN, examples: ["250"] },
         currency: { description: "a symbol of the asset catalogue (GET /v0/assets)", examples: ["USD"] },
         period: { description: "weekly: resets Monday 00:00; monthly: on the 1st 00:00, in time_zone; custom: its own bounds" },
         time_zone: { description: "IANA zone the current period was computed in (GET /v0/budgets/settings)", examples: ["Europe/Berlin"] },
         spent: { pattern: DECIMAL_PATTERN, description: "completed, pending and processing out transactions of the category in [period_start, period_end)", examples: ["187.4"] },
-        remaining: { pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "amount − spent; negative once overspent", examples: ["62.6"] },
-        percentage_used: { description: "spent / amount × 100, two decimals; over 100 once overspent", examples: [74.96] },
+        remaining: { pattern: "^-?[0-9]+(\\.[0-9]+)?$", examples: ["62.6"] },
+        percentage_used: { examples: [74.96] },
       },
     },
     // the currency REST refuses null for on creation: absent means USD

@@ -51,7 +51,6 @@ export const resource = {
         currency: { description: "USD or EUR; a crypto wallet settles purchases in USDC or EURC, one to one", examples: ["USD"] },
         last_four: { pattern: FOUR_DIGITS, examples: ["4242"] },
         funding_source: { schema: CardFundingSource },
-        shipping_address: { orNull: { description: "physical cards: where it is shipped" } },
       },
     },
     // its Wallet is the users subgraph's: GET /v0/wallets/{wallet_id} (the funding_wallet link)
@@ -61,8 +60,8 @@ export const resource = {
         daily_limit: LIMIT,
         monthly_limit: LIMIT,
         single_transaction_limit: LIMIT,
-        allowed_mcc: { description: "only these merchant category codes; empty: any", item: { pattern: FOUR_DIGITS } },
-        blocked_mcc: { description: "these merchant category codes are declined", item: { pattern: FOUR_DIGITS } },
+        allowed_mcc: { item: { pattern: FOUR_DIGITS } },
+        blocked_mcc: { item: { pattern: FOUR_DIGITS } },
       },
     },
     CardUsage: {
@@ -71,7 +70,7 @@ export const resource = {
     },
     CardLimitUsage: {
       description: "approved and settled purchases in the period (card_purchase transactions not failed); refunds do not give limits back",
-      fields: { limit: LIMIT, remaining: { orNull: { description: "limit − spent, never below 0; null without a limit" } } },
+      fields: { limit: LIMIT },
     },
     CreateCardInput: {
       fields: { currency: { enum: ["USD", "EUR"], description: "default USD" }, nickname: NICKNAME_INPUT, shipping_address: { schema: ShippingAddress } },
