@@ -6,31 +6,13 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import type { Client, Pool, PoolClient } from "pg";
 import { DEFAULT_DATABASE_TIMEOUTS, STATEMENT_GRACE_MS, type DatabaseTimeouts } from "./database-timeouts.ts";
 import { migrationScripts } from "./migrations.ts";
 import { PGLITE_SETTINGS, pgliteTemplate, unpackTemplate } from "./pglite-template.ts";
+import type { Database, Queryable } from "./queryable.ts";
 
-export interface Queryable {
-  /** raw parameterised query ($1, $2...) returning rows */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** run several statements (a migration script) */
-  exec(sql: string): Promise<void>;
-}
-
-export interface Database extends Queryable {
-  readonly kind: "pglite" | "postgres";
-  /** a Prisma driver adapter factory to pass as `new PrismaClient({ adapter })`; all subgraph clients in one process share the same underlying PGlite instance or pg.Pool */
-  adapter(): SqlDriverAdapterFactory;
-  /**
-   * run `fn` on one connection inside BEGIN/COMMIT; rolled back when it throws. `unbounded`: on a
-   * connection of its own without the deadlines (DatabaseTimeouts), for schema migrations, which
-   * may rightly run long and wait for another instance's
-   */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { unbounded?: boolean }): Promise<T>;
-  close(): Promise<void>;
-}
+export type { Database, Queryable } from "./queryable.ts";
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; unset means embedded PGlite */

@@ -5,7 +5,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SUBGRAPHS, type SubgraphName } from "../graphql/subgraph-registry.ts";
-import type { Database, Queryable } from "./database.ts";
+import type { Database, Queryable } from "./queryable.ts";
 
 /**
  * Every migration set under prisma/ (a set is a folder, named like the PostgreSQL schema it

@@ -1,0 +1,23 @@
+// What a database is to its users (the subgraphs' clients, the migration runner, the rate-limit
+// store), apart from how database.ts opens one, so the runner does not import the opener it serves.
+import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+
+export interface Queryable {
+  /** raw parameterised query ($1, $2...) returning rows */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** run several statements (a migration script) */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** a Prisma driver adapter factory to pass as `new PrismaClient({ adapter })`; all subgraph clients in one process share the same underlying PGlite instance or pg.Pool */
+  adapter(): SqlDriverAdapterFactory;
+  /**
+   * run `fn` on one connection inside BEGIN/COMMIT; rolled back when it throws. `unbounded`: on a
+   * connection of its own without the deadlines (DatabaseTimeouts), for schema migrations, which
+   * may rightly run long and wait for another instance's
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { unbounded?: boolean }): Promise<T>;
+  close(): Promise<void>;
+}
