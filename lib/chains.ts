@@ -26,6 +26,6 @@ export function isSupportedChain(supported: readonly number[], chainId: unknown)
 }
 
 /** A request's `chain_id` on a chain this deployment does not serve: 422 at `loc`, naming the supported ones. */
-export function requireSupportedChain(supported: readonly number[], chainId: number, loc: (string | number)[] = ["body", "chain_id"]): void {
+export function requireSupportedChain(supported: readonly number[], chainId: number, loc: (string | number)[] = ["chain_id"]): void {
   if (!isSupportedChain(supported, chainId)) throw validationError(loc, "Value error, unsupported chain", chainId, "value_error", { supported });
 }

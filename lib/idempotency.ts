@@ -14,10 +14,10 @@ export const IDEMPOTENCY_KEY_ARG = "The Idempotency-Key: a retry with the same k
 /** How long a key answers with its first response; afterwards the same key starts a new request. */
 export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-/** The key itself, or a GEN-422-001 item at header.Idempotency-Key. */
-export function requireIdempotencyKey(value: unknown): string {
+/** The key itself, or a GEN-422-001 item at `loc` (the adapter's header.Idempotency-Key, a GraphQL write's idempotency_key). */
+export function requireIdempotencyKey(value: unknown, loc: (string | number)[]): string {
   if (typeof value !== "string" || !new RegExp(IDEMPOTENCY_KEY_PATTERN).test(value))
-    throw validationError(["header", "Idempotency-Key"], `Input should be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces`, value, "string_pattern_mismatch", {
+    throw validationError(loc, `Input should be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces`, value, "string_pattern_mismatch", {
       pattern: IDEMPOTENCY_KEY_PATTERN,
     });
   return value;

@@ -155,7 +155,7 @@ const checkers = new Map<string, ValidateFunction>();
 /**
  * `value` checked against a JSON Schema only known where it is used (a strategy's parameters, a
  * rule's trigger, a task kind's input): a copy with the schema's defaults filled in, or
- * GEN-422-001 whose items sit under `loc` (["body", "parameters"] → body.parameters.<name>).
+ * GEN-422-001 whose items sit under `loc` (["parameters"] → parameters.<name>).
  */
 export function checkJsonAt(schema: object, value: unknown, loc: readonly (string | number)[]): Record<string, unknown> {
   const text = JSON.stringify(schema);

@@ -12,7 +12,7 @@ import type { GatewayClient, OperationHandle } from "./gateway-client.ts";
 import type { ErrorCode } from "../lib/errors/catalogue.ts";
 import { routeBodyError } from "./body-errors.ts";
 import { registerDocumentation } from "./docs.ts";
-import { errorFromGraphQL } from "./graphql-errors.ts";
+import { errorFromGraphQL, fieldPartOf, type FieldPart } from "./graphql-errors.ts";
 import { processHealthChecks } from "./routes/health.ts";
 import { asAppError, renderProblem, type ProblemDetail } from "./problem.ts";
 import { DEFAULT_ROUTE_BODY_LIMIT, isRateLimited, type HttpMethod, type Route } from "./route.ts";
@@ -77,6 +77,8 @@ interface CompiledRoute {
   validators: Partial<Record<RequestPart, ValidateFunction>>;
   /** the query parameters the route documents; others are ignored, never passed on */
   queryNames: ReadonlySet<string>;
+  /** where the route took each input field a domain validation item names */
+  fieldPart: FieldPart;
 }
 
 /** Only the documented query parameters: routes hand their query to the operation as a filter, where an unknown name would fail the variable. */
@@ -105,7 +107,7 @@ export function compileRoute(route: Route, gateway: GatewayClient): CompiledRout
   if (route.query) validators.query = compileValidator(route.query, "query");
   if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
   const queryNames = new Set(Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {}));
-  return { route, operation: gateway.prepare(route.operation), validators, queryNames };
+  return { route, operation: gateway.prepare(route.operation), validators, queryNames, fieldPart: fieldPartOf(route) };
 }
 
 /**
@@ -246,7 +248,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           operation: compiled.operation,
           variables: {
             ...route.variables?.(routeRequest),
-            ...(route.idempotent && { idempotency_key: idempotencyKey === undefined ? null : requireIdempotencyKey(idempotencyKey) }),
+            ...(route.idempotent && { idempotency_key: idempotencyKey === undefined ? null : requireIdempotencyKey(idempotencyKey, ["header", "Idempotency-Key"]) }),
           },
           headers: pick(request.headers, options.credentialHeaders),
           credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
@@ -254,7 +256,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
           client_address: request.ip,
           user_agent: request.headers["user-agent"],
         });
-        if (result.errors?.length) throw errorFromGraphQL(result.errors, route.method === "GET" || route.method === "DELETE" ? "query" : "body");
+        if (result.errors?.length) throw errorFromGraphQL(result.errors, compiled.fieldPart);
         const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
         if (status === 204) return reply.code(204).send();
         const data = processChecks ? { ...result.data, process_checks: await processChecks } : result.data;

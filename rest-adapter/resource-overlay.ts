@@ -17,6 +17,8 @@ export interface RestResource {
   inputs?: Record<string, string>;
   /** by GraphQL type name: the resource's type, the types nested in it, its inputs and theirs */
   types: Record<string, TypeOverlay>;
+  /** false: a component only ever answered inside another resource's, with no `_links` of its own */
+  links?: false;
 }
 
 /** The TypeBox options of the type's object schema, and its fields'. */
@@ -40,4 +42,8 @@ export interface FieldOverlay extends SchemaOptions {
   schema?: TSchema;
   /** an optional input field REST refuses null for, though GraphQL takes it */
   acceptsNull?: false;
+  /** the field answers another resource's component (`Type.Ref`) and selects that resource's fields */
+  ref?: true;
+  /** answered only when asked for (`?expand=`): optional, and selected in `<TYPE>_EXPANSIONS` instead of `<TYPE>_FIELDS` */
+  expand?: true;
 }

@@ -93,7 +93,9 @@ class ResourceRenderer {
 
   constructor(
     private readonly module: ResourceModule,
-    private readonly resource: RestResource,
+    readonly resource: RestResource,
+    /** every resource's renderer by its GraphQL type, for the fields answering another resource's component (`ref`) */
+    private readonly resources: ReadonlyMap<string, ResourceRenderer>,
   ) {}
 
   private overlayOf(type: GraphQLNamedType, fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>): TypeOverlay {
@@ -122,13 +124,25 @@ class ResourceRenderer {
     return name;
   }
 
-  selection(type: GraphQLObjectType): string {
-    return this.outputFields(type)
-      .fields.map((field) => {
+  /** The selection of the fields every answer carries (`expanded`: of those only asked for, each under `@include(if: $<field>)`). */
+  selection(type: GraphQLObjectType, expanded = false): string {
+    const { fields, overlays } = this.outputFields(type);
+    return fields
+      .filter((field) => (overlays[field.name]?.expand === true) === expanded)
+      .map((field) => {
         const named = getNamedType(field.type);
-        return isObjectType(named) ? `${field.name} { ${this.selection(named)} }` : field.name;
+        const name = expanded ? `${field.name} @include(if: $${field.name})` : field.name;
+        if (!isObjectType(named)) return name;
+        return `${name} { ${overlays[field.name]?.ref ? this.referenced(named, `${type.name}.${field.name}`).selection(named) : this.selection(named)} }`;
       })
       .join(" ");
+  }
+
+  /** The renderer of the resource whose component a `ref` field answers. */
+  private referenced(type: GraphQLNamedType, where: string): ResourceRenderer {
+    const renderer = this.resources.get(type.name);
+    if (!renderer) throw new Error(`${where}: ref, but no resource of rest-adapter/resources/ is a ${type.name}`);
+    return renderer;
   }
 
   private object(properties: [string, string][], options: SchemaOptions | undefined, indent: string): string {
@@ -139,12 +153,20 @@ class ResourceRenderer {
   /** The resource's type: the component, with its `$id` and `_links`. */
   component(type: GraphQLObjectType): string {
     const { options, properties } = this.outputProperties(type, "");
-    return this.object([...properties, ["_links", "Type.Optional(Links)"]], { $id: type.name, ...options }, "");
+    const links: [string, string][] = this.resource.links === false ? [] : [["_links", "Type.Optional(Links)"]];
+    return this.object([...properties, ...links], { $id: type.name, ...options }, "");
   }
 
   private outputProperties(type: GraphQLObjectType, indent: string) {
     const { options, overlays, fields } = this.outputFields(type);
-    return { options, properties: fields.map((field): [string, string] => [field.name, this.outputField(`${type.name}.${field.name}`, field, overlays[field.name] ?? {}, indent)]) };
+    return {
+      options,
+      properties: fields.map((field): [string, string] => {
+        const overlay = overlays[field.name] ?? {};
+        const value = this.outputField(`${type.name}.${field.name}`, field, overlay, indent);
+        return [field.name, overlay.expand ? `Type.Optional(${value})` : value];
+      }),
+    };
   }
 
   /** A nested object: its type's options, then the field's. */
@@ -159,8 +181,9 @@ class ResourceRenderer {
   }
 
   private outputField(where: string, field: { type: GraphQLOutputType; description?: string | null }, overlay: FieldOverlay, indent: string): string {
-    const { item, orNull, schema, acceptsNull, ...options } = overlay;
+    const { item, orNull, schema, acceptsNull, ref, expand: _expand, ...options } = overlay;
     if (acceptsNull !== undefined) throw new Error(`${where}: acceptsNull is for input fields`);
+    if (ref && schema) throw new Error(`${where}: ref or schema, not both`);
     const nullable = !isNonNullType(field.type);
     const type = isNonNullType(field.type) ? field.type.ofType : field.type;
     // an instant's description is EpochMs's, which says how REST writes it
@@ -175,17 +198,18 @@ class ResourceRenderer {
       if (!isEmpty(options)) throw new Error(`${where}: a nullable enum takes its options in orNull`);
       return enumSchema(type, nullOptions, true);
     }
-    const value = schema ? this.replacement(schema, where) : this.outputValue(where, type, valueOptions, item, indent);
+    const value = schema ? this.replacement(schema, where) : this.outputValue(where, type, valueOptions, item, indent, ref);
     return nullable ? call("Type.Union", [`[${value}, Type.Null()]`], nullOptions) : value;
   }
 
-  private outputValue(where: string, type: GraphQLOutputType, options: SchemaOptions | undefined, item: SchemaOptions | undefined, indent: string): string {
+  private outputValue(where: string, type: GraphQLOutputType, options: SchemaOptions | undefined, item: SchemaOptions | undefined, indent: string, ref = false): string {
     if (isListType(type)) {
       const element = type.ofType as GraphQLOutputType;
-      const items = isNonNullType(element) ? this.outputValue(where, element.ofType, item, undefined, indent) : call("Type.Union", [`[${this.outputValue(where, element, item, undefined, indent)}, Type.Null()]`]);
+      const items = isNonNullType(element) ? this.outputValue(where, element.ofType, item, undefined, indent, ref) : call("Type.Union", [`[${this.outputValue(where, element, item, undefined, indent, ref)}, Type.Null()]`]);
       return call("Type.Array", [items], options);
     }
     if (item) throw new Error(`${where}: item, but the field is not a list`);
+    if (ref) return call("Type.Ref", [JSON.stringify(this.referenced(getNamedType(type), where).resource.type)], options);
     if (isScalarType(type)) return this.scalar(OUTPUT_SCALARS, type.name, options, where);
     if (isEnumType(type)) return enumSchema(type, options);
     if (isObjectType(type)) return this.outputObject(type, options, `${indent}  `);
@@ -214,7 +238,8 @@ class ResourceRenderer {
   }
 
   private inputField(where: string, field: { type: GraphQLInputType; description?: string | null }, mirror: GraphQLOutputType | undefined, overlay: FieldOverlay, indent: string): string {
-    const { item, orNull, schema, acceptsNull, ...options } = overlay;
+    const { item, orNull, schema, acceptsNull, ref, expand, ...options } = overlay;
+    if (ref || expand) throw new Error(`${where}: ref and expand are for output fields`);
     const required = isNonNullType(field.type);
     const type = isNonNullType(field.type) ? field.type.ofType : field.type;
     const mirrorType = mirror && isNonNullType(mirror) ? mirror.ofType : mirror;
@@ -267,17 +292,27 @@ export function renderRestSchemas(schema: GraphQLSchema, modules: readonly Resou
   const sections: string[] = [];
   const imports: string[] = [];
   const shared = new Set<string>();
-  for (const module of modules) {
+  const renderers = new Map<string, ResourceRenderer>();
+  const rendered = modules.map((module) => {
     const resource = module.exports.resource as RestResource | undefined;
     if (!resource) throw new Error(`rest-adapter/resources/${module.name}.ts exports no resource`);
+    const renderer = new ResourceRenderer(module, resource, renderers);
+    renderers.set(resource.type, renderer);
+    return { module, resource, renderer };
+  });
+  for (const { module, resource, renderer } of rendered) {
     const source = `rest-adapter/resources/${module.name}.ts`;
-    const renderer = new ResourceRenderer(module, resource);
     const type = objectType(schema, resource.type, source);
+    const constant = constantName(type.name);
+    const expansions = renderer.selection(type, true);
     sections.push(
-      `/** ${type.name}'s GraphQL selection: its fields without arguments, nested types' too, less the overlay's \`omit\` (${source}). */`,
-      `export const ${constantName(type.name)}_FIELDS = ${JSON.stringify(renderer.selection(type))};`,
+      `/** ${type.name}'s GraphQL selection: its fields without arguments, nested types' too, less the overlay's \`omit\` and \`expand\` (${source}). */`,
+      `export const ${constant}_FIELDS = ${JSON.stringify(renderer.selection(type))};`,
       "",
-      `/** ${type.name} as REST answers it (the component \`${type.name}\`): the GraphQL type with its overlay (${source}) and \`_links\`. */`,
+      ...(expansions
+        ? [`/** The fields of ${type.name} answered only when asked for, each under \`@include(if: $<field>)\`: an operation selecting them declares those Boolean variables. */`, `export const ${constant}_EXPANSIONS = ${JSON.stringify(expansions)};`, ""]
+        : []),
+      `/** ${type.name} as REST answers it (the component \`${type.name}\`): the GraphQL type with its overlay (${source})${resource.links === false ? "" : " and \`_links\`"}. */`,
       `export const ${type.name} = ${renderer.component(type)};`,
       "",
     );

@@ -78,7 +78,7 @@ function answered<T>(row: { request_hash: string; response: unknown; created_at:
  */
 export async function runIdempotent<J, Tx extends IdempotentTx<J>, T>(db: IdempotentDb<J, Tx>, dbNull: J, request: IdempotentRequest<T>, work: (tx: Tx) => Promise<T>): Promise<T> {
   if (request.key == null) return db.$transaction((tx) => work(tx), TRANSACTION_OPTIONS);
-  const key = requireIdempotencyKey(request.key);
+  const key = requireIdempotencyKey(request.key, ["idempotency_key"]);
   const requestHash = idempotencyRequestHash(request.operation, request.args);
   const where = { user_id_key: { user_id: request.user_id, key } };
   return db.$transaction(async (tx) => {
@@ -103,7 +103,7 @@ export async function runIdempotent<J, Tx extends IdempotentTx<J>, T>(db: Idempo
  */
 export async function storedResponse<T>(db: IdempotentTx<never>, request: IdempotentRequest<T>): Promise<T | undefined> {
   if (request.key == null) return undefined;
-  const key = requireIdempotencyKey(request.key);
+  const key = requireIdempotencyKey(request.key, ["idempotency_key"]);
   const row = await db.idempotencyKey.findUnique({ where: { user_id_key: { user_id: request.user_id, key } } });
   return answered(row, request, key, idempotencyRequestHash(request.operation, request.args))?.response;
 }

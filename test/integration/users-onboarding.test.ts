@@ -135,13 +135,13 @@ describe("submit_onboarding_safe: request validation", () => {
   it("rejects unknown modes, fields of another mode, malformed addresses and hashes", async () => {
     const { principal } = await failedUser();
     const cases: [Record<string, unknown>, string, string[]?][] = [
-      [{ mode: "magic" }, "GEN-422-001", ["body", "mode"]],
+      [{ mode: "magic" }, "GEN-422-001", ["mode"]],
       [{ mode: "agent_create2", safe_address: BYO_SAFE }, "ONB-400-001"],
       [{ mode: "agent_create2", transaction_hash: `0x${"1".repeat(64)}` }, "ONB-400-001"],
       [{ mode: "byo", transaction_hash: `0x${"1".repeat(64)}` }, "ONB-400-001"],
       [{ mode: "user_signed_deploy", safe_address: BYO_SAFE }, "ONB-400-001"],
-      [{ mode: "byo", safe_address: "0x1234" }, "GEN-422-001", ["body", "safe_address"]],
-      [{ mode: "user_signed_deploy", transaction_hash: "0xabc" }, "GEN-422-001", ["body", "transaction_hash"]],
+      [{ mode: "byo", safe_address: "0x1234" }, "GEN-422-001", ["safe_address"]],
+      [{ mode: "user_signed_deploy", transaction_hash: "0xabc" }, "GEN-422-001", ["transaction_hash"]],
     ];
     for (const [input, code, loc] of cases) {
       const error = errorOf(await gql(principal, POST, { input }));
@@ -338,8 +338,8 @@ describe("onboarding steps", () => {
   it("validates name and action (422)", async () => {
     const { principal } = await newUser();
     for (const [input, loc] of [
-      [{ name: "email", action: "skip" }, ["body", "name"]],
-      [{ name: "phone", action: "later" }, ["body", "action"]],
+      [{ name: "email", action: "skip" }, ["name"]],
+      [{ name: "phone", action: "later" }, ["action"]],
     ] as const) {
       const error = errorOf(await gql(principal, STEP, { input }));
       expect(error).toMatchObject({ error_code: "GEN-422-001", status: 422 });

@@ -26,12 +26,12 @@ const sentCode = (number: string) => /\b(\d{6})\b/.exec(outbox().get(number) ?? 
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 
 describe("start_phone_verification", () => {
-  it("validates E.164 (422 on body.phone_number)", async () => {
+  it("validates E.164 (422 at phone_number)", async () => {
     const { principal } = await newUser();
     for (const bad of ["004915112345678", "+0123456789", "+12", "+1234567890123456", "phone"]) {
       const error = errorOf(await gql(principal, START, { n: bad }));
       expect(error).toMatchObject({ error_code: "GEN-422-001", status: 422 });
-      expect(error.validation![0]!.loc).toEqual(["body", "phone_number"]);
+      expect(error.validation![0]!.loc).toEqual(["phone_number"]);
     }
   });
 
@@ -115,7 +115,7 @@ describe("confirm_phone_verification", () => {
     expect(errorOf(await gql(principal, CONFIRM, { c: "123456" }))).toMatchObject({ error_code: "PHN-404-001", status: 404 });
     const error = errorOf(await gql(principal, CONFIRM, { c: "12a456" }));
     expect(error).toMatchObject({ error_code: "GEN-422-001" });
-    expect(error.validation![0]!.loc).toEqual(["body", "code"]);
+    expect(error.validation![0]!.loc).toEqual(["code"]);
   });
 
   it("counts wrong codes: 400 with attempts remaining, then 410 after five, even for the right code", async () => {

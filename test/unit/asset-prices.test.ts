@@ -144,7 +144,7 @@ describe("catalogue filters", () => {
   });
 
   it("refuses chain_id with asset_type fiat, and an unknown asset_type, as validation items", () => {
-    expect(validation(() => assetWhere({ asset_type: "fiat", chain_id: 1 }))).toEqual({ code: "GEN-422-001", loc: ["query", "chain_id"] });
-    expect(validation(() => assetWhere({ asset_type: "stock" }))).toEqual({ code: "GEN-422-001", loc: ["query", "asset_type"] });
+    expect(validation(() => assetWhere({ asset_type: "fiat", chain_id: 1 }))).toEqual({ code: "GEN-422-001", loc: ["chain_id"] });
+    expect(validation(() => assetWhere({ asset_type: "stock" }))).toEqual({ code: "GEN-422-001", loc: ["asset_type"] });
   });
 });

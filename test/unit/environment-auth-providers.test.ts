@@ -24,21 +24,21 @@ describe("an environment's auth_providers (rules of AUTH_PROVIDERS)", () => {
     expect(validateAuthProviders([], STRICT_JWKS_POLICY)).toEqual([]);
   });
 
-  it("reports the failing entry and field as a 422 item under body.auth_providers", () => {
+  it("reports the failing entry and field as a 422 item under auth_providers", () => {
     expect(itemOf([PROVIDER_B, { ...PROVIDER_B, issuer: "https://c.test", jwks_uri: "ftp://c.test" }])).toMatchObject({
       type: "value_error",
-      loc: ["body", "auth_providers", 1, "jwks_uri"],
+      loc: ["auth_providers", 1, "jwks_uri"],
       msg: "Value error, expected an https URL",
       input: "ftp://c.test",
     });
-    expect(itemOf([{ name: "provider_a", issuer: "https://a.test" }])).toMatchObject({ loc: ["body", "auth_providers", 0], msg: "Value error, needs jwks_uri or public_key" });
-    expect(itemOf([{ ...PROVIDER_B, name: "okta" }])).toMatchObject({ loc: ["body", "auth_providers", 0, "name"], input: "okta" });
-    expect(itemOf("not a list")).toMatchObject({ loc: ["body", "auth_providers"] });
+    expect(itemOf([{ name: "provider_a", issuer: "https://a.test" }])).toMatchObject({ loc: ["auth_providers", 0], msg: "Value error, needs jwks_uri or public_key" });
+    expect(itemOf([{ ...PROVIDER_B, name: "okta" }])).toMatchObject({ loc: ["auth_providers", 0, "name"], input: "okta" });
+    expect(itemOf("not a list")).toMatchObject({ loc: ["auth_providers"] });
   });
 
   it("refuses two entries with one issuer: the issuer picks the provider", () => {
     expect(itemOf([PROVIDER_B, { name: "provider_a", issuer: PROVIDER_B.issuer, public_key: "pem" }])).toMatchObject({
-      loc: ["body", "auth_providers", 1, "issuer"],
+      loc: ["auth_providers", 1, "issuer"],
       msg: "Value error, issuer already used by auth_providers[0]",
     });
   });
@@ -61,7 +61,7 @@ describe("an environment's auth_providers (rules of AUTH_PROVIDERS)", () => {
     ["plain http to a public host", "http://issuer.example.com/jwks.json", "expected an https URL"],
     ["credentials in the URL", "https://user:pw@issuer.example.com/jwks.json", "must not carry credentials"],
   ])("refuses a jwks_uri pointing at %s with a 422 item", (_, jwks_uri, msg) => {
-    expect(itemOf([{ ...PROVIDER_B, jwks_uri }])).toMatchObject({ loc: ["body", "auth_providers", 0, "jwks_uri"], msg: `Value error, ${msg}`, input: jwks_uri });
+    expect(itemOf([{ ...PROVIDER_B, jwks_uri }])).toMatchObject({ loc: ["auth_providers", 0, "jwks_uri"], msg: `Value error, ${msg}`, input: jwks_uri });
   });
 
   it("admits loopback (http too) only under the development switch, and never internal networks", () => {

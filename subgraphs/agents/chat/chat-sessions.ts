@@ -10,7 +10,7 @@ const DEFAULT_TITLE = "New chat";
 
 export function createChatSession(db: AgentsDb, options: { user_id: string; title?: string | null }) {
   const title = options.title?.trim() || DEFAULT_TITLE;
-  if (title.length > MAX_CHAT_TITLE_LENGTH) throw validationError(["body", "title"], `Value error, at most ${MAX_CHAT_TITLE_LENGTH} characters`, options.title);
+  if (title.length > MAX_CHAT_TITLE_LENGTH) throw validationError(["title"], `Value error, at most ${MAX_CHAT_TITLE_LENGTH} characters`, options.title);
   return db.chatSession.create({ data: { id: newId("chs"), user_id: options.user_id, title } });
 }
 
@@ -43,7 +43,7 @@ export interface NewChatMessage {
 
 /** What each type carries: text for user and assistant, the call for tool_call, its answer for tool_result. */
 function checkMessage(message: NewChatMessage, index: number): ChatMessageType {
-  const loc = (field: string) => ["body", "messages", index, field];
+  const loc = (field: string) => ["messages", index, field];
   if (!isOneOf(CHAT_MESSAGE_TYPES, message.type)) throw validationError(loc("type"), `Input should be ${CHAT_MESSAGE_TYPES.map((t) => `'${t}'`).join(", ")}`, message.type, "enum");
   if ((message.type === "user" || message.type === "assistant") && !message.content?.trim()) throw validationError(loc("content"), "Field required", message.content ?? null, "missing");
   if (message.type === "user" && message.content!.length > MAX_CHAT_MESSAGE_LENGTH)

@@ -29,7 +29,7 @@ function offered(providers: ConnectorServices["providers"], row: ConnectorRow): 
 }
 
 export async function listConnectors(services: Pick<ConnectorServices, "db" | "providers">, type: string | null) {
-  const where = type === null ? {} : { type: requireOneOf(CONNECTOR_TYPES, type, ["query", "type"]) };
+  const where = type === null ? {} : { type: requireOneOf(CONNECTOR_TYPES, type, ["type"]) };
   const rows = await services.db.connector.findMany({ where, orderBy: [{ type: "asc" }, { id: "asc" }] });
   return rows.filter((row) => offered(services.providers, row)).map(connectorView);
 }

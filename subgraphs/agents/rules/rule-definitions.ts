@@ -11,20 +11,20 @@ export function nextCronRun(settings: { cron: string; time_zone?: string }, afte
 }
 
 /**
- * A rule's trigger and action, checked: types of spec 2.10 (422 at body.trigger_type or
- * body.action_type), settings against their schemas (422 at body.trigger.<field>), a cron
- * expression croner reads in a time zone it knows (422 at body.trigger.cron).
+ * A rule's trigger and action, checked: types of spec 2.10 (422 at trigger_type or action_type),
+ * settings against their schemas (422 at trigger.<field>), a cron expression croner reads in a
+ * time zone it knows (422 at trigger.cron).
  */
 export function checkRuleDefinition(input: { trigger_type: string; trigger: unknown; action_type: string; action: unknown }) {
-  const trigger_type = requireOneOf(RULE_TRIGGERS, input.trigger_type, ["body", "trigger_type"]);
-  const action_type = requireOneOf(RULE_ACTIONS, input.action_type, ["body", "action_type"]);
-  const trigger = checkJsonAt(TRIGGER_SCHEMAS[trigger_type], input.trigger, ["body", "trigger"]);
-  const action = checkJsonAt(ACTION_SCHEMAS[action_type], input.action, ["body", "action"]);
+  const trigger_type = requireOneOf(RULE_TRIGGERS, input.trigger_type, ["trigger_type"]);
+  const action_type = requireOneOf(RULE_ACTIONS, input.action_type, ["action_type"]);
+  const trigger = checkJsonAt(TRIGGER_SCHEMAS[trigger_type], input.trigger, ["trigger"]);
+  const action = checkJsonAt(ACTION_SCHEMAS[action_type], input.action, ["action"]);
   if (trigger_type === "time_based") {
     try {
       if (nextCronRun(trigger as TriggerSettings<"time_based">, new Date()) === null) throw new Error("never fires");
     } catch (error) {
-      throw validationError(["body", "trigger", "cron"], `Value error, not a cron expression that fires in ${String(trigger.time_zone)}: ${(error as Error).message}`, trigger.cron, "value_error");
+      throw validationError(["trigger", "cron"], `Value error, not a cron expression that fires in ${String(trigger.time_zone)}: ${(error as Error).message}`, trigger.cron, "value_error");
     }
   }
   return { trigger_type, trigger, action_type, action };

@@ -12,7 +12,7 @@ export type StrategyView = ReturnType<typeof strategyView>;
 
 /** The catalogue, by category when asked, in a stable order. */
 export async function listStrategies(db: AgentsDb, category: string | null): Promise<StrategyView[]> {
-  const where = category === null ? {} : { category: requireOneOf(STRATEGY_CATEGORIES, category, ["query", "category"]) };
+  const where = category === null ? {} : { category: requireOneOf(STRATEGY_CATEGORIES, category, ["category"]) };
   return (await db.strategy.findMany({ where, orderBy: [{ category: "asc" }, { id: "asc" }] })).map(strategyView);
 }
 

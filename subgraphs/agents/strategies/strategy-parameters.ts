@@ -5,10 +5,10 @@ import type { StrategyRow } from "./strategy-catalogue.ts";
 
 /**
  * The parameters checked against the strategy's JSON Schema, its defaults filled in; otherwise a
- * 422 whose items name each failing parameter at `body.parameters.<name>`.
+ * 422 whose items name each failing parameter at `parameters.<name>`.
  */
 export function validateParameters(strategy: StrategyRow, parameters: unknown): Record<string, unknown> {
-  return checkJsonAt(strategy.parameters_schema as object, parameters, ["body", "parameters"]);
+  return checkJsonAt(strategy.parameters_schema as object, parameters, ["parameters"]);
 }
 
 /**

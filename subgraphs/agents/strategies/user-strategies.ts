@@ -74,7 +74,7 @@ export async function enableStrategy(
 }
 
 export async function listUserStrategies(db: AgentsDb, userId: string, status: string | null): Promise<UserStrategyView[]> {
-  const where = { user_id: userId, ...(status !== null && { status: requireOneOf(USER_STRATEGY_STATUSES, status, ["query", "status"]) }) };
+  const where = { user_id: userId, ...(status !== null && { status: requireOneOf(USER_STRATEGY_STATUSES, status, ["status"]) }) };
   return (await db.userStrategy.findMany({ where, include: WITH_STRATEGY, orderBy: [{ created_at: "asc" }, { id: "asc" }] })).map(userStrategyView);
 }
 
@@ -114,7 +114,7 @@ export async function updateUserStrategy(
   const request = agentWrite<UserStrategyView>(userId, change.idempotency_key, "update_user_strategy", { id, parameters: change.parameters, status: change.status });
   const answered = await storedResponse(db, request);
   if (answered) return answered;
-  const to = change.status === null ? null : requireOneOf(["enabled", "disabled"] as const, change.status, ["body", "status"]);
+  const to = change.status === null ? null : requireOneOf(["enabled", "disabled"] as const, change.status, ["status"]);
   const before = await load(db, userId, id);
   const checked = change.parameters === null ? null : validateParameters(before.strategy, change.parameters);
   // asked of the users service outside the transaction: on the embedded database it needs the one connection

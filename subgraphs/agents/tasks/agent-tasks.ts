@@ -50,7 +50,7 @@ export async function loadTask(db: AgentsDb | AgentsTx, userId: string, id: stri
 
 /**
  * Creates a task (queued, with its first status_history row) and its job in one transaction: the
- * kind must exist (422 at body.kind), its input meet the kind's schema (422 at body.input.<field>)
+ * kind must exist (422 at kind), its input meet the kind's schema (422 at input.<field>)
  * and the kind's checks for the user; `scheduled_at` (default now) at most a year ahead. With an
  * Idempotency-Key, a retry answers the first task and queues nothing.
  */
@@ -64,11 +64,11 @@ export async function createAgentTask(
   const write = agentWrite<AgentTaskView>(userId, request.idempotency_key, "create_agent_task", { kind: request.kind, input: request.input, scheduled_at: request.scheduled_at, title: request.title });
   const answered = await storedResponse(db, write);
   if (answered) return answered;
-  const kind = kinds[requireOneOf(Object.keys(kinds).filter((name) => !kinds[name]!.internal), request.kind, ["body", "kind"])]!;
-  const input = checkJsonAt(kind.input, request.input, ["body", "input"]);
+  const kind = kinds[requireOneOf(Object.keys(kinds).filter((name) => !kinds[name]!.internal), request.kind, ["kind"])]!;
+  const input = checkJsonAt(kind.input, request.input, ["input"]);
   const scheduled = request.scheduled_at ?? now;
   if (Number.isNaN(scheduled.getTime()) || scheduled.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS)
-    throw new AppError("GEN-422-001", { validation: [{ type: "value_error", loc: ["body", "scheduled_at"], msg: "Value error, scheduled_at must be an instant at most a year ahead", input: request.scheduled_at, ctx: {} }] });
+    throw new AppError("GEN-422-001", { validation: [{ type: "value_error", loc: ["scheduled_at"], msg: "Value error, scheduled_at must be an instant at most a year ahead", input: request.scheduled_at, ctx: {} }] });
   const { user_strategy_id } = await kind.prepare(db, userId, input);
   return withIdempotency(db, write, async (tx) => {
     const id = await insertAgentTask(tx, { user_id: userId, kind: request.kind, title: request.title ?? kind.title(input), input, scheduled_at: scheduled, user_strategy_id, dedupe_key: null }, now);
@@ -118,7 +118,7 @@ export async function insertAgentTask(tx: AgentsTx, task: NewAgentTask, now = ne
 }
 
 export async function listAgentTasks(db: AgentsDb, userId: string, filter: { status: string | null; limit: number }): Promise<AgentTaskView[]> {
-  const where = { user_id: userId, ...(filter.status !== null && { status: requireOneOf(AGENT_TASK_STATUSES, filter.status, ["query", "status"]) }) };
+  const where = { user_id: userId, ...(filter.status !== null && { status: requireOneOf(AGENT_TASK_STATUSES, filter.status, ["status"]) }) };
   return (await db.agentTask.findMany({ where, include: WITH_HISTORY, orderBy: [{ created_at: "desc" }, { id: "desc" }], take: filter.limit })).map(agentTaskView);
 }
 

@@ -24,7 +24,7 @@ export function walletRestriction(walletIds: number[] | null | undefined): numbe
   if (walletIds == null) return [];
   const ids = [...new Set(walletIds)];
   if (walletIds.length === 0 || ids.length > MAX_AGENT_TOKEN_WALLETS || ids.some((id) => !Number.isInteger(id) || id < 1))
-    throw validationError(["body", "wallet_ids"], `Value error, 1 to ${MAX_AGENT_TOKEN_WALLETS} wallet ids of yours; omit it for all of them`, walletIds);
+    throw validationError(["wallet_ids"], `Value error, 1 to ${MAX_AGENT_TOKEN_WALLETS} wallet ids of yours; omit it for all of them`, walletIds);
   return ids.sort((a, b) => a - b);
 }
 
@@ -32,13 +32,13 @@ export function walletRestriction(walletIds: number[] | null | undefined): numbe
 export async function issueAgentToken(db: AgentsDb, options: IssueAgentToken) {
   const name = options.name.trim();
   if (name.length === 0 || name.length > MAX_AGENT_TOKEN_NAME_LENGTH)
-    throw validationError(["body", "name"], `Value error, name must be 1 to ${MAX_AGENT_TOKEN_NAME_LENGTH} characters`, options.name);
+    throw validationError(["name"], `Value error, name must be 1 to ${MAX_AGENT_TOKEN_NAME_LENGTH} characters`, options.name);
   const unknown = options.scopes.filter((scope) => !isOneOf(AGENT_TOKEN_SCOPES, scope));
   if (options.scopes.length === 0 || unknown.length > 0)
     throw appError("AGT-422-001", unknown.length > 0 ? `Unknown agent token scopes: ${unknown.join(", ")}; use ${AGENT_TOKEN_SCOPES.join(", ")}.` : undefined);
   const days = options.expires_in_days ?? DEFAULT_AGENT_TOKEN_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > MAX_AGENT_TOKEN_DAYS)
-    throw validationError(["body", "expires_in_days"], `Value error, must be between 1 and ${MAX_AGENT_TOKEN_DAYS}`, options.expires_in_days);
+    throw validationError(["expires_in_days"], `Value error, must be between 1 and ${MAX_AGENT_TOKEN_DAYS}`, options.expires_in_days);
   const now = options.now ?? new Date();
   const token = generateAgentToken();
   const row = await db.$transaction(async (tx) => {
@@ -85,7 +85,7 @@ export async function revokeAgentToken(db: AgentsDb, options: { user_id: string;
 export async function listAgentTokenUses(db: AgentsDb, options: { user_id: string; token_id: string; limit?: number | null }) {
   const limit = options.limit ?? DEFAULT_AGENT_TOKEN_USES;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_AGENT_TOKEN_USES)
-    throw validationError(["query", "limit"], `Value error, must be between 1 and ${MAX_AGENT_TOKEN_USES}`, options.limit);
+    throw validationError(["limit"], `Value error, must be between 1 and ${MAX_AGENT_TOKEN_USES}`, options.limit);
   await ownToken(db, options.user_id, options.token_id);
   return db.agentTokenUse.findMany({ where: { token_id: options.token_id }, orderBy: [{ at: "desc" }, { id: "desc" }], take: limit });
 }

@@ -2,9 +2,9 @@ import { WIDGET_SETTINGS } from "../../../lib/contracts/widgets.ts";
 import { checkJsonAt } from "../../../lib/json-validation.ts";
 import type { WidgetType } from "../../../lib/vocabulary/agents.ts";
 
-/** The settings checked against the type's schema, defaults filled in; 422 at body.settings.<field> otherwise. */
+/** The settings checked against the type's schema, defaults filled in; 422 at settings.<field> otherwise. */
 export function checkWidgetSettings(type: WidgetType, settings: unknown): Record<string, unknown> {
-  return checkJsonAt(WIDGET_SETTINGS[type], settings, ["body", "settings"]);
+  return checkJsonAt(WIDGET_SETTINGS[type], settings, ["settings"]);
 }
 
 /**

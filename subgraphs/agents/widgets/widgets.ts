@@ -35,7 +35,7 @@ export async function getWidget(db: AgentsDb, userId: string, id: string): Promi
 }
 
 export async function createWidget(db: AgentsDb, userId: string, input: { type: string; title: string | null; position: WidgetPosition; settings: unknown }): Promise<WidgetView> {
-  const type = requireOneOf(WIDGET_TYPES, input.type, ["body", "type"]);
+  const type = requireOneOf(WIDGET_TYPES, input.type, ["type"]);
   const settings = checkWidgetSettings(type, input.settings);
   const now = new Date();
   const row = await db.widget.create({ data: { id: newId("wdg", now.getTime()), user_id: userId, type, title: input.title, ...input.position, settings: settings as Prisma.InputJsonValue, created_at: now, updated_at: now } });

@@ -16,9 +16,9 @@ export interface AssetFilter {
  * `asset_type=fiat` (fiat has no chain); `symbol` matches in any case.
  */
 export function assetWhere(filter: AssetFilter): Prisma.AssetWhereInput {
-  const assetType = filter.asset_type == null ? undefined : requireOneOf(ASSET_TYPES, filter.asset_type, ["query", "asset_type"]);
+  const assetType = filter.asset_type == null ? undefined : requireOneOf(ASSET_TYPES, filter.asset_type, ["asset_type"]);
   if (filter.chain_id != null && assetType === "fiat")
-    throw validationError(["query", "chain_id"], "Value error, chain_id applies to crypto assets only; leave it out with asset_type=fiat", filter.chain_id, "value_error", {
+    throw validationError(["chain_id"], "Value error, chain_id applies to crypto assets only; leave it out with asset_type=fiat", filter.chain_id, "value_error", {
       asset_type: assetType,
     });
   return {

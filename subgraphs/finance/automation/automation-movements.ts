@@ -33,11 +33,11 @@ export interface AutomationTransferInput {
  * answers the first transfer and moves nothing twice. Both rows carry the automation's cause.
  */
 export async function automationTransfer(services: AutomationServices, input: AutomationTransferInput): Promise<TransactionView[]> {
-  if (input.from_wallet_id === input.to_wallet_id) throw validationError(["body", "to_wallet_id"], "Value error, the wallets must differ", input.to_wallet_id, "value_error");
+  if (input.from_wallet_id === input.to_wallet_id) throw validationError(["to_wallet_id"], "Value error, the wallets must differ", input.to_wallet_id, "value_error");
   const [from, to] = await Promise.all([input.from_wallet_id, input.to_wallet_id].map((wallet_id) => findOwnedWallet(services.users, { user_id: input.user_id, wallet_id }, input.trace_id)));
   if (from!.chain_id !== to!.chain_id) throw appError("TXN-422-002", `The wallets are on chains ${from!.chain_id} and ${to!.chain_id}; a transfer stays on one chain.`);
   const asset = await depositAsset(services.db, input.asset, from!.chain_id);
-  const amount = parseAmount(input.amount, asset.decimals, ["body", "amount"]);
+  const amount = parseAmount(input.amount, asset.decimals, ["amount"]);
   const usdPrice = await usdPriceNow(services.prices, { asset_symbol: asset.symbol });
   const args = { from: from!.id, to: to!.id, asset: asset.symbol, amount };
   return withIdempotency<TransactionView[]>(
@@ -75,8 +75,8 @@ export interface AutomationSwapInput {
 export async function automationSwap(services: AutomationServices, input: AutomationSwapInput): Promise<TransactionView[]> {
   const wallet = await findOwnedWallet(services.users, { user_id: input.user_id, wallet_id: input.wallet_id }, input.trace_id);
   const [pay, buy] = await Promise.all([depositAsset(services.db, input.pay_asset, wallet.chain_id), depositAsset(services.db, input.buy_asset, wallet.chain_id)]);
-  if (pay.symbol === buy.symbol) throw validationError(["body", "asset"], "Value error, the asset bought must differ from the one paid with", input.buy_asset, "value_error");
-  const amount = parseAmount(input.pay_amount, pay.decimals, ["body", "amount"]);
+  if (pay.symbol === buy.symbol) throw validationError(["asset"], "Value error, the asset bought must differ from the one paid with", input.buy_asset, "value_error");
+  const amount = parseAmount(input.pay_amount, pay.decimals, ["amount"]);
   const [payUsd, buyUsd] = await Promise.all([usdPriceNow(services.prices, { asset_symbol: pay.symbol }), usdPriceNow(services.prices, { asset_symbol: buy.symbol })]);
   if (payUsd === null || buyUsd === null) throw appError("GEN-503-001", `No price is known for ${payUsd === null ? pay.symbol : buy.symbol} right now.`);
   const args = { wallet: wallet.id, pay: pay.symbol, buy: buy.symbol, amount };
@@ -86,7 +86,7 @@ export async function automationSwap(services: AutomationServices, input: Automa
     async (tx) => {
       const [row] = await tx.$queryRaw<{ bought: string }[]>`SELECT trim_scale(trunc(${amount}::numeric * ${payUsd}::numeric / nullif(${buyUsd}::numeric, 0), ${buy.decimals}::int))::text AS bought`;
       const bought = row?.bought;
-      if (!bought || bought === "0") throw validationError(["body", "amount"], `Value error, ${amount} ${pay.symbol} buys no ${buy.symbol} at the current price`, amount, "value_error");
+      if (!bought || bought === "0") throw validationError(["amount"], `Value error, ${amount} ${pay.symbol} buys no ${buy.symbol} at the current price`, amount, "value_error");
       const common = { user_id: input.user_id, type: "swap" as const, status: "completed" as const, source: { kind: "wallet" as const, id: wallet.id }, description: input.description, chain_id: wallet.chain_id, automation_cause: input.cause };
       const out = await recordMovement(tx, { ...common, direction: "out", amount, unit: { asset_symbol: pay.symbol, decimals: pay.decimals }, usd_price: payUsd });
       const into = await recordMovement(tx, { ...common, direction: "in", amount: bought, unit: { asset_symbol: buy.symbol, decimals: buy.decimals }, usd_price: buyUsd });

@@ -115,11 +115,11 @@ const MAX_CAUSE_CHAIN = 16;
 /** A cause within bounds: it is stored on every row the movement books. */
 function checkCause(cause: AutomationCauseInput): AutomationCause {
   const text = (value: string, loc: string[]) => {
-    if (value.length < 1 || value.length > 160) throw validationError(["body", "cause", ...loc], "Value error, between 1 and 160 characters", value, "value_error");
+    if (value.length < 1 || value.length > 160) throw validationError(["cause", ...loc], "Value error, between 1 and 160 characters", value, "value_error");
     return value;
   };
-  if (cause.chain.length > MAX_CAUSE_CHAIN) throw validationError(["body", "cause", "chain"], `Value error, at most ${MAX_CAUSE_CHAIN} links`, cause.chain.length, "value_error");
-  if (!Number.isInteger(cause.depth) || cause.depth < 1 || cause.depth > MAX_CAUSE_CHAIN) throw validationError(["body", "cause", "depth"], `Value error, between 1 and ${MAX_CAUSE_CHAIN}`, cause.depth, "value_error");
+  if (cause.chain.length > MAX_CAUSE_CHAIN) throw validationError(["cause", "chain"], `Value error, at most ${MAX_CAUSE_CHAIN} links`, cause.chain.length, "value_error");
+  if (!Number.isInteger(cause.depth) || cause.depth < 1 || cause.depth > MAX_CAUSE_CHAIN) throw validationError(["cause", "depth"], `Value error, between 1 and ${MAX_CAUSE_CHAIN}`, cause.depth, "value_error");
   return { root: text(cause.root, ["root"]), chain: cause.chain.map((link, i) => text(link, ["chain", String(i)])), depth: cause.depth, firing_id: text(cause.firing_id, ["firing_id"]) };
 }
 
@@ -155,7 +155,7 @@ export class AutomationMovementInput {
 }
 
 function requireTarget(walletId: number | null | undefined): number {
-  if (walletId == null) throw validationError(["body", "to_wallet_id"], "Field required: a transfer needs to_wallet_id (a swap, buy_asset)", walletId ?? null, "missing");
+  if (walletId == null) throw validationError(["to_wallet_id"], "Field required: a transfer needs to_wallet_id (a swap, buy_asset)", walletId ?? null, "missing");
   return walletId;
 }
 
@@ -262,8 +262,8 @@ export class AutomationResolver {
     requireInternal(ctx.principal, "agents");
     const checked = movements.map((movement) => ({
       ...movement,
-      type: requireOneOf(["deposit", "withdrawal", "swap"] as const, movement.type, ["body", "type"]),
-      direction: requireOneOf(["in", "out"] as const, movement.direction, ["body", "direction"]),
+      type: requireOneOf(["deposit", "withdrawal", "swap"] as const, movement.type, ["type"]),
+      direction: requireOneOf(["in", "out"] as const, movement.direction, ["direction"]),
     }));
     return syncExternalAccount(this.services, { user_id: userId, account_id: accountId, provider, name, movements: checked });
   }

@@ -68,7 +68,7 @@ export class BankAccountResolver {
     @Ctx() ctx: RequestContext,
   ): BankPublicToken {
     requireUser(ctx.principal, "write");
-    return sandboxProvider(this.services).playLink(linkToken, institutionId, requireOneOf(SANDBOX_LINK_OUTCOMES, outcome ?? "success", ["body", "outcome"]), new Date());
+    return sandboxProvider(this.services).playLink(linkToken, institutionId, requireOneOf(SANDBOX_LINK_OUTCOMES, outcome ?? "success", ["outcome"]), new Date());
   }
 }
 

@@ -59,10 +59,10 @@ export async function sandboxBankTransaction(services: SandboxServices, userId: 
   const { account, access_token } = await sandboxAccount(services, userId, bankAccountId);
   const added = await provider.addTransaction(access_token, {
     provider_account_id: account.provider_account_id,
-    amount: parseAmount(input.amount, 2, ["body", "amount"]),
-    direction: requireOneOf(TRANSACTION_DIRECTIONS, input.direction, ["body", "direction"]),
-    type: requireOneOf(BANK_TRANSACTION_TYPES, input.type, ["body", "type"]),
-    category: input.category == null ? null : requireOneOf(SPENDING_CATEGORIES, input.category, ["body", "category"]),
+    amount: parseAmount(input.amount, 2, ["amount"]),
+    direction: requireOneOf(TRANSACTION_DIRECTIONS, input.direction, ["direction"]),
+    type: requireOneOf(BANK_TRANSACTION_TYPES, input.type, ["type"]),
+    category: input.category == null ? null : requireOneOf(SPENDING_CATEGORIES, input.category, ["category"]),
     description: input.description,
     merchant_name: input.merchant_name ?? null,
     counterparty: input.counterparty ?? null,
@@ -74,18 +74,18 @@ export async function sandboxBankTransaction(services: SandboxServices, userId: 
 /** The sandbox bank posts (optionally at another amount) or drops one of the account's pending transactions. */
 export async function sandboxSettleBankTransaction(services: SandboxServices, userId: string, transactionId: string, outcome: string, amount: string | null): Promise<SandboxDelivery> {
   const provider = sandboxProvider(services);
-  const settlement = requireOneOf(SANDBOX_BANK_SETTLEMENTS, outcome, ["body", "outcome"]);
+  const settlement = requireOneOf(SANDBOX_BANK_SETTLEMENTS, outcome, ["outcome"]);
   const row = await services.db.transaction.findFirst({ where: { id: transactionId, user_id: userId, provider_transaction_id: { not: null } }, select: { bank_account_id: true, provider_transaction_id: true } });
   if (!row) throw appError("TXN-404-001");
   const { access_token } = await sandboxAccount(services, userId, row.bank_account_id!);
-  const settled = await provider.settleTransaction(access_token, row.provider_transaction_id!, settlement, amount === null ? undefined : parseAmount(amount, 2, ["body", "amount"]));
+  const settled = await provider.settleTransaction(access_token, row.provider_transaction_id!, settlement, amount === null ? undefined : parseAmount(amount, 2, ["amount"]));
   return { webhook_status: delivered(settled.webhook_status), transaction_id: transactionId, outcome: settlement };
 }
 
 /** The sandbox provider reports on the account's login (link.completed, link.failed, link.reauth_required). */
 export async function sandboxConnectionEvent(services: SandboxServices, userId: string, bankAccountId: string, type: string): Promise<SandboxDelivery> {
   const provider = sandboxProvider(services);
-  const event = requireOneOf(["link.completed", "link.failed", "link.reauth_required"] as const satisfies readonly BankingEventType[], type, ["body", "event"]);
+  const event = requireOneOf(["link.completed", "link.failed", "link.reauth_required"] as const satisfies readonly BankingEventType[], type, ["event"]);
   const { access_token } = await sandboxAccount(services, userId, bankAccountId);
   const reported = await provider.reportConnection(access_token, event);
   return { webhook_status: delivered(reported.webhook_status), transaction_id: null, outcome: null };
@@ -94,7 +94,7 @@ export async function sandboxConnectionEvent(services: SandboxServices, userId: 
 /** The sandbox provider finishes one of the user's ramps (ramp.completed or ramp.failed, by webhook). */
 export async function sandboxSettleRamp(services: SandboxServices, userId: string, rampId: string, outcome: string): Promise<SandboxDelivery> {
   const provider = sandboxProvider(services);
-  const wanted = requireOneOf(SANDBOX_RAMP_OUTCOMES, outcome, ["body", "outcome"]);
+  const wanted = requireOneOf(SANDBOX_RAMP_OUTCOMES, outcome, ["outcome"]);
   const ramp = await services.db.ramp.findFirst({ where: { id: rampId, user_id: userId }, select: { id: true, transaction_id: true } });
   if (!ramp) throw appError("RMP-404-002");
   const settled = await provider.settleRamp(ramp.id, wanted);

@@ -27,7 +27,7 @@ export interface BudgetFieldsInput {
 
 /** `currency` as the catalogue spells it, with its decimals (USD 2, USDC 6), or BGT-422-001. */
 async function budgetCurrency(tx: FinanceTx, currency: unknown): Promise<{ symbol: string; decimals: number }> {
-  if (typeof currency !== "string" || currency.length === 0) throw validationError(["body", "currency"], "Input should be an asset symbol such as \"USD\"", currency, "string_type");
+  if (typeof currency !== "string" || currency.length === 0) throw validationError(["currency"], "Input should be an asset symbol such as \"USD\"", currency, "string_type");
   const asset = await tx.asset.findFirst({ where: { symbol: { equals: currency, mode: "insensitive" } }, select: { symbol: true, decimals: true } });
   if (!asset) throw appError("BGT-422-001", `${currency} is not in the asset catalogue; use a symbol from GET /v0/assets, such as USD or EUR.`);
   return asset;
@@ -36,21 +36,21 @@ async function budgetCurrency(tx: FinanceTx, currency: unknown): Promise<{ symbo
 /**
  * Checks a budget's fields together: category and period from spec 2.10, a positive amount with
  * at most the currency's decimals, and bounds exactly when the period is custom, ending after they
- * start. Refusals are GEN-422-001 items at `body.<field>` (an unknown currency BGT-422-001).
+ * start. Refusals are GEN-422-001 items at `<field>` (an unknown currency BGT-422-001).
  */
 export async function checkBudgetFields(tx: FinanceTx, input: BudgetFieldsInput): Promise<BudgetFields> {
-  const category = requireOneOf(SPENDING_CATEGORIES, input.category, ["body", "category"]);
-  const period = requireOneOf(BUDGET_PERIODS, input.period, ["body", "period"]);
+  const category = requireOneOf(SPENDING_CATEGORIES, input.category, ["category"]);
+  const period = requireOneOf(BUDGET_PERIODS, input.period, ["period"]);
   const currency = await budgetCurrency(tx, input.currency);
-  const amount = parseAmount(input.amount, currency.decimals, ["body", "amount"]);
+  const amount = parseAmount(input.amount, currency.decimals, ["amount"]);
   if (period !== "custom") {
     for (const field of ["period_start", "period_end"] as const)
-      if (input[field] !== null) throw validationError(["body", field], "Only custom budgets take period_start and period_end", input[field]!.getTime(), "extra_forbidden");
+      if (input[field] !== null) throw validationError([field], "Only custom budgets take period_start and period_end", input[field]!.getTime(), "extra_forbidden");
     return { category, amount, currency: currency.symbol, period, period_start: null, period_end: null };
   }
   for (const field of ["period_start", "period_end"] as const)
-    if (input[field] === null) throw validationError(["body", field], "Field required for a custom budget", null, "missing");
+    if (input[field] === null) throw validationError([field], "Field required for a custom budget", null, "missing");
   if (input.period_end!.getTime() <= input.period_start!.getTime())
-    throw validationError(["body", "period_end"], "Input should be after period_start", input.period_end!.getTime(), "greater_than", { gt: input.period_start!.getTime() });
+    throw validationError(["period_end"], "Input should be after period_start", input.period_end!.getTime(), "greater_than", { gt: input.period_start!.getTime() });
   return { category, amount, currency: currency.symbol, period, period_start: input.period_start, period_end: input.period_end };
 }

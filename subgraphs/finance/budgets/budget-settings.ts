@@ -16,9 +16,9 @@ export async function getBudgetSettings(tx: FinanceTx, options: { user_id: strin
   return { time_zone: await userTimeZone(tx, options.user_id) };
 }
 
-/** Sets the user's time zone (an IANA name, stored in its canonical spelling; else GEN-422-001 at body.time_zone). */
+/** Sets the user's time zone (an IANA name, stored in its canonical spelling; else GEN-422-001 at time_zone). */
 export async function updateBudgetSettings(tx: FinanceTx, options: { user_id: string; time_zone: string }): Promise<BudgetSettingsView> {
-  const timeZone = parseTimeZone(options.time_zone, ["body", "time_zone"]);
+  const timeZone = parseTimeZone(options.time_zone, ["time_zone"]);
   await tx.userSetting.upsert({ where: { user_id: options.user_id }, create: { user_id: options.user_id, time_zone: timeZone }, update: { time_zone: timeZone } });
   return { time_zone: timeZone };
 }

@@ -54,15 +54,15 @@ async function settlementOrNull(services: SandboxCardServices, options: Paramete
  */
 export async function authorizeCard(services: SandboxCardServices, options: AuthorizeCardOptions): Promise<CardAuthorizationView> {
   requireSandbox(services);
-  const amount = parseAmount(options.amount, CARD_DECIMALS, ["body", "amount"]);
+  const amount = parseAmount(options.amount, CARD_DECIMALS, ["amount"]);
   const currency = options.currency.toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency)) throw validationError(["body", "currency"], "Input should be a three-letter ISO 4217 currency code", options.currency, "string_pattern_mismatch");
+  if (!/^[A-Z]{3}$/.test(currency)) throw validationError(["currency"], "Input should be a three-letter ISO 4217 currency code", options.currency, "string_pattern_mismatch");
   const mcc = options.merchant.mcc;
-  if (!/^[0-9]{4}$/.test(mcc)) throw validationError(["body", "merchant", "mcc"], "Input should be a four-digit merchant category code", mcc, "string_pattern_mismatch");
+  if (!/^[0-9]{4}$/.test(mcc)) throw validationError(["merchant", "mcc"], "Input should be a four-digit merchant category code", mcc, "string_pattern_mismatch");
   const merchant = { name: options.merchant.name, mcc };
 
   const card = await findOwnCardRow(services.db, options.user_id, options.card_id);
-  const settlement = await settlementOrNull(services, { user_id: options.user_id, funding_source: { type: card.funding_source_type as CardFundingSourceType, id: card.funding_source_id }, currency: card.currency as CardCurrency, trace_id: options.trace_id, id_loc: ["path", "card_id"] });
+  const settlement = await settlementOrNull(services, { user_id: options.user_id, funding_source: { type: card.funding_source_type as CardFundingSourceType, id: card.funding_source_id }, currency: card.currency as CardCurrency, trace_id: options.trace_id, id_loc: ["card_id"] });
   const usdPrice = settlement && (await usdPriceNow(services.prices, settlement.unit));
   const args = { card_id: card.id, amount, currency, merchant };
 

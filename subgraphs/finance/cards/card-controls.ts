@@ -32,7 +32,7 @@ function mccList(value: string[] | null | undefined, loc: (string | number)[]): 
  * within the currency's `decimals`, MCCs four digits, and allowed_mcc and blocked_mcc are never
  * both set (CRD-422-001), whichever request set the other one.
  */
-export function applyControls(current: CardControls, input: CardControlsInput | null | undefined, decimals: number, loc: (string | number)[] = ["body", "controls"]): CardControls {
+export function applyControls(current: CardControls, input: CardControlsInput | null | undefined, decimals: number, loc: (string | number)[] = ["controls"]): CardControls {
   const next: CardControls = { ...current };
   for (const name of LIMITS) {
     const value = input?.[name];

@@ -43,19 +43,19 @@ export interface CreateCardOptions {
  */
 export async function createCard(services: CreateCardServices, options: CreateCardOptions): Promise<CardView> {
   const issuer = requireIssuer(services.cardIssuer);
-  const type = requireOneOf(CARD_TYPES, options.type, ["body", "type"]);
-  const fundingType = requireOneOf(CARD_FUNDING_SOURCE_TYPES, options.funding_source.type, ["body", "funding_source", "type"]);
-  const currency = requireCardCurrency(options.currency, ["body", "currency"]);
+  const type = requireOneOf(CARD_TYPES, options.type, ["type"]);
+  const fundingType = requireOneOf(CARD_FUNDING_SOURCE_TYPES, options.funding_source.type, ["funding_source", "type"]);
+  const currency = requireCardCurrency(options.currency, ["currency"]);
   const controls = applyControls(NO_CONTROLS, options.controls, CARD_DECIMALS);
   const shipping = options.shipping_address ?? null;
-  if (type === "physical" && !shipping) throw validationError(["body", "shipping_address"], "A physical card needs a shipping address", null, "missing");
-  if (type === "virtual" && shipping) throw validationError(["body", "shipping_address"], "A virtual card is not shipped", shipping, "extra_forbidden");
+  if (type === "physical" && !shipping) throw validationError(["shipping_address"], "A physical card needs a shipping address", null, "missing");
+  if (type === "virtual" && shipping) throw validationError(["shipping_address"], "A virtual card is not shipped", shipping, "extra_forbidden");
 
   const holder = await accountHolder(services.users, options.user_id, options.trace_id);
   if (holder.status !== "approved") throw appError("CRD-403-001", `Cards need an approved identity verification; yours is ${holder.status}.`);
 
   const args = { type, funding_source: { type: fundingType, id: options.funding_source.id }, currency, nickname: options.nickname ?? null, controls, shipping_address: shipping };
-  await resolveSettlement(services.db, services.users, { user_id: options.user_id, funding_source: args.funding_source, currency, trace_id: options.trace_id, id_loc: ["body", "funding_source", "id"] });
+  await resolveSettlement(services.db, services.users, { user_id: options.user_id, funding_source: args.funding_source, currency, trace_id: options.trace_id, id_loc: ["funding_source", "id"] });
   return withIdempotency<CardView>(
     services.db,
     { user_id: options.user_id, key: options.idempotency_key, operation: "create_card", args, snapshot: jsonSnapshot, restore: fromJsonSnapshot<CardView> },

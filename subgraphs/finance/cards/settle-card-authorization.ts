@@ -86,7 +86,7 @@ const unitOf = (purchase: TransactionView) => (purchase.asset ? { asset_symbol: 
  */
 export async function refundCardAuthorization(services: SandboxCardServices, options: AuthorizationActionOptions & { amount?: string | null }): Promise<CardAuthorizationView> {
   requireSandbox(services);
-  const asked = options.amount == null ? null : parseAmount(options.amount, CARD_DECIMALS, ["body", "amount"]);
+  const asked = options.amount == null ? null : parseAmount(options.amount, CARD_DECIMALS, ["amount"]);
   // the price is read before the transaction opens: the purchase says which asset
   const known = await findOwnAuthorizationRow(services.db, options.user_id, options.authorization_id);
   const knownPurchase = known.transaction_id ? await findOwnTransaction(services.db, options.user_id, known.transaction_id) : null;

@@ -9,7 +9,7 @@ export const MAX_NICKNAME_LENGTH = 64;
 /** Sets the card's nickname and controls (absent: unchanged, null: cleared); a closed card is CRD-409-001. */
 export async function updateCard(db: FinanceDb, options: { user_id: string; card_id: string; nickname?: string | null; controls?: CardControlsInput | null }): Promise<CardView> {
   if (typeof options.nickname === "string" && options.nickname.length > MAX_NICKNAME_LENGTH)
-    throw validationError(["body", "nickname"], `String should have at most ${MAX_NICKNAME_LENGTH} characters`, options.nickname, "string_too_long", { max_length: MAX_NICKNAME_LENGTH });
+    throw validationError(["nickname"], `String should have at most ${MAX_NICKNAME_LENGTH} characters`, options.nickname, "string_too_long", { max_length: MAX_NICKNAME_LENGTH });
   return db.$transaction(async (tx) => {
     const current = await findOwnCardRow(tx, options.user_id, options.card_id);
     if (current.status === "closed") throw appError("CRD-409-001", "The card is closed; it can no longer be changed.");

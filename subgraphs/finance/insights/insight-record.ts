@@ -50,8 +50,8 @@ function insightView(row: InsightRow): InsightView {
 
 /** The user's insights, newest first (created_at, then id), `active` unless another status is asked for. */
 export async function listInsights(tx: FinanceTx, options: { user_id: string; filter?: InsightFilterInput | null; page?: { limit?: number | null; offset?: number | null } | null }): Promise<InsightPageView> {
-  const type = options.filter?.type == null ? undefined : requireOneOf(INSIGHT_TYPES, options.filter.type, ["query", "type"]);
-  const status = requireOneOf(INSIGHT_STATUS_FILTERS, options.filter?.status ?? "active", ["query", "status"]);
+  const type = options.filter?.type == null ? undefined : requireOneOf(INSIGHT_TYPES, options.filter.type, ["type"]);
+  const status = requireOneOf(INSIGHT_STATUS_FILTERS, options.filter?.status ?? "active", ["status"]);
   const { limit, offset } = pageBounds(options.page);
   const where = { user_id: options.user_id, ...(type && { type }), ...(status !== "all" && { status }) };
   const [rows, total] = await Promise.all([

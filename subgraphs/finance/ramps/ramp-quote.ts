@@ -67,12 +67,12 @@ export type RampQuoteView = ReturnType<typeof rampQuoteView>;
  */
 export async function quoteRamp(services: RampQuoteServices, input: RampQuoteInput): Promise<RampQuoteView> {
   const provider = requireBanking(services.banking);
-  const direction = requireOneOf(RAMP_DIRECTIONS, input.direction, ["body", "direction"]);
+  const direction = requireOneOf(RAMP_DIRECTIONS, input.direction, ["direction"]);
   const account = await requireRampConnection(services.db, input.user_id, input.bank_account_id);
   const wallet = await findOwnedWallet(services.users, { user_id: input.user_id, wallet_id: input.wallet_id }, input.trace_id);
   if (direction === "off") requireProvenWallet(wallet, "fund an off-ramp");
   const asset = await depositAsset(services.db, input.asset, wallet.chain_id);
-  const amount = parseAmount(input.amount, direction === "on" ? 2 : asset.decimals, ["body", "amount"]);
+  const amount = parseAmount(input.amount, direction === "on" ? 2 : asset.decimals, ["amount"]);
   const [assetUsd, currencyUsd] = await Promise.all([usdPriceNow(services.prices, { asset_symbol: asset.symbol }), usdPriceNow(services.prices, { currency: account.currency })]);
   if (assetUsd === null || currencyUsd === null) throw appError("RMP-503-001");
   const fees = provider.rampFees(direction, account.currency);
@@ -90,7 +90,7 @@ export async function quoteRamp(services: RampQuoteServices, input: RampQuoteInp
   if (!priced?.ok) throw appError(priced && priced.rate !== null ? "RMP-422-001" : "RMP-503-001");
   // the other side and the wallet movement's USD value are bounded as the amount is, before a column overflows
   for (const [what, value] of [[direction === "on" ? "asset amount (amount ÷ rate)" : "fiat amount (amount × rate)", direction === "on" ? priced.asset : priced.fiat], ["USD value (asset amount × price)", priced.asset_usd]] as const)
-    if (!withinAmountBound(value)) throw amountBeyondBound(what, ["body", "amount"], input.amount);
+    if (!withinAmountBound(value)) throw amountBeyondBound(what, ["amount"], input.amount);
 
   const now = new Date();
   const row = await services.db.rampQuote.create({

@@ -47,7 +47,7 @@ export class RampResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write");
-    return createRamp(this.services, { user_id, direction: requireOneOf(RAMP_DIRECTIONS, direction, ["path", "direction"]), quote_id: quoteId, idempotency_key: idempotencyKey, trace_id: ctx.trace_id });
+    return createRamp(this.services, { user_id, direction: requireOneOf(RAMP_DIRECTIONS, direction, ["direction"]), quote_id: quoteId, idempotency_key: idempotencyKey, trace_id: ctx.trace_id });
   }
 
   @AgentTool("read:transactions")
@@ -58,7 +58,7 @@ export class RampResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<unknown[]> {
     const { user_id } = requireUser(ctx.principal, "read");
-    return listRamps(this.services.db, user_id, { direction: direction == null ? null : requireOneOf(RAMP_DIRECTIONS, direction, ["query", "direction"]), limit: listLimit(limit, { fallback: 20, max: 100 }) });
+    return listRamps(this.services.db, user_id, { direction: direction == null ? null : requireOneOf(RAMP_DIRECTIONS, direction, ["direction"]), limit: listLimit(limit, { fallback: 20, max: 100 }) });
   }
 
   @AgentTool("read:transactions")

@@ -15,13 +15,13 @@ export interface TransactionPageView {
   pagination: { limit: number; offset: number; total: number };
 }
 
-/** The page asked for, within bounds (GEN-422-001 at query.limit or query.offset otherwise). */
+/** The page asked for, within bounds (GEN-422-001 at limit or offset otherwise). */
 export function pageBounds(input: PageInput | null | undefined): { limit: number; offset: number } {
   const limit = input?.limit ?? DEFAULT_PAGE_LIMIT;
   const offset = input?.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
-    throw validationError(["query", "limit"], `Input should be between 1 and ${MAX_PAGE_LIMIT}`, limit, "less_than_equal", { le: MAX_PAGE_LIMIT });
-  if (!Number.isInteger(offset) || offset < 0) throw validationError(["query", "offset"], "Input should be greater than or equal to 0", offset, "greater_than_equal", { ge: 0 });
+    throw validationError(["limit"], `Input should be between 1 and ${MAX_PAGE_LIMIT}`, limit, "less_than_equal", { le: MAX_PAGE_LIMIT });
+  if (!Number.isInteger(offset) || offset < 0) throw validationError(["offset"], "Input should be greater than or equal to 0", offset, "greater_than_equal", { ge: 0 });
   return { limit, offset };
 }
 

@@ -13,7 +13,7 @@ import { publishChange } from "../changes/change-events.ts";
  * and the other is refused with the status it then finds.
  */
 export async function moveTransactionStatus(tx: FinanceTx, options: { user_id: string; transaction_id: string; to: TransactionStatus }): Promise<TransactionView> {
-  const to = requireOneOf(TRANSACTION_STATUSES, options.to, ["body", "status"]);
+  const to = requireOneOf(TRANSACTION_STATUSES, options.to, ["status"]);
   const current = await findOwnTransaction(tx, options.user_id, options.transaction_id);
   requireTransactionMove(current.status, to);
   const now = new Date();

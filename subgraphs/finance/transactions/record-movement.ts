@@ -49,7 +49,7 @@ export interface MovementInput {
   /** USD per whole unit at the time (usdPriceNow): amount_usd is computed from it in SQL */
   usd_price?: string | null;
   /**
-   * A USD value beyond MAX_AMOUNT_INTEGER_DIGITS: "refuse" (default) is 422 at body.amount;
+   * A USD value beyond MAX_AMOUNT_INTEGER_DIGITS: "refuse" (default) is 422 at amount;
    * "unpriced" records it without one, for a report of what already happened elsewhere (a bank's)
    */
   usd_beyond_bound?: "refuse" | "unpriced";
@@ -75,11 +75,11 @@ export interface MovementInput {
  * row and its status_history (pending, then each move to `status`) are written together.
  */
 export async function recordMovement(tx: FinanceTx, input: MovementInput): Promise<TransactionView> {
-  const type = requireOneOf(TRANSACTION_TYPES, input.type, ["body", "type"]);
-  const direction = requireOneOf(TRANSACTION_DIRECTIONS, input.direction, ["body", "direction"]);
-  const status = requireOneOf(TRANSACTION_STATUSES, input.status ?? "pending", ["body", "status"]);
-  const category = input.category == null ? null : requireOneOf(SPENDING_CATEGORIES, input.category, ["body", "category"]);
-  const amount = parseAmount(input.amount, input.unit.decimals, ["body", "amount"]);
+  const type = requireOneOf(TRANSACTION_TYPES, input.type, ["type"]);
+  const direction = requireOneOf(TRANSACTION_DIRECTIONS, input.direction, ["direction"]);
+  const status = requireOneOf(TRANSACTION_STATUSES, input.status ?? "pending", ["status"]);
+  const category = input.category == null ? null : requireOneOf(SPENDING_CATEGORIES, input.category, ["category"]);
+  const amount = parseAmount(input.amount, input.unit.decimals, ["amount"]);
   const unit = unitColumns(input.unit);
 
   await lockSource(tx, input.source);
@@ -92,7 +92,7 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
 
   let amountUsd = input.amount_usd ?? (input.usd_price == null ? null : await usdValue(tx, amount, input.usd_price));
   if (amountUsd !== null && !withinAmountBound(amountUsd)) {
-    if (input.usd_beyond_bound !== "unpriced") throw amountBeyondBound("USD value (amount × price)", ["body", "amount"], input.amount);
+    if (input.usd_beyond_bound !== "unpriced") throw amountBeyondBound("USD value (amount × price)", ["amount"], input.amount);
     amountUsd = null;
   }
   // the user's own word for the merchant outranks what its MCC says

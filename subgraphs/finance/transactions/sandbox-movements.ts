@@ -85,11 +85,11 @@ export function sandboxDeposit(services: SandboxServices, options: SandboxDeposi
  * wallet (TXN-409-002).
  */
 export function sandboxPayment(services: SandboxServices, options: SandboxPaymentOptions): Promise<TransactionView> {
-  const type = requireOneOf(SANDBOX_PAYMENT_TYPES, options.type ?? "transfer", ["body", "type"]);
+  const type = requireOneOf(SANDBOX_PAYMENT_TYPES, options.type ?? "transfer", ["type"]);
   const now = Date.now();
   const timestamp = options.timestamp ?? null;
   if (timestamp && (timestamp.getTime() > now + CLOCK_SKEW_MS || timestamp.getTime() < now - SANDBOX_BACKDATE_DAYS * DAY_MS))
-    throw validationError(["body", "timestamp"], `Input should be an instant between ${SANDBOX_BACKDATE_DAYS} days ago and now`, timestamp.getTime(), "timestamp_out_of_range");
+    throw validationError(["timestamp"], `Input should be an instant between ${SANDBOX_BACKDATE_DAYS} days ago and now`, timestamp.getTime(), "timestamp_out_of_range");
   const merchant = options.merchant ? { name: options.merchant.name, mcc: options.merchant.mcc ?? null } : null;
   const args = { type, merchant, category: options.category ?? null, counterparty: options.counterparty ?? null, timestamp: timestamp?.getTime() ?? null };
   return sandboxMovement(

@@ -27,30 +27,30 @@ export interface TransactionFilterInput {
 function decimalBound(value: string | null | undefined, name: string): string | null {
   if (value == null) return null;
   if (!/^\d{1,60}(\.\d{1,18})?$/.test(value))
-    throw validationError(["query", name], "Input should be a non-negative decimal such as \"12.50\" (at most 18 decimals)", value, "decimal_parsing");
+    throw validationError([name], "Input should be a non-negative decimal such as \"12.50\" (at most 18 decimals)", value, "decimal_parsing");
   return value;
 }
 
 function instant(value: Date | null | undefined, name: string): Date | null {
   if (value == null) return null;
-  if (Number.isNaN(value.getTime())) throw validationError(["query", name], "Input should be epoch milliseconds or an ISO 8601 instant", value, "datetime_parsing");
+  if (Number.isNaN(value.getTime())) throw validationError([name], "Input should be epoch milliseconds or an ISO 8601 instant", value, "datetime_parsing");
   return value;
 }
 
 /**
  * The SQL condition selecting `userId`'s transactions that pass `filter` (parameters only, never
  * interpolated text): one condition for the page, its total and its meta, so they always agree.
- * Bad values are GEN-422-001 items at `query.<name>`.
+ * Bad values are GEN-422-001 items at `<name>`.
  */
 export function transactionCondition(userId: string, filter: TransactionFilterInput = {}): Prisma.Sql {
   const conditions = [Prisma.sql`"user_id" = ${userId}`];
   const equal = (column: string, value: string | number | null) => {
     if (value !== null) conditions.push(Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`);
   };
-  equal("type", filter.type == null ? null : requireOneOf(TRANSACTION_TYPES, filter.type, ["query", "type"]));
-  equal("status", filter.status == null ? null : requireOneOf(TRANSACTION_STATUSES, filter.status, ["query", "status"]));
-  equal("direction", filter.direction == null ? null : requireOneOf(TRANSACTION_DIRECTIONS, filter.direction, ["query", "direction"]));
-  equal("category", filter.category == null ? null : requireOneOf(SPENDING_CATEGORIES, filter.category, ["query", "category"]));
+  equal("type", filter.type == null ? null : requireOneOf(TRANSACTION_TYPES, filter.type, ["type"]));
+  equal("status", filter.status == null ? null : requireOneOf(TRANSACTION_STATUSES, filter.status, ["status"]));
+  equal("direction", filter.direction == null ? null : requireOneOf(TRANSACTION_DIRECTIONS, filter.direction, ["direction"]));
+  equal("category", filter.category == null ? null : requireOneOf(SPENDING_CATEGORIES, filter.category, ["category"]));
   equal("wallet_id", filter.wallet_id ?? null);
   equal("card_id", filter.card_id ?? null);
   equal("bank_account_id", filter.bank_account_id ?? null);

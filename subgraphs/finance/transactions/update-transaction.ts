@@ -23,10 +23,10 @@ export interface UpdateTransactionOptions {
 export async function updateTransaction(db: FinanceDb, options: UpdateTransactionOptions): Promise<TransactionView> {
   const setsCategory = options.category !== undefined;
   const setsNote = options.note !== undefined;
-  if (!setsCategory && !setsNote) throw validationError(["body"], "Give category, note or both", {}, "missing");
-  const category = options.category == null ? null : requireOneOf(SPENDING_CATEGORIES, options.category, ["body", "category"]);
+  if (!setsCategory && !setsNote) throw validationError([], "Give category, note or both", {}, "missing");
+  const category = options.category == null ? null : requireOneOf(SPENDING_CATEGORIES, options.category, ["category"]);
   if (typeof options.note === "string" && options.note.length > MAX_NOTE_LENGTH)
-    throw validationError(["body", "note"], `String should have at most ${MAX_NOTE_LENGTH} characters`, options.note, "string_too_long", { max_length: MAX_NOTE_LENGTH });
+    throw validationError(["note"], `String should have at most ${MAX_NOTE_LENGTH} characters`, options.note, "string_too_long", { max_length: MAX_NOTE_LENGTH });
   return db.$transaction(async (tx) => {
     const current = await findOwnTransaction(tx, options.user_id, options.transaction_id);
     await tx.transaction.update({

@@ -21,7 +21,7 @@ function valueAt(root: unknown, path: (string | number)[]): unknown {
  * non-empty `issuer`, `jwks_uri` (https to a public host; `jwksPolicy` may admit loopback http)
  * or `public_key` (PEM or JWK) unless siwe, `audience` non-empty string or strings, `mode`
  * app_id_only), plus one issuer per entry, since the issuer picks the provider. A violation is a
- * 422 validation item at `body.auth_providers[i].<field>`.
+ * 422 validation item at `auth_providers[i].<field>`.
  */
 export function validateAuthProviders(value: unknown, jwksPolicy: JwksUriPolicy): AuthProviderConfig[] {
   let providers: AuthProviderConfig[];
@@ -30,13 +30,13 @@ export function validateAuthProviders(value: unknown, jwksPolicy: JwksUriPolicy)
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const loc = locOf(error.variable);
-    throw validationError(["body", ...loc], `Value error, ${error.problem}`, valueAt(value, loc.slice(1)));
+    throw validationError(loc, `Value error, ${error.problem}`, valueAt(value, loc.slice(1)));
   }
   const seen = new Map<string, number>();
   providers.forEach((provider, index) => {
     const earlier = seen.get(provider.issuer);
     if (earlier !== undefined)
-      throw validationError(["body", FIELD, index, "issuer"], `Value error, issuer already used by ${FIELD}[${earlier}]`, provider.issuer);
+      throw validationError([FIELD, index, "issuer"], `Value error, issuer already used by ${FIELD}[${earlier}]`, provider.issuer);
     seen.set(provider.issuer, index);
   });
   return providers;

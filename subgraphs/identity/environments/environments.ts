@@ -34,7 +34,7 @@ export async function createEnvironment(
   input: { name: string; label?: string | null; kind?: string | null } & EnvironmentAuthInput,
   policy: EnvironmentAuthPolicy,
 ) {
-  const kind = requireOneOf(ENVIRONMENT_KINDS, input.kind ?? "test", ["body", "kind"]);
+  const kind = requireOneOf(ENVIRONMENT_KINDS, input.kind ?? "test", ["kind"]);
   await requireMembership(db, principal, orgId, "admin");
   const providers = input.auth_providers != null ? validateAuthProviders(input.auth_providers, policy.jwksPolicy) : [];
   const row = await db.environment.create({

@@ -10,7 +10,7 @@ import { addMember, listMembers, removeMember, updateMemberRole } from "./member
 
 function role(value: string | null | undefined): MemberRole | undefined {
   if (value == null) return undefined;
-  if (!isOneOf(MEMBER_ROLES, value)) throw validationError(["body", "role"], "Input should be 'owner', 'admin' or 'member'", value, "enum");
+  if (!isOneOf(MEMBER_ROLES, value)) throw validationError(["role"], "Input should be 'owner', 'admin' or 'member'", value, "enum");
   return value;
 }
 

@@ -46,7 +46,7 @@ export interface AddMemberInput {
 export async function addMember(db: IdentityDb, principal: DashboardPrincipal, orgId: string, input: AddMemberInput, dashboardIssuers: readonly string[] = []) {
   const issuer = input.issuer ?? principal.issuer;
   if (dashboardIssuers.length > 0 && !dashboardIssuers.includes(issuer))
-    throw validationError(["body", "issuer"], "Value error, not an issuer of dashboard session tokens (DASHBOARD_AUTH)", issuer);
+    throw validationError(["issuer"], "Value error, not an issuer of dashboard session tokens (DASHBOARD_AUTH)", issuer);
   const role = input.role ?? "member";
   try {
     return await db.$transaction(async (tx) => {

@@ -23,7 +23,7 @@ export function namespacedAudience(orgId: string, identifier: string): string {
 export async function registerAudience(db: IdentityDb, principal: DashboardPrincipal, orgId: string, input: { identifier: string; name?: string | null }) {
   const member = await requireMembership(db, principal, orgId, "admin");
   if (!IDENTIFIER_PATTERN.test(input.identifier))
-    throw validationError(["body", "identifier"], "Value error, 3-200 characters: letters, digits, . _ : / - (starting with a letter or digit)", input.identifier);
+    throw validationError(["identifier"], "Value error, 3-200 characters: letters, digits, . _ : / - (starting with a letter or digit)", input.identifier);
   const audience = namespacedAudience(orgId, input.identifier);
   try {
     return await db.pintAudience.create({ data: { id: newId("aud"), organisation_id: orgId, identifier: input.identifier, audience, name: input.name ?? null, created_by: member.id } });

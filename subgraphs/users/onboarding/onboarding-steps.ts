@@ -56,8 +56,8 @@ export async function findOnboardingChecklist(db: UsersTx, options: { user_id: s
  * Returns the checklist.
  */
 export async function submitOnboardingStep(db: UsersDb, options: { user_id: string; name: string; action: string }): Promise<OnboardingChecklistView> {
-  const name = requireOneOf(ONBOARDING_STEPS, options.name, ["body", "name"]);
-  const action = requireOneOf(ONBOARDING_STEP_ACTIONS, options.action, ["body", "action"]);
+  const name = requireOneOf(ONBOARDING_STEPS, options.name, ["name"]);
+  const action = requireOneOf(ONBOARDING_STEP_ACTIONS, options.action, ["action"]);
   const { user_id } = options;
 
   if (action === "skip") {

@@ -84,7 +84,7 @@ async function recordMode(tx: UsersTx, userId: string, mode: OnboardingSafeMode)
  * one-primary-Safe rule holds under concurrent requests.
  */
 export async function submitOnboardingSafe(db: UsersDb, options: SubmitOnboardingSafeOptions): Promise<SubmitOnboardingSafeResult> {
-  const mode = requireOneOf(ONBOARDING_SAFE_MODES, options.mode, ["body", "mode"]);
+  const mode = requireOneOf(ONBOARDING_SAFE_MODES, options.mode, ["mode"]);
   if (options.safe_address != null && mode !== "byo") throw appError("ONB-400-001", "safe_address is only accepted with mode byo.");
   if (options.transaction_hash != null && mode !== "user_signed_deploy")
     throw appError("ONB-400-001", "transaction_hash is only accepted with mode user_signed_deploy.");
@@ -127,7 +127,7 @@ async function submitAgentCreate2(db: UsersDb, userId: string, limits: Environme
 }
 
 async function submitByo(db: UsersDb, options: SubmitOnboardingSafeOptions & { safe_address: string }): Promise<SubmitOnboardingSafeResult> {
-  const address = checksummedAddress(options.safe_address, ["body", "safe_address"]);
+  const address = checksummedAddress(options.safe_address, ["safe_address"]);
   const user = await db.user.findUnique({ where: { id: options.user_id }, select: { primary_chain_id: true } });
   if (!user) throw appError("USR-404-001");
   // fail fast on a conflicting state before asking the chain
@@ -175,7 +175,7 @@ async function submitUserSignedDeploy(
   options: SubmitOnboardingSafeOptions & { transaction_hash: string },
 ): Promise<SubmitOnboardingSafeResult> {
   if (!TX_HASH.test(options.transaction_hash))
-    throw validationError(["body", "transaction_hash"], "Value error, expected a 32-byte hex transaction hash (0x + 64 hex digits)", options.transaction_hash);
+    throw validationError(["transaction_hash"], "Value error, expected a 32-byte hex transaction hash (0x + 64 hex digits)", options.transaction_hash);
   const txHash = options.transaction_hash.toLowerCase();
   const runAt = new Date((options.now ?? new Date()).getTime() + (options.userSignedGraceMs ?? USER_SIGNED_DEPLOY_GRACE_MS));
 

@@ -22,7 +22,7 @@ type Outcome = { kind: "none" | "expired" | "exhausted" } | { kind: "wrong"; rem
  */
 export async function confirmPhoneVerification(db: UsersDb, options: ConfirmPhoneVerificationOptions): Promise<PhoneStateView> {
   const code = options.code.trim();
-  if (!isWellFormedCode(code)) throw validationError(["body", "code"], `Value error, the code is ${PHONE_CODE_LENGTH} digits`, options.code);
+  if (!isWellFormedCode(code)) throw validationError(["code"], `Value error, the code is ${PHONE_CODE_LENGTH} digits`, options.code);
   const now = options.now ?? new Date();
   const { user_id } = options;
 

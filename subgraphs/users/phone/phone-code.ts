@@ -21,7 +21,7 @@ const E164 = /^\+[1-9]\d{6,14}$/;
  * The number in E.164 form. Spaces, hyphens, dots and parentheses people type are dropped;
  * anything else that is not E.164 (no leading +, letters, too short or long) is a 422.
  */
-export function normalisePhoneNumber(input: string, loc: (string | number)[] = ["body", "phone_number"]): string {
+export function normalisePhoneNumber(input: string, loc: (string | number)[] = ["phone_number"]): string {
   const compact = input.trim().replace(/[\s().-]/g, "");
   if (!E164.test(compact)) throw validationError(loc, "Value error, expected an E.164 phone number such as +14155550123", input);
   return compact;

@@ -10,11 +10,11 @@ export const MAX_TOKEN_LIFETIME_DAYS = 366;
 export async function createPersonalAccessToken(db: UsersDb, options: { user_id: string; name: string; scopes: string[]; expires_in_days?: number | null; now?: Date }) {
   const unknown = options.scopes.filter((s) => !isOneOf(PAT_SCOPES, s));
   if (options.scopes.length === 0 || unknown.length > 0)
-    throw validationError(["body", "scopes"], `Value error, scopes must be a non-empty subset of ${PAT_SCOPES.join(", ")}`, options.scopes);
+    throw validationError(["scopes"], `Value error, scopes must be a non-empty subset of ${PAT_SCOPES.join(", ")}`, options.scopes);
   const now = options.now ?? new Date();
   const days = options.expires_in_days;
   if (days != null && (days < 1 || days > MAX_TOKEN_LIFETIME_DAYS))
-    throw validationError(["body", "expires_in_days"], `Value error, must be between 1 and ${MAX_TOKEN_LIFETIME_DAYS}`, days);
+    throw validationError(["expires_in_days"], `Value error, must be between 1 and ${MAX_TOKEN_LIFETIME_DAYS}`, days);
   const token = generatePersonalAccessToken();
   const row = await db.personalAccessToken.create({
     data: {

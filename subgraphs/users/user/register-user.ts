@@ -60,7 +60,7 @@ async function provesAddressControl(options: RegisterUserOptions, address: Addre
     if (options.proofRequired) throw appError("USR-403-002");
     return false;
   }
-  if (options.issued_at == null) throw validationError(["body", "issued_at"], "Field required: issued_at goes with signature", null, "missing");
+  if (options.issued_at == null) throw validationError(["issued_at"], "Field required: issued_at goes with signature", null, "missing");
   if (!isFreshProof(options.issued_at, options.now)) throw appError("USR-403-002", "issued_at must be within 10 minutes of the server's time.");
   const message = userRegistrationMessage({
     environment_id: options.environment_id,
@@ -82,7 +82,7 @@ async function provesAddressControl(options: RegisterUserOptions, address: Addre
  * subject) index makes concurrent registrations create exactly one user.
  */
 export async function registerUser(db: UsersDb, options: RegisterUserOptions): Promise<{ id: string }> {
-  const address = checksummedAddress(options.primary_eoa_address, ["body", "primary_eoa_address"]);
+  const address = checksummedAddress(options.primary_eoa_address, ["primary_eoa_address"]);
   requireSupportedChain(options.supportedChainIds, options.chain_id);
 
   const identity = { environment_id: options.environment_id, auth_issuer: options.jwt.issuer, auth_provider_id: options.jwt.subject };

@@ -53,8 +53,8 @@ export async function proveWalletAddress(db: UsersDb, options: ProveWalletAddres
   if (!wallet.address) throw appError("WAL-400-002", "A Safe still being deployed has no address to prove yet.");
   const address = wallet.address as Address;
   if (!jwtVouchesFor(options.jwt_wallet_addresses, address)) {
-    if (options.signature == null) throw validationError(["body", "signature"], "Field required: the address's signature, unless the JWT vouches for the address", null, "missing");
-    if (options.issued_at == null) throw validationError(["body", "issued_at"], "Field required: issued_at goes with signature", null, "missing");
+    if (options.signature == null) throw validationError(["signature"], "Field required: the address's signature, unless the JWT vouches for the address", null, "missing");
+    if (options.issued_at == null) throw validationError(["issued_at"], "Field required: issued_at goes with signature", null, "missing");
     if (!isFreshProof(options.issued_at, options.now)) throw appError("WAL-400-001", "issued_at must be within 10 minutes of the server's time.");
     const message = walletAddressProofMessage({ user_id: options.user_id, wallet_id: wallet.id, address, chain_id: wallet.chain_id, issued_at: options.issued_at });
     const signer = wallet.type === "Safe" ? "contract" : "EOA";

@@ -45,11 +45,11 @@ export function walletRegistrationMessage(input: { user_id: string; address: Add
  * primary Safe, after checking a signature by that address over `walletRegistrationMessage`.
  */
 export async function registerWallet(db: UsersDb, options: RegisterWalletOptions) {
-  const type = requireOneOf(WALLET_TYPES, options.type, ["body", "type"]);
-  const role = requireOneOf(WALLET_ROLES, options.role, ["body", "role"]);
-  const address = checksummedAddress(options.address, ["body", "address"]);
+  const type = requireOneOf(WALLET_TYPES, options.type, ["type"]);
+  const role = requireOneOf(WALLET_ROLES, options.role, ["role"]);
+  const address = checksummedAddress(options.address, ["address"]);
   requireSupportedChain(options.supportedChainIds, options.chain_id);
-  if (role === "signer" && type !== "EOA") throw validationError(["body", "type"], "Value error, a signer is a key-controlled (EOA) address", type);
+  if (role === "signer" && type !== "EOA") throw validationError(["type"], "Value error, a signer is a key-controlled (EOA) address", type);
   const now = options.now ?? Date.now();
   if (!isFreshProof(options.issued_at, now))
     throw appError("WAL-400-001", "issued_at must be within 10 minutes of the server's time.");
