@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { AUTH_PROVIDER_NAMES, type AuthProviderConfig } from "./auth/auth-provider.ts";
 import { sandboxAuthProviders } from "./auth/sandbox-issuer.ts";
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from "./http.ts";
 import { ConfigError } from "./config-error.ts";
@@ -19,19 +20,8 @@ import { SUBGRAPHS, type SubgraphName } from "./graphql/subgraph-registry.ts";
 import { jwksUriProblem, STRICT_JWKS_POLICY, type JwksUriPolicy } from "./auth/jwks-fetch.ts";
 
 export { ConfigError };
+export { AUTH_PROVIDER_NAMES, type AuthProviderConfig } from "./auth/auth-provider.ts";
 
-export const AUTH_PROVIDER_NAMES = ["provider_a", "provider_b", "siwe"] as const;
-
-export interface AuthProviderConfig {
-  name: string;
-  issuer: string;
-  jwks_uri?: string;
-  /** PEM (SPKI) or a JWK object */
-  public_key?: string | Record<string, unknown>;
-  audience?: string | string[];
-  /** only identity tokens (with linked-account claims) verify; access tokens fail */
-  mode?: "app_id_only";
-}
 
 export interface IdentityBootstrap {
   organisation: { id: string; name: string; contact_email?: string };

@@ -15,7 +15,7 @@ import { registerDocumentation } from "./docs.ts";
 import { errorFromGraphQL, fieldPartOf, type FieldPart } from "./graphql-errors.ts";
 import { processHealthChecks } from "./routes/health.ts";
 import { asAppError, renderProblem, type ProblemDetail } from "./problem.ts";
-import { DEFAULT_ROUTE_BODY_LIMIT, isRateLimited, type HttpMethod, type Route } from "./route.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT, isRateLimited, type HttpMethod, type RateLimitedBy, type Route } from "./route.ts";
 import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { jsonInvalid } from "../lib/json-body.ts";
@@ -54,16 +54,6 @@ export interface HttpAppOptions {
   /** tests: every ProblemDetail this listener answers, so a suite can follow its `type` and `documentation` URIs */
   observeProblems?: (problem: ProblemDetail) => void;
 }
-
-/**
- * Who counts a route's requests, in its Fastify `config.rateLimit`. Unset: this listener, per
- * client address, whatever headers come with it (credential-free routes, webhooks, documents,
- * 404s). "credential": the gateway's Authenticator when a credential header is sent (per user or
- * key once it verifies; a failure against `auth_failure`), else this listener per address.
- * "handler": the route's own handler (the RPC host, per key). "never": /health, which load
- * balancers poll, and the documents (/openapi.json, /docs, error pages), on every listener.
- */
-export type RateLimitedBy = "credential" | "handler" | "never";
 
 /** A route's own codes for refusals made outside it (see Route.bodyError, Route.rateLimitError). */
 type RouteErrorCodes = { bodyError?: ErrorCode; rateLimitError?: ErrorCode };

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { appError } from "../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../lib/errors/catalogue.ts";
-import type { RateLimitedBy } from "./app.ts";
+import type { RateLimitedBy } from "./route.ts";
 
 /**
  * What every listener documents about itself: `/openapi.json`, an interactive reference of it at

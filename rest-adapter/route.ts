@@ -147,6 +147,16 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
 /** Routes under this tag (sandbox helpers) are served and documented only in sandbox mode (SANDBOX). */
 export const SANDBOX_TAG = "Sandbox";
 
+/**
+ * Who counts a route's requests, in its Fastify `config.rateLimit`. Unset: this listener, per
+ * client address, whatever headers come with it (credential-free routes, webhooks, documents,
+ * 404s). "credential": the gateway's Authenticator when a credential header is sent (per user or
+ * key once it verifies; a failure against `auth_failure`), else this listener per address.
+ * "handler": the route's own handler (the RPC host, per key). "never": /health, which load
+ * balancers poll, and the documents (/openapi.json, /docs, error pages), on every listener.
+ */
+export type RateLimitedBy = "credential" | "handler" | "never";
+
 /** Every listener counts requests against its rate limits (429, see RateLimitedBy), except on /health, which load balancers poll. */
 export function isRateLimited(route: Pick<Route, "path">): boolean {
   return route.path !== "/health";

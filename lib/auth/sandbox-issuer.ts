@@ -1,5 +1,5 @@
 import { getAddress, isAddress } from "viem";
-import type { AuthProviderConfig } from "../config.ts";
+import type { AuthProviderConfig } from "./auth-provider.ts";
 import type { SigningKey } from "./signing-key.ts";
 
 /** The provider names a sandbox token may stand for (AUTH_PROVIDER_NAMES less siwe, which has its own sign-in). */
