@@ -38,7 +38,7 @@ export interface FieldOverlay extends SchemaOptions {
   item?: SchemaOptions;
   /** a nullable field's union with null */
   orNull?: SchemaOptions;
-  /** the REST shape where it differs from GraphQL's, exported by the resource's module; nullability still follows GraphQL */
+  /** the REST shape where it differs from GraphQL's, exported by the resource's module or shared (rest-adapter/schemas.ts); nullability still follows GraphQL */
   schema?: TSchema;
   /** an optional input field REST refuses null for, though GraphQL takes it */
   acceptsNull?: false;

@@ -4,7 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { EpochMs, Links } from "./schemas.ts";
 import { CardFundingSource, FundingSourceId, ShippingAddress } from "./resources/card.ts";
 
-/** Budget's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` (rest-adapter/resources/budget.ts). */
+/** Budget's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/budget.ts). */
 export const BUDGET_FIELDS = "id category amount currency period period_start period_end time_zone spent remaining percentage_used created_at updated_at";
 
 /** Budget as REST answers it (the component `Budget`): the GraphQL type with its overlay (rest-adapter/resources/budget.ts) and `_links`. */
@@ -45,7 +45,7 @@ export const UpdateBudgetInput = Type.Object({
   period_end: Type.Optional(Type.Union([Type.Integer({ description: "custom budgets only: end (exclusive), epoch milliseconds" }), Type.Null()])),
 });
 
-/** Card's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` (rest-adapter/resources/card.ts). */
+/** Card's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card.ts). */
 export const CARD_FIELDS = "id type status nickname currency last_four funding_source { type id } controls { daily_limit monthly_limit single_transaction_limit allowed_mcc blocked_mcc } usage { time_zone daily { limit spent remaining period_start period_end } monthly { limit spent remaining period_start period_end } single_transaction_limit } shipping_address status_history { from to changed_at } created_at updated_at";
 
 /** Card as REST answers it (the component `Card`): the GraphQL type with its overlay (rest-adapter/resources/card.ts) and `_links`. */

@@ -19,6 +19,7 @@ import {
 import type { SchemaOptions } from "@sinclair/typebox";
 import { JSONObjectScalar, JSONScalar, TimestampScalar } from "../lib/graphql/scalars.ts";
 import type { FieldOverlay, RestResource, TypeOverlay } from "../rest-adapter/resource-overlay.ts";
+import * as SHARED_SCHEMAS from "../rest-adapter/schemas.ts";
 
 /**
  * Writes each REST resource's shapes from the GraphQL schema, as SOFA derives REST from GraphQL
@@ -88,7 +89,7 @@ class ResourceRenderer {
   private readonly reached = new Set<string>();
   /** exports of the resource's module the generated file imports (replacement schemas) */
   readonly imports = new Set<string>();
-  /** what the generated file imports from rest-adapter/schemas.ts */
+  /** what the generated file imports from rest-adapter/schemas.ts: Links, EpochMs, and shared shapes an overlay replaces a field with */
   readonly shared = new Set<string>(["Links"]);
 
   constructor(
@@ -116,8 +117,13 @@ class ResourceRenderer {
     return { options, overlays, fields: Object.values(type.getFields()).filter((field) => field.args.length === 0 && !omit.includes(field.name)) };
   }
 
-  /** The name of the module's export that is `schema`; the generated file imports it. */
+  /** The name of `schema` among rest-adapter/schemas.ts's exports (REST's shared shapes), else the module's; the generated file imports it. */
   private replacement(schema: unknown, where: string): string {
+    const sharedName = Object.entries(SHARED_SCHEMAS).find(([, value]) => value === schema)?.[0];
+    if (sharedName) {
+      this.shared.add(sharedName);
+      return sharedName;
+    }
     const name = Object.entries(this.module.exports).find(([, value]) => value === schema)?.[0];
     if (!name) throw new Error(`${where}: export the schema that replaces it from rest-adapter/resources/${this.module.name}.ts`);
     this.imports.add(name);
@@ -141,7 +147,7 @@ class ResourceRenderer {
   /** The renderer of the resource whose component a `ref` field answers. */
   private referenced(type: GraphQLNamedType, where: string): ResourceRenderer {
     const renderer = this.resources.get(type.name);
-    if (!renderer) throw new Error(`${where}: ref, but no resource of rest-adapter/resources/ is a ${type.name}`);
+    if (!renderer) throw new Error(`${where}: ref, but no resource of rest-adapter/resources/ answers ${type.name}`);
     return renderer;
   }
 

@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { buildSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import type { RestResource } from "../../rest-adapter/resource-overlay.ts";
+import { Address } from "../../rest-adapter/schemas.ts";
 import { REST_SCHEMAS_PATH, currentRestSchemas } from "../../scripts/rest-schemas-source.ts";
 import { renderRestSchemas } from "../../scripts/rest-schemas.ts";
 
@@ -111,6 +112,27 @@ describe("renderRestSchemas", () => {
         "});",
       ].join("\n"),
     );
+  });
+
+  it("answers a `ref` field with the other resource's component and selects its fields; an `expand` one only when asked for; `links: false` adds no _links", () => {
+    const owner: RestResource = { type: "Owner", types: {}, links: false };
+    const thing: RestResource = { type: "Thing", types: { Thing: { omit: ["part", "config"], fields: { owner: { ref: true, expand: true } } } } };
+    const both = renderRestSchemas(SCHEMA, [
+      { name: "owner", exports: { resource: owner } },
+      { name: "thing", exports: { resource: thing } },
+    ]);
+    expect(both).toContain('export const THING_FIELDS = "id name kind previous tags seen_at";');
+    expect(both).toContain('export const THING_EXPANSIONS = "owner @include(if: $owner) { id }";');
+    expect(both).toContain('owner: Type.Optional(Type.Union([Type.Ref("Owner"), Type.Null()])),');
+    expect(both).toContain(["export const Owner = Type.Object({", '  id: Type.String(),', '}, { $id: "Owner" });'].join("\n"));
+    expect(both).not.toContain("OWNER_EXPANSIONS");
+    expect(() => render({ type: "Thing", types: { Thing: { omit: ["part", "config"], fields: { owner: { ref: true } } } } })).toThrow(/Thing.owner: ref, but no resource of rest-adapter\/resources\/ answers Owner/);
+  });
+
+  it("imports a replacement that is one of REST's shared shapes from rest-adapter/schemas.ts", () => {
+    const shared = render({ type: "Thing", types: { Thing: { omit: ["owner"] }, CreateThingInput: { fields: { name: { schema: Address } } } }, inputs: { CreateThingInput: "Thing" } });
+    expect(shared).toContain('import { Address, EpochMs, Links } from "./schemas.ts";');
+    expect(shared).toContain("name: Type.Optional(Type.Union([Address, Type.Null()])),");
   });
 
   it("refuses an overlay that names what the GraphQL type lacks, a type it never reaches, or a replacement its module does not export", () => {
