@@ -9,7 +9,8 @@ import { createBudget } from "../../subgraphs/finance/budgets/create-budget.ts";
 import { changeEventsHandler, CHANGE_EVENTS_JOB } from "../../subgraphs/finance/changes/change-events.ts";
 import { computeInsights, insightsSubscriber } from "../../subgraphs/finance/insights/compute-insights.ts";
 import { NO_GOALS, type GoalSource, type SavingsGoal } from "../../subgraphs/finance/insights/goal-progress.ts";
-import { dismissInsight, getInsight, listInsights } from "../../subgraphs/finance/insights/insight-record.ts";
+import { dismissInsight } from "../../subgraphs/finance/insights/dismiss-insight.ts";
+import { getInsight, listInsights } from "../../subgraphs/finance/insights/insight-record.ts";
 import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
 import { moveTransactionStatus } from "../../subgraphs/finance/transactions/move-transaction-status.ts";
 

@@ -1,7 +1,7 @@
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import type { BankConnectionStatus } from "../../../lib/vocabulary/bank-accounts.ts";
 import type { FinanceTx } from "../db.ts";
-import { applyRampOutcome, type RampOutcome } from "../ramps/ramp-record.ts";
+import { applyRampOutcome, type RampOutcome } from "../ramps/apply-ramp-outcome.ts";
 import { nextConnectionStatus, type ConnectionTrigger } from "./connection-status.ts";
 import { syncBankConnection, type BankSyncServices } from "./sync-bank-transactions.ts";
 

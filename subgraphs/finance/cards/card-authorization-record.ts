@@ -5,7 +5,6 @@ import type { CardAuthorization as AuthorizationRow } from "../generated/prisma/
 import { pageBounds, type PageInput } from "../transactions/list-transactions.ts";
 import { loadTransactions, type TransactionView } from "../transactions/transaction-record.ts";
 import { findOwnCardRow } from "./card-record.ts";
-import { lockKey } from "../../../lib/db/advisory-lock.ts";
 
 /** An authorization as the API shows it: what was asked, what was decided, and its movements in the ledger. */
 export interface CardAuthorizationView {
@@ -30,15 +29,6 @@ export interface CardAuthorizationView {
 export interface CardAuthorizationPageView {
   items: CardAuthorizationView[];
   pagination: { limit: number; offset: number; total: number };
-}
-
-/**
- * Serialises every authorization decision and action on one card until the caller's transaction
- * ends (a transaction-scoped advisory lock, as lockSource does for a ledger source), so two
- * concurrent authorizations see each other's spending against the card's limits.
- */
-export async function lockCard(tx: FinanceTx, cardId: string): Promise<void> {
-  await lockKey(tx, `card-authorizations:${cardId}`);
 }
 
 function viewOf(row: AuthorizationRow, transactions: Map<string, TransactionView>): CardAuthorizationView {

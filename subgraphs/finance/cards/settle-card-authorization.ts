@@ -13,7 +13,8 @@ import { usdPriceNow } from "../transactions/usd-value.ts";
 import { requireAuthorizationAction, type AuthorizationAction } from "./authorization-rules.ts";
 import { requireSandbox } from "../../../lib/sandbox.ts";
 import type { SandboxCardServices } from "./authorize-card.ts";
-import { authorizationView, findOwnAuthorizationRow, lockCard, type CardAuthorizationView } from "./card-authorization-record.ts";
+import { authorizationView, findOwnAuthorizationRow, type CardAuthorizationView } from "./card-authorization-record.ts";
+import { lockCard } from "./lock-card.ts";
 import { CARD_DECIMALS } from "./card-settlement.ts";
 
 interface AuthorizationActionOptions {

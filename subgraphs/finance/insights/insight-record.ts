@@ -67,12 +67,3 @@ export async function getInsight(tx: FinanceTx, options: { user_id: string; insi
   if (!row) throw appError("INS-404-001", `Insight ${options.insight_id} was not found for this user.`);
   return insightView(row);
 }
-
-/** Dismisses the user's insight for good (computing again never brings it back); dismissing twice changes nothing. */
-export async function dismissInsight(tx: FinanceTx, options: { user_id: string; insight_id: string; now?: Date }): Promise<InsightView> {
-  const insight = await getInsight(tx, options);
-  if (insight.status === "dismissed") return insight;
-  const now = options.now ?? new Date();
-  await tx.insight.updateMany({ where: { id: insight.id, user_id: options.user_id, status: { not: "dismissed" } }, data: { status: "dismissed", dismissed_at: now, updated_at: now } });
-  return getInsight(tx, options);
-}

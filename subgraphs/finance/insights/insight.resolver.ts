@@ -7,7 +7,8 @@ import { Insight, InsightFilter, InsightPage } from "../types/insight.ts";
 import { PageInput } from "../types/transaction-page.ts";
 import { FinanceUser } from "../types/user.ts";
 import { computeInsights } from "./compute-insights.ts";
-import { dismissInsight, getInsight, listInsights } from "./insight-record.ts";
+import { dismissInsight } from "./dismiss-insight.ts";
+import { getInsight, listInsights } from "./insight-record.ts";
 
 @Resolver(() => Insight)
 export class InsightResolver {
