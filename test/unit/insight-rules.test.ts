@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BudgetView } from "../../subgraphs/finance/budgets/budget-record.ts";
+import type { BudgetView } from "../../subgraphs/finance/budgets/budget-view.ts";
 import { budgetWarnings } from "../../subgraphs/finance/insights/budget-warnings.ts";
 import { money } from "../../subgraphs/finance/insights/finding.ts";
 import { goalProgress } from "../../subgraphs/finance/insights/goal-progress.ts";

@@ -1,6 +1,6 @@
 import type { AccountSource } from "../../../lib/vocabulary/assets.ts";
 import type { CardFundingSourceType, CardStatus } from "../../../lib/vocabulary/cards.ts";
-import { ASSET_INCLUDE, assetRecord } from "../assets/asset-record.ts";
+import { ASSET_INCLUDE, assetView } from "../assets/asset-view.ts";
 import type { BalanceWallet } from "../balances/balance-source.ts";
 import { sumDecimals, valueUsd } from "../../../lib/decimal.ts";
 import { assetBalanceViews, walletAssets, type AssetBalanceView, type WalletAssetServices } from "../balances/wallet-assets.ts";
@@ -67,7 +67,7 @@ async function bankAccounts(services: WalletAssetServices, userId: string): Prom
   });
   if (accounts.length === 0) return [];
   const rows = await services.db.asset.findMany({ where: { asset_type: "fiat", symbol: { in: accounts.map((account) => account.currency) } }, include: ASSET_INCLUDE });
-  const catalogue = new Map(rows.map((row) => [row.symbol, assetRecord(row)]));
+  const catalogue = new Map(rows.map((row) => [row.symbol, assetView(row)]));
   return Promise.all(
     accounts.map(async (account): Promise<AccountEntry> => {
       const asset = catalogue.get(account.currency);

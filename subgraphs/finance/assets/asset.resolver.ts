@@ -5,7 +5,7 @@ import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import type { AssetPrice } from "../prices/asset-prices.ts";
 import { Asset, AssetPriceQuote } from "../types/asset.ts";
-import type { AssetRecord } from "./asset-record.ts";
+import type { AssetView } from "./asset-view.ts";
 import { getAsset } from "./get-asset.ts";
 import { listAssets } from "./list-assets.ts";
 
@@ -22,7 +22,7 @@ export class AssetResolver {
     @Arg("asset_type", () => String, { nullable: true, description: "crypto or fiat" }) assetType?: string | null,
     @Arg("chain_id", () => Int, { nullable: true, description: "crypto assets on this chain; not with asset_type fiat" }) chainId?: number | null,
     @Arg("symbol", () => String, { nullable: true, description: "any case" }) symbol?: string | null,
-  ): Promise<AssetRecord[]> {
+  ): Promise<AssetView[]> {
     requireUser(ctx.principal, "read");
     return listAssets(this.services.db, { asset_type: assetType, chain_id: chainId, symbol });
   }
@@ -30,13 +30,13 @@ export class AssetResolver {
   @AgentTool("read:balances")
   @AgentWalletScoped()
   @Query(() => Asset, { description: "One asset of the catalogue (GET /v0/assets/{asset_id})." })
-  asset(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<AssetRecord> {
+  asset(@Arg("id", () => ID) id: string, @Ctx() ctx: RequestContext): Promise<AssetView> {
     requireUser(ctx.principal, "read");
     return getAsset(this.services.db, id);
   }
 
   @FieldResolver(() => AssetPriceQuote, { nullable: true })
-  price(@Root() asset: AssetRecord): Promise<AssetPrice | null> {
+  price(@Root() asset: AssetView): Promise<AssetPrice | null> {
     return this.services.prices.price(asset.symbol);
   }
 }

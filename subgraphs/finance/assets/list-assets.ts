@@ -2,7 +2,7 @@ import { validationError } from "../../../lib/errors/app-error.ts";
 import { ASSET_TYPES } from "../../../lib/vocabulary/assets.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceDb, Prisma } from "../db.ts";
-import { ASSET_INCLUDE, assetRecord, type AssetRecord } from "./asset-record.ts";
+import { ASSET_INCLUDE, assetView, type AssetView } from "./asset-view.ts";
 
 export interface AssetFilter {
   asset_type?: string | null;
@@ -29,7 +29,7 @@ export function assetWhere(filter: AssetFilter): Prisma.AssetWhereInput {
 }
 
 /** The catalogue, crypto before fiat, then by symbol. */
-export async function listAssets(db: FinanceDb, filter: AssetFilter): Promise<AssetRecord[]> {
+export async function listAssets(db: FinanceDb, filter: AssetFilter): Promise<AssetView[]> {
   const rows = await db.asset.findMany({ where: assetWhere(filter), include: ASSET_INCLUDE, orderBy: [{ asset_type: "asc" }, { symbol: "asc" }] });
-  return rows.map(assetRecord);
+  return rows.map(assetView);
 }

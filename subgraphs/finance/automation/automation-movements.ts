@@ -8,7 +8,7 @@ import { parseAmount } from "../transactions/amount.ts";
 import { depositAsset } from "../transactions/deposit-asset.ts";
 import { recordMovement } from "../transactions/record-movement.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
-import type { TransactionView } from "../transactions/transaction-record.ts";
+import type { TransactionView } from "../transactions/transaction-view.ts";
 
 type AutomationServices = Pick<FinanceServices, "db" | "users" | "prices">;
 

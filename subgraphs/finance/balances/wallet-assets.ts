@@ -1,4 +1,4 @@
-import { ASSET_INCLUDE, assetRecord, type AssetRecord } from "../assets/asset-record.ts";
+import { ASSET_INCLUDE, assetView, type AssetView } from "../assets/asset-view.ts";
 import type { FinanceDb } from "../db.ts";
 import type { AssetPrices } from "../prices/asset-prices.ts";
 import type { BalanceSource, BalanceWallet } from "./balance-source.ts";
@@ -6,7 +6,7 @@ import { valueUsd } from "../../../lib/decimal.ts";
 
 /** One asset of a wallet as the API shows it (spec 2.10's wallet asset listing). */
 export interface AssetBalanceView {
-  asset: AssetRecord;
+  asset: AssetView;
   /** base units, a whole decimal string */
   balance: string;
   /** exact decimal string; null while no price is known */
@@ -31,7 +31,7 @@ export async function walletAssets(services: WalletAssetServices, wallet: Balanc
 export async function assetBalanceViews(services: Pick<WalletAssetServices, "db" | "prices">, held: readonly { symbol: string; balance: string }[]): Promise<AssetBalanceView[]> {
   if (held.length === 0) return [];
   const rows = await services.db.asset.findMany({ where: { symbol: { in: held.map((h) => h.symbol) } }, include: ASSET_INCLUDE });
-  const catalogue = new Map(rows.map((row) => [row.symbol, assetRecord(row)]));
+  const catalogue = new Map(rows.map((row) => [row.symbol, assetView(row)]));
   const views = await Promise.all(
     held.map(async ({ symbol, balance }): Promise<AssetBalanceView | null> => {
       const asset = catalogue.get(symbol);

@@ -5,7 +5,7 @@ import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Budget, BudgetSettings } from "../types/budget.ts";
 import { FinanceUser } from "../types/user.ts";
-import { getBudget, listBudgets } from "./budget-record.ts";
+import { getBudget, listBudgets } from "./budget-view.ts";
 import { getBudgetSettings, updateBudgetSettings } from "./budget-settings.ts";
 import { createBudget } from "./create-budget.ts";
 import { deleteBudget } from "./delete-budget.ts";

@@ -3,7 +3,7 @@ import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { FinanceDb } from "../db.ts";
 import { checkBudgetFields } from "./budget-input.ts";
-import { budgetView, type BudgetView } from "./budget-record.ts";
+import { budgetView, type BudgetView } from "./budget-view.ts";
 import { userTimeZone } from "./budget-settings.ts";
 import { publishChange } from "../changes/change-events.ts";
 

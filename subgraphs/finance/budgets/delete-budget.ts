@@ -1,5 +1,5 @@
 import type { FinanceDb } from "../db.ts";
-import { findOwnBudgetRow } from "./budget-record.ts";
+import { findOwnBudgetRow } from "./budget-view.ts";
 import { publishChange } from "../changes/change-events.ts";
 
 /** Deletes the user's budget (BGT-404-001 if it is not theirs), with its change event in one database transaction; answers its id. */

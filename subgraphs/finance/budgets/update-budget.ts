@@ -2,7 +2,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import type { FinanceDb } from "../db.ts";
 import { checkBudgetFields } from "./budget-input.ts";
-import { budgetView, findOwnBudgetRow, type BudgetView } from "./budget-record.ts";
+import { budgetView, findOwnBudgetRow, type BudgetView } from "./budget-view.ts";
 import { userTimeZone } from "./budget-settings.ts";
 import { publishChange } from "../changes/change-events.ts";
 

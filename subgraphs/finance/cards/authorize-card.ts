@@ -12,9 +12,9 @@ import { lockSource } from "../transactions/ledger-source.ts";
 import { recordMovement, unitColumns } from "../transactions/record-movement.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
 import { decideAuthorization } from "./authorization-rules.ts";
-import { authorizationView, type CardAuthorizationView } from "./card-authorization-record.ts";
+import { authorizationView, type CardAuthorizationView } from "./card-authorization-view.ts";
 import { lockCard } from "./lock-card.ts";
-import { controlsOf, findOwnCardRow } from "./card-record.ts";
+import { controlsOf, findOwnCardRow } from "./card-view.ts";
 import { CARD_DECIMALS, resolveSettlement, type CardCurrency, type CardSettlement } from "./card-settlement.ts";
 import { cardSpending } from "./card-spending.ts";
 

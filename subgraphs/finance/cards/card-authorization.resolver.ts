@@ -7,8 +7,8 @@ import { Card } from "../types/card.ts";
 import { CardAuthorization, CardAuthorizationPage } from "../types/card-authorization.ts";
 import { PageInput } from "../types/transaction-page.ts";
 import { authorizeCard } from "./authorize-card.ts";
-import { listCardAuthorizations } from "./card-authorization-record.ts";
-import type { CardView } from "./card-record.ts";
+import { listCardAuthorizations } from "./card-authorization-view.ts";
+import type { CardView } from "./card-view.ts";
 import { captureCardAuthorization, refundCardAuthorization, reverseCardAuthorization } from "./settle-card-authorization.ts";
 
 @InputType()

@@ -4,7 +4,7 @@ import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { FinanceDb } from "../db.ts";
 import { accountHolder } from "./account-holder.ts";
-import { findOwnCardRow } from "./card-record.ts";
+import { findOwnCardRow } from "./card-view.ts";
 
 export interface CardDetailsChallengeView {
   id: string;

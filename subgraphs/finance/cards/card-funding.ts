@@ -3,7 +3,7 @@ import { CARD_FUNDING_SOURCE_TYPES } from "../../../lib/vocabulary/cards.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import type { FinanceDb } from "../db.ts";
-import { cardView, findOwnCardRow, type CardView } from "./card-record.ts";
+import { cardView, findOwnCardRow, type CardView } from "./card-view.ts";
 import { resolveSettlement, type CardCurrency } from "./card-settlement.ts";
 
 /**

@@ -9,7 +9,7 @@ import { PageInput, TransactionFilter, TransactionPage } from "../types/transact
 import { FinanceUser } from "../types/user.ts";
 import { listTransactions } from "../transactions/list-transactions.ts";
 import { setCardFunding } from "./card-funding.ts";
-import { getCard, listCards, type CardView } from "./card-record.ts";
+import { getCard, listCards, type CardView } from "./card-view.ts";
 import { createCard } from "./create-card.ts";
 import { activateCard, performCardAction } from "./move-card-status.ts";
 import { updateCard } from "./update-card.ts";

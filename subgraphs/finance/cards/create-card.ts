@@ -10,7 +10,7 @@ import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency
 import { accountHolder } from "./account-holder.ts";
 import { applyControls, NO_CONTROLS, type CardControlsInput } from "./card-controls.ts";
 import { requireIssuer, type CardIssuer } from "./card-issuer.ts";
-import { cardView, findOwnCardRow, type CardView } from "./card-record.ts";
+import { cardView, findOwnCardRow, type CardView } from "./card-view.ts";
 import { CARD_DECIMALS, requireCardCurrency, resolveSettlement } from "./card-settlement.ts";
 
 export interface CreateCardServices {

@@ -1,7 +1,7 @@
 import type { CardRevealMethod } from "../../../lib/vocabulary/cards.ts";
 import type { FinanceDb } from "../db.ts";
 import { pageBounds, type PageInput } from "../transactions/list-transactions.ts";
-import { findOwnCardRow } from "./card-record.ts";
+import { findOwnCardRow } from "./card-view.ts";
 
 /** One reveal of a card's details, as its audit trail shows it (never the details themselves). */
 export interface CardRevealView {

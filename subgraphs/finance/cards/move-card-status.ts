@@ -2,7 +2,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import type { CardStatus } from "../../../lib/vocabulary/cards.ts";
 import type { FinanceTx } from "../db.ts";
 import { requireIssuer, type CardIssuer } from "./card-issuer.ts";
-import { cardView, findOwnCardRow, type CardView } from "./card-record.ts";
+import { cardView, findOwnCardRow, type CardView } from "./card-view.ts";
 import { requireCardAction, type CardAction } from "./card-status.ts";
 
 type CardRow = Awaited<ReturnType<typeof findOwnCardRow>>;

@@ -5,7 +5,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { CardRevealMethod } from "../../../lib/vocabulary/cards.ts";
 import type { FinanceDb } from "../db.ts";
-import { findOwnCardRow } from "./card-record.ts";
+import { findOwnCardRow } from "./card-view.ts";
 import { lockKey } from "../../../lib/db/advisory-lock.ts";
 
 /** The only answer that ever carries a card's number and CVV. */

@@ -8,12 +8,12 @@ import { parseAmount } from "../transactions/amount.ts";
 import type { LedgerSource } from "../transactions/ledger-source.ts";
 import { moveTransactionStatus } from "../transactions/move-transaction-status.ts";
 import { recordMovement } from "../transactions/record-movement.ts";
-import { findOwnTransaction, type TransactionView } from "../transactions/transaction-record.ts";
+import { findOwnTransaction, type TransactionView } from "../transactions/transaction-view.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
 import { requireAuthorizationAction, type AuthorizationAction } from "./authorization-rules.ts";
 import { requireSandbox } from "../../../lib/sandbox.ts";
 import type { SandboxCardServices } from "./authorize-card.ts";
-import { authorizationView, findOwnAuthorizationRow, type CardAuthorizationView } from "./card-authorization-record.ts";
+import { authorizationView, findOwnAuthorizationRow, type CardAuthorizationView } from "./card-authorization-view.ts";
 import { lockCard } from "./lock-card.ts";
 import { CARD_DECIMALS } from "./card-settlement.ts";
 

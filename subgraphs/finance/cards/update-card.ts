@@ -1,7 +1,7 @@
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import type { FinanceDb } from "../db.ts";
 import { applyControls, type CardControlsInput } from "./card-controls.ts";
-import { cardView, controlsOf, findOwnCardRow, type CardView } from "./card-record.ts";
+import { cardView, controlsOf, findOwnCardRow, type CardView } from "./card-view.ts";
 import { CARD_DECIMALS } from "./card-settlement.ts";
 
 export const MAX_NICKNAME_LENGTH = 64;

@@ -1,4 +1,4 @@
-import type { BudgetView } from "../budgets/budget-record.ts";
+import type { BudgetView } from "../budgets/budget-view.ts";
 import { categoryWord, money, type Finding } from "./finding.ts";
 
 /** The shares of a budget (percent) that raise a warning; the highest one reached is the finding. */

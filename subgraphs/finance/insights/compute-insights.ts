@@ -1,5 +1,5 @@
 import { newId } from "../../../lib/ids.ts";
-import { listBudgets } from "../budgets/budget-record.ts";
+import { listBudgets } from "../budgets/budget-view.ts";
 import { userTimeZone } from "../budgets/budget-settings.ts";
 import type { FinanceDb, FinanceTx } from "../db.ts";
 import { budgetWarnings } from "./budget-warnings.ts";

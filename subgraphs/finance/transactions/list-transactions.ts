@@ -2,7 +2,7 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../../lib/contracts/trans
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
 import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
-import { transactionRowView, type TransactionRow, type TransactionView } from "./transaction-record.ts";
+import { transactionRowView, type TransactionRow, type TransactionView } from "./transaction-view.ts";
 import { filteredGroupsSql } from "./transaction-rollups.ts";
 
 export interface PageInput {

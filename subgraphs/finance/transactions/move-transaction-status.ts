@@ -2,7 +2,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import { TRANSACTION_STATUSES, type TransactionStatus } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
-import { findOwnTransaction, type TransactionView } from "./transaction-record.ts";
+import { findOwnTransaction, type TransactionView } from "./transaction-view.ts";
 import { pathBetween, requireTransactionMove } from "./transaction-status.ts";
 import { publishChange } from "../changes/change-events.ts";
 

@@ -17,7 +17,7 @@ import { availableAfter } from "./balances.ts";
 import { categoryOfMcc } from "./mcc-category.ts";
 import { rememberedCategory } from "./merchant-category-rules.ts";
 import { lockSource, sourceColumns, type LedgerSource } from "./ledger-source.ts";
-import { loadTransaction, type TransactionView } from "./transaction-record.ts";
+import { loadTransaction, type TransactionView } from "./transaction-view.ts";
 import { pathFromInitial } from "./transaction-status.ts";
 import { usdValue } from "./usd-value.ts";
 import { publishChange } from "../changes/change-events.ts";

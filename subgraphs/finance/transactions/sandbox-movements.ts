@@ -8,7 +8,7 @@ import { depositAsset } from "./deposit-asset.ts";
 import { findOwnedWallet } from "../../../lib/owned-wallet.ts";
 import { recordMovement, type MovementInput } from "./record-movement.ts";
 import { usdPriceNow } from "./usd-value.ts";
-import type { TransactionView } from "./transaction-record.ts";
+import type { TransactionView } from "./transaction-view.ts";
 import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 
 type SandboxServices = Pick<FinanceServices, "db" | "users" | "sandbox" | "prices">;

@@ -5,7 +5,7 @@ import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Transaction } from "../types/transaction.ts";
 import { sandboxDeposit, sandboxPayment } from "./sandbox-movements.ts";
-import { findOwnTransaction } from "./transaction-record.ts";
+import { findOwnTransaction } from "./transaction-view.ts";
 import { updateTransaction } from "./update-transaction.ts";
 
 @InputType()

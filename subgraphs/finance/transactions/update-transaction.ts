@@ -4,7 +4,7 @@ import { SPENDING_CATEGORIES } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceDb } from "../db.ts";
 import { rememberCategory } from "./merchant-category-rules.ts";
-import { findOwnTransaction, type TransactionView } from "./transaction-record.ts";
+import { findOwnTransaction, type TransactionView } from "./transaction-view.ts";
 import { publishChange } from "../changes/change-events.ts";
 
 export interface UpdateTransactionOptions {

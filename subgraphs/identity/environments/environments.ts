@@ -7,7 +7,7 @@ import { requireMembership } from "../organisations/membership.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { storedAuthProviders, validateAuthProviders } from "./auth-providers.ts";
-import { environmentRecord } from "./environment-record.ts";
+import { environmentView } from "./environment-view.ts";
 import { ENVIRONMENT_KINDS } from "../../../lib/auth/api-key.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 
@@ -48,7 +48,7 @@ export async function createEnvironment(
       ...(input.auth_is_active != null && { auth_is_active: input.auth_is_active }),
     },
   });
-  return environmentRecord(row);
+  return environmentView(row);
 }
 
 /**
@@ -75,8 +75,8 @@ export async function updateEnvironment(
     ...(input.auth_is_active != null && { auth_is_active: input.auth_is_active }),
     ...(authChanged && { auth_updated_at: new Date() }),
   };
-  if (Object.keys(data).length === 0) return environmentRecord(await liveEnvironment(db, orgId, envId));
-  return environmentRecord(await db.environment.update({ where: { id: envId }, data }));
+  if (Object.keys(data).length === 0) return environmentView(await liveEnvironment(db, orgId, envId));
+  return environmentView(await db.environment.update({ where: { id: envId }, data }));
 }
 
 /**
@@ -98,13 +98,13 @@ export async function environmentAuth(db: IdentityDb, orgId: string, envId: stri
 
 export async function getEnvironment(db: IdentityDb, principal: DashboardPrincipal, orgId: string, envId: string) {
   await requireMembership(db, principal, orgId, "read");
-  return environmentRecord(await liveEnvironment(db, orgId, envId));
+  return environmentView(await liveEnvironment(db, orgId, envId));
 }
 
 export async function listEnvironments(db: IdentityDb, principal: DashboardPrincipal, orgId: string) {
   await requireMembership(db, principal, orgId, "read");
   const rows = await db.environment.findMany({ where: { organisation_id: orgId, deleted_at: null }, orderBy: { created_at: "asc" } });
-  return rows.map(environmentRecord);
+  return rows.map(environmentView);
 }
 
 /**

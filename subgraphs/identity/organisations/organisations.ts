@@ -1,7 +1,7 @@
 import type { DashboardPrincipal } from "../../../lib/auth/principal.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { IdentityDb } from "../db.ts";
-import { environmentRecord } from "../environments/environment-record.ts";
+import { environmentView } from "../environments/environment-view.ts";
 import { requireMembership } from "./membership.ts";
 
 /** The organisation with its active members and live environments (spec 2.5). */
@@ -11,7 +11,7 @@ export async function organisationRecord(db: IdentityDb, orgId: string) {
     db.member.findMany({ where: { organisation_id: orgId, status: "active" }, orderBy: { created_at: "asc" } }),
     db.environment.findMany({ where: { organisation_id: orgId, deleted_at: null }, orderBy: { created_at: "asc" } }),
   ]);
-  return { ...organisation, members, environments: environments.map(environmentRecord) };
+  return { ...organisation, members, environments: environments.map(environmentView) };
 }
 
 /** POST /v0/organisations: the caller becomes its owner. */

@@ -3,8 +3,8 @@ import type { CardAuthorizationDecision, CardAuthorizationStatus, CardDeclineRea
 import type { FinanceDb, FinanceTx } from "../db.ts";
 import type { CardAuthorization as AuthorizationRow } from "../generated/prisma/client.ts";
 import { pageBounds, type PageInput } from "../transactions/list-transactions.ts";
-import { loadTransactions, type TransactionView } from "../transactions/transaction-record.ts";
-import { findOwnCardRow } from "./card-record.ts";
+import { loadTransactions, type TransactionView } from "../transactions/transaction-view.ts";
+import { findOwnCardRow } from "./card-view.ts";
 
 /** An authorization as the API shows it: what was asked, what was decided, and its movements in the ledger. */
 export interface CardAuthorizationView {

@@ -6,7 +6,7 @@ export const ASSET_INCLUDE = { contracts: { orderBy: { chain_id: "asc" } } } as 
 export type AssetRow = Prisma.AssetGetPayload<{ include: typeof ASSET_INCLUDE }>;
 
 /** The catalogue row as the Asset type shows it (the price is resolved on its own). */
-export function assetRecord(row: AssetRow) {
+export function assetView(row: AssetRow) {
   return {
     id: row.id,
     asset_type: row.asset_type,
@@ -17,4 +17,4 @@ export function assetRecord(row: AssetRow) {
   };
 }
 
-export type AssetRecord = ReturnType<typeof assetRecord>;
+export type AssetView = ReturnType<typeof assetView>;

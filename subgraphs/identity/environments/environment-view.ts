@@ -1,5 +1,5 @@
 /** An environment row as the API shows it (spec 2.5): `auth` and `features` are built from stored JSON. */
-export function environmentRecord(row: {
+export function environmentView(row: {
   id: string;
   name: string;
   label: string | null;
