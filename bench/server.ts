@@ -3,7 +3,7 @@ import Fastify from "fastify";
 import { loadConfig } from "../lib/config.ts";
 import { createLogger } from "../lib/logger.ts";
 import { startSingleProcess } from "../server/single-process.ts";
-import { findUserRecord } from "../subgraphs/users/user/user-record.ts";
+import { findUser } from "../subgraphs/users/user/user-queries.ts";
 import type { UsersServices } from "../subgraphs/users/services.ts";
 import { feedSeedStatements, type FeedSeed } from "../test/support/feed-seed.ts";
 import { gatewayComparisonRoutes } from "./gateways.ts";
@@ -17,7 +17,7 @@ const { db } = (platform.subgraphs.users as unknown as { services: UsersServices
 
 const baseline = Fastify();
 baseline.get("/baseline/:id", async (request) => {
-  const user = await findUserRecord(db, (request.params as { id: string }).id);
+  const user = await findUser(db, (request.params as { id: string }).id);
   return { ...user, created_at: user!.created_at.getTime(), updated_at: user!.updated_at.getTime() };
 });
 baseline.get("/memory", async () => {

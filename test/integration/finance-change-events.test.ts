@@ -11,7 +11,7 @@ import { changeEventsHandler, CHANGE_EVENTS_JOB } from "../../subgraphs/finance/
 import { createFinanceDb, type FinanceDb, type FinanceTx } from "../../subgraphs/finance/db.ts";
 import { insightsSubscriber } from "../../subgraphs/finance/insights/compute-insights.ts";
 import { NO_GOALS } from "../../subgraphs/finance/insights/goal-progress.ts";
-import { listInsights } from "../../subgraphs/finance/insights/insight-record.ts";
+import { listInsights } from "../../subgraphs/finance/insights/insight-queries.ts";
 import { recordMovement } from "../../subgraphs/finance/transactions/record-movement.ts";
 
 // Issue 28, part 5: finance's writers publish a change event in their own database transaction

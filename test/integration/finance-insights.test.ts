@@ -10,7 +10,7 @@ import { changeEventsHandler, CHANGE_EVENTS_JOB } from "../../subgraphs/finance/
 import { computeInsights, insightsSubscriber } from "../../subgraphs/finance/insights/compute-insights.ts";
 import { NO_GOALS, type GoalSource, type SavingsGoal } from "../../subgraphs/finance/insights/goal-progress.ts";
 import { dismissInsight } from "../../subgraphs/finance/insights/dismiss-insight.ts";
-import { getInsight, listInsights } from "../../subgraphs/finance/insights/insight-record.ts";
+import { getInsight, listInsights } from "../../subgraphs/finance/insights/insight-queries.ts";
 import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
 import { moveTransactionStatus } from "../../subgraphs/finance/transactions/move-transaction-status.ts";
 

@@ -1,5 +1,5 @@
 import type { FinanceTx } from "../db.ts";
-import { getInsight, type InsightView } from "./insight-record.ts";
+import { getInsight, type InsightView } from "./insight-queries.ts";
 
 /** Dismisses the user's insight for good (computing again never brings it back); dismissing twice changes nothing. */
 export async function dismissInsight(tx: FinanceTx, options: { user_id: string; insight_id: string; now?: Date }): Promise<InsightView> {

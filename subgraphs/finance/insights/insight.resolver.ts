@@ -8,7 +8,7 @@ import { PageInput } from "../types/transaction-page.ts";
 import { FinanceUser } from "../types/user.ts";
 import { computeInsights } from "./compute-insights.ts";
 import { dismissInsight } from "./dismiss-insight.ts";
-import { getInsight, listInsights } from "./insight-record.ts";
+import { getInsight, listInsights } from "./insight-queries.ts";
 
 @Resolver(() => Insight)
 export class InsightResolver {

@@ -16,7 +16,7 @@ import { usdPriceNow } from "../transactions/usd-value.ts";
 import type { BankingProvider } from "../banking/banking-provider.ts";
 import { requireBanking } from "../banking/bank-accounts.ts";
 import { requireRampConnection } from "./ramp-bank-account.ts";
-import { getRamp, type RampView } from "./ramp-record.ts";
+import { getRamp, type RampView } from "./ramp-queries.ts";
 
 export interface CreateRampServices {
   db: FinanceDb;

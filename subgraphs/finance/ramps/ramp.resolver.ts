@@ -9,7 +9,7 @@ import type { FinanceServices } from "../services.ts";
 import { Ramp, RampQuote } from "../types/ramp.ts";
 import { createRamp } from "./create-ramp.ts";
 import { quoteRamp } from "./ramp-quote.ts";
-import { getRamp, listRamps } from "./ramp-record.ts";
+import { getRamp, listRamps } from "./ramp-queries.ts";
 
 @InputType()
 class RampQuoteInput {

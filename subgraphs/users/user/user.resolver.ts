@@ -11,7 +11,7 @@ import { Wallet } from "../types/wallet.ts";
 import { UserIdentityRecord, UserKyc } from "../types/user-lookup.ts";
 import { grantsLookupScope, visibleToKey } from "./lookup-access.ts";
 import { registerUser } from "./register-user.ts";
-import { findUserRecord, LISTED_WALLETS } from "./user-record.ts";
+import { findUser, LISTED_WALLETS } from "./user-queries.ts";
 
 @InputType()
 class CreateUserInput {
@@ -36,7 +36,7 @@ export class UserResolver {
   @Query(() => User, { description: "The authenticated user (JWT or PAT; agent tokens see its AgentTool fields only)." })
   async me(@Ctx() ctx: RequestContext): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
-    const user = await findUserRecord(this.services.db, user_id);
+    const user = await findUser(this.services.db, user_id);
     if (!user) throw appError("USR-404-001");
     return user;
   }
@@ -57,7 +57,7 @@ export class UserResolver {
       proofRequired: registrationProofRequired(this.services.registrationProof, caller.environment_id),
     });
     this.services.jobs.wake();
-    return findUserRecord(this.services.db, id);
+    return findUser(this.services.db, id);
   }
 
   @FieldResolver(() => [Wallet])
@@ -90,7 +90,7 @@ export class UserResolver {
  */
 export function resolveUserReference(services: UsersServices) {
   return async (reference: Pick<User, "id">, ctx: RequestContext) => {
-    const user = await findUserRecord(services.db, reference.id);
+    const user = await findUser(services.db, reference.id);
     if (user && ctx.principal.kind === "api_key" && !visibleToKey(user.environment_id, ctx.principal, services.defaultOrganisationId)) return null;
     // a PINT token reads only the user who signed its mandate
     if (user && ctx.principal.kind === "pint" && user.id !== ctx.principal.user_id) return null;

@@ -4,7 +4,7 @@ import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Q
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { UsersServices } from "../services.ts";
-import { LISTED_WALLETS } from "../user/user-record.ts";
+import { LISTED_WALLETS } from "../user/user-queries.ts";
 import { Wallet } from "../types/wallet.ts";
 import { proveWalletAddress } from "./address-proof.ts";
 import { deleteWallet } from "./delete-wallet.ts";

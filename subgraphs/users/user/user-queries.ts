@@ -4,7 +4,7 @@ import type { UsersTx } from "../db.ts";
 export const LISTED_WALLETS = { deleted_at: null, role: "wallet" } as const;
 
 /** The user as the API shows it: `safe_creation_status` is that of the primary Safe. */
-export async function findUserRecord(db: UsersTx, userId: string) {
+export async function findUser(db: UsersTx, userId: string) {
   const user = await db.user.findUnique({
     where: { id: userId },
     include: { wallets: { where: { ...LISTED_WALLETS, type: "Safe", is_primary: true }, select: { safe_creation_status: true }, take: 1 } },
