@@ -54,18 +54,18 @@ export interface OperationData {
       updated_at: number;
       wallets?: {
         id: number;
+        chain_id: number;
+        address: string | null;
+        nickname: string | null;
         type: "EOA" | "Safe";
         role: "wallet" | "signer";
-        address: string | null;
-        chain_id: number;
         is_primary: boolean;
-        nickname: string | null;
         safe_creation_status: "processing" | "completed" | "failed" | null;
         safe_creation_event_id: string | null;
         signer_of_wallet_id: number | null;
-        address_verified: boolean;
         created_at: number;
         updated_at: number;
+        address_verified: boolean;
       }[];
       status_history?: {
         from: "pending" | "in_progress" | "retry" | "approved" | "rejected" | null;
@@ -223,18 +223,18 @@ export interface OperationData {
       step_status: "not_started" | "awaiting_user" | "processing" | "completed" | "failed" | "skipped";
       wallet: {
         id: number;
+        chain_id: number;
+        address: string | null;
+        nickname: string | null;
         type: "EOA" | "Safe";
         role: "wallet" | "signer";
-        address: string | null;
-        chain_id: number;
         is_primary: boolean;
-        nickname: string | null;
         safe_creation_status: "processing" | "completed" | "failed" | null;
         safe_creation_event_id: string | null;
         signer_of_wallet_id: number | null;
-        address_verified: boolean;
         created_at: number;
         updated_at: number;
+        address_verified: boolean;
       } | null;
       config: {
         mode: string;
@@ -276,18 +276,18 @@ export interface OperationData {
       step_status: "not_started" | "awaiting_user" | "processing" | "completed" | "failed" | "skipped";
       wallet: {
         id: number;
+        chain_id: number;
+        address: string | null;
+        nickname: string | null;
         type: "EOA" | "Safe";
         role: "wallet" | "signer";
-        address: string | null;
-        chain_id: number;
         is_primary: boolean;
-        nickname: string | null;
         safe_creation_status: "processing" | "completed" | "failed" | null;
         safe_creation_event_id: string | null;
         signer_of_wallet_id: number | null;
-        address_verified: boolean;
         created_at: number;
         updated_at: number;
+        address_verified: boolean;
       } | null;
       config: {
         mode: string;
@@ -396,72 +396,72 @@ export interface OperationData {
   listWallets: {
     wallets: {
       id: number;
+      chain_id: number;
+      address: string | null;
+      nickname: string | null;
       type: "EOA" | "Safe";
       role: "wallet" | "signer";
-      address: string | null;
-      chain_id: number;
       is_primary: boolean;
-      nickname: string | null;
       safe_creation_status: "processing" | "completed" | "failed" | null;
       safe_creation_event_id: string | null;
       signer_of_wallet_id: number | null;
-      address_verified: boolean;
       created_at: number;
       updated_at: number;
+      address_verified: boolean;
     }[];
   };
   /** POST /v0/wallets */
   registerWallet: {
     wallet: {
       id: number;
+      chain_id: number;
+      address: string | null;
+      nickname: string | null;
       type: "EOA" | "Safe";
       role: "wallet" | "signer";
-      address: string | null;
-      chain_id: number;
       is_primary: boolean;
-      nickname: string | null;
       safe_creation_status: "processing" | "completed" | "failed" | null;
       safe_creation_event_id: string | null;
       signer_of_wallet_id: number | null;
-      address_verified: boolean;
       created_at: number;
       updated_at: number;
+      address_verified: boolean;
     };
   };
   /** GET /v0/wallets/{wallet_id} */
   getWallet: {
     wallet: {
       id: number;
+      chain_id: number;
+      address: string | null;
+      nickname: string | null;
       type: "EOA" | "Safe";
       role: "wallet" | "signer";
-      address: string | null;
-      chain_id: number;
       is_primary: boolean;
-      nickname: string | null;
       safe_creation_status: "processing" | "completed" | "failed" | null;
       safe_creation_event_id: string | null;
       signer_of_wallet_id: number | null;
-      address_verified: boolean;
       created_at: number;
       updated_at: number;
+      address_verified: boolean;
     };
   };
   /** POST /v0/wallets/{wallet_id}/address-proof */
   proveWalletAddress: {
     wallet: {
       id: number;
+      chain_id: number;
+      address: string | null;
+      nickname: string | null;
       type: "EOA" | "Safe";
       role: "wallet" | "signer";
-      address: string | null;
-      chain_id: number;
       is_primary: boolean;
-      nickname: string | null;
       safe_creation_status: "processing" | "completed" | "failed" | null;
       safe_creation_event_id: string | null;
       signer_of_wallet_id: number | null;
-      address_verified: boolean;
       created_at: number;
       updated_at: number;
+      address_verified: boolean;
     };
   };
   /** PATCH /v0/wallets/{wallet_id} */
@@ -469,18 +469,18 @@ export interface OperationData {
     update: {
       wallet: {
         id: number;
+        chain_id: number;
+        address: string | null;
+        nickname: string | null;
         type: "EOA" | "Safe";
         role: "wallet" | "signer";
-        address: string | null;
-        chain_id: number;
         is_primary: boolean;
-        nickname: string | null;
         safe_creation_status: "processing" | "completed" | "failed" | null;
         safe_creation_event_id: string | null;
         signer_of_wallet_id: number | null;
-        address_verified: boolean;
         created_at: number;
         updated_at: number;
+        address_verified: boolean;
       };
       triggered_safe: {
         id: number;

@@ -4,7 +4,7 @@ import { CARD_FUNDING_SOURCE_TYPES } from "../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../lib/vocabulary/insights.ts";
 import { ACCOUNT_STATUSES } from "../lib/vocabulary/kyc.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../lib/vocabulary/transactions.ts";
-import { SAFE_CREATION_STATUSES, WALLET_ROLES, WALLET_TYPES } from "../lib/vocabulary/wallets.ts";
+import { SAFE_CREATION_STATUSES } from "../lib/vocabulary/wallets.ts";
 
 /** Schema parts shared by route modules and the OpenAPI document. */
 
@@ -74,29 +74,6 @@ export const HTTPValidationError = Type.Object(
     documentation: Type.Optional(Type.String({ format: "uri", description: "identity-service errors only" })),
   },
   { $id: "HTTPValidationError" },
-);
-
-export const Wallet = Type.Object(
-  {
-    id: Type.Integer({ description: "wallet id ({wallet_id} in paths)" }),
-    type: literalUnion(WALLET_TYPES),
-    role: literalUnion(WALLET_ROLES, { description: "signer: an address in the signer set of the user's Safe" }),
-    address: Type.Union([Type.String(), Type.Null()], { description: "checksummed; null while a Safe is being deployed" }),
-    chain_id: Type.Integer(),
-    is_primary: Type.Boolean(),
-    nickname: Type.Union([Type.String(), Type.Null()]),
-    safe_creation_status: nullableLiteralUnion(SAFE_CREATION_STATUSES),
-    safe_creation_event_id: Type.Union([Type.String(), Type.Null()]),
-    signer_of_wallet_id: Type.Union([Type.Integer(), Type.Null()]),
-    address_verified: Type.Boolean({
-      description:
-        "whether the address is proven to be the user's (a signature by it, or a JWT vouching for it); until it is, funding a card or an off-ramp from the wallet, adopting a Safe it owns (byo onboarding) and PINT mandates for it are refused (403 `WAL-403-001`, `PINT-403-001`): prove it with POST /v0/wallets/{wallet_id}/address-proof",
-    }),
-    created_at: EpochMs,
-    updated_at: EpochMs,
-    _links: Type.Optional(Links),
-  },
-  { $id: "Wallet" },
 );
 
 export const StatusChange = Type.Object(

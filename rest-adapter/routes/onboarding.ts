@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { Address, Links, literalUnion } from "../schemas.ts";
-import { WALLET_FIELDS } from "../graphql-fields.ts";
+import { WALLET_FIELDS } from "../resources.generated.ts";
 import { ONBOARDING_SAFE_MODES, ONBOARDING_STEP_ACTIONS, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
 
 const ONBOARDING_SAFE_FIELDS = `mode chain_id required step_status

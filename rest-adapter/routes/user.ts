@@ -3,7 +3,8 @@ import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { Address, ChainId, Links, literalUnion, withLinks } from "../schemas.ts";
 import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
-import { STATUS_CHANGE_FIELDS, USER_FIELDS, WALLET_FIELDS } from "../graphql-fields.ts";
+import { STATUS_CHANGE_FIELDS, USER_FIELDS } from "../graphql-fields.ts";
+import { WALLET_FIELDS } from "../resources.generated.ts";
 
 const EXPANDABLE = ["wallets", "status_history"] as const;
 

@@ -1,9 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, ChainId, Links, literalUnion, Wallet } from "../schemas.ts";
-import { WALLET_FIELDS } from "../graphql-fields.ts";
-import { WALLET_ROLES, WALLET_TYPES } from "../../lib/vocabulary/wallets.ts";
+import { Links } from "../schemas.ts";
+import { RegisterWalletInput, UpdateWalletInput, Wallet, WALLET_FIELDS, WalletAddressProofInput } from "../resources.generated.ts";
 
 const WalletId = Type.Object({ wallet_id: Type.Integer({ minimum: 1 }) });
 
@@ -61,15 +60,7 @@ export const walletRoutes = [
       "`issued_at` must be within 10 minutes of the server's clock. `role: signer` adds the address to the signer set of the user's primary Safe: it is then readable by id but never listed, and cannot be deleted.",
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({
-      address: Address,
-      chain_id: ChainId,
-      type: literalUnion(WALLET_TYPES),
-      role: Type.Optional(literalUnion(WALLET_ROLES, { default: "wallet" })),
-      nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
-      issued_at: Type.Integer({ description: "epoch milliseconds written in the signed message" }),
-      signature: Type.String({ pattern: "^0x[0-9a-fA-F]+$" }),
-    }),
+    body: RegisterWalletInput,
     operation: `mutation RegisterWallet($input: RegisterWalletInput!) { wallet: register_wallet(input: $input) { ${WALLET_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.wallet,
@@ -117,10 +108,7 @@ export const walletRoutes = [
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
     params: WalletId,
-    body: Type.Object({
-      issued_at: Type.Optional(Type.Integer({ description: "with signature: epoch milliseconds written in the signed message" })),
-      signature: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]+$", description: "the address's signature; not needed when the JWT vouches for the address" })),
-    }),
+    body: WalletAddressProofInput,
     operation: `mutation ProveWalletAddress($id: Int!, $input: WalletAddressProofInput!) { wallet: prove_wallet_address(id: $id, input: $input) { ${WALLET_FIELDS} } }`,
     variables: ({ params, body }) => ({ id: params.wallet_id, input: body }),
     result: (data) => data.wallet,
@@ -138,11 +126,7 @@ export const walletRoutes = [
       "`is_primary: true` makes the wallet the primary of its type and keeps the primary EOA and primary Safe on one chain (`primary_chain_id`): a primary EOA on a chain without a Safe starts a Safe deployment and answers **202** (`_links.safe` points at the new Safe). `retry_safe_creation: true` on a `failed` Safe moves it back to `processing` (202). At most one deployment runs per user and chain: while one is under way there, a change that needs a deployment on that chain reuses it (`_links.safe`). Every deployment started counts against the environment's `safe_deployments_per_day` (`ENVIRONMENT_LIMITS`); over it: 429 `WAL-429-001` with `Retry-After`, nothing changed.",
     security: ["PlatformJwt", "PlatformPat"],
     params: WalletId,
-    body: Type.Object({
-      nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
-      is_primary: Type.Optional(Type.Boolean()),
-      retry_safe_creation: Type.Optional(Type.Boolean()),
-    }),
+    body: UpdateWalletInput,
     operation: `mutation UpdateWallet($id: Int!, $input: UpdateWalletInput!) { update: update_wallet(id: $id, input: $input) { wallet { ${WALLET_FIELDS} } triggered_safe { id } } }`,
     variables: ({ params, body }) => ({ id: params.wallet_id, input: body }),
     result: (data) => ({ ...data.update.wallet, ...(data.update.triggered_safe && { triggered_safe_wallet_id: data.update.triggered_safe.id }) }),
