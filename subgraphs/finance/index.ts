@@ -27,7 +27,7 @@ import { BankAccountResolver, UserBankAccountsResolver } from "./banking/bank-ac
 import { BankSandboxResolver } from "./banking/bank-sandbox.resolver.ts";
 import { BankingProviderEventResolver } from "./banking/banking-provider-event.resolver.ts";
 import { RampResolver } from "./ramps/ramp.resolver.ts";
-import { AutomationResolver } from "./automation/automation.resolver.ts";
+import { AgentsPeerResolver } from "./agents-peer/agents-peer.resolver.ts";
 import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 
 export const financeSubgraph = defineSubgraph({
@@ -54,7 +54,7 @@ export const financeSubgraph = defineSubgraph({
       platformHost: new URL(config.publicBaseUrl).host,
     };
   },
-  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver, BankSandboxResolver, BankingProviderEventResolver, RampResolver, AutomationResolver],
+  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver, BankSandboxResolver, BankingProviderEventResolver, RampResolver, AgentsPeerResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({

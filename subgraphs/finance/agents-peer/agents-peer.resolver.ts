@@ -7,8 +7,8 @@ import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { cardPurchasesAfter, spendingSince, transactionsAfter, walletAvailable } from "./automation-facts.ts";
 import { automationSwap, automationTransfer } from "./automation-movements.ts";
-import { acknowledgeLedgerEvents, undeliveredLedgerEvents } from "./ledger-events.ts";
-import { closeExternalAccount, syncExternalAccount } from "./external-accounts.ts";
+import { acknowledgeLedgerEvents, undeliveredLedgerEvents } from "../outbox/ledger-events.ts";
+import { closeExternalAccount, syncExternalAccount } from "../external-accounts/external-accounts.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 
 @Directive("@inaccessible")
@@ -186,7 +186,7 @@ export class ExternalMovementInput {
 
 /** Internal fields the agents subgraph's strategies call (as its peer): reads of a user's money, and idempotent movements. */
 @Resolver()
-export class AutomationResolver {
+export class AgentsPeerResolver {
   constructor(private readonly services: FinanceServices) {}
 
   @Directive("@inaccessible")
