@@ -130,6 +130,50 @@ export const CardFundingSourceInput = Type.Object({
   id: FundingSourceId,
 });
 
+/** StatusChange's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/status-change.ts). */
+export const STATUS_CHANGE_FIELDS = "from to cause event_id ignored changed_at";
+
+/** StatusChange as REST answers it (the component `StatusChange`): the GraphQL type with its overlay (rest-adapter/resources/status-change.ts). */
+export const StatusChange = Type.Object({
+  from: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("retry"), Type.Literal("approved"), Type.Literal("rejected"), Type.Null()], { description: "Status before; null for registration." }),
+  to: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("retry"), Type.Literal("approved"), Type.Literal("rejected")]),
+  cause: Type.String({ description: "What caused it: registration, kyc_started, kyc_resubmitted, or a provider event." }),
+  event_id: Type.Union([Type.String(), Type.Null()], { description: "The provider event id behind the change, if any." }),
+  ignored: Type.Boolean({ description: "True when the state table did not allow the event: recorded, not applied." }),
+  changed_at: EpochMs,
+}, { $id: "StatusChange" });
+
+/** User's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user.ts). */
+export const USER_FIELDS = "id auth_provider auth_provider_id status primary_eoa_address primary_chain_id safe_creation_status phone_number created_at updated_at";
+
+/** The fields of User answered only when asked for, each under `@include(if: $<field>)`: an operation selecting them declares those Boolean variables. */
+export const USER_EXPANSIONS = "wallets @include(if: $wallets) { id chain_id address nickname type role is_primary safe_creation_status safe_creation_event_id signer_of_wallet_id created_at updated_at address_verified } status_history @include(if: $status_history) { from to cause event_id ignored changed_at }";
+
+/** User as REST answers it (the component `User`): the GraphQL type with its overlay (rest-adapter/resources/user.ts) and `_links`. */
+export const User = Type.Object({
+  id: Type.String({ description: "usr_<id>", examples: ["usr_01j9z3k4m5n6p7q8r9s0t1v2w3"] }),
+  wallets: Type.Optional(Type.Array(Type.Ref("Wallet"), { description: "only with expand=wallets" })),
+  auth_provider: Type.String({ description: "provider_a, provider_b or siwe: the issuer of the JWT the user registered with.", examples: ["provider_a"] }),
+  auth_provider_id: Type.String(),
+  status: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("retry"), Type.Literal("approved"), Type.Literal("rejected")], { description: "pending, in_progress, retry, approved or rejected." }),
+  primary_eoa_address: Type.String(),
+  primary_chain_id: Type.Integer({ description: "Chain of the primary EOA and primary Safe." }),
+  safe_creation_status: Type.Union([Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed"), Type.Null()], { description: "processing, completed or failed; null when the user has no primary Safe." }),
+  phone_number: Type.Union([Type.String(), Type.Null()], { description: "Verified phone number (E.164)." }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+  status_history: Type.Optional(Type.Array(Type.Ref("StatusChange"), { description: "only with expand=status_history" })),
+  _links: Type.Optional(Links),
+}, { $id: "User" });
+
+/** A request body: the GraphQL input CreateUserInput, its String fields taking the enums of User's. */
+export const CreateUserInput = Type.Object({
+  primary_eoa_address: Address,
+  chain_id: ChainId,
+  issued_at: Type.Optional(Type.Integer({ description: "with signature: epoch milliseconds written in the signed message" })),
+  signature: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]+$", description: "optional proof of control when the JWT does not vouch for the address (required only in strict mode, REGISTRATION_PROOF)" })),
+});
+
 /** Wallet's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/wallet.ts). */
 export const WALLET_FIELDS = "id chain_id address nickname type role is_primary safe_creation_status safe_creation_event_id signer_of_wallet_id created_at updated_at address_verified";
 

@@ -2,9 +2,7 @@ import { Type, type SchemaOptions, type TLiteral, type TNull, type TProperties, 
 import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
 import { CARD_FUNDING_SOURCE_TYPES } from "../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../lib/vocabulary/insights.ts";
-import { ACCOUNT_STATUSES } from "../lib/vocabulary/kyc.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../lib/vocabulary/transactions.ts";
-import { SAFE_CREATION_STATUSES } from "../lib/vocabulary/wallets.ts";
 
 /** Schema parts shared by route modules and the OpenAPI document. */
 
@@ -74,37 +72,6 @@ export const HTTPValidationError = Type.Object(
     documentation: Type.Optional(Type.String({ format: "uri", description: "identity-service errors only" })),
   },
   { $id: "HTTPValidationError" },
-);
-
-export const StatusChange = Type.Object(
-  {
-    from: nullableLiteralUnion(ACCOUNT_STATUSES),
-    to: literalUnion(ACCOUNT_STATUSES),
-    cause: Type.String(),
-    event_id: Type.Union([Type.String(), Type.Null()]),
-    ignored: Type.Boolean(),
-    changed_at: EpochMs,
-  },
-  { $id: "StatusChange" },
-);
-
-export const User = Type.Object(
-  {
-    id: Type.String({ examples: ["usr_01j9z3k4m5n6p7q8r9s0t1v2w3"] }),
-    auth_provider: Type.String({ examples: ["provider_a"] }),
-    auth_provider_id: Type.String(),
-    status: literalUnion(ACCOUNT_STATUSES),
-    primary_eoa_address: Type.String(),
-    primary_chain_id: Type.Integer(),
-    safe_creation_status: nullableLiteralUnion(SAFE_CREATION_STATUSES),
-    phone_number: Type.Union([Type.String(), Type.Null()]),
-    created_at: EpochMs,
-    updated_at: EpochMs,
-    wallets: Type.Optional(Type.Array(Type.Ref("Wallet"), { description: "only with expand=wallets" })),
-    status_history: Type.Optional(Type.Array(Type.Ref("StatusChange"), { description: "only with expand=status_history" })),
-    _links: Type.Optional(Links),
-  },
-  { $id: "User" },
 );
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,16 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, ChainId, Links, literalUnion, withLinks } from "../schemas.ts";
+import { Links, literalUnion, withLinks } from "../schemas.ts";
 import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
-import { STATUS_CHANGE_FIELDS, USER_FIELDS } from "../graphql-fields.ts";
-import { WALLET_FIELDS } from "../resources.generated.ts";
+import { CreateUserInput, USER_EXPANSIONS, USER_FIELDS } from "../resources.generated.ts";
 
 const EXPANDABLE = ["wallets", "status_history"] as const;
-
-const USER_SELECTION = `${USER_FIELDS}
-  wallets @include(if: $wallets) { ${WALLET_FIELDS} }
-  status_history @include(if: $status_history) { ${STATUS_CHANGE_FIELDS} }`;
 
 function userLinks(base: string) {
   return {
@@ -61,12 +56,7 @@ export const userRoutes = [
       "**Limits** (`ENVIRONMENT_LIMITS`): each environment creates at most `users_per_hour` users in any rolling hour (429 `USR-429-001`) and starts at most `safe_deployments_per_day` Safe deployments in any rolling 24 hours (429 `WAL-429-001`); both answer `Retry-After` in seconds and create nothing.",
     ].join("\n"),
     security: ["PlatformJwt"],
-    body: Type.Object({
-      primary_eoa_address: Address,
-      chain_id: ChainId,
-      issued_at: Type.Optional(Type.Integer({ description: "with signature: epoch milliseconds written in the signed message" })),
-      signature: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]+$", description: "optional proof of control when the JWT does not vouch for the address (required only in strict mode, REGISTRATION_PROOF)" })),
-    }),
+    body: CreateUserInput,
     operation: `mutation CreateUser($input: CreateUserInput!) { user: create_user(input: $input) { ${USER_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.user,
@@ -87,7 +77,7 @@ export const userRoutes = [
       expand: Type.Optional(Type.Array(literalUnion(EXPANDABLE), { description: "wallets, status_history" })),
     }),
     prepareQuery: splitExpand,
-    operation: `query CurrentUser($wallets: Boolean!, $status_history: Boolean!) { me { ${USER_SELECTION} } }`,
+    operation: `query CurrentUser($wallets: Boolean!, $status_history: Boolean!) { me { ${USER_FIELDS} ${USER_EXPANSIONS} } }`,
     variables: ({ query }) => ({ wallets: query.expand?.includes("wallets") ?? false, status_history: query.expand?.includes("status_history") ?? false }),
     result: (data) => data.me,
     links: (_body, { base_url }) => userLinks(base_url),
