@@ -2,7 +2,6 @@ import { Type, type SchemaOptions, type TLiteral, type TNull, type TProperties, 
 import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
 import { CARD_FUNDING_SOURCE_TYPES } from "../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../lib/vocabulary/insights.ts";
-import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../lib/vocabulary/transactions.ts";
 
 /** Schema parts shared by route modules and the OpenAPI document. */
 
@@ -20,6 +19,10 @@ export function nullableLiteralUnion<const T extends readonly string[]>(values: 
 export const DECIMAL_PATTERN = "^[0-9]+(\\.[0-9]+)?$";
 export const Address = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "20-byte hex address", examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] });
 export const EpochMs = Type.Integer({ description: "Epoch milliseconds, or an ISO 8601 string with X-Timestamp-Format: iso8601" });
+/** An instant a client writes: epoch milliseconds or ISO 8601. */
+export const Instant = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: "date-time" })], {
+  description: "epoch milliseconds, or an ISO 8601 instant such as 2026-11-01T00:00:00Z",
+});
 /** A page's offset: GraphQL's Int holds it (32-bit), so larger ones are a 422 here rather than at the gateway. */
 export const PageOffset = Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 }));
 export const ChainId = Type.Integer({ minimum: 1, description: "EIP-155 chain id", examples: [8453] });
@@ -75,39 +78,6 @@ export const HTTPValidationError = Type.Object(
 );
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** A ledger movement (spec 2.10, 3.4): amounts are decimal strings in asset units, never numbers. */
-export const Transaction = Type.Object(
-  {
-    id: Type.String({ examples: ["txn_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
-    type: literalUnion(TRANSACTION_TYPES),
-    status: literalUnion(TRANSACTION_STATUSES, { description: "pending → processing → completed or failed (spec 3.4)" }),
-    direction: literalUnion(TRANSACTION_DIRECTIONS, { description: "in: money arrived at the source; out: it left" }),
-    amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", description: "in asset units (0.1 ETH is \"0.1\"), always positive; direction gives the sign", examples: ["0.25"] }),
-    asset: Nullable(Type.Object({ symbol: Type.String(), decimals: Type.Integer() }, { description: "the crypto asset; null for fiat" })),
-    currency: Nullable(Type.String({ description: "ISO 4217 code of a fiat movement; null for crypto" })),
-    amount_usd: Nullable(Type.String({ description: "USD at the price of its time; null while no price is known" })),
-    category: nullableLiteralUnion(SPENDING_CATEGORIES),
-    description: Nullable(Type.String()),
-    merchant: Nullable(Type.Object({ name: Nullable(Type.String()), mcc: Nullable(Type.String()) })),
-    wallet_id: Nullable(Type.Integer({ description: "the source: a wallet, a card or a bank account (one is set)" })),
-    card_id: Nullable(Type.String()),
-    bank_account_id: Nullable(Type.String()),
-    counterparty: Nullable(Type.String()),
-    chain_id: Nullable(Type.Integer()),
-    tx_hash: Nullable(Type.String()),
-    note: Nullable(Type.String({ description: "the user's own note (PATCH)" })),
-    timestamp: EpochMs,
-    created_at: EpochMs,
-    updated_at: EpochMs,
-    status_history: Type.Array(
-      Type.Object({ from: nullableLiteralUnion(TRANSACTION_STATUSES), to: literalUnion(TRANSACTION_STATUSES), changed_at: EpochMs }),
-      { description: "every status it went through, oldest first; the first has from null" },
-    ),
-    _links: Type.Optional(Links),
-  },
-  { $id: "Transaction" },
-);
 
 /** An asset of the catalogue (spec 2.10); prices are decimal strings, never numbers. */
 export const Asset = Type.Object(

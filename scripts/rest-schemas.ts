@@ -256,6 +256,12 @@ class ResourceRenderer {
     if (required && (acceptsNull !== undefined || !isEmpty(orNull))) throw new Error(`${where}: acceptsNull or orNull, but the field is required`);
     if (acceptsNull === false && !isEmpty(orNull)) throw new Error(`${where}: orNull, but REST refuses null here`);
     const outermost = !required && acceptsNull !== false;
+    const values = isEnumType(type) ? type : listsValues && !isListType(mirrorType) ? getNamedType(mirror) : undefined;
+    if (outermost && !schema && isEnumType(values)) {
+      // one flat union, as answers write a nullable enum
+      if (!isEmpty(options)) throw new Error(`${where}: a nullable enum takes its options in orNull`);
+      return `Type.Optional(${enumSchema(values, { ...inherited, ...orNull }, true)})`;
+    }
     const value = schema ? this.replacement(schema, where) : this.inputValue(where, type, mirrorType, outermost ? options : { ...inherited, ...options }, item, indent);
     if (required) return value;
     if (acceptsNull === false) return `Type.Optional(${value})`;

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
-import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
+import { TRANSACTION_FIELDS } from "../resources.generated.ts";
 import { EpochMs, Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS } from "../../lib/vocabulary/cards.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
-import { TRANSACTION_FIELDS } from "../graphql-fields.ts";
-import { Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
-import { SANDBOX_BACKDATE_DAYS, SANDBOX_PAYMENT_TYPES, SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
+import { SandboxDepositInput, SandboxPaymentInput, TRANSACTION_FIELDS, UpdateTransactionInput } from "../resources.generated.ts";
+import { Instant, Links, literalUnion, PageOffset } from "../schemas.ts";
+import { SANDBOX_BACKDATE_DAYS, SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_NOTE_LENGTH, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
 const TransactionId = Type.Object({ transaction_id: Type.String({ minLength: 1, maxLength: 64, description: "txn_<id>" }) });
@@ -15,9 +15,6 @@ function transactionLinks(base: string, transaction: { id: string; wallet_id: nu
   };
 }
 
-const Instant = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: "date-time" })], {
-  description: "epoch milliseconds, or an ISO 8601 instant such as 2026-11-01T00:00:00Z",
-});
 const DecimalBound = Type.String({ pattern: "^[0-9]{1,60}(\\.[0-9]{1,18})?$", description: "decimal in asset units, compared exactly", examples: ["0.1"] });
 const UsdAmount = Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "USD, exact decimal string" });
 
@@ -123,13 +120,7 @@ export const transactionRoutes = [
       "A category set on a transaction with a merchant is remembered: your later transactions of the same merchant (its name, any case) that arrive without a category get it; null forgets it. Transactions already recorded keep theirs. Another user's transaction: 404 `TXN-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     params: TransactionId,
-    body: Type.Object(
-      {
-        category: Type.Optional(nullableLiteralUnion(SPENDING_CATEGORIES)),
-        note: Type.Optional(Type.Union([Type.String({ maxLength: MAX_NOTE_LENGTH }), Type.Null()])),
-      },
-      { minProperties: 1 },
-    ),
+    body: UpdateTransactionInput,
     operation: `mutation UpdateTransaction($id: ID!, $input: UpdateTransactionInput!) { transaction: update_transaction(id: $id, input: $input) { ${TRANSACTION_FIELDS} } }`,
     variables: ({ params, body }) => ({ id: params.transaction_id, input: body }),
     result: (data) => data.transaction,
@@ -149,12 +140,7 @@ export const transactionRoutes = [
       "`wallet_id` must be one of your wallets (EOA or Safe; another user's, a deleted one or a signer address: 404 `WAL-404-001`); `asset` is a symbol of the asset catalogue on the wallet's chain, in any case (else 422 `TXN-422-002`); `amount` is a positive decimal string in asset units with at most the asset's decimals (`\"0.1\"` ETH, `\"25.5\"` USDC). Honours `Idempotency-Key`.",
     security: ["PlatformJwt", "PlatformPat"],
     idempotent: true,
-    body: Type.Object({
-      wallet_id: Type.Integer({ minimum: 1 }),
-      asset: Type.String({ minLength: 1, maxLength: 32, description: "asset symbol, e.g. ETH or USDC", examples: ["USDC"] }),
-      amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in asset units", examples: ["25.5"] }),
-      description: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-    }),
+    body: SandboxDepositInput,
     operation: `mutation CreateSandboxDeposit($input: SandboxDepositInput!, $idempotency_key: String) { transaction: sandbox_deposit(input: $input, idempotency_key: $idempotency_key) { ${TRANSACTION_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.transaction,
@@ -177,25 +163,7 @@ export const transactionRoutes = [
       "The wallet and asset rules are those of `POST /v0/sandbox/deposits`; a payment the wallet cannot cover is 409 `TXN-409-002`. Honours `Idempotency-Key`.",
     security: ["PlatformJwt", "PlatformPat"],
     idempotent: true,
-    body: Type.Object({
-      wallet_id: Type.Integer({ minimum: 1 }),
-      asset: Type.String({ minLength: 1, maxLength: 32, description: "asset symbol, e.g. USDC", examples: ["USDC"] }),
-      amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string in asset units", examples: ["15.99"] }),
-      type: Type.Optional(literalUnion(SANDBOX_PAYMENT_TYPES, { description: "default transfer" })),
-      merchant: Type.Optional(
-        Type.Union([
-          Type.Object({
-            name: Type.String({ minLength: 1, maxLength: 100, examples: ["Netflix"] }),
-            mcc: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]{4}$", description: "merchant category code", examples: ["4899"] }), Type.Null()])),
-          }),
-          Type.Null(),
-        ]),
-      ),
-      category: Type.Optional(nullableLiteralUnion(SPENDING_CATEGORIES)),
-      counterparty: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-      description: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-      timestamp: Type.Optional(Type.Union([Instant, Type.Null()])),
-    }),
+    body: SandboxPaymentInput,
     operation: `mutation CreateSandboxPayment($input: SandboxPaymentInput!, $idempotency_key: String) { transaction: sandbox_payment(input: $input, idempotency_key: $idempotency_key) { ${TRANSACTION_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.transaction,

@@ -32,6 +32,7 @@ const SCHEMA = buildSchema(`
     kind: String!
     """Its name."""
     name: String
+    previous: String
     tags: [String!]
     part: PartInput
     seen_at: Timestamp
@@ -96,12 +97,13 @@ describe("renderRestSchemas", () => {
     expect(source).not.toMatch(/owner|pages/);
   });
 
-  it("takes a body from the input type: non-null fields required, others optional and nullable, a String field the mirrored enum's values (not its GraphQL description, which lists them)", () => {
+  it("takes a body from the input type: non-null fields required, others optional and nullable (a nullable enum as one flat union), a String field the mirrored enum's values (not its GraphQL description, which lists them)", () => {
     expect(source).toContain(
       [
         "export const CreateThingInput = Type.Object({",
         '  kind: Type.Union([Type.Literal("live"), Type.Literal("test")]),',
         '  name: Type.Optional(Type.String({ description: "Its name.", maxLength: 64 })),',
+        '  previous: Type.Optional(Type.Union([Type.Literal("live"), Type.Literal("test"), Type.Null()])),',
         "  tags: Type.Optional(Type.Union([Type.Array(Type.String(), { maxItems: 3 }), Type.Null()])),",
         "  part: Type.Optional(Type.Union([Type.Object({",
         "    size: Type.Integer(),",
