@@ -19,6 +19,8 @@ export interface RestResource {
   types: Record<string, TypeOverlay>;
   /** false: a component only ever answered inside another resource's, with no `_links` of its own */
   links?: false;
+  /** false: not a component but a shape the routes write inline (no `$id`, no `_links`); a `ref` cannot answer it */
+  component?: false;
 }
 
 /** The TypeBox options of the type's object schema, and its fields'. */

@@ -5,6 +5,39 @@ import { Address, ChainId, EpochMs, Instant, Links } from "./schemas.ts";
 import { CardFundingSource, FundingSourceId, ShippingAddress } from "./resources/card.ts";
 import { SandboxPaymentType } from "./resources/transaction.ts";
 
+/** AssetBalance's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/asset-balance.ts). */
+export const ASSET_BALANCE_FIELDS = "asset { id asset_type symbol name decimals contract_addresses { chain_id address } price { value_usd timestamp stale source } } balance value_usd";
+
+/** AssetBalance as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/asset-balance.ts). */
+export const AssetBalance = Type.Object({
+  asset: Type.Ref("Asset"),
+  balance: Type.String({ description: "In the asset's base units (wei for ETH, 10^-6 for USDC, cents for fiat), a whole decimal string.", pattern: "^-?[0-9]+$", examples: ["25500000"] }),
+  value_usd: Type.Union([Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", examples: ["25.5"] }), Type.Null()], { description: "balance × the asset's USD price, exact (every digit kept, trailing zeros trimmed); null while no price is known" }),
+});
+
+/** Asset's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/asset.ts). */
+export const ASSET_FIELDS = "id asset_type symbol name decimals contract_addresses { chain_id address } price { value_usd timestamp stale source }";
+
+/** Asset as REST answers it (the component `Asset`): the GraphQL type with its overlay (rest-adapter/resources/asset.ts) and `_links`. */
+export const Asset = Type.Object({
+  id: Type.String({ description: "ast_<symbol in lower case>, e.g. ast_usdc", examples: ["ast_usdc"] }),
+  asset_type: Type.Union([Type.Literal("crypto"), Type.Literal("fiat")]),
+  symbol: Type.String({ examples: ["USDC"] }),
+  name: Type.String({ examples: ["USD Coin"] }),
+  decimals: Type.Integer({ description: "Decimals of the base unit (USDC 6, ETH 18, fiat 2).", minimum: 0 }),
+  contract_addresses: Type.Array(Type.Object({
+    chain_id: Type.Integer({ examples: [8453] }),
+    address: Type.Union([Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "EIP-55; null for the chain's native coin (ETH)" }), Type.Null()]),
+  }), { description: "one entry per chain the asset is on, by chain id; empty for fiat" }),
+  price: Type.Union([Type.Object({
+    value_usd: Type.String({ description: "USD per whole unit, decimal string.", pattern: "^[0-9]+(\\.[0-9]+)?$", examples: ["1.00"] }),
+    timestamp: EpochMs,
+    stale: Type.Boolean({ description: "true when the price is older than PRICE_MAX_AGE_SECONDS." }),
+    source: Type.Union([Type.Literal("static"), Type.Literal("chainlink")], { description: "static: configured (ASSET_PRICES); chainlink: an on-chain aggregator (PRICE_FEEDS)" }),
+  }), Type.Null()], { description: "null while no source knows a price." }),
+  _links: Type.Optional(Links),
+}, { $id: "Asset" });
+
 /** Budget's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/budget.ts). */
 export const BUDGET_FIELDS = "id category amount currency period period_start period_end time_zone spent remaining percentage_used created_at updated_at";
 

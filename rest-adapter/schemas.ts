@@ -1,5 +1,4 @@
 import { Type, type SchemaOptions, type TLiteral, type TNull, type TProperties, type TSchema, type TUnion } from "@sinclair/typebox";
-import { ASSET_TYPES, PRICE_SOURCES } from "../lib/vocabulary/assets.ts";
 import { CARD_FUNDING_SOURCE_TYPES } from "../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../lib/vocabulary/insights.ts";
 
@@ -75,39 +74,6 @@ export const HTTPValidationError = Type.Object(
     documentation: Type.Optional(Type.String({ format: "uri", description: "identity-service errors only" })),
   },
   { $id: "HTTPValidationError" },
-);
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** An asset of the catalogue (spec 2.10); prices are decimal strings, never numbers. */
-export const Asset = Type.Object(
-  {
-    id: Type.String({ description: "ast_<symbol in lower case>", examples: ["ast_usdc"] }),
-    asset_type: literalUnion(ASSET_TYPES),
-    symbol: Type.String({ examples: ["USDC"] }),
-    name: Type.String({ examples: ["USD Coin"] }),
-    decimals: Type.Integer({ minimum: 0, description: "decimals of the base unit (USDC 6, ETH 18, fiat 2)" }),
-    contract_addresses: Type.Array(
-      Type.Object({
-        chain_id: Type.Integer({ examples: [8453] }),
-        address: Nullable(Type.String({ pattern: "^0x[0-9a-fA-F]{40}$", description: "EIP-55; null for the chain's native coin (ETH)" })),
-      }),
-      { description: "one entry per chain the asset is on, by chain id; empty for fiat" },
-    ),
-    price: Nullable(
-      Type.Object(
-        {
-          value_usd: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", description: "USD per whole unit", examples: ["1.00"] }),
-          timestamp: EpochMs,
-          stale: Type.Boolean({ description: "older than PRICE_MAX_AGE_SECONDS" }),
-          source: literalUnion(PRICE_SOURCES, { description: "static: configured (ASSET_PRICES); chainlink: an on-chain aggregator (PRICE_FEEDS)" }),
-        },
-        { description: "null while no source knows a price" },
-      ),
-    ),
-    _links: Type.Optional(Links),
-  },
-  { $id: "Asset" },
 );
 
 const FUNDING_SOURCE_IDS = {

@@ -148,6 +148,7 @@ class ResourceRenderer {
   private referenced(type: GraphQLNamedType, where: string): ResourceRenderer {
     const renderer = this.resources.get(type.name);
     if (!renderer) throw new Error(`${where}: ref, but no resource of rest-adapter/resources/ answers ${type.name}`);
+    if (renderer.resource.component === false) throw new Error(`${where}: ref, but ${type.name} is written inline, not a component`);
     return renderer;
   }
 
@@ -156,9 +157,10 @@ class ResourceRenderer {
     return call("Type.Object", [body], options);
   }
 
-  /** The resource's type: the component, with its `$id` and `_links`. */
+  /** The resource's type: the component, with its `$id` and `_links`, or the shape routes write inline. */
   component(type: GraphQLObjectType): string {
     const { options, properties } = this.outputProperties(type, "");
+    if (this.resource.component === false) return this.object(properties, options, "");
     const links: [string, string][] = this.resource.links === false ? [] : [["_links", "Type.Optional(Links)"]];
     return this.object([...properties, ...links], { $id: type.name, ...options }, "");
   }
@@ -324,7 +326,9 @@ export function renderRestSchemas(schema: GraphQLSchema, modules: readonly Resou
       ...(expansions
         ? [`/** The fields of ${type.name} answered only when asked for, each under \`@include(if: $<field>)\`: an operation selecting them declares those Boolean variables. */`, `export const ${constant}_EXPANSIONS = ${JSON.stringify(expansions)};`, ""]
         : []),
-      `/** ${type.name} as REST answers it (the component \`${type.name}\`): the GraphQL type with its overlay (${source})${resource.links === false ? "" : " and \`_links\`"}. */`,
+      resource.component === false
+        ? `/** ${type.name} as REST answers it within the routes that write it inline: the GraphQL type with its overlay (${source}). */`
+        : `/** ${type.name} as REST answers it (the component \`${type.name}\`): the GraphQL type with its overlay (${source})${resource.links === false ? "" : " and \`_links\`"}. */`,
       `export const ${type.name} = ${renderer.component(type)};`,
       "",
     );

@@ -2,10 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { cardFundingSource, Links, literalUnion } from "../schemas.ts";
-import { ASSET_BALANCE_FIELDS } from "../graphql-fields.ts";
+import { ASSET_BALANCE_FIELDS, AssetBalance } from "../resources.generated.ts";
 import { ACCOUNT_SOURCES } from "../../lib/vocabulary/assets.ts";
 import { CARD_STATUSES } from "../../lib/vocabulary/cards.ts";
-import { AssetBalanceSchema, BALANCE_RULES } from "./wallet-assets.ts";
+import { BALANCE_RULES } from "./wallet-assets.ts";
 import { restCard } from "./cards.ts";
 
 const UsdTotal = Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", examples: ["3025.5"] });
@@ -16,7 +16,7 @@ const Account = Type.Object({
   name: Type.Union([Type.String(), Type.Null()], { description: "the wallet's nickname; the bank account's name at its bank; a card's nickname, else `Virtual card •••• 1234` (or `Physical card …`)" }),
   chain_id: Type.Union([Type.Integer(), Type.Null()], { description: "crypto_wallet: its chain; null for other sources" }),
   address: Type.Union([Type.String(), Type.Null()], { description: "crypto_wallet: its address (null while a Safe is deployed); null for other sources" }),
-  balances: Type.Array(AssetBalanceSchema),
+  balances: Type.Array(AssetBalance),
   total_value_usd: { ...UsdTotal, description: "exact sum of the balances' value_usd (balances without a price count for nothing)" },
   card: Type.Union(
     [

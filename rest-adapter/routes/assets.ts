@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { ChainId, Links, literalUnion } from "../schemas.ts";
-import { ASSET_FIELDS } from "../graphql-fields.ts";
+import { ASSET_FIELDS } from "../resources.generated.ts";
 import { ASSET_TYPES } from "../../lib/vocabulary/assets.ts";
 
 const ASSET_SHAPE =

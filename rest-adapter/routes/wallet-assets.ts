@@ -2,16 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { Links } from "../schemas.ts";
-import { ASSET_BALANCE_FIELDS } from "../graphql-fields.ts";
-
-/** One asset a wallet (or account) holds; shared with the account view. */
-export const AssetBalanceSchema = Type.Object({
-  asset: Type.Ref("Asset"),
-  balance: Type.String({ pattern: "^-?[0-9]+$", description: "in the asset's base units (wei for ETH, 10^-6 USDC for USDC, cents for fiat)", examples: ["25500000"] }),
-  value_usd: Type.Union([Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", examples: ["25.5"] }), Type.Null()], {
-    description: "balance × the asset's USD price, exact (every digit kept, trailing zeros trimmed); null while no price is known",
-  }),
-});
+import { ASSET_BALANCE_FIELDS, AssetBalance } from "../resources.generated.ts";
 
 export const BALANCE_RULES =
   "Balances come from `BALANCE_SOURCE`: `ledger` (the default) sums the completed ledger movements booked against the wallet (sandbox deposits included; pending ones do not count yet); `chain` reads the wallet's address on its chain when `CHAIN_RPC_URLS` covers it (the native coin and every ERC-20 of the asset catalogue on that chain, in one Multicall3 call, cached `BALANCE_CACHE_SECONDS`; an unreachable node is 502 `CHN-502-001`), and keeps the ledger for other chains and for Safes not deployed yet. Only non-zero balances are listed, by symbol. `value_usd` uses the asset's current price (`GET /v0/assets/{asset_id}`).";
@@ -39,7 +30,7 @@ export const walletAssetRoutes = [
     responses: {
       200: {
         description: "The wallet's assets",
-        schema: Type.Object({ wallet_id: Type.Integer(), assets: Type.Array(AssetBalanceSchema), _links: Links }),
+        schema: Type.Object({ wallet_id: Type.Integer(), assets: Type.Array(AssetBalance), _links: Links }),
       },
     },
     errors: ["USR-404-001", "WAL-404-001", "CHN-502-001"],

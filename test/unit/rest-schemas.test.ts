@@ -131,6 +131,18 @@ describe("renderRestSchemas", () => {
     expect(() => render({ type: "Thing", types: { Thing: { omit: ["part", "config"], fields: { owner: { ref: true } } } } })).toThrow(/Thing.owner: ref, but no resource of rest-adapter\/resources\/ answers Owner/);
   });
 
+  it("writes a resource with component: false as a shape for routes to write inline, which no ref may answer", () => {
+    const inline = renderRestSchemas(SCHEMA, [{ name: "owner", exports: { resource: { type: "Owner", types: {}, component: false } satisfies RestResource } }]);
+    expect(inline).toContain(["export const Owner = Type.Object({", "  id: Type.String(),", "});"].join("\n"));
+    const thing: RestResource = { type: "Thing", types: { Thing: { omit: ["part", "config"], fields: { owner: { ref: true } } } } };
+    expect(() =>
+      renderRestSchemas(SCHEMA, [
+        { name: "owner", exports: { resource: { type: "Owner", types: {}, component: false } } },
+        { name: "thing", exports: { resource: thing } },
+      ]),
+    ).toThrow(/Thing.owner: ref, but Owner is written inline, not a component/);
+  });
+
   it("imports a replacement that is one of REST's shared shapes from rest-adapter/schemas.ts", () => {
     const shared = render({ type: "Thing", types: { Thing: { omit: ["owner"] }, CreateThingInput: { fields: { name: { schema: Address } } } }, inputs: { CreateThingInput: "Thing" } });
     expect(shared).toContain('import { Address, EpochMs, Links } from "./schemas.ts";');
