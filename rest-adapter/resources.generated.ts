@@ -164,6 +164,25 @@ export const CardFundingSourceInput = Type.Object({
   id: FundingSourceId,
 });
 
+/** Insight's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/insight.ts). */
+export const INSIGHT_FIELDS = "id type severity status title description data created_at updated_at resolved_at dismissed_at";
+
+/** Insight as REST answers it (the component `Insight`): the GraphQL type with its overlay (rest-adapter/resources/insight.ts) and `_links`. */
+export const Insight = Type.Object({
+  id: Type.String({ description: "ins_<id>", examples: ["ins_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  type: Type.Union([Type.Literal("spending_spike"), Type.Literal("recurring_charge"), Type.Literal("saving_opportunity"), Type.Literal("budget_warning"), Type.Literal("goal_progress")]),
+  severity: Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("critical")]),
+  status: Type.Union([Type.Literal("active"), Type.Literal("resolved"), Type.Literal("dismissed")], { description: "active while the finding stands; resolved once a computation no longer finds it (active again if it returns); dismissed by you, for good" }),
+  title: Type.String({ description: "One line, for a list.", examples: ["Groceries spending is up 85% this month"] }),
+  description: Type.String({ description: "Plain language with the figures.", examples: ["You have spent 555.00 USD on groceries since Nov 1, 2026, 85% more than your monthly average of 300.00 USD over the previous 3 months."] }),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: "the figures the finding was computed from, by type: money as decimal strings with `currency`, instants under `*_at` and `period_*` names (epoch ms, or ISO 8601 with X-Timestamp-Format), and the `transaction_ids` it rests on where there are some", examples: [{ category: "groceries", currency: "USD", period_start: 1793491200000, period_end: 1796083200000, spent: "555", trailing_average: "300", trailing_months: ["280", "300", "320"], increase_percent: 85 }] }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+  resolved_at: Type.Union([EpochMs, Type.Null()]),
+  dismissed_at: Type.Union([EpochMs, Type.Null()]),
+  _links: Type.Optional(Links),
+}, { $id: "Insight" });
+
 /** StatusChange's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/status-change.ts). */
 export const STATUS_CHANGE_FIELDS = "from to cause event_id ignored changed_at";
 

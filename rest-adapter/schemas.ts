@@ -1,6 +1,5 @@
 import { Type, type SchemaOptions, type TLiteral, type TNull, type TProperties, type TSchema, type TUnion } from "@sinclair/typebox";
 import { CARD_FUNDING_SOURCE_TYPES } from "../lib/vocabulary/cards.ts";
-import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../lib/vocabulary/insights.ts";
 
 /** Schema parts shared by route modules and the OpenAPI document. */
 
@@ -91,29 +90,6 @@ export function cardFundingSource(extra: TProperties = {}): TSchema {
     { description: "crypto_wallet: `id` is the wallet id, an integer; bank_account: `id` is the bank account id, a string" },
   );
 }
-
-/** A finding computed from the ledger (spec 2.10 insight types), with the figures behind it. */
-export const Insight = Type.Object(
-  {
-    id: Type.String({ examples: ["ins_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
-    type: literalUnion(INSIGHT_TYPES),
-    severity: literalUnion(INSIGHT_SEVERITIES),
-    status: literalUnion(INSIGHT_STATUSES, { description: "active while the finding stands; resolved once a computation no longer finds it (active again if it returns); dismissed by you, for good" }),
-    title: Type.String({ examples: ["Groceries spending is up 85% this month"] }),
-    description: Type.String({ description: "plain language, with the figures", examples: ["You have spent 555.00 USD on groceries since Nov 1, 2026, 85% more than your monthly average of 300.00 USD over the previous 3 months."] }),
-    data: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        "the figures the finding was computed from, by type: money as decimal strings with `currency`, instants under `*_at` and `period_*` names (epoch ms, or ISO 8601 with X-Timestamp-Format), and the `transaction_ids` it rests on where there are some",
-      examples: [{ category: "groceries", currency: "USD", period_start: 1793491200000, period_end: 1796083200000, spent: "555", trailing_average: "300", trailing_months: ["280", "300", "320"], increase_percent: 85 }],
-    }),
-    created_at: EpochMs,
-    updated_at: EpochMs,
-    resolved_at: Type.Union([EpochMs, Type.Null()]),
-    dismissed_at: Type.Union([EpochMs, Type.Null()]),
-    _links: Type.Optional(Links),
-  },
-  { $id: "Insight" },
-);
 
 /**
  * The body of an error status: a ProblemDetail; a 422 is either the item list of a request that

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link, pageLinks, type QueryValues } from "../links.ts";
-import { INSIGHT_FIELDS } from "../graphql-fields.ts";
+import { INSIGHT_FIELDS } from "../resources.generated.ts";
 import { Links, literalUnion, PageOffset } from "../schemas.ts";
 import { INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
