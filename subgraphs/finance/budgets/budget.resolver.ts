@@ -1,63 +1,15 @@
-import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
-import { Budget, BudgetSettings } from "../types/budget.ts";
+import { Budget, BudgetSettings, CreateBudgetInput, UpdateBudgetInput, UpdateBudgetSettingsInput } from "../types/budget.ts";
 import { FinanceUser } from "../types/user.ts";
 import { getBudget, listBudgets } from "./budget-view.ts";
 import { getBudgetSettings, updateBudgetSettings } from "./budget-settings.ts";
 import { createBudget } from "./create-budget.ts";
 import { deleteBudget } from "./delete-budget.ts";
 import { updateBudget } from "./update-budget.ts";
-
-@InputType()
-class CreateBudgetInput {
-  @Field(() => String, { description: "One of the nine categories of spec 2.10." })
-  category!: string;
-
-  @Field(() => String, { description: "Positive decimal string, at most the currency's decimals." })
-  amount!: string;
-
-  @Field(() => String, { nullable: true, description: "A symbol of the asset catalogue; default USD." })
-  currency?: string | null;
-
-  @Field(() => String, { description: "weekly, monthly or custom" })
-  period!: string;
-
-  @Field(() => Date, { nullable: true, description: "custom only: start (inclusive)." })
-  period_start?: Date | null;
-
-  @Field(() => Date, { nullable: true, description: "custom only: end (exclusive)." })
-  period_end?: Date | null;
-}
-
-@InputType({ description: "The fields to change; absent or null: unchanged." })
-class UpdateBudgetInput {
-  @Field(() => String, { nullable: true })
-  category?: string | null;
-
-  @Field(() => String, { nullable: true })
-  amount?: string | null;
-
-  @Field(() => String, { nullable: true })
-  currency?: string | null;
-
-  @Field(() => String, { nullable: true, description: "Leaving custom drops the bounds; moving to custom needs both." })
-  period?: string | null;
-
-  @Field(() => Date, { nullable: true })
-  period_start?: Date | null;
-
-  @Field(() => Date, { nullable: true })
-  period_end?: Date | null;
-}
-
-@InputType()
-class UpdateBudgetSettingsInput {
-  @Field(() => String, { description: "IANA time zone name, e.g. Europe/Berlin." })
-  time_zone!: string;
-}
 
 @Resolver(() => Budget)
 export class BudgetResolver {

@@ -1,7 +1,8 @@
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
-import { Directive, Field, Float, ID, ObjectType } from "type-graphql";
+import { Directive, Field, Float, ID, InputType, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
-import { BUDGET_PERIODS } from "../../../lib/vocabulary/budgets.ts";
+import { BUDGET_PERIODS, type BudgetPeriod } from "../../../lib/vocabulary/budgets.ts";
+import type { SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
 import { SpendingCategoryEnum } from "./transaction-enums.ts";
 
 export const BudgetPeriodEnum = graphqlEnum(BUDGET_PERIODS, "BudgetPeriod", "weekly: resets Monday 00:00; monthly: resets on the 1st 00:00 (in the user's time zone); custom: the budget's own period_start and period_end (spec 2.10).");
@@ -13,7 +14,7 @@ export class Budget {
   id!: string;
 
   @Field(() => SpendingCategoryEnum)
-  category!: string;
+  category!: SpendingCategory;
 
   @Field(() => String, { description: "The limit, decimal string in currency units." })
   amount!: string;
@@ -22,7 +23,7 @@ export class Budget {
   currency!: string;
 
   @Field(() => BudgetPeriodEnum)
-  period!: string;
+  period!: BudgetPeriod;
 
   @Field(() => Date, { description: "Start of the current period (inclusive): the budget's own for custom, else this week's Monday or this month's 1st, 00:00 in time_zone." })
   period_start!: Date;
@@ -49,9 +50,57 @@ export class Budget {
   updated_at!: Date;
 }
 
+@InputType()
+export class CreateBudgetInput {
+  @Field(() => String, { description: "One of the nine categories of spec 2.10." })
+  category!: string;
+
+  @Field(() => String, { description: "Positive decimal string, at most the currency's decimals." })
+  amount!: string;
+
+  @Field(() => String, { nullable: true, description: "A symbol of the asset catalogue; default USD." })
+  currency?: string | null;
+
+  @Field(() => String, { description: "weekly, monthly or custom" })
+  period!: string;
+
+  @Field(() => Date, { nullable: true, description: "custom only: start (inclusive)." })
+  period_start?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: "custom only: end (exclusive)." })
+  period_end?: Date | null;
+}
+
+@InputType({ description: "The fields to change; absent or null: unchanged." })
+export class UpdateBudgetInput {
+  @Field(() => String, { nullable: true })
+  category?: string | null;
+
+  @Field(() => String, { nullable: true })
+  amount?: string | null;
+
+  @Field(() => String, { nullable: true })
+  currency?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Leaving custom drops the bounds; moving to custom needs both." })
+  period?: string | null;
+
+  @Field(() => Date, { nullable: true })
+  period_start?: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  period_end?: Date | null;
+}
+
 @Directive(AGENT_TAG)
 @ObjectType({ description: "The user's budget settings." })
 export class BudgetSettings {
   @Field(() => String, { description: "IANA time zone where budget periods begin; default UTC." })
+  time_zone!: string;
+}
+
+@InputType()
+export class UpdateBudgetSettingsInput {
+  @Field(() => String, { description: "IANA time zone name, e.g. Europe/Berlin." })
   time_zone!: string;
 }
