@@ -1,29 +1,17 @@
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
-import { BUDGET_PERIODS, type BudgetPeriod } from "../../../lib/vocabulary/budgets.ts";
-import { SPENDING_CATEGORIES, type SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
+import { BUDGET_PERIODS } from "../../../lib/vocabulary/budgets.ts";
+import { SPENDING_CATEGORIES } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
+import type { Budget as BudgetRow } from "../generated/prisma/client.ts";
+import type { Budget, CreateBudgetInput } from "../types/budget.ts";
 import { parseAmount } from "../transactions/amount.ts";
 
-/** What a budget stores, checked: the shape create and update both write. */
-export interface BudgetFields {
-  category: SpendingCategory;
-  amount: string;
-  currency: string;
-  period: BudgetPeriod;
-  period_start: Date | null;
-  period_end: Date | null;
-}
+/** What a budget stores, checked: category, amount, currency and period as the API shows them, and the bounds as stored (custom budgets only). */
+export type BudgetFields = Pick<Budget, "category" | "amount" | "currency" | "period"> & Pick<BudgetRow, "period_start" | "period_end">;
 
-/** The fields as given (create: all that matter; update: the stored ones overlaid with the patch). */
-export interface BudgetFieldsInput {
-  category: unknown;
-  amount: unknown;
-  currency: unknown;
-  period: unknown;
-  period_start: Date | null;
-  period_end: Date | null;
-}
+/** The fields as given, each present (create: the input with its default; update: the stored ones overlaid with the patch). */
+export type BudgetFieldsInput = Required<CreateBudgetInput>;
 
 /** `currency` as the catalogue spells it, with its decimals (USD 2, USDC 6), or BGT-422-001. */
 async function budgetCurrency(tx: FinanceTx, currency: unknown): Promise<{ symbol: string; decimals: number }> {

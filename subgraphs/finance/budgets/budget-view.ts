@@ -3,29 +3,12 @@ import type { BudgetPeriod } from "../../../lib/vocabulary/budgets.ts";
 import type { SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
 import type { Budget as BudgetRow } from "../generated/prisma/client.ts";
+import type { Budget } from "../types/budget.ts";
 import { currentPeriod, type PeriodBounds } from "./budget-period.ts";
 import { userTimeZone } from "./budget-settings.ts";
 
-/** A budget as the API shows it: the stored limit and the current period's figures (decimal strings). */
-export interface BudgetView {
-  id: string;
-  category: SpendingCategory;
-  amount: string;
-  currency: string;
-  period: BudgetPeriod;
-  /** the current period: the budget's own bounds when custom, else the week or month around now */
-  period_start: Date;
-  period_end: Date;
-  /** the zone the period's bounds were computed in (the user's setting) */
-  time_zone: string;
-  spent: string;
-  /** amount − spent; negative once the budget is overspent */
-  remaining: string;
-  /** spent / amount × 100, rounded to two decimals; above 100 once overspent */
-  percentage_used: number;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A budget as the API shows it (the GraphQL Budget): the stored limit and the current period's figures. */
+export type BudgetView = Budget;
 
 interface Figures {
   spent: string;

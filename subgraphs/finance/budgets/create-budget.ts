@@ -2,21 +2,13 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { FinanceDb } from "../db.ts";
+import type { CreateBudgetInput } from "../types/budget.ts";
 import { checkBudgetFields } from "./budget-input.ts";
 import { budgetView, type BudgetView } from "./budget-view.ts";
 import { userTimeZone } from "./budget-settings.ts";
 import { publishChange } from "../changes/change-events.ts";
 
-export interface CreateBudgetOptions {
-  user_id: string;
-  category: string;
-  amount: string;
-  /** default USD */
-  currency?: string | null;
-  period: string;
-  period_start?: Date | null;
-  period_end?: Date | null;
-}
+export type CreateBudgetOptions = CreateBudgetInput & { user_id: string };
 
 /**
  * Creates a budget, with its change event in the same database transaction; a second one for the

@@ -1,21 +1,13 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import type { FinanceDb } from "../db.ts";
+import type { UpdateBudgetInput } from "../types/budget.ts";
 import { checkBudgetFields } from "./budget-input.ts";
 import { budgetView, findOwnBudgetRow, type BudgetView } from "./budget-view.ts";
 import { userTimeZone } from "./budget-settings.ts";
 import { publishChange } from "../changes/change-events.ts";
 
-export interface UpdateBudgetOptions {
-  user_id: string;
-  budget_id: string;
-  category?: string | null;
-  amount?: string | null;
-  currency?: string | null;
-  period?: string | null;
-  period_start?: Date | null;
-  period_end?: Date | null;
-}
+export type UpdateBudgetOptions = UpdateBudgetInput & { user_id: string; budget_id: string };
 
 /**
  * Changes the fields given (absent or null: unchanged) and checks the result as a whole: moving
