@@ -1,10 +1,9 @@
-import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
-import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { FinanceServices } from "../services.ts";
-import { Card, CardControlsInput, CardFundingSource, CardFundingSourceInput } from "../types/card.ts";
+import { Card, CardFundingSource, CardFundingSourceInput, CreateCardInput, UpdateCardInput } from "../types/card.ts";
 import { PageInput, TransactionFilter, TransactionPage } from "../types/transaction-page.ts";
 import { FinanceUser } from "../types/user.ts";
 import { listTransactions } from "../transactions/list-transactions.ts";
@@ -13,36 +12,6 @@ import { getCard, listCards, type CardView } from "./card-view.ts";
 import { createCard } from "./create-card.ts";
 import { activateCard, performCardAction } from "./move-card-status.ts";
 import { updateCard } from "./update-card.ts";
-
-@InputType()
-class CreateCardInput {
-  @Field(() => String, { description: "virtual or physical" })
-  type!: string;
-
-  @Field(() => CardFundingSourceInput)
-  funding_source!: CardFundingSourceInput;
-
-  @Field(() => String, { nullable: true, description: "USD (default) or EUR." })
-  currency?: string | null;
-
-  @Field(() => String, { nullable: true })
-  nickname?: string | null;
-
-  @Field(() => CardControlsInput, { nullable: true })
-  controls?: CardControlsInput | null;
-
-  @Field(() => JSONObjectScalar, { nullable: true, description: "Physical cards only (and required for them)." })
-  shipping_address?: Record<string, unknown> | null;
-}
-
-@InputType()
-class UpdateCardInput {
-  @Field(() => String, { nullable: true })
-  nickname?: string | null;
-
-  @Field(() => CardControlsInput, { nullable: true })
-  controls?: CardControlsInput | null;
-}
 
 @Resolver(() => Card)
 export class CardResolver {

@@ -2,7 +2,7 @@ import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
-import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES } from "../../../lib/vocabulary/cards.ts";
+import { CARD_FUNDING_SOURCE_TYPES, CARD_STATUSES, CARD_TYPES, type CardFundingSourceType, type CardStatus, type CardType } from "../../../lib/vocabulary/cards.ts";
 import { FinanceWallet } from "./wallet.ts";
 
 export const CardTypeEnum = graphqlEnum(CARD_TYPES, "CardType", "virtual or physical (spec 2.10).");
@@ -67,7 +67,7 @@ export class CardUsage {
 @ObjectType({ description: "What the card spends from; `wallet` is the users subgraph's Wallet for crypto_wallet sources." })
 export class CardFundingSource {
   @Field(() => CardFundingSourceTypeEnum)
-  type!: string;
+  type!: CardFundingSourceType;
 
   @Field(() => String, { description: "The wallet id (crypto_wallet) or bank account id." })
   id!: string;
@@ -80,10 +80,10 @@ export class CardFundingSource {
 @ObjectType()
 export class CardStatusChange {
   @Field(() => CardStatusEnum, { nullable: true })
-  from!: string | null;
+  from!: CardStatus | null;
 
   @Field(() => CardStatusEnum)
-  to!: string;
+  to!: CardStatus;
 
   @Field(() => Date)
   changed_at!: Date;
@@ -96,10 +96,10 @@ export class Card {
   id!: string;
 
   @Field(() => CardTypeEnum)
-  type!: string;
+  type!: CardType;
 
   @Field(() => CardStatusEnum)
-  status!: string;
+  status!: CardStatus;
 
   @Field(() => String, { nullable: true })
   nickname!: string | null;
@@ -157,4 +157,34 @@ export class CardFundingSourceInput {
 
   @Field(() => String, { description: "The wallet id (as a string) or bank account id." })
   id!: string;
+}
+
+@InputType()
+export class CreateCardInput {
+  @Field(() => String, { description: "virtual or physical" })
+  type!: string;
+
+  @Field(() => CardFundingSourceInput)
+  funding_source!: CardFundingSourceInput;
+
+  @Field(() => String, { nullable: true, description: "USD (default) or EUR." })
+  currency?: string | null;
+
+  @Field(() => String, { nullable: true })
+  nickname?: string | null;
+
+  @Field(() => CardControlsInput, { nullable: true })
+  controls?: CardControlsInput | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: "Physical cards only (and required for them)." })
+  shipping_address?: Record<string, unknown> | null;
+}
+
+@InputType()
+export class UpdateCardInput {
+  @Field(() => String, { nullable: true })
+  nickname?: string | null;
+
+  @Field(() => CardControlsInput, { nullable: true })
+  controls?: CardControlsInput | null;
 }
