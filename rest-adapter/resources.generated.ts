@@ -183,6 +183,20 @@ export const Insight = Type.Object({
   _links: Type.Optional(Links),
 }, { $id: "Insight" });
 
+/** Notification's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/notification.ts). */
+export const NOTIFICATION_FIELDS = "id source title body data read_at created_at";
+
+/** Notification as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/notification.ts). */
+export const Notification = Type.Object({
+  id: Type.String({ description: "ntf_<id>" }),
+  source: Type.String({ description: "What raised it, e.g. stg_low_balance_alert." }),
+  title: Type.String(),
+  body: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: "the figures behind it (decimal strings)" }),
+  read_at: Type.Union([EpochMs, Type.Null()]),
+  created_at: EpochMs,
+});
+
 /** StatusChange's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/status-change.ts). */
 export const STATUS_CHANGE_FIELDS = "from to cause event_id ignored changed_at";
 

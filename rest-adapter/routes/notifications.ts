@@ -1,17 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { EpochMs, Links, withLinks } from "../schemas.ts";
-
-const Notification = Type.Object({
-  id: Type.String({ description: "ntf_<id>" }),
-  source: Type.String({ description: "what raised it, e.g. stg_low_balance_alert" }),
-  title: Type.String(),
-  body: Type.String(),
-  data: { ...Type.Record(Type.String(), Type.Unknown()), description: "the figures behind it (decimal strings)" },
-  read_at: Type.Union([EpochMs, Type.Null()]),
-  created_at: EpochMs,
-});
+import { Links, withLinks } from "../schemas.ts";
+import { Notification, NOTIFICATION_FIELDS } from "../resources.generated.ts";
 
 /** In-app notifications: what alert strategies tell the user. */
 export const notificationRoutes = [
@@ -26,7 +17,7 @@ export const notificationRoutes = [
     agentScope: "read:transactions",
     agentExample: { unread: true },
     query: Type.Object({ unread: Type.Optional(Type.Boolean({ default: false })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }),
-    operation: `query ListNotifications($unread: Boolean, $limit: Int) { notifications(unread: $unread, limit: $limit) { id source title body data read_at created_at } }`,
+    operation: `query ListNotifications($unread: Boolean, $limit: Int) { notifications(unread: $unread, limit: $limit) { ${NOTIFICATION_FIELDS} } }`,
     variables: ({ query }) => ({ unread: query.unread ?? null, limit: query.limit ?? null }),
     result: (data) => ({ items: data.notifications }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/notifications")) }),
@@ -42,7 +33,7 @@ export const notificationRoutes = [
     description: "Marking it again keeps the first `read_at`. Another user's or none: 404 `NTF-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     params: Type.Object({ notification_id: Type.String({ minLength: 1, maxLength: 64 }) }),
-    operation: `mutation MarkNotificationRead($id: ID!) { notification: mark_notification_read(id: $id) { id source title body data read_at created_at } }`,
+    operation: `mutation MarkNotificationRead($id: ID!) { notification: mark_notification_read(id: $id) { ${NOTIFICATION_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.notification_id }),
     result: (data) => data.notification,
     links: (_body, { base_url }) => ({ list: link(href(base_url, "/v0/notifications")) }),
