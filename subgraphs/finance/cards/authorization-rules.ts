@@ -1,7 +1,7 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { CardAuthorizationStatus, CardDeclineReason, CardStatus } from "../../../lib/vocabulary/cards.ts";
 import { Prisma } from "../db.ts";
-import type { CardControls } from "./card-controls.ts";
+import type { CardControls } from "../types/card.ts";
 
 /** Everything an authorization is decided on, read under the card's and the funding source's locks. */
 export interface AuthorizationFacts {

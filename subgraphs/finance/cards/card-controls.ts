@@ -1,17 +1,6 @@
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { parseAmount } from "../transactions/amount.ts";
-
-/** Spec 2.10's card controls as stored: limits in the card's currency (null: none), MCC lists (empty: none). */
-export interface CardControls {
-  daily_limit: string | null;
-  monthly_limit: string | null;
-  single_transaction_limit: string | null;
-  allowed_mcc: string[];
-  blocked_mcc: string[];
-}
-
-/** What a request may say: absent keeps a control, null clears it. */
-export type CardControlsInput = { [K in keyof CardControls]?: CardControls[K] | null };
+import type { CardControls, CardControlsInput } from "../types/card.ts";
 
 export const NO_CONTROLS: CardControls = { daily_limit: null, monthly_limit: null, single_transaction_limit: null, allowed_mcc: [], blocked_mcc: [] };
 export const MAX_MCC_ENTRIES = 200;

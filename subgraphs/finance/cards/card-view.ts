@@ -2,39 +2,19 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import type { CardFundingSourceType, CardStatus, CardType } from "../../../lib/vocabulary/cards.ts";
 import { userTimeZone } from "../budgets/budget-settings.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
-import type { Card as CardRow, CardStatusChange } from "../generated/prisma/client.ts";
-import type { CardControls } from "./card-controls.ts";
+import type { Card as CardRow } from "../generated/prisma/client.ts";
+import type { Card, CardControls, CardFundingSource, CardLimitUsage } from "../types/card.ts";
 import { cardSpending } from "./card-spending.ts";
 
-export interface CardLimitUsage {
-  /** the limit, or null when none is set */
-  limit: string | null;
-  spent: string;
-  /** limit − spent (never below 0); null without a limit */
-  remaining: string | null;
-  period_start: Date;
-  period_end: Date;
-}
+/**
+ * A card as the API shows it (the GraphQL Card): never its number, CVV or expiry (spec 2.10:
+ * secure endpoints only). Its funding source's wallet is the users subgraph's, which the resolver
+ * references by id.
+ */
+export type CardView = Omit<Card, "funding_source"> & { funding_source: Omit<CardFundingSource, "wallet"> };
 
-/** A card as the API shows it: never its number, CVV or expiry (spec 2.10: secure endpoints only). */
-export interface CardView {
-  id: string;
-  type: CardType;
-  status: CardStatus;
-  nickname: string | null;
-  currency: string;
-  last_four: string;
-  funding_source: { type: CardFundingSourceType; id: string };
-  controls: CardControls;
-  /** how much of each limit the current day and month (in time_zone) have used */
-  usage: { time_zone: string; daily: CardLimitUsage; monthly: CardLimitUsage; single_transaction_limit: string | null };
-  shipping_address: Record<string, unknown> | null;
-  status_history: { from: CardStatus | null; to: CardStatus; changed_at: Date }[];
-  created_at: Date;
-  updated_at: Date;
-}
-
-type CardWithHistory = CardRow & { status_history: CardStatusChange[] };
+const WITH_HISTORY = { status_history: { orderBy: { id: "asc" } } } as const;
+type CardWithHistory = Prisma.CardGetPayload<{ include: typeof WITH_HISTORY }>;
 
 export const decimalText = (value: Prisma.Decimal | null): string | null => (value === null ? null : value.toFixed());
 
@@ -78,8 +58,6 @@ export async function cardView(tx: FinanceTx, row: CardWithHistory, now: Date = 
     updated_at: row.updated_at,
   };
 }
-
-const WITH_HISTORY = { status_history: { orderBy: { id: "asc" } } } as const;
 
 /** The user's card row, or CRD-404-001: other users' cards do not exist. */
 export async function findOwnCardRow(tx: FinanceTx, userId: string, cardId: string): Promise<CardWithHistory> {

@@ -8,7 +8,8 @@ import type { FinanceDb } from "../db.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
 import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 import { accountHolder } from "./account-holder.ts";
-import { applyControls, NO_CONTROLS, type CardControlsInput } from "./card-controls.ts";
+import type { CreateCardInput } from "../types/card.ts";
+import { applyControls, NO_CONTROLS } from "./card-controls.ts";
 import { requireIssuer, type CardIssuer } from "./card-issuer.ts";
 import { cardView, findOwnCardRow, type CardView } from "./card-view.ts";
 import { CARD_DECIMALS, requireCardCurrency, resolveSettlement } from "./card-settlement.ts";
@@ -21,17 +22,7 @@ export interface CreateCardServices {
   cardCipher: CardDataCipher;
 }
 
-export interface CreateCardOptions {
-  user_id: string;
-  type: string;
-  funding_source: { type: string; id: string };
-  currency?: string | null;
-  nickname?: string | null;
-  controls?: CardControlsInput | null;
-  shipping_address?: Record<string, unknown> | null;
-  idempotency_key?: string | null;
-  trace_id: string;
-}
+export type CreateCardOptions = CreateCardInput & { user_id: string; idempotency_key?: string | null; trace_id: string };
 
 /**
  * Issues a card to a KYC-approved user (CRD-403-001 otherwise) on a funding source of theirs.

@@ -1,13 +1,14 @@
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import type { FinanceDb } from "../db.ts";
-import { applyControls, type CardControlsInput } from "./card-controls.ts";
+import type { UpdateCardInput } from "../types/card.ts";
+import { applyControls } from "./card-controls.ts";
 import { cardView, controlsOf, findOwnCardRow, type CardView } from "./card-view.ts";
 import { CARD_DECIMALS } from "./card-settlement.ts";
 
 export const MAX_NICKNAME_LENGTH = 64;
 
 /** Sets the card's nickname and controls (absent: unchanged, null: cleared); a closed card is CRD-409-001. */
-export async function updateCard(db: FinanceDb, options: { user_id: string; card_id: string; nickname?: string | null; controls?: CardControlsInput | null }): Promise<CardView> {
+export async function updateCard(db: FinanceDb, options: UpdateCardInput & { user_id: string; card_id: string }): Promise<CardView> {
   if (typeof options.nickname === "string" && options.nickname.length > MAX_NICKNAME_LENGTH)
     throw validationError(["nickname"], `String should have at most ${MAX_NICKNAME_LENGTH} characters`, options.nickname, "string_too_long", { max_length: MAX_NICKNAME_LENGTH });
   return db.$transaction(async (tx) => {
