@@ -38,6 +38,25 @@ export const Asset = Type.Object({
   _links: Type.Optional(Links),
 }, { $id: "Asset" });
 
+/** BankAccount's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/bank-account.ts). */
+export const BANK_ACCOUNT_FIELDS = "id institution_id institution_name name account_type currency mask balance connection_status synced_at created_at updated_at";
+
+/** BankAccount as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/bank-account.ts). */
+export const BankAccount = Type.Object({
+  id: Type.String({ description: "bnk_<id>" }),
+  institution_id: Type.String(),
+  institution_name: Type.String(),
+  name: Type.String({ description: "The bank's name for the account." }),
+  account_type: Type.String({ description: "checking, savings or credit" }),
+  currency: Type.String({ description: "ISO 4217 code, e.g. USD" }),
+  mask: Type.String({ description: "the last four digits of the account number; the rest is never stored" }),
+  balance: Type.Union([Type.String(), Type.Null()], { description: "The bank's balance as last reported, a decimal string in `currency`." }),
+  connection_status: Type.Union([Type.Literal("active"), Type.Literal("reauth_required"), Type.Literal("error"), Type.Literal("revoked")], { description: "active; reauth_required (the bank wants the user to log in again); error (the provider lost the login); revoked (unlinked). The provider's link.* webhooks move it; revoked is final" }),
+  synced_at: Type.Union([EpochMs, Type.Null()], { description: "when its transactions last synced; null before the first sync" }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
 /** Budget's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/budget.ts). */
 export const BUDGET_FIELDS = "id category amount currency period period_start period_end time_zone spent remaining percentage_used created_at updated_at";
 

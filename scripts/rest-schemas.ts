@@ -75,8 +75,9 @@ function call(fn: string, args: string[], options?: SchemaOptions): string {
   return `${fn}(${[...args, ...(isEmpty(options) ? [] : [literal(options)])].join(", ")})`;
 }
 
-function enumSchema(type: GraphQLEnumType, options: SchemaOptions | undefined, withNull = false): string {
-  const members = type.getValues().map((value) => `Type.Literal(${JSON.stringify(value.name)})`);
+function enumSchema(type: GraphQLEnumType | readonly string[], options: SchemaOptions | undefined, withNull = false): string {
+  const names = "getValues" in type ? type.getValues().map((value) => value.name) : type;
+  const members = names.map((name) => `Type.Literal(${JSON.stringify(name)})`);
   return call("Type.Union", [`[${[...members, ...(withNull ? ["Type.Null()"] : [])].join(", ")}]`], options);
 }
 
@@ -189,11 +190,12 @@ class ResourceRenderer {
   }
 
   private outputField(where: string, field: { type: GraphQLOutputType; description?: string | null }, overlay: FieldOverlay, indent: string): string {
-    const { item, orNull, schema, acceptsNull, ref, expand: _expand, ...options } = overlay;
+    const { item, orNull, schema, acceptsNull, ref, expand: _expand, values, ...options } = overlay;
     if (acceptsNull !== undefined) throw new Error(`${where}: acceptsNull is for input fields`);
     if (ref && schema) throw new Error(`${where}: ref or schema, not both`);
     const nullable = !isNonNullType(field.type);
     const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+    if (values && (schema || !isScalarType(type) || type.name !== "String")) throw new Error(`${where}: values are for a String field REST does not replace`);
     // an instant's description is EpochMs's, which says how REST writes it
     const describable = this.describable(getNamedType(type), overlay) && getNamedType(type).name !== TimestampScalar.name;
     const inherited = describable && field.description ? { description: field.description } : undefined;
@@ -201,11 +203,13 @@ class ResourceRenderer {
     const nullOptions = nullable ? { ...inherited, ...orNull } : orNull;
     if (!nullable && !isEmpty(orNull)) throw new Error(`${where}: orNull, but the field is never null`);
     if (schema && (!isEmpty(options) || item)) throw new Error(`${where}: a replaced field takes its options in its schema`);
-    if (nullable && !schema && isEnumType(type)) {
+    const members = values ?? (isEnumType(type) ? type : undefined);
+    if (nullable && !schema && members) {
       // one flat union, as nullableLiteralUnion writes it
       if (!isEmpty(options)) throw new Error(`${where}: a nullable enum takes its options in orNull`);
-      return enumSchema(type, nullOptions, true);
+      return enumSchema(members, nullOptions, true);
     }
+    if (values) return enumSchema(values, valueOptions);
     const value = schema ? this.replacement(schema, where) : this.outputValue(where, type, valueOptions, item, indent, ref);
     return nullable ? call("Type.Union", [`[${value}, Type.Null()]`], nullOptions) : value;
   }
@@ -246,8 +250,8 @@ class ResourceRenderer {
   }
 
   private inputField(where: string, field: { type: GraphQLInputType; description?: string | null }, mirror: GraphQLOutputType | undefined, overlay: FieldOverlay, indent: string): string {
-    const { item, orNull, schema, acceptsNull, ref, expand, ...options } = overlay;
-    if (ref || expand) throw new Error(`${where}: ref and expand are for output fields`);
+    const { item, orNull, schema, acceptsNull, ref, expand, values, ...options } = overlay;
+    if (ref || expand || values) throw new Error(`${where}: ref, expand and values are for output fields`);
     const required = isNonNullType(field.type);
     const type = isNonNullType(field.type) ? field.type.ofType : field.type;
     const mirrorType = mirror && isNonNullType(mirror) ? mirror.ofType : mirror;
@@ -258,11 +262,11 @@ class ResourceRenderer {
     if (required && (acceptsNull !== undefined || !isEmpty(orNull))) throw new Error(`${where}: acceptsNull or orNull, but the field is required`);
     if (acceptsNull === false && !isEmpty(orNull)) throw new Error(`${where}: orNull, but REST refuses null here`);
     const outermost = !required && acceptsNull !== false;
-    const values = isEnumType(type) ? type : listsValues && !isListType(mirrorType) ? getNamedType(mirror) : undefined;
-    if (outermost && !schema && isEnumType(values)) {
+    const members = isEnumType(type) ? type : listsValues && !isListType(mirrorType) ? getNamedType(mirror) : undefined;
+    if (outermost && !schema && isEnumType(members)) {
       // one flat union, as answers write a nullable enum
       if (!isEmpty(options)) throw new Error(`${where}: a nullable enum takes its options in orNull`);
-      return `Type.Optional(${enumSchema(values, { ...inherited, ...orNull }, true)})`;
+      return `Type.Optional(${enumSchema(members, { ...inherited, ...orNull }, true)})`;
     }
     const value = schema ? this.replacement(schema, where) : this.inputValue(where, type, mirrorType, outermost ? options : { ...inherited, ...options }, item, indent);
     if (required) return value;

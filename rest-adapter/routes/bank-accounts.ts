@@ -2,28 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { SANDBOX_INSTITUTIONS } from "../../lib/contracts/bank-accounts.ts";
 import { href, link } from "../links.ts";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
-import { BANK_CONNECTION_STATUSES, BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_LINK_OUTCOMES } from "../../lib/vocabulary/bank-accounts.ts";
+import { BANK_ACCOUNT_FIELDS, BankAccount } from "../resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../schemas.ts";
+import { BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_LINK_OUTCOMES } from "../../lib/vocabulary/bank-accounts.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS } from "../../lib/vocabulary/transactions.ts";
-
-const BANK_ACCOUNT_FIELDS = "id institution_id institution_name name account_type currency mask balance connection_status synced_at created_at updated_at";
-
-const BankAccount = Type.Object({
-  id: Type.String({ description: "bnk_<id>" }),
-  institution_id: Type.String(),
-  institution_name: Type.String(),
-  name: Type.String({ description: "the bank's name for the account" }),
-  account_type: Type.String({ description: "checking, savings or credit" }),
-  currency: Type.String({ description: "ISO 4217" }),
-  mask: Type.String({ description: "the last four digits of the account number; the rest is never stored" }),
-  balance: Type.Union([Type.String(), Type.Null()], { description: "the bank's balance as last reported, a decimal string in `currency`" }),
-  connection_status: literalUnion(BANK_CONNECTION_STATUSES, {
-    description: "active; reauth_required (the bank wants the user to log in again); error (the provider lost the login); revoked (unlinked). The provider's link.* webhooks move it; revoked is final",
-  }),
-  synced_at: Type.Union([EpochMs, Type.Null()], { description: "when its transactions last synced; null before the first sync" }),
-  created_at: Type.Integer(),
-  updated_at: Type.Integer(),
-});
 
 const accountHref = (base: string, id: string) => href(base, "/v0/bank-accounts/{bank_account_id}", { bank_account_id: id });
 const BankAccountId = Type.Object({ bank_account_id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -143,6 +143,12 @@ describe("renderRestSchemas", () => {
     ).toThrow(/Thing.owner: ref, but Owner is written inline, not a component/);
   });
 
+  it("lists the values of a String field GraphQL answers without an enum (`values`), a nullable one as one flat union, and refuses them elsewhere", () => {
+    const listed = render({ type: "Thing", types: { Thing: { omit: ["owner"], fields: { name: { values: ["x", "y"], orNull: { description: "x, y or nothing" } } } } } });
+    expect(listed).toContain('name: Type.Union([Type.Literal("x"), Type.Literal("y"), Type.Null()], { description: "x, y or nothing" }),');
+    expect(() => render({ type: "Thing", types: { Thing: { omit: ["owner"], fields: { kind: { values: ["live"] } } } } })).toThrow(/Thing.kind: values are for a String field/);
+  });
+
   it("imports a replacement that is one of REST's shared shapes from rest-adapter/schemas.ts", () => {
     const shared = render({ type: "Thing", types: { Thing: { omit: ["owner"] }, CreateThingInput: { fields: { name: { schema: Address } } } }, inputs: { CreateThingInput: "Thing" } });
     expect(shared).toContain('import { Address, EpochMs, Links } from "./schemas.ts";');
