@@ -1,11 +1,11 @@
 import { appError } from "../../../lib/errors/app-error.ts";
-import type { CardAuthorizationStatus, CardDeclineReason, CardStatus } from "../../../lib/vocabulary/cards.ts";
+import type { CardAuthorizationStatus, CardDeclineReason } from "../../../lib/vocabulary/cards.ts";
 import { Prisma } from "../db.ts";
-import type { CardControls } from "../types/card.ts";
+import type { Card } from "../types/card.ts";
 
 /** Everything an authorization is decided on, read under the card's and the funding source's locks. */
 export interface AuthorizationFacts {
-  card: { status: CardStatus; currency: string; controls: CardControls };
+  card: Pick<Card, "status" | "currency" | "controls">;
   /** what the merchant asks: a positive decimal string in `currency`, and its four-digit MCC */
   request: { amount: string; currency: string; mcc: string };
   /** the card's approved purchases so far in the holder's current day and month (card-spending.ts) */
