@@ -1,7 +1,7 @@
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
-import type { CardFundingSourceType } from "../../../lib/vocabulary/cards.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import type { FinanceTx } from "../db.ts";
+import type { CardView } from "./card-view.ts";
 import { depositAsset } from "../transactions/deposit-asset.ts";
 import type { LedgerSource } from "../transactions/ledger-source.ts";
 import type { MovementUnit } from "../transactions/record-movement.ts";
@@ -53,7 +53,7 @@ async function bankSettlement(db: FinanceTx, options: { user_id: string; id: str
 export async function resolveSettlement(
   db: FinanceTx,
   users: FederatedClient,
-  options: { user_id: string; funding_source: { type: CardFundingSourceType; id: string }; currency: CardCurrency; trace_id: string; id_loc: (string | number)[] },
+  options: { user_id: string; funding_source: CardView["funding_source"]; currency: CardCurrency; trace_id: string; id_loc: (string | number)[] },
 ): Promise<CardSettlement> {
   const { type, id } = options.funding_source;
   if (type === "bank_account") return bankSettlement(db, { user_id: options.user_id, id, currency: options.currency, loc: options.id_loc });
