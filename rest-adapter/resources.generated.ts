@@ -299,6 +299,40 @@ export const SandboxPaymentInput = Type.Object({
   timestamp: Type.Optional(Type.Union([Instant, Type.Null()])),
 });
 
+/** UserRuleExecution's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-rule-execution.ts). */
+export const USER_RULE_EXECUTION_FIELDS = "id event_key event outcome detail task_id created_at";
+
+/** UserRuleExecution as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/user-rule-execution.ts). */
+export const UserRuleExecution = Type.Object({
+  id: Type.String({ description: "rex_<id>" }),
+  event_key: Type.String({ description: "ledger:<event id>, time:<slot>, price:<asset>:<side>:<instant>: one firing per rule and key" }),
+  event: Type.Record(Type.String(), Type.Unknown(), { description: "what it saw" }),
+  outcome: Type.Union([Type.Literal("fired"), Type.Literal("failed"), Type.Literal("skipped"), Type.Literal("stopped")], { description: "`fired` (its action done or queued), `failed` (with why), `skipped` (inside its cooldown), `stopped` (a loop, a chain too deep or its hourly cap: the rule was put in `error`)" }),
+  detail: Type.Union([Type.String(), Type.Null()]),
+  task_id: Type.Union([Type.String(), Type.Null()], { description: "the agent task its action queued (transfer, strategy_trigger)" }),
+  created_at: EpochMs,
+});
+
+/** UserRule's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-rule.ts). */
+export const USER_RULE_FIELDS = "id name enabled status last_error trigger_type trigger action_type action next_run_at last_fired_at created_at updated_at";
+
+/** UserRule as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/user-rule.ts). */
+export const UserRule = Type.Object({
+  id: Type.String({ description: "rul_<id>" }),
+  name: Type.String(),
+  enabled: Type.Boolean({ description: "whether it fires: status is enabled" }),
+  status: Type.Union([Type.Literal("enabled"), Type.Literal("disabled"), Type.Literal("error")], { description: "enabled, disabled or error (automation stopped it: a loop, a chain too deep or its hourly cap; last_error says why)" }),
+  last_error: Type.Union([Type.String(), Type.Null()], { description: "Why automation stopped it, while in error (cleared when it is enabled or disabled)." }),
+  trigger_type: Type.Union([Type.Literal("transaction_received"), Type.Literal("balance_threshold"), Type.Literal("time_based"), Type.Literal("price_alert")], { description: "transaction_received, balance_threshold, time_based or price_alert" }),
+  trigger: Type.Record(Type.String(), Type.Unknown()),
+  action_type: Type.Union([Type.Literal("transfer"), Type.Literal("notification"), Type.Literal("strategy_trigger")], { description: "transfer, notification or strategy_trigger" }),
+  action: Type.Record(Type.String(), Type.Unknown()),
+  next_run_at: Type.Union([EpochMs, Type.Null()], { description: "time_based: when it fires next." }),
+  last_fired_at: Type.Union([EpochMs, Type.Null()]),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
 /** User's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user.ts). */
 export const USER_FIELDS = "id auth_provider auth_provider_id status primary_eoa_address primary_chain_id safe_creation_status phone_number created_at updated_at";
 

@@ -1,38 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { RULE_ACTIONS, RULE_EXECUTION_OUTCOMES, RULE_TRIGGERS, USER_RULE_STATUSES } from "../../lib/vocabulary/agents.ts";
+import { RULE_ACTIONS, RULE_TRIGGERS } from "../../lib/vocabulary/agents.ts";
 import { ACTION_SCHEMAS, MAX_AUTOMATION_DEPTH, RULE_LIMITS, TRIGGER_SCHEMAS } from "../../lib/contracts/rules.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
+import { USER_RULE_EXECUTION_FIELDS, USER_RULE_FIELDS, UserRule, UserRuleExecution } from "../resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../schemas.ts";
 
-const RULE_FIELDS = "id name enabled status last_error trigger_type trigger action_type action next_run_at last_fired_at created_at updated_at";
-const EXECUTION_FIELDS = "id event_key event outcome detail task_id created_at";
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
-
-const UserRule = Type.Object({
-  id: Type.String({ description: "rul_<id>" }),
-  name: Type.String(),
-  enabled: Type.Boolean({ description: "whether it fires: status is `enabled`" }),
-  status: literalUnion(USER_RULE_STATUSES, { description: "`enabled`, `disabled`, or `error`: automation stopped it (a loop, a chain too deep, its hourly cap), `last_error` says why" }),
-  last_error: Type.Union([Type.String(), Type.Null()], { description: "why automation stopped it, while in `error`" }),
-  trigger_type: literalUnion(RULE_TRIGGERS),
-  trigger: JsonObject,
-  action_type: literalUnion(RULE_ACTIONS),
-  action: JsonObject,
-  next_run_at: Type.Union([EpochMs, Type.Null()], { description: "time_based: when it fires next" }),
-  last_fired_at: Type.Union([EpochMs, Type.Null()]),
-  created_at: EpochMs,
-  updated_at: EpochMs,
-});
-const Execution = Type.Object({
-  id: Type.String({ description: "rex_<id>" }),
-  event_key: Type.String({ description: "ledger:<event id>, time:<slot>, price:<asset>:<side>:<instant>: one firing per rule and key" }),
-  event: JsonObject,
-  outcome: literalUnion(RULE_EXECUTION_OUTCOMES, { description: "`fired` (its action done or queued), `failed` (with why), `skipped` (inside its cooldown), `stopped` (a loop, a chain too deep or its hourly cap: the rule was put in `error`)" }),
-  detail: Type.Union([Type.String(), Type.Null()]),
-  task_id: Type.Union([Type.String(), Type.Null()], { description: "the agent task its action queued (transfer, strategy_trigger)" }),
-  created_at: EpochMs,
-});
 
 const settingsDoc = (schemas: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>) =>
   Object.entries(schemas)
@@ -67,7 +41,7 @@ export const userRuleRoutes = [
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:transactions",
     agentExample: {},
-    operation: `query ListUserRules { user_rules { ${RULE_FIELDS} } }`,
+    operation: `query ListUserRules { user_rules { ${USER_RULE_FIELDS} } }`,
     result: (data) => ({ items: data.user_rules }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/rules")) }),
     responses: { 200: { description: "Your rules, oldest first", schema: Type.Object({ items: Type.Array(UserRule), _links: Links }) } },
@@ -92,7 +66,7 @@ export const userRuleRoutes = [
       action: JsonObject,
       enabled: Type.Optional(Type.Boolean({ default: true })),
     }),
-    operation: `mutation CreateUserRule($name: String!, $trigger_type: String!, $trigger: JSONObject!, $action_type: String!, $action: JSONObject!, $enabled: Boolean, $idempotency_key: String) { rule: create_user_rule(name: $name, trigger_type: $trigger_type, trigger: $trigger, action_type: $action_type, action: $action, enabled: $enabled, idempotency_key: $idempotency_key) { ${RULE_FIELDS} } }`,
+    operation: `mutation CreateUserRule($name: String!, $trigger_type: String!, $trigger: JSONObject!, $action_type: String!, $action: JSONObject!, $enabled: Boolean, $idempotency_key: String) { rule: create_user_rule(name: $name, trigger_type: $trigger_type, trigger: $trigger, action_type: $action_type, action: $action, enabled: $enabled, idempotency_key: $idempotency_key) { ${USER_RULE_FIELDS} } }`,
     variables: ({ body }) => ({ ...body, enabled: body.enabled ?? null }),
     result: (data) => data.rule,
     status: 201,
@@ -111,7 +85,7 @@ export const userRuleRoutes = [
     agentScope: "read:transactions",
     agentExample: { rule_id: "rul_01JD4ZK2M8Q7" },
     params: RuleId,
-    operation: `query GetUserRule($id: ID!) { rule: user_rule(id: $id) { ${RULE_FIELDS} } }`,
+    operation: `query GetUserRule($id: ID!) { rule: user_rule(id: $id) { ${USER_RULE_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.rule_id }),
     result: (data) => data.rule,
     links: (body, { base_url }) => ruleLinks(base_url, body.id),
@@ -131,7 +105,7 @@ export const userRuleRoutes = [
     agentExample: { rule_id: "rul_01JD4ZK2M8Q7", enabled: false },
     params: RuleId,
     body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })), enabled: Type.Optional(Type.Boolean()) }, { minProperties: 1 }),
-    operation: `mutation UpdateUserRule($id: ID!, $name: String, $enabled: Boolean, $idempotency_key: String) { rule: update_user_rule(id: $id, name: $name, enabled: $enabled, idempotency_key: $idempotency_key) { ${RULE_FIELDS} } }`,
+    operation: `mutation UpdateUserRule($id: ID!, $name: String, $enabled: Boolean, $idempotency_key: String) { rule: update_user_rule(id: $id, name: $name, enabled: $enabled, idempotency_key: $idempotency_key) { ${USER_RULE_FIELDS} } }`,
     variables: ({ params, body }) => ({ id: params.rule_id, name: body.name ?? null, enabled: body.enabled ?? null }),
     result: (data) => data.rule,
     links: (body, { base_url }) => ruleLinks(base_url, body.id),
@@ -150,7 +124,7 @@ export const userRuleRoutes = [
     idempotent: true,
     agentExample: { rule_id: "rul_01JD4ZK2M8Q7" },
     params: RuleId,
-    operation: `mutation DeleteUserRule($id: ID!, $idempotency_key: String) { rule: delete_user_rule(id: $id, idempotency_key: $idempotency_key) { ${RULE_FIELDS} } }`,
+    operation: `mutation DeleteUserRule($id: ID!, $idempotency_key: String) { rule: delete_user_rule(id: $id, idempotency_key: $idempotency_key) { ${USER_RULE_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.rule_id }),
     result: (data) => data.rule,
     links: (_body, { base_url }) => ({ list: link(href(base_url, "/v0/user/me/rules")) }),
@@ -169,11 +143,11 @@ export const userRuleRoutes = [
     agentExample: { rule_id: "rul_01JD4ZK2M8Q7", limit: 10 },
     params: RuleId,
     query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }),
-    operation: `query ListUserRuleExecutions($id: ID!, $limit: Int) { executions: user_rule_executions(id: $id, limit: $limit) { ${EXECUTION_FIELDS} } }`,
+    operation: `query ListUserRuleExecutions($id: ID!, $limit: Int) { executions: user_rule_executions(id: $id, limit: $limit) { ${USER_RULE_EXECUTION_FIELDS} } }`,
     variables: ({ params, query }) => ({ id: params.rule_id, limit: query.limit ?? null }),
     result: (data) => ({ items: data.executions }),
     links: (_body, { base_url, params }) => ({ rule: link(ruleHref(base_url, params.rule_id)) }),
-    responses: { 200: { description: "The firings", schema: Type.Object({ items: Type.Array(Execution), _links: Links }) } },
+    responses: { 200: { description: "The firings", schema: Type.Object({ items: Type.Array(UserRuleExecution), _links: Links }) } },
     errors: ["RUL-404-001", "USR-404-001", "AGT-403-003"],
   }),
 ];

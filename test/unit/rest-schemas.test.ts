@@ -149,6 +149,13 @@ describe("renderRestSchemas", () => {
     expect(() => render({ type: "Thing", types: { Thing: { omit: ["owner"], fields: { kind: { values: ["live"] } } } } })).toThrow(/Thing.kind: values are for a String field/);
   });
 
+  it("answers an instant as EpochMs, with GraphQL's description on a nullable one's union with null", () => {
+    const schema = buildSchema(`scalar Timestamp type Visit { """When it began.""" started_at: Timestamp! """When it ended; null while under way.""" ended_at: Timestamp } type Query { visit: Visit }`);
+    const visit = renderRestSchemas(schema, [{ name: "visit", exports: { resource: { type: "Visit", types: {} } } }]);
+    expect(visit).toContain("started_at: EpochMs,");
+    expect(visit).toContain('ended_at: Type.Union([EpochMs, Type.Null()], { description: "When it ended; null while under way." }),');
+  });
+
   it("imports a replacement that is one of REST's shared shapes from rest-adapter/schemas.ts", () => {
     const shared = render({ type: "Thing", types: { Thing: { omit: ["owner"] }, CreateThingInput: { fields: { name: { schema: Address } } } }, inputs: { CreateThingInput: "Thing" } });
     expect(shared).toContain('import { Address, EpochMs, Links } from "./schemas.ts";');
