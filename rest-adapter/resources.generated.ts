@@ -5,6 +5,33 @@ import { Address, ChainId, EpochMs, Instant, Links } from "./schemas.ts";
 import { CardFundingSource, FundingSourceId, ShippingAddress } from "./resources/card.ts";
 import { SandboxPaymentType } from "./resources/transaction.ts";
 
+/** AgentTask's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/agent-task.ts). */
+export const AGENT_TASK_FIELDS = "id kind title input status output error user_strategy_id scheduled_at started_at finished_at cancel_requested_at attempts status_history { from to changed_at } created_at updated_at";
+
+/** AgentTask as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/agent-task.ts). */
+export const AgentTask = Type.Object({
+  id: Type.String({ description: "tsk_<id>" }),
+  kind: Type.String({ description: "What it does: strategy_run." }),
+  title: Type.String(),
+  input: Type.Record(Type.String(), Type.Unknown()),
+  status: Type.Union([Type.Literal("queued"), Type.Literal("next"), Type.Literal("running"), Type.Literal("completed"), Type.Literal("failed"), Type.Literal("cancelled")], { description: "spec 3.5" }),
+  output: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "What it did, once completed." }),
+  error: Type.Union([Type.String(), Type.Null()], { description: "Why it failed." }),
+  user_strategy_id: Type.Union([Type.String(), Type.Null()], { description: "The user strategy it runs (strategy_run)." }),
+  scheduled_at: EpochMs,
+  started_at: Type.Union([EpochMs, Type.Null()]),
+  finished_at: Type.Union([EpochMs, Type.Null()]),
+  cancel_requested_at: Type.Union([EpochMs, Type.Null()], { description: "When the user asked to cancel it (cooperative: it stops at its next safe point)." }),
+  attempts: Type.Integer({ description: "Runs started; more than one when a runner died or a dependency failed." }),
+  status_history: Type.Array(Type.Object({
+    from: Type.Union([Type.String(), Type.Null()]),
+    to: Type.String(),
+    changed_at: EpochMs,
+  })),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
 /** AssetBalance's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/asset-balance.ts). */
 export const ASSET_BALANCE_FIELDS = "asset { id asset_type symbol name decimals contract_addresses { chain_id address } price { value_usd timestamp stale source } } balance value_usd";
 

@@ -2,31 +2,11 @@ import { Type } from "@sinclair/typebox";
 import { AGENT_TASK_STATUSES } from "../../lib/vocabulary/agents.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
+import { AGENT_TASK_FIELDS, AgentTask } from "../resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../schemas.ts";
 
-const TASK_FIELDS = "id kind title input status output error user_strategy_id scheduled_at started_at finished_at cancel_requested_at attempts status_history { from to changed_at } created_at updated_at";
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
 const Instant = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: "date-time" })], { description: "epoch milliseconds, or an ISO 8601 instant" });
-const Optional = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-const AgentTask = Type.Object({
-  id: Type.String({ description: "tsk_<id>" }),
-  kind: Type.String({ description: "strategy_run" }),
-  title: Type.String(),
-  input: JsonObject,
-  status: literalUnion(AGENT_TASK_STATUSES, { description: "spec 3.5" }),
-  output: Type.Union([JsonObject, Type.Null()], { description: "what it did, once completed" }),
-  error: Optional(Type.String({ description: "why it failed" })),
-  user_strategy_id: Optional(Type.String()),
-  scheduled_at: EpochMs,
-  started_at: Type.Union([EpochMs, Type.Null()]),
-  finished_at: Type.Union([EpochMs, Type.Null()]),
-  cancel_requested_at: Type.Union([EpochMs, Type.Null()]),
-  attempts: Type.Integer({ description: "runs started" }),
-  status_history: Type.Array(Type.Object({ from: Type.Union([Type.String(), Type.Null()]), to: Type.String(), changed_at: EpochMs })),
-  created_at: EpochMs,
-  updated_at: EpochMs,
-});
 
 const LIFECYCLE = [
   "States exactly spec 3.5: `queued` (created, waiting for `scheduled_at`) → `next` (due: a runner took it) → `running` → `completed` (its `output`), `failed` (its `error`) or `cancelled`. Every other move is refused with 409 `TSK-409-001` naming the current status; a queued task cannot be cancelled (the spec cancels running tasks only).",
@@ -59,7 +39,7 @@ export const agentTaskRoutes = [
       scheduled_at: Type.Optional(Instant),
       title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     }),
-    operation: `mutation CreateAgentTask($kind: String!, $input: JSONObject, $scheduled_at: Timestamp, $title: String, $idempotency_key: String) { task: create_agent_task(kind: $kind, input: $input, scheduled_at: $scheduled_at, title: $title, idempotency_key: $idempotency_key) { ${TASK_FIELDS} } }`,
+    operation: `mutation CreateAgentTask($kind: String!, $input: JSONObject, $scheduled_at: Timestamp, $title: String, $idempotency_key: String) { task: create_agent_task(kind: $kind, input: $input, scheduled_at: $scheduled_at, title: $title, idempotency_key: $idempotency_key) { ${AGENT_TASK_FIELDS} } }`,
     variables: ({ body }) => ({ kind: body.kind, input: body.input ?? null, scheduled_at: body.scheduled_at ?? null, title: body.title ?? null }),
     result: (data) => data.task,
     status: 201,
@@ -78,7 +58,7 @@ export const agentTaskRoutes = [
     agentScope: "read:transactions",
     agentExample: { status: "failed", limit: 10 },
     query: Type.Object({ status: Type.Optional(literalUnion(AGENT_TASK_STATUSES)), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }),
-    operation: `query ListAgentTasks($status: String, $limit: Int) { agent_tasks(status: $status, limit: $limit) { ${TASK_FIELDS} } }`,
+    operation: `query ListAgentTasks($status: String, $limit: Int) { agent_tasks(status: $status, limit: $limit) { ${AGENT_TASK_FIELDS} } }`,
     variables: ({ query }) => ({ status: query.status ?? null, limit: query.limit ?? null }),
     result: (data) => ({ items: data.agent_tasks }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/agent-tasks")) }),
@@ -96,7 +76,7 @@ export const agentTaskRoutes = [
     agentScope: "read:transactions",
     agentExample: { task_id: "tsk_01JD4ZK2M8Q7" },
     params: TaskId,
-    operation: `query GetAgentTask($id: ID!) { task: agent_task(id: $id) { ${TASK_FIELDS} } }`,
+    operation: `query GetAgentTask($id: ID!) { task: agent_task(id: $id) { ${AGENT_TASK_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.task_id }),
     result: (data) => data.task,
     links: (body, { base_url }) => taskLinks(base_url, body.id),
@@ -116,7 +96,7 @@ export const agentTaskRoutes = [
     idempotent: true,
     agentExample: { task_id: "tsk_01JD4ZK2M8Q7" },
     params: TaskId,
-    operation: `mutation CancelAgentTask($id: ID!, $idempotency_key: String) { task: cancel_agent_task(id: $id, idempotency_key: $idempotency_key) { ${TASK_FIELDS} } }`,
+    operation: `mutation CancelAgentTask($id: ID!, $idempotency_key: String) { task: cancel_agent_task(id: $id, idempotency_key: $idempotency_key) { ${AGENT_TASK_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.task_id }),
     result: (data) => data.task,
     status: 202,
