@@ -256,6 +256,18 @@ export const StatusChange = Type.Object({
   changed_at: EpochMs,
 }, { $id: "StatusChange" });
 
+/** Strategy's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/strategy.ts). */
+export const STRATEGY_FIELDS = "id name description category parameters_schema";
+
+/** Strategy as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/strategy.ts). */
+export const Strategy = Type.Object({
+  id: Type.String({ description: "stg_<name>", examples: ["stg_round_up"] }),
+  name: Type.String(),
+  description: Type.String(),
+  category: Type.Union([Type.Literal("savings"), Type.Literal("investing"), Type.Literal("spending"), Type.Literal("alerts")], { description: "savings, investing, spending or alerts (spec 2.10)" }),
+  parameters_schema: Type.Record(Type.String(), Type.Unknown(), { description: "the JSON Schema a user strategy's `parameters` must meet (defaults filled in)" }),
+});
+
 /** Transaction's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/transaction.ts). */
 export const TRANSACTION_FIELDS = "id type status direction amount asset { symbol decimals } currency amount_usd category description merchant { name mcc } wallet_id card_id bank_account_id counterparty chain_id tx_hash note timestamp created_at updated_at status_history { from to changed_at }";
 
@@ -356,6 +368,33 @@ export const UserRule = Type.Object({
   action: Type.Record(Type.String(), Type.Unknown()),
   next_run_at: Type.Union([EpochMs, Type.Null()], { description: "time_based: when it fires next." }),
   last_fired_at: Type.Union([EpochMs, Type.Null()]),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
+/** UserStrategy's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-strategy.ts). */
+export const USER_STRATEGY_FIELDS = "id strategy { id name description category } parameters status last_error consecutive_failures last_run_at status_history { from to cause changed_at } created_at updated_at";
+
+/** UserStrategy as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/user-strategy.ts). */
+export const UserStrategy = Type.Object({
+  id: Type.String({ description: "ust_<id>" }),
+  strategy: Type.Object({
+    id: Type.String({ description: "stg_<name>", examples: ["stg_round_up"] }),
+    name: Type.String(),
+    description: Type.String(),
+    category: Type.Union([Type.Literal("savings"), Type.Literal("investing"), Type.Literal("spending"), Type.Literal("alerts")], { description: "savings, investing, spending or alerts (spec 2.10)" }),
+  }),
+  parameters: Type.Record(Type.String(), Type.Unknown(), { description: "Checked against the strategy's parameters_schema, its defaults filled in." }),
+  status: Type.Union([Type.Literal("enabled"), Type.Literal("disabled"), Type.Literal("error")], { description: "spec 3.6; see the transitions in the description" }),
+  last_error: Type.Union([Type.String(), Type.Null()], { description: "Why its runs failed, while in error (kept until it is enabled again)." }),
+  consecutive_failures: Type.Integer({ description: "Failed runs in a row; at 3 an enabled strategy moves to error." }),
+  last_run_at: Type.Union([EpochMs, Type.Null()], { description: "the instant its last successful run covered up to" }),
+  status_history: Type.Array(Type.Object({
+    from: Type.Union([Type.String(), Type.Null()]),
+    to: Type.String(),
+    cause: Type.Union([Type.Literal("user"), Type.Literal("run_failures")], { description: "user (enabled or disabled it) or run_failures (its runs kept failing)" }),
+    changed_at: EpochMs,
+  })),
   created_at: EpochMs,
   updated_at: EpochMs,
 });

@@ -2,32 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { STRATEGY_CATEGORIES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
-
-const SUMMARY_FIELDS = "id name description category";
-const STRATEGY_FIELDS = `${SUMMARY_FIELDS} parameters_schema`;
-const USER_STRATEGY_FIELDS = `id strategy { ${SUMMARY_FIELDS} } parameters status last_error consecutive_failures last_run_at status_history { from to cause changed_at } created_at updated_at`;
+import { Strategy, STRATEGY_FIELDS, USER_STRATEGY_FIELDS, UserStrategy } from "../resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../schemas.ts";
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
-const Summary = {
-  id: Type.String({ description: "stg_<name>", examples: ["stg_round_up"] }),
-  name: Type.String(),
-  description: Type.String(),
-  category: literalUnion(STRATEGY_CATEGORIES),
-};
-const Strategy = Type.Object({ ...Summary, parameters_schema: { ...JsonObject, description: "the JSON Schema a user strategy's `parameters` must meet (defaults filled in)" } });
-const UserStrategy = Type.Object({
-  id: Type.String({ description: "ust_<id>" }),
-  strategy: Type.Object(Summary),
-  parameters: { ...JsonObject, description: "as checked against the strategy's parameters_schema, defaults filled in" },
-  status: literalUnion(USER_STRATEGY_STATUSES, { description: "spec 3.6; see the transitions in the description" }),
-  last_error: Type.Union([Type.String(), Type.Null()], { description: "why its runs failed (kept until it is enabled again)" }),
-  consecutive_failures: Type.Integer({ description: "failed runs in a row; the third moves an enabled strategy to error" }),
-  last_run_at: Type.Union([EpochMs, Type.Null()], { description: "the instant its last successful run covered up to" }),
-  status_history: Type.Array(Type.Object({ from: Type.Union([Type.String(), Type.Null()]), to: Type.String(), cause: literalUnion(["user", "run_failures"] as const), changed_at: EpochMs })),
-  created_at: EpochMs,
-  updated_at: EpochMs,
-});
 
 const TRANSITIONS =
   "States (spec 3.6) and their moves: `enabled` → `disabled` (you), `disabled` → `enabled` (you), `enabled` → `error` (its runs failed three times in a row; `last_error` says why), `error` → `enabled` or `disabled` (you, once the cause is fixed; enabling clears the failure count). Any other move, setting the status it already has included, is 409 `STR-409-001` naming the current status.";

@@ -1,0 +1,19 @@
+import type { RestResource } from "../resource-overlay.ts";
+import { STRATEGY_CATEGORIES } from "../../lib/vocabulary/agents.ts";
+
+const ID = { examples: ["stg_round_up"] };
+
+/** A strategy of the catalogue in REST (spec 2.10), written inline by its routes. */
+export const resource = {
+  type: "Strategy",
+  component: false,
+  types: {
+    Strategy: {
+      fields: {
+        id: ID,
+        category: { values: STRATEGY_CATEGORIES },
+        parameters_schema: { description: "the JSON Schema a user strategy's `parameters` must meet (defaults filled in)" },
+      },
+    },
+  },
+} satisfies RestResource;

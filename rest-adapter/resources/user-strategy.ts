@@ -1,0 +1,18 @@
+import type { RestResource } from "../resource-overlay.ts";
+import { STRATEGY_CATEGORIES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
+
+/** A strategy the user turned on, in REST (spec 3.6), written inline by its routes. */
+export const resource = {
+  type: "UserStrategy",
+  component: false,
+  types: {
+    UserStrategy: {
+      fields: {
+        status: { values: USER_STRATEGY_STATUSES, description: "spec 3.6; see the transitions in the description" },
+        last_run_at: { orNull: { description: "the instant its last successful run covered up to" } },
+      },
+    },
+    StrategySummary: { fields: { id: { examples: ["stg_round_up"] }, category: { values: STRATEGY_CATEGORIES } } },
+    UserStrategyStatusChange: { fields: { cause: { values: ["user", "run_failures"] } } },
+  },
+} satisfies RestResource;
