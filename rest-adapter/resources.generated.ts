@@ -474,3 +474,31 @@ export const WalletAddressProofInput = Type.Object({
   issued_at: Type.Optional(Type.Integer({ description: "with signature: epoch milliseconds written in the signed message" })),
   signature: Type.Optional(Type.String({ description: "The address's signature over the address-proof message; not needed when the JWT vouches for the address.", pattern: "^0x[0-9a-fA-F]+$" })),
 });
+
+/** Widget's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/widget.ts). */
+export const WIDGET_FIELDS = "id type title position { x y w h } settings data_request created_at updated_at";
+
+/** Widget as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/widget.ts). */
+export const Widget = Type.Object({
+  id: Type.String({ description: "wdg_<id>" }),
+  type: Type.Union([Type.Literal("balance"), Type.Literal("transactions"), Type.Literal("chat"), Type.Literal("budget")]),
+  title: Type.Union([Type.String(), Type.Null()]),
+  position: Type.Object({
+    x: Type.Integer({ minimum: 0, maximum: 11, description: "column" }),
+    y: Type.Integer({ minimum: 0, maximum: 1000, description: "row" }),
+    w: Type.Integer({ minimum: 1, maximum: 12, description: "width in columns" }),
+    h: Type.Integer({ minimum: 1, maximum: 20, description: "height in rows" }),
+  }, { description: "where it sits on the 12-column grid" }),
+  settings: Type.Record(Type.String(), Type.Unknown(), { description: "per type: `balance` {source_id}; `transactions` {limit, type, category, direction}; `chat` {session_id}; `budget` {budget_id}" }),
+  data_request: Type.String({ description: "The REST request whose answer is this widget's data (GET /v0/widgets/{widget_id}/data makes it)." }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
+/** A request body: the GraphQL input WidgetPositionInput, its String fields taking the enums of WidgetPosition's. */
+export const WidgetPositionInput = Type.Object({
+  x: Type.Integer({ minimum: 0, maximum: 11, description: "column" }),
+  y: Type.Integer({ minimum: 0, maximum: 1000, description: "row" }),
+  w: Type.Integer({ minimum: 1, maximum: 12, description: "width in columns" }),
+  h: Type.Integer({ minimum: 1, maximum: 20, description: "height in rows" }),
+}, { description: "where it sits on the 12-column grid" });

@@ -1,36 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
-import { WIDGET_SETTINGS } from "../../lib/contracts/widgets.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
-
-export const WIDGET_FIELDS = "id type title position { x y w h } settings data_request created_at updated_at";
-
-const Position = Type.Object(
-  {
-    x: Type.Integer({ minimum: 0, maximum: 11, description: "column" }),
-    y: Type.Integer({ minimum: 0, maximum: 1000, description: "row" }),
-    w: Type.Integer({ minimum: 1, maximum: 12, description: "width in columns" }),
-    h: Type.Integer({ minimum: 1, maximum: 20, description: "height in rows" }),
-  },
-  { description: "where it sits on the 12-column grid" },
-);
-const Settings = Type.Record(Type.String(), Type.Unknown(), {
-  description: `per type: ${Object.entries(WIDGET_SETTINGS)
-    .map(([type, schema]) => `\`${type}\` {${Object.keys((schema as { properties: object }).properties).join(", ")}}`)
-    .join("; ")}`,
-});
-export const Widget = Type.Object({
-  id: Type.String({ description: "wdg_<id>" }),
-  type: literalUnion(WIDGET_TYPES),
-  title: Type.Union([Type.String(), Type.Null()]),
-  position: Position,
-  settings: Settings,
-  data_request: Type.String({ description: "the REST request whose answer is this widget's data" }),
-  created_at: EpochMs,
-  updated_at: EpochMs,
-});
+import { Widget, WIDGET_FIELDS, WidgetPositionInput } from "../resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../schemas.ts";
 
 export const WidgetId = Type.Object({ widget_id: Type.String({ minLength: 1, maxLength: 64, description: "wdg_<id>" }) });
 export const widgetHref = (base: string, id: string) => href(base, "/v0/widgets/{widget_id}", { widget_id: id });
@@ -67,7 +40,7 @@ export const widgetRoutes = [
     summary: "Add a widget",
     description: TYPES,
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({ type: literalUnion(WIDGET_TYPES), position: Position, settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())), title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }),
+    body: Type.Object({ type: literalUnion(WIDGET_TYPES), position: WidgetPositionInput, settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())), title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }),
     operation: `mutation CreateWidget($type: String!, $position: WidgetPositionInput!, $settings: JSONObject, $title: String) { widget: create_widget(type: $type, position: $position, settings: $settings, title: $title) { ${WIDGET_FIELDS} } }`,
     variables: ({ body }) => ({ type: body.type, position: body.position, settings: body.settings ?? null, title: body.title ?? null }),
     result: (data) => data.widget,
@@ -101,7 +74,7 @@ export const widgetRoutes = [
     description: "Its type stays. Settings are checked against the type's schema.",
     security: ["PlatformJwt", "PlatformPat"],
     params: WidgetId,
-    body: Type.Object({ position: Type.Optional(Position), settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())), title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }, { minProperties: 1 }),
+    body: Type.Object({ position: Type.Optional(WidgetPositionInput), settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())), title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }, { minProperties: 1 }),
     operation: `mutation UpdateWidget($id: ID!, $position: WidgetPositionInput, $settings: JSONObject, $title: String) { widget: update_widget(id: $id, position: $position, settings: $settings, title: $title) { ${WIDGET_FIELDS} } }`,
     variables: ({ params, body }) => ({ id: params.widget_id, position: body.position ?? null, settings: body.settings ?? null, title: body.title ?? null }),
     result: (data) => data.widget,

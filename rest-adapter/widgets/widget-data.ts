@@ -5,7 +5,8 @@ import { compileValidator } from "../../lib/json-validation.ts";
 import { fastifyPath, pick, validate } from "../app.ts";
 import { link } from "../links.ts";
 import type { DocumentedRoute } from "../openapi.ts";
-import { Widget, WidgetId, widgetHref } from "../routes/widgets.ts";
+import { Widget } from "../resources.generated.ts";
+import { WidgetId, widgetHref } from "../routes/widgets.ts";
 import { Links } from "../schemas.ts";
 
 export const widgetDataDocumentation: DocumentedRoute = {
