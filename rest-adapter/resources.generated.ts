@@ -32,6 +32,40 @@ export const AgentTask = Type.Object({
   updated_at: EpochMs,
 });
 
+/** AgentTokenUse's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/agent-token-use.ts). */
+export const AGENT_TOKEN_USE_FIELDS = "operation outcome at";
+
+/** AgentTokenUse as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/agent-token-use.ts). */
+export const AgentTokenUse = Type.Object({
+  operation: Type.String({ description: "The REST operation's GraphQL operation name (e.g. ListTransactions), else the root fields of a /graphql query." }),
+  outcome: Type.String({ description: "`ok`, or the error code the request was answered with (e.g. AGT-403-001)." }),
+  at: EpochMs,
+});
+
+/** AgentToken's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/agent-token.ts). */
+export const AGENT_TOKEN_FIELDS = "id name token_prefix scopes wallet_ids expires_at last_used_at revoked_at created_at";
+
+/** AgentToken as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/agent-token.ts). */
+export const AgentToken = Type.Object({
+  id: Type.String({ description: "agt_<id>" }),
+  name: Type.String(),
+  token_prefix: Type.String({ description: "The token's first characters, to tell tokens apart." }),
+  scopes: Type.Array(Type.String(), { description: "Of read:transactions, read:balances, write:transfers, write:strategies." }),
+  wallet_ids: Type.Array(Type.Integer(), { description: "The wallets it may read; empty: every wallet of the user." }),
+  expires_at: EpochMs,
+  last_used_at: Type.Union([EpochMs, Type.Null()], { description: "the instant of the latest request made with it" }),
+  revoked_at: Type.Union([EpochMs, Type.Null()]),
+  created_at: EpochMs,
+});
+
+/** A request body: the GraphQL input CreateAgentTokenInput, its String fields taking the enums of AgentToken's. */
+export const CreateAgentTokenInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  scopes: Type.Array(Type.String(), { description: "A non-empty subset of read:transactions, read:balances, write:transfers, write:strategies.", examples: [["read:transactions", "read:balances"]] }),
+  expires_in_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 90 }), Type.Null()], { description: "Lifetime in days (1-90); default 30." })),
+  wallet_ids: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 20 }), Type.Null()], { description: "Restricts the token to these wallets of the user (1-20); absent: all of them." })),
+});
+
 /** AssetBalance's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/asset-balance.ts). */
 export const ASSET_BALANCE_FIELDS = "asset { id asset_type symbol name decimals contract_addresses { chain_id address } price { value_usd timestamp stale source } } balance value_usd";
 

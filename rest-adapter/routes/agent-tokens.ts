@@ -1,29 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
-import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_ACTIVE_AGENT_TOKENS, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../lib/contracts/agent-tokens.ts";
+import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_ACTIVE_AGENT_TOKENS, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../lib/contracts/agent-tokens.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
+import { AGENT_TOKEN_FIELDS, AGENT_TOKEN_USE_FIELDS, AgentToken, AgentTokenUse, CreateAgentTokenInput } from "../resources.generated.ts";
 import { Links, withLinks } from "../schemas.ts";
-
-const TOKEN_FIELDS = "id name token_prefix scopes wallet_ids expires_at last_used_at revoked_at created_at";
-
-const AgentToken = Type.Object({
-  id: Type.String({ description: "agt_<id>" }),
-  name: Type.String(),
-  token_prefix: Type.String({ description: "The token's first characters, to tell tokens apart." }),
-  scopes: Type.Array(Type.String(), { description: `Of ${AGENT_TOKEN_SCOPES.join(", ")}.` }),
-  wallet_ids: Type.Array(Type.Integer(), { description: "The wallets it may read; empty: every wallet of yours." }),
-  expires_at: Type.Integer({ description: "epoch ms" }),
-  last_used_at: Type.Union([Type.Integer(), Type.Null()], { description: "epoch ms of the latest request made with it" }),
-  revoked_at: Type.Union([Type.Integer(), Type.Null()]),
-  created_at: Type.Integer(),
-});
-
-const AgentTokenUse = Type.Object({
-  operation: Type.String({ description: "The REST operation's GraphQL operation name (e.g. ListTransactions), else the root fields of a /graphql query." }),
-  outcome: Type.String({ description: "`ok`, or the error code the request was answered with (e.g. AGT-403-001)." }),
-  at: Type.Integer({ description: "epoch ms" }),
-});
 
 const tokenHref = (base: string, id: string) => href(base, "/v0/agent/tokens/{token_id}", { token_id: id });
 
@@ -42,15 +23,8 @@ export const agentTokenRoutes = [
       `You hold at most ${MAX_ACTIVE_AGENT_TOKENS} active (neither revoked nor expired) tokens; issuing another is 409 \`AGT-409-001\` until you revoke one. Each token's requests spend your own rate-limit budget (\`user\` rule) as well as the token's. ` +
       `\`wallet_ids\` (1-${MAX_AGENT_TOKEN_WALLETS} of your wallets; another user's is 404 \`WAL-404-001\`) restricts it to those wallets: it then reads their transactions (the feed narrowed to them), their balances and assets, and the asset catalogue; operations that span your whole account (accounts, cards, budgets, insights) answer 403 \`AGT-403-003\`. JWT, or a PAT with \`write\`.`,
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({
-      name: Type.String({ minLength: 1, maxLength: MAX_AGENT_TOKEN_NAME_LENGTH }),
-      scopes: Type.Array(Type.String(), { description: `A non-empty subset of ${AGENT_TOKEN_SCOPES.join(", ")}.`, examples: [["read:transactions", "read:balances"]] }),
-      expires_in_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_AGENT_TOKEN_DAYS }), Type.Null()], { description: `default ${DEFAULT_AGENT_TOKEN_DAYS}` })),
-      wallet_ids: Type.Optional(
-        Type.Union([Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_AGENT_TOKEN_WALLETS }), Type.Null()], { description: "Restricts the token to these wallets of yours; absent: all of them." }),
-      ),
-    }),
-    operation: `mutation CreateAgentToken($input: CreateAgentTokenInput!) { token: create_agent_token(input: $input) { ${TOKEN_FIELDS} token } }`,
+    body: CreateAgentTokenInput,
+    operation: `mutation CreateAgentToken($input: CreateAgentTokenInput!) { token: create_agent_token(input: $input) { ${AGENT_TOKEN_FIELDS} token } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.token,
     status: 201,
@@ -70,7 +44,7 @@ export const agentTokenRoutes = [
     summary: "List your agent tokens (never their secrets)",
     description: "Newest first, revoked and expired ones included. JWT, or a PAT with `read`.",
     security: ["PlatformJwt", "PlatformPat"],
-    operation: `query ListAgentTokens { tokens: agent_tokens { ${TOKEN_FIELDS} } }`,
+    operation: `query ListAgentTokens { tokens: agent_tokens { ${AGENT_TOKEN_FIELDS} } }`,
     result: (data) => ({ items: data.tokens }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/agent/tokens")) }),
     responses: { 200: { description: "The tokens", schema: Type.Object({ items: Type.Array(AgentToken), _links: Links }) } },
@@ -85,7 +59,7 @@ export const agentTokenRoutes = [
     description: "Takes effect on the token's next request (401 `USR-401-005`). Revoking a revoked token answers the same. Another user's token: 404 `AGT-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     params: Type.Object({ token_id: Type.String({ minLength: 1 }) }),
-    operation: `mutation RevokeAgentToken($id: ID!) { token: revoke_agent_token(id: $id) { ${TOKEN_FIELDS} } }`,
+    operation: `mutation RevokeAgentToken($id: ID!) { token: revoke_agent_token(id: $id) { ${AGENT_TOKEN_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.token_id }),
     result: (data) => data.token,
     links: (body, { base_url }) => ({ uses: link(href(base_url, "/v0/agent/tokens/{token_id}/uses", { token_id: body.id })), list: link(href(base_url, "/v0/agent/tokens")) }),
@@ -102,7 +76,7 @@ export const agentTokenRoutes = [
     security: ["PlatformJwt", "PlatformPat"],
     params: Type.Object({ token_id: Type.String({ minLength: 1 }) }),
     query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_AGENT_TOKEN_USES })) }),
-    operation: `query ListAgentTokenUses($token_id: ID!, $limit: Int) { uses: agent_token_uses(token_id: $token_id, limit: $limit) { operation outcome at } }`,
+    operation: `query ListAgentTokenUses($token_id: ID!, $limit: Int) { uses: agent_token_uses(token_id: $token_id, limit: $limit) { ${AGENT_TOKEN_USE_FIELDS} } }`,
     variables: ({ params, query }) => ({ token_id: params.token_id, limit: query.limit ?? null }),
     result: (data) => ({ items: data.uses }),
     links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/agent/tokens/{token_id}/uses", { token_id: params.token_id })), token: link(tokenHref(base_url, params.token_id)) }),

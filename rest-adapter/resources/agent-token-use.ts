@@ -1,0 +1,15 @@
+import type { RestResource } from "../resource-overlay.ts";
+
+/** One request made with an agent token, in REST (GET /v0/agent/tokens/{token_id}/uses), written inline. */
+export const resource = {
+  type: "AgentTokenUse",
+  component: false,
+  types: {
+    AgentTokenUse: {
+      fields: {
+        operation: { description: "The REST operation's GraphQL operation name (e.g. ListTransactions), else the root fields of a /graphql query." },
+        outcome: { description: "`ok`, or the error code the request was answered with (e.g. AGT-403-001)." },
+      },
+    },
+  },
+} satisfies RestResource;
