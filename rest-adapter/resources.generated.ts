@@ -159,6 +159,39 @@ export const UpdateBudgetInput = Type.Object({
   period_end: Type.Optional(Type.Union([Type.Integer({ description: "custom budgets only: end (exclusive), epoch milliseconds" }), Type.Null()])),
 });
 
+/** CardAuthorization's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card-authorization.ts). */
+export const CARD_AUTHORIZATION_FIELDS = "id card_id decision decline_reason status amount currency merchant { name mcc } transaction { id type status direction amount asset { symbol decimals } currency amount_usd category description merchant { name mcc } wallet_id card_id bank_account_id counterparty chain_id tx_hash note timestamp created_at updated_at status_history { from to changed_at } } refunded_amount refunds { id type status direction amount asset { symbol decimals } currency amount_usd category description merchant { name mcc } wallet_id card_id bank_account_id counterparty chain_id tx_hash note timestamp created_at updated_at status_history { from to changed_at } } created_at updated_at";
+
+/** CardAuthorization as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/card-authorization.ts). */
+export const CardAuthorization = Type.Object({
+  id: Type.String({ description: "cau_<id>" }),
+  card_id: Type.String(),
+  decision: Type.Union([Type.Literal("approved"), Type.Literal("declined")]),
+  decline_reason: Type.Union([Type.Literal("card_inactive"), Type.Literal("currency_mismatch"), Type.Literal("single_transaction_limit_exceeded"), Type.Literal("daily_limit_exceeded"), Type.Literal("monthly_limit_exceeded"), Type.Literal("mcc_not_allowed"), Type.Literal("mcc_blocked"), Type.Literal("insufficient_funds"), Type.Null()], { description: "set when declined: the first rule that failed, in this order" }),
+  status: Type.Union([Type.Literal("declined"), Type.Literal("pending"), Type.Literal("captured"), Type.Literal("reversed"), Type.Literal("refunded")], { description: "declined; or pending, then captured (then refunded once fully refunded) or reversed" }),
+  amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "what the merchant asked, in `currency`", examples: ["42.50"] }),
+  currency: Type.String({ description: "What the merchant asked in (ISO 4217).", examples: ["USD"] }),
+  merchant: Type.Object({
+    name: Type.String(),
+    mcc: Type.String({ description: "Four-digit merchant category code (ISO 18245); it sets the purchase's category.", pattern: "^[0-9]{4}$" }),
+  }),
+  transaction: Type.Union([Type.Ref("Transaction"), Type.Null()], { description: "The card_purchase an approval booked (out of the funding source, naming the card); null when declined." }),
+  refunded_amount: Type.String({ description: "The sum of its refunds, decimal string in `currency`.", examples: ["0"] }),
+  refunds: Type.Array(Type.Ref("Transaction"), { description: "Its card_refund movements, oldest first." }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
+/** A request body: the GraphQL input SandboxCardAuthorizationInput, its String fields taking the enums of CardAuthorization's. */
+export const SandboxCardAuthorizationInput = Type.Object({
+  amount: Type.String({ description: "Positive decimal string in `currency`, cents at most.", pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, examples: ["42.50"] }),
+  currency: Type.String({ description: "ISO 4217; anything but the card's currency is declined (currency_mismatch).", pattern: "^[A-Za-z]{3}$", examples: ["USD"] }),
+  merchant: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 100, examples: ["Corner Grocery"] }),
+    mcc: Type.String({ pattern: "^[0-9]{4}$", description: "merchant category code (ISO 18245)", examples: ["5411"] }),
+  }),
+});
+
 /** Card's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card.ts). */
 export const CARD_FIELDS = "id type status nickname currency last_four funding_source { type id } controls { daily_limit monthly_limit single_transaction_limit allowed_mcc blocked_mcc } usage { time_zone daily { limit spent remaining period_start period_end } monthly { limit spent remaining period_start period_end } single_transaction_limit } shipping_address status_history { from to changed_at } created_at updated_at";
 

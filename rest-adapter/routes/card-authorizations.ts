@@ -1,33 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
-import { TRANSACTION_FIELDS } from "../resources.generated.ts";
-import { EpochMs, Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
-import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS } from "../../lib/vocabulary/cards.ts";
+import { CARD_AUTHORIZATION_FIELDS, CardAuthorization, SandboxCardAuthorizationInput } from "../resources.generated.ts";
+import { Links, PageOffset, withLinks } from "../schemas.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
-
-const CARD_AUTHORIZATION_FIELDS = `id card_id decision decline_reason status amount currency merchant { name mcc } transaction { ${TRANSACTION_FIELDS} } refunded_amount refunds { ${TRANSACTION_FIELDS} } created_at updated_at`;
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
 const AuthorizationId = Type.Object({ authorization_id: Type.String({ minLength: 1, maxLength: 64, description: "cau_<id>" }) });
 const Money = Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string, cents at most", examples: ["42.50"] });
-
-const AUTHORIZATION = {
-  id: Type.String({ description: "cau_<id>" }),
-  card_id: Type.String(),
-  decision: literalUnion(CARD_AUTHORIZATION_DECISIONS),
-  decline_reason: nullableLiteralUnion(CARD_DECLINE_REASONS, { description: "set when declined: the first rule that failed, in this order" }),
-  status: literalUnion(CARD_AUTHORIZATION_STATUSES, { description: "declined; or pending, then captured (then refunded once fully refunded) or reversed" }),
-  amount: { ...Money, description: "what the merchant asked, in `currency`" },
-  currency: Type.String({ examples: ["USD"] }),
-  merchant: Type.Object({ name: Type.String(), mcc: Type.String({ pattern: "^[0-9]{4}$" }) }),
-  transaction: Type.Union([Type.Ref("Transaction"), Type.Null()], { description: "the `card_purchase` an approval booked; null when declined" }),
-  refunded_amount: Type.String({ description: "the sum of its refunds, in `currency`", examples: ["0"] }),
-  refunds: Type.Array(Type.Ref("Transaction"), { description: "its `card_refund` movements, oldest first" }),
-  created_at: EpochMs,
-  updated_at: EpochMs,
-};
-const CardAuthorization = Type.Object({ ...AUTHORIZATION, _links: Links });
 
 const RULES = [
   "Every authorization is decided by one set of rules, in this order, the first that fails naming `decline_reason`: the card is `active` (`card_inactive`); `currency` is the card's (`currency_mismatch`); `amount` ≤ `single_transaction_limit` (`single_transaction_limit_exceeded`); the day's and the month's approved purchases plus `amount` within `daily_limit` and `monthly_limit` (`daily_limit_exceeded`, `monthly_limit_exceeded`; days and months of your time zone, `GET /v0/budgets/settings`; purchases pending, processing or completed count, reversed ones do not, refunds give nothing back); `merchant.mcc` in `allowed_mcc` when that is set (`mcc_not_allowed`) and not in `blocked_mcc` (`mcc_blocked`); the funding source's available balance covers `amount` (`insufficient_funds`; also when the funding source can no longer pay, such as a deleted wallet). Exactly at a limit passes. Amounts compare as exact decimals.",
@@ -66,7 +46,7 @@ function actionRoute(operationId: "captureSandboxCardAuthorization" | "reverseSa
     variables: ({ params }) => ({ id: params.authorization_id }),
     result: (data) => data.authorization,
     links: (body, { base_url }) => authorizationLinks(base_url, body),
-    responses: { 200: { description: "The authorization in its new status", schema: CardAuthorization } },
+    responses: { 200: { description: "The authorization in its new status", schema: withLinks(CardAuthorization) } },
     errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "CRD-404-002", "CRD-409-002"],
   });
 }
@@ -100,7 +80,7 @@ export const cardAuthorizationRoutes = [
       200: {
         description: "One page of the card's authorizations",
         schema: Type.Object({
-          items: Type.Array(Type.Object(AUTHORIZATION)),
+          items: Type.Array(CardAuthorization),
           pagination: Type.Object({ limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer({ description: "authorizations of the card, over all pages" }) }),
           _links: Links,
         }),
@@ -122,20 +102,13 @@ export const cardAuthorizationRoutes = [
     security: ["PlatformJwt", "PlatformPat"],
     idempotent: true,
     params: CardId,
-    body: Type.Object({
-      amount: Money,
-      currency: Type.String({ pattern: "^[A-Za-z]{3}$", description: "ISO 4217; anything but the card's currency is declined (currency_mismatch)", examples: ["USD"] }),
-      merchant: Type.Object({
-        name: Type.String({ minLength: 1, maxLength: 100, examples: ["Corner Grocery"] }),
-        mcc: Type.String({ pattern: "^[0-9]{4}$", description: "merchant category code (ISO 18245)", examples: ["5411"] }),
-      }),
-    }),
+    body: SandboxCardAuthorizationInput,
     operation: `mutation CreateSandboxCardAuthorization($card_id: ID!, $input: SandboxCardAuthorizationInput!, $idempotency_key: String) { authorization: sandbox_authorize_card(card_id: $card_id, input: $input, idempotency_key: $idempotency_key) { ${CARD_AUTHORIZATION_FIELDS} } }`,
     variables: ({ params, body }) => ({ card_id: params.card_id, input: body }),
     result: (data) => data.authorization,
     status: 201,
     links: (body, { base_url }) => authorizationLinks(base_url, body),
-    responses: { 201: { description: "The authorization as decided, approved or declined (also the answer to a retry with the same Idempotency-Key)", schema: CardAuthorization } },
+    responses: { 201: { description: "The authorization as decided, approved or declined (also the answer to a retry with the same Idempotency-Key)", schema: withLinks(CardAuthorization) } },
     errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "CRD-404-001"],
   }),
   actionRoute("captureSandboxCardAuthorization", "capture", "Sandbox mode only: the merchant captures a pending authorization"),
@@ -155,7 +128,7 @@ export const cardAuthorizationRoutes = [
     variables: ({ params, body }) => ({ id: params.authorization_id, amount: body.amount ?? null }),
     result: (data) => data.authorization,
     links: (body, { base_url }) => authorizationLinks(base_url, body),
-    responses: { 200: { description: "The authorization with its refunds", schema: CardAuthorization } },
+    responses: { 200: { description: "The authorization with its refunds", schema: withLinks(CardAuthorization) } },
     errors: ["USR-403-001", "USR-404-001", "GEN-404-001", "CRD-404-002", "CRD-409-002", "CRD-422-003"],
   }),
 ];
