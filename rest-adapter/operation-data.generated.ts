@@ -1970,7 +1970,6 @@ export interface OperationData {
   /** POST /v0/ramps/quotes */
   createRampQuote: {
     quote: {
-      id: string;
       direction: string;
       bank_account_id: string;
       wallet_id: number;
@@ -1981,6 +1980,7 @@ export interface OperationData {
       fiat_amount: string;
       rate: string;
       fee: string;
+      id: string;
       expires_at: number;
       created_at: number;
     };
@@ -1988,9 +1988,6 @@ export interface OperationData {
   /** POST /v0/ramps/on */
   createOnRamp: {
     ramp: {
-      id: string;
-      quote_id: string;
-      status: string;
       direction: string;
       bank_account_id: string;
       wallet_id: number;
@@ -2001,6 +1998,9 @@ export interface OperationData {
       fiat_amount: string;
       rate: string;
       fee: string;
+      id: string;
+      quote_id: string;
+      status: string;
       transaction_id: string;
       failure_reason: string | null;
       created_at: number;
@@ -2010,9 +2010,6 @@ export interface OperationData {
   /** POST /v0/ramps/off */
   createOffRamp: {
     ramp: {
-      id: string;
-      quote_id: string;
-      status: string;
       direction: string;
       bank_account_id: string;
       wallet_id: number;
@@ -2023,6 +2020,9 @@ export interface OperationData {
       fiat_amount: string;
       rate: string;
       fee: string;
+      id: string;
+      quote_id: string;
+      status: string;
       transaction_id: string;
       failure_reason: string | null;
       created_at: number;
@@ -2032,9 +2032,6 @@ export interface OperationData {
   /** GET /v0/ramps */
   listRamps: {
     ramps: {
-      id: string;
-      quote_id: string;
-      status: string;
       direction: string;
       bank_account_id: string;
       wallet_id: number;
@@ -2045,6 +2042,9 @@ export interface OperationData {
       fiat_amount: string;
       rate: string;
       fee: string;
+      id: string;
+      quote_id: string;
+      status: string;
       transaction_id: string;
       failure_reason: string | null;
       created_at: number;
@@ -2054,9 +2054,6 @@ export interface OperationData {
   /** GET /v0/ramps/{ramp_id} */
   getRamp: {
     ramp: {
-      id: string;
-      quote_id: string;
-      status: string;
       direction: string;
       bank_account_id: string;
       wallet_id: number;
@@ -2067,6 +2064,9 @@ export interface OperationData {
       fiat_amount: string;
       rate: string;
       fee: string;
+      id: string;
+      quote_id: string;
+      status: string;
       transaction_id: string;
       failure_reason: string | null;
       created_at: number;

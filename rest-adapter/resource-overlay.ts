@@ -48,6 +48,6 @@ export interface FieldOverlay extends SchemaOptions {
   ref?: true;
   /** answered only when asked for (`?expand=`): optional, and selected in `<TYPE>_EXPANSIONS` instead of `<TYPE>_FIELDS` */
   expand?: true;
-  /** the values of a String field GraphQL answers without an enum: REST lists them (a vocabulary list of lib/) */
+  /** the values of a String field GraphQL leaves open (an answer without an enum, an input without an enum to mirror): REST lists them (a vocabulary list of lib/) */
   values?: readonly string[];
 }

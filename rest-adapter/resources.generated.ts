@@ -310,6 +310,59 @@ export const Notification = Type.Object({
   created_at: EpochMs,
 });
 
+/** RampQuote's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/ramp-quote.ts). */
+export const RAMP_QUOTE_FIELDS = "direction bank_account_id wallet_id chain_id asset asset_amount currency fiat_amount rate fee id expires_at created_at";
+
+/** RampQuote as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/ramp-quote.ts). */
+export const RampQuote = Type.Object({
+  direction: Type.Union([Type.Literal("on"), Type.Literal("off")], { description: "on (bank account → wallet) or off (wallet → bank account)" }),
+  bank_account_id: Type.String(),
+  wallet_id: Type.Integer(),
+  chain_id: Type.Integer(),
+  asset: Type.String({ description: "The crypto asset's symbol.", examples: ["USDC"] }),
+  asset_amount: Type.String({ description: "The asset the wallet receives (on) or sends (off), a decimal string in asset units." }),
+  currency: Type.String({ description: "The bank account's currency (ISO 4217)." }),
+  fiat_amount: Type.String({ description: "The fiat the bank account pays (on, fee included) or receives (off, fee taken)." }),
+  rate: Type.String({ description: "Fiat per whole unit of the asset." }),
+  fee: Type.String({ description: "the provider's fee in fiat: 1 %, at least 1.00, at the sandbox provider" }),
+  id: Type.String({ description: "rmq_<id>" }),
+  expires_at: EpochMs,
+  created_at: EpochMs,
+});
+
+/** A request body: the GraphQL input RampQuoteInput, its String fields taking the enums of RampQuote's. */
+export const RampQuoteInput = Type.Object({
+  direction: Type.Union([Type.Literal("on"), Type.Literal("off")], { description: "on (bank account → wallet) or off (wallet → bank account)" }),
+  bank_account_id: Type.String({ minLength: 1, maxLength: 64 }),
+  wallet_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  asset: Type.String({ description: "The crypto asset's symbol, in the catalogue on the wallet's chain.", minLength: 1, maxLength: 32, examples: ["USDC"] }),
+  amount: Type.String({ minLength: 1, maxLength: 80, pattern: "^[0-9]+(\\.[0-9]+)?$", description: "on: fiat paid; off: asset sent", examples: ["100.00"] }),
+});
+
+/** Ramp's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/ramp.ts). */
+export const RAMP_FIELDS = "direction bank_account_id wallet_id chain_id asset asset_amount currency fiat_amount rate fee id quote_id status transaction_id failure_reason created_at updated_at";
+
+/** Ramp as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/ramp.ts). */
+export const Ramp = Type.Object({
+  direction: Type.Union([Type.Literal("on"), Type.Literal("off")], { description: "on (bank account → wallet) or off (wallet → bank account)" }),
+  bank_account_id: Type.String(),
+  wallet_id: Type.Integer(),
+  chain_id: Type.Integer(),
+  asset: Type.String({ description: "The crypto asset's symbol.", examples: ["USDC"] }),
+  asset_amount: Type.String({ description: "The asset the wallet receives (on) or sends (off), a decimal string in asset units." }),
+  currency: Type.String({ description: "The bank account's currency (ISO 4217)." }),
+  fiat_amount: Type.String({ description: "The fiat the bank account pays (on, fee included) or receives (off, fee taken)." }),
+  rate: Type.String({ description: "Fiat per whole unit of the asset." }),
+  fee: Type.String({ description: "the provider's fee in fiat: 1 %, at least 1.00, at the sandbox provider" }),
+  id: Type.String({ description: "rmp_<id>" }),
+  quote_id: Type.String(),
+  status: Type.Union([Type.Literal("pending"), Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed")], { description: "its ledger transaction's (spec 3.4): pending when recorded, then processing, completed or failed as the provider reports by webhook" }),
+  transaction_id: Type.String({ description: "The on_ramp or off_ramp transaction in the feed." }),
+  failure_reason: Type.Union([Type.String(), Type.Null()], { description: "Why the provider failed it." }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
 /** StatusChange's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/status-change.ts). */
 export const STATUS_CHANGE_FIELDS = "from to cause event_id ignored changed_at";
 

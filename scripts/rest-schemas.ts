@@ -251,9 +251,10 @@ class ResourceRenderer {
 
   private inputField(where: string, field: { type: GraphQLInputType; description?: string | null }, mirror: GraphQLOutputType | undefined, overlay: FieldOverlay, indent: string): string {
     const { item, orNull, schema, acceptsNull, ref, expand, values, ...options } = overlay;
-    if (ref || expand || values) throw new Error(`${where}: ref, expand and values are for output fields`);
+    if (ref || expand) throw new Error(`${where}: ref and expand are for output fields`);
     const required = isNonNullType(field.type);
     const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+    if (values && (schema || !isScalarType(type) || type.name !== "String")) throw new Error(`${where}: values are for a String field REST does not replace`);
     const mirrorType = mirror && isNonNullType(mirror) ? mirror.ofType : mirror;
     // an enum's values say what GraphQL's description of a String input spells out
     const listsValues = getNamedType(type).name === "String" && mirror !== undefined && isEnumType(getNamedType(mirror));
@@ -262,13 +263,15 @@ class ResourceRenderer {
     if (required && (acceptsNull !== undefined || !isEmpty(orNull))) throw new Error(`${where}: acceptsNull or orNull, but the field is required`);
     if (acceptsNull === false && !isEmpty(orNull)) throw new Error(`${where}: orNull, but REST refuses null here`);
     const outermost = !required && acceptsNull !== false;
-    const members = isEnumType(type) ? type : listsValues && !isListType(mirrorType) ? getNamedType(mirror) : undefined;
-    if (outermost && !schema && isEnumType(members)) {
+    const mirrorEnum = listsValues && !isListType(mirrorType) ? getNamedType(mirror) : undefined;
+    const members = values ?? (isEnumType(type) ? type : isEnumType(mirrorEnum) ? mirrorEnum : undefined);
+    if (outermost && !schema && members) {
       // one flat union, as answers write a nullable enum
       if (!isEmpty(options)) throw new Error(`${where}: a nullable enum takes its options in orNull`);
       return `Type.Optional(${enumSchema(members, { ...inherited, ...orNull }, true)})`;
     }
-    const value = schema ? this.replacement(schema, where) : this.inputValue(where, type, mirrorType, outermost ? options : { ...inherited, ...options }, item, indent);
+    const valueOptions = outermost ? options : { ...inherited, ...options };
+    const value = schema ? this.replacement(schema, where) : values ? enumSchema(values, valueOptions) : this.inputValue(where, type, mirrorType, valueOptions, item, indent);
     if (required) return value;
     if (acceptsNull === false) return `Type.Optional(${value})`;
     return `Type.Optional(${call("Type.Union", [`[${value}, Type.Null()]`], { ...inherited, ...orNull })})`;

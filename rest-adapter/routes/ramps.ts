@@ -1,38 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { RAMP_DIRECTIONS, SANDBOX_RAMP_OUTCOMES, type RampDirection } from "../../lib/vocabulary/bank-accounts.ts";
-import { TRANSACTION_STATUSES } from "../../lib/vocabulary/transactions.ts";
 import { href, link } from "../links.ts";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
-
-const TERMS = "direction bank_account_id wallet_id chain_id asset asset_amount currency fiat_amount rate fee";
-const QUOTE_FIELDS = `id ${TERMS} expires_at created_at`;
-const RAMP_FIELDS = `id quote_id status ${TERMS} transaction_id failure_reason created_at updated_at`;
-
-const Money = Type.String({ description: "decimal string" });
-const Terms = {
-  direction: literalUnion(RAMP_DIRECTIONS, { description: "on: bank account → wallet; off: wallet → bank account" }),
-  bank_account_id: Type.String(),
-  wallet_id: Type.Integer(),
-  chain_id: Type.Integer(),
-  asset: Type.String({ description: "the crypto asset's symbol", examples: ["USDC"] }),
-  asset_amount: { ...Money, description: "what the wallet receives (on) or sends (off), in asset units" },
-  currency: Type.String({ description: "the bank account's currency (ISO 4217)" }),
-  fiat_amount: { ...Money, description: "what the bank account pays (on, fee included) or receives (off, fee taken)" },
-  rate: { ...Money, description: "fiat per whole unit of the asset" },
-  fee: { ...Money, description: "the provider's fee in fiat: 1 %, at least 1.00, at the sandbox provider" },
-};
-const RampQuote = Type.Object({ id: Type.String({ description: "rmq_<id>" }), ...Terms, expires_at: EpochMs, created_at: EpochMs });
-const Ramp = Type.Object({
-  id: Type.String({ description: "rmp_<id>" }),
-  quote_id: Type.String(),
-  status: literalUnion(TRANSACTION_STATUSES, { description: "its ledger transaction's (spec 3.4): pending when recorded, then processing, completed or failed as the provider reports by webhook" }),
-  ...Terms,
-  transaction_id: Type.String({ description: "the on_ramp or off_ramp transaction in the feed" }),
-  failure_reason: Type.Union([Type.String(), Type.Null()], { description: "why the provider failed it" }),
-  created_at: EpochMs,
-  updated_at: EpochMs,
-});
+import { Ramp, RAMP_FIELDS, RAMP_QUOTE_FIELDS, RampQuote, RampQuoteInput } from "../resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../schemas.ts";
 
 const rampHref = (base: string, id: string) => href(base, "/v0/ramps/{ramp_id}", { ramp_id: id });
 const RampId = Type.Object({ ramp_id: Type.String({ minLength: 1, maxLength: 64, description: "rmp_<id>" }) });
@@ -81,14 +52,8 @@ export const rampRoutes = [
       "The bank account must be yours and linked (404 `BNK-404-001`) with an `active` connection (409 `RMP-409-003`), the wallet yours (404 `WAL-404-001`), the asset in the catalogue on the wallet's chain (422 `TXN-422-002`). Nothing left after the fee: 422 `RMP-422-001`. No price known: 503 `RMP-503-001`. A quote moves nothing: carry it out with POST /v0/ramps/on or /v0/ramps/off before `expires_at`.",
     ].join("\n\n"),
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({
-      direction: literalUnion(RAMP_DIRECTIONS),
-      bank_account_id: Type.String({ minLength: 1, maxLength: 64 }),
-      wallet_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-      asset: Type.String({ minLength: 1, maxLength: 32, examples: ["USDC"] }),
-      amount: Type.String({ minLength: 1, maxLength: 80, pattern: "^[0-9]+(\\.[0-9]+)?$", description: "on: fiat paid; off: asset sent", examples: ["100.00"] }),
-    }),
-    operation: `mutation CreateRampQuote($input: RampQuoteInput!) { quote: create_ramp_quote(input: $input) { ${QUOTE_FIELDS} } }`,
+    body: RampQuoteInput,
+    operation: `mutation CreateRampQuote($input: RampQuoteInput!) { quote: create_ramp_quote(input: $input) { ${RAMP_QUOTE_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.quote,
     status: 201,

@@ -143,9 +143,11 @@ describe("renderRestSchemas", () => {
     ).toThrow(/Thing.owner: ref, but Owner is written inline, not a component/);
   });
 
-  it("lists the values of a String field GraphQL answers without an enum (`values`), a nullable one as one flat union, and refuses them elsewhere", () => {
+  it("lists the values of a String field GraphQL leaves open (`values`), in answers and bodies, a nullable one as one flat union, and refuses them elsewhere", () => {
     const listed = render({ type: "Thing", types: { Thing: { omit: ["owner"], fields: { name: { values: ["x", "y"], orNull: { description: "x, y or nothing" } } } } } });
     expect(listed).toContain('name: Type.Union([Type.Literal("x"), Type.Literal("y"), Type.Null()], { description: "x, y or nothing" }),');
+    const body = render({ type: "Thing", inputs: { CreateThingInput: "Thing" }, types: { Thing: { omit: ["owner"] }, CreateThingInput: { fields: { name: { values: ["x", "y"] } } } } });
+    expect(body).toContain('  name: Type.Optional(Type.Union([Type.Literal("x"), Type.Literal("y"), Type.Null()], { description: "Its name." })),');
     expect(() => render({ type: "Thing", types: { Thing: { omit: ["owner"], fields: { kind: { values: ["live"] } } } } })).toThrow(/Thing.kind: values are for a String field/);
   });
 
