@@ -310,6 +310,28 @@ export const Notification = Type.Object({
   created_at: EpochMs,
 });
 
+/** PersonalAccessToken's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/personal-access-token.ts). */
+export const PERSONAL_ACCESS_TOKEN_FIELDS = "id name token_prefix scopes expires_at last_used_at revoked_at created_at";
+
+/** PersonalAccessToken as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/personal-access-token.ts). */
+export const PersonalAccessToken = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  token_prefix: Type.String({ description: "The token's first characters, to tell tokens apart." }),
+  scopes: Type.Array(Type.Union([Type.Literal("read"), Type.Literal("write")]), { description: "read, write" }),
+  expires_at: Type.Union([EpochMs, Type.Null()]),
+  last_used_at: Type.Union([EpochMs, Type.Null()]),
+  revoked_at: Type.Union([EpochMs, Type.Null()]),
+  created_at: EpochMs,
+});
+
+/** A request body: the GraphQL input CreatePersonalAccessTokenInput, its String fields taking the enums of PersonalAccessToken's. */
+export const CreatePersonalAccessTokenInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  scopes: Type.Array(Type.Union([Type.Literal("read"), Type.Literal("write")]), { minItems: 1 }),
+  expires_in_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 366 }), Type.Null()], { description: "Lifetime in days (1-366); null never expires." })),
+});
+
 /** RampQuote's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/ramp-quote.ts). */
 export const RAMP_QUOTE_FIELDS = "direction bank_account_id wallet_id chain_id asset asset_amount currency fiat_amount rate fee id expires_at created_at";
 

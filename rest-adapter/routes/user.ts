@@ -2,8 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { Links, literalUnion, withLinks } from "../schemas.ts";
-import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
-import { CreateUserInput, USER_EXPANSIONS, USER_FIELDS } from "../resources.generated.ts";
+import { CreatePersonalAccessTokenInput, CreateUserInput, PERSONAL_ACCESS_TOKEN_FIELDS, PersonalAccessToken, USER_EXPANSIONS, USER_FIELDS } from "../resources.generated.ts";
 
 const EXPANDABLE = ["wallets", "status_history"] as const;
 
@@ -86,18 +85,6 @@ export const userRoutes = [
   }),
 ];
 
-const PersonalAccessToken = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  token_prefix: Type.String({ description: "first characters of the token" }),
-  scopes: Type.Array(Type.String()),
-  expires_at: Type.Union([Type.Integer(), Type.Null()]),
-  last_used_at: Type.Union([Type.Integer(), Type.Null()]),
-  revoked_at: Type.Union([Type.Integer(), Type.Null()]),
-  created_at: Type.Integer(),
-});
-const TOKEN_FIELDS = "id name token_prefix scopes expires_at last_used_at revoked_at created_at";
-
 export const personalAccessTokenRoutes = [
   defineRoute({
     operationId: "createPersonalAccessToken",
@@ -108,12 +95,8 @@ export const personalAccessTokenRoutes = [
     description:
       "JWT only. The token (`plat_pat_` + 40 base62 characters + a 6-character CRC32 checksum, so secret scanners can spot it) is returned once in `token`; only its SHA-256 hash is stored. Scopes: `read` (GET operations) and `write` (changes). Send it as `x-platform-pat`.",
     security: ["PlatformJwt"],
-    body: Type.Object({
-      name: Type.String({ minLength: 1, maxLength: 100 }),
-      scopes: Type.Array(literalUnion(PAT_SCOPES), { minItems: 1 }),
-      expires_in_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 366 }), Type.Null()])),
-    }),
-    operation: `mutation CreatePat($input: CreatePersonalAccessTokenInput!) { token: create_personal_access_token(input: $input) { ${TOKEN_FIELDS} token } }`,
+    body: CreatePersonalAccessTokenInput,
+    operation: `mutation CreatePat($input: CreatePersonalAccessTokenInput!) { token: create_personal_access_token(input: $input) { ${PERSONAL_ACCESS_TOKEN_FIELDS} token } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.token,
     status: 201,
@@ -132,7 +115,7 @@ export const personalAccessTokenRoutes = [
     tag: "User",
     summary: "List the user's personal access tokens (never their secrets)",
     security: ["PlatformJwt"],
-    operation: `query ListPats { tokens: personal_access_tokens { ${TOKEN_FIELDS} } }`,
+    operation: `query ListPats { tokens: personal_access_tokens { ${PERSONAL_ACCESS_TOKEN_FIELDS} } }`,
     result: (data) => ({ items: data.tokens }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/personal-access-tokens")) }),
     responses: { 200: { description: "The tokens", schema: Type.Object({ items: Type.Array(PersonalAccessToken), _links: Links }) } },
@@ -147,7 +130,7 @@ export const personalAccessTokenRoutes = [
     description: "Takes effect on the next request. Revoking an already revoked token answers the same.",
     security: ["PlatformJwt"],
     params: Type.Object({ token_id: Type.String({ minLength: 1 }) }),
-    operation: `mutation RevokePat($id: ID!) { token: revoke_personal_access_token(id: $id) { ${TOKEN_FIELDS} } }`,
+    operation: `mutation RevokePat($id: ID!) { token: revoke_personal_access_token(id: $id) { ${PERSONAL_ACCESS_TOKEN_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.token_id }),
     result: (data) => data.token,
     links: (_body, { base_url }) => ({ list: link(href(base_url, "/v0/user/me/personal-access-tokens")) }),
