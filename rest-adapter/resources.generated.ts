@@ -4,6 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { Address, ChainId, EpochMs, Instant, Links } from "./schemas.ts";
 import { CardFundingSource, FundingSourceId, ShippingAddress } from "./resources/card.ts";
 import { SandboxPaymentType } from "./resources/transaction.ts";
+import { SyncCounts } from "./resources/user-connector.ts";
 
 /** AgentTask's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/agent-task.ts). */
 export const AGENT_TASK_FIELDS = "id kind title input status output error user_strategy_id scheduled_at started_at finished_at cancel_requested_at attempts status_history { from to changed_at } created_at updated_at";
@@ -277,6 +278,18 @@ export const CardFundingSourceInput = Type.Object({
   id: FundingSourceId,
 });
 
+/** Connector's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/connector.ts). */
+export const CONNECTOR_FIELDS = "id name description type auth";
+
+/** Connector as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/connector.ts). */
+export const Connector = Type.Object({
+  id: Type.String({ description: "con_<name>" }),
+  name: Type.String(),
+  description: Type.String(),
+  type: Type.Union([Type.Literal("exchange"), Type.Literal("bank"), Type.Literal("accounting"), Type.Literal("tax")], { description: "exchange, bank, accounting or tax" }),
+  auth: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("open_banking")], { description: "api_key (credentials), oauth (an authorization code) or open_banking (linked through /v0/open-banking)" }),
+});
+
 /** Insight's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/insight.ts). */
 export const INSIGHT_FIELDS = "id type severity status title description data created_at updated_at resolved_at dismissed_at";
 
@@ -478,6 +491,27 @@ export const SandboxPaymentInput = Type.Object({
   counterparty: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
   timestamp: Type.Optional(Type.Union([Instant, Type.Null()])),
+});
+
+/** UserConnector's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-connector.ts). */
+export const USER_CONNECTOR_FIELDS = "id connector { id name description type auth } status last_error last_synced_at last_sync created_at updated_at";
+
+/** UserConnector as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/user-connector.ts). */
+export const UserConnector = Type.Object({
+  id: Type.String({ description: "ucn_<id>; also the id of its account in GET /v0/accounts" }),
+  connector: Type.Object({
+    id: Type.String({ description: "con_<name>" }),
+    name: Type.String(),
+    description: Type.String(),
+    type: Type.Union([Type.Literal("exchange"), Type.Literal("bank"), Type.Literal("accounting"), Type.Literal("tax")], { description: "exchange, bank, accounting or tax" }),
+    auth: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("open_banking")], { description: "api_key (credentials), oauth (an authorization code) or open_banking (linked through /v0/open-banking)" }),
+  }),
+  status: Type.Union([Type.Literal("connected"), Type.Literal("disconnected"), Type.Literal("error")], { description: "spec 3.6; see the transitions in the description" }),
+  last_error: Type.Union([Type.String(), Type.Null()], { description: "Why its last sync failed." }),
+  last_synced_at: Type.Union([EpochMs, Type.Null()]),
+  last_sync: Type.Union([SyncCounts, Type.Null()], { description: "What the last sync did: {recorded} movements from an exchange, {exported} transactions to books or taxes." }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
 });
 
 /** UserRuleExecution's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-rule-execution.ts). */

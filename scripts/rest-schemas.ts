@@ -196,8 +196,9 @@ class ResourceRenderer {
     const nullable = !isNonNullType(field.type);
     const type = isNonNullType(field.type) ? field.type.ofType : field.type;
     if (values && (schema || !isScalarType(type) || type.name !== "String")) throw new Error(`${where}: values are for a String field REST does not replace`);
-    // an instant's description is EpochMs's, which says how REST writes it; a nullable one's union with null takes GraphQL's
-    const describable = this.describable(getNamedType(type), overlay) && (nullable || getNamedType(type).name !== TimestampScalar.name);
+    // an instant's description is EpochMs's, which says how REST writes it, and a replaced shape carries its own; a nullable
+    // field's union with null is GraphQL's either way, and takes its description
+    const describable = nullable ? this.describable(getNamedType(type), { ...overlay, schema: undefined }) : this.describable(getNamedType(type), overlay) && getNamedType(type).name !== TimestampScalar.name;
     const inherited = describable && field.description ? { description: field.description } : undefined;
     const valueOptions = nullable ? options : { ...inherited, ...options };
     const nullOptions = nullable ? { ...inherited, ...orNull } : orNull;

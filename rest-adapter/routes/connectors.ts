@@ -1,29 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { CONNECTOR_TYPES, USER_CONNECTOR_STATUSES } from "../../lib/vocabulary/agents.ts";
+import { CONNECTOR_TYPES } from "../../lib/vocabulary/agents.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
+import { Connector, CONNECTOR_FIELDS, USER_CONNECTOR_FIELDS, UserConnector } from "../resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../schemas.ts";
 
-const CONNECTOR_FIELDS = "id name description type auth";
-const USER_CONNECTOR_FIELDS = `id connector { ${CONNECTOR_FIELDS} } status last_error last_synced_at last_sync created_at updated_at`;
-
-const Connector = Type.Object({
-  id: Type.String({ description: "con_<name>" }),
-  name: Type.String(),
-  description: Type.String(),
-  type: literalUnion(CONNECTOR_TYPES),
-  auth: literalUnion(["api_key", "oauth", "open_banking"] as const, { description: "how it connects: credentials, an authorization code, or through /v0/open-banking" }),
-});
-const UserConnector = Type.Object({
-  id: Type.String({ description: "ucn_<id>; also the id of its account in GET /v0/accounts" }),
-  connector: Connector,
-  status: literalUnion(USER_CONNECTOR_STATUSES, { description: "spec 3.6; see the transitions in the description" }),
-  last_error: Type.Union([Type.String(), Type.Null()], { description: "why its last sync failed" }),
-  last_synced_at: Type.Union([EpochMs, Type.Null()]),
-  last_sync: Type.Union([Type.Record(Type.String(), Type.Integer()), Type.Null()], { description: "what the last sync did: {recorded} movements from an exchange, {exported} transactions to books or taxes" }),
-  created_at: EpochMs,
-  updated_at: EpochMs,
-});
 const Credentials = Type.Record(Type.String(), Type.Unknown(), { description: "for `api_key` connectors: what the service wants (the sandbox exchange an api_key sbx_… and an api_secret of 16+ characters); sealed at once, never returned or logged" });
 const Code = Type.String({ minLength: 1, maxLength: 512, description: "for `oauth` connectors: the authorization code the service's consent screen gave your app (the sandbox's: sbx_code_…); exchanged once for tokens, which are kept sealed" });
 const Authorization = { credentials: Type.Optional(Credentials), code: Type.Optional(Code) };

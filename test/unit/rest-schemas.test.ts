@@ -23,6 +23,7 @@ const SCHEMA = buildSchema(`
     part: Part!
     owner: Owner
     pages(first: Int): [Thing!]!
+    """Its settings."""
     config: JSONObject
   }
   type Part { size: Int! note: String }
@@ -77,7 +78,7 @@ describe("renderRestSchemas", () => {
     expect(source).toContain('export const THING_FIELDS = "id name kind previous tags seen_at part { size note } config";');
   });
 
-  it("answers each selected field, nullable ones as a union with null (a flat one for enums), timestamps as EpochMs, with _links", () => {
+  it("answers each selected field, nullable ones as a union with null (a flat one for enums; GraphQL's description on it, a replaced shape's too), timestamps as EpochMs, with _links", () => {
     for (const line of [
       'id: Type.String({ description: "thg_<id>" }),',
       'name: Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: "what you call it" }),',
@@ -88,7 +89,7 @@ describe("renderRestSchemas", () => {
       "size: Type.Integer({ minimum: 0 }),",
       "note: Type.Union([Type.String(), Type.Null()]),",
       '}, { description: "one part" }),',
-      "config: Type.Union([Config, Type.Null()]),",
+      'config: Type.Union([Config, Type.Null()], { description: "Its settings." }),',
       "_links: Type.Optional(Links),",
       '}, { $id: "Thing" });',
     ])
