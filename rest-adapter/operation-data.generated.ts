@@ -2878,9 +2878,9 @@ export interface OperationData {
       id: string;
       name: string;
       status: "active" | "suspended";
-      created_at: number;
       contact_email: string | null;
       dashboard_org_id: string | null;
+      created_at: number;
       members: {
         id: string;
         name: string | null;
@@ -2926,9 +2926,9 @@ export interface OperationData {
       id: string;
       name: string;
       status: "active" | "suspended";
-      created_at: number;
       contact_email: string | null;
       dashboard_org_id: string | null;
+      created_at: number;
       members: {
         id: string;
         name: string | null;
@@ -2974,9 +2974,9 @@ export interface OperationData {
       id: string;
       name: string;
       status: "active" | "suspended";
-      created_at: number;
       contact_email: string | null;
       dashboard_org_id: string | null;
+      created_at: number;
       members: {
         id: string;
         name: string | null;

@@ -290,6 +290,38 @@ export const Connector = Type.Object({
   auth: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("open_banking")], { description: "api_key (credentials), oauth (an authorization code) or open_banking (linked through /v0/open-banking)" }),
 });
 
+/** Environment's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/environment.ts). */
+export const ENVIRONMENT_FIELDS = "id name label kind created_at updated_at auth { provider providers provider_configs is_active created_at updated_at credentials { environment_id api_key } } features { name enabled config created_at updated_at }";
+
+/** Environment as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/environment.ts). */
+export const Environment = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  kind: Type.Union([Type.Literal("live"), Type.Literal("test")], { description: "shown in the prefix of the environment's keys" }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+  auth: Type.Object({
+    provider: Type.Union([Type.String(), Type.Null()], { description: "the first provider's name (provider_a, provider_b or siwe)" }),
+    providers: Type.Array(Type.String(), { description: "every active provider's name" }),
+    provider_configs: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "the providers as set with `auth_providers`" }),
+    is_active: Type.Boolean(),
+    created_at: EpochMs,
+    updated_at: EpochMs,
+    credentials: Type.Object({
+      environment_id: Type.String(),
+      api_key: Type.Union([Type.String(), Type.Null()], { description: "always null: keys are shown once, at mint" }),
+    }),
+  }),
+  features: Type.Array(Type.Object({
+    name: Type.String(),
+    enabled: Type.Boolean(),
+    config: Type.Record(Type.String(), Type.Unknown()),
+    created_at: EpochMs,
+    updated_at: EpochMs,
+  })),
+});
+
 /** Insight's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/insight.ts). */
 export const INSIGHT_FIELDS = "id type severity status title description data created_at updated_at resolved_at dismissed_at";
 
@@ -309,6 +341,21 @@ export const Insight = Type.Object({
   _links: Type.Optional(Links),
 }, { $id: "Insight" });
 
+/** Member's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/member.ts). */
+export const MEMBER_FIELDS = "id name email status role issuer sub created_at";
+
+/** Member as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/member.ts). */
+export const Member = Type.Object({
+  id: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  email: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Union([Type.Literal("active"), Type.Literal("removed")], { description: "active or removed" }),
+  role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")], { description: "owner, admin or member" }),
+  issuer: Type.Union([Type.String(), Type.Null()], { description: "the dashboard session token's issuer (DASHBOARD_AUTH); null: recorded before issuers were and matching no token until added again" }),
+  sub: Type.String({ description: "the dashboard session token's subject" }),
+  created_at: EpochMs,
+});
+
 /** Notification's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/notification.ts). */
 export const NOTIFICATION_FIELDS = "id source title body data read_at created_at";
 
@@ -321,6 +368,56 @@ export const Notification = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown(), { description: "the figures behind it (decimal strings)" }),
   read_at: Type.Union([EpochMs, Type.Null()]),
   created_at: EpochMs,
+});
+
+/** Organisation's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/organisation.ts). */
+export const ORGANISATION_FIELDS = "id name status contact_email dashboard_org_id created_at members { id name email status role issuer sub created_at } environments { id name label kind created_at updated_at auth { provider providers provider_configs is_active created_at updated_at credentials { environment_id api_key } } features { name enabled config created_at updated_at } }";
+
+/** Organisation as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/organisation.ts). */
+export const Organisation = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  status: Type.Union([Type.Literal("active"), Type.Literal("suspended")], { description: "active or suspended" }),
+  contact_email: Type.Union([Type.String(), Type.Null()]),
+  dashboard_org_id: Type.Union([Type.String(), Type.Null()]),
+  created_at: EpochMs,
+  members: Type.Array(Type.Object({
+    id: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    email: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Union([Type.Literal("active"), Type.Literal("removed")], { description: "active or removed" }),
+    role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")], { description: "owner, admin or member" }),
+    issuer: Type.Union([Type.String(), Type.Null()], { description: "the dashboard session token's issuer (DASHBOARD_AUTH); null: recorded before issuers were and matching no token until added again" }),
+    sub: Type.String({ description: "the dashboard session token's subject" }),
+    created_at: EpochMs,
+  })),
+  environments: Type.Array(Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    label: Type.Union([Type.String(), Type.Null()]),
+    kind: Type.Union([Type.Literal("live"), Type.Literal("test")], { description: "shown in the prefix of the environment's keys" }),
+    created_at: EpochMs,
+    updated_at: EpochMs,
+    auth: Type.Object({
+      provider: Type.Union([Type.String(), Type.Null()], { description: "the first provider's name (provider_a, provider_b or siwe)" }),
+      providers: Type.Array(Type.String(), { description: "every active provider's name" }),
+      provider_configs: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "the providers as set with `auth_providers`" }),
+      is_active: Type.Boolean(),
+      created_at: EpochMs,
+      updated_at: EpochMs,
+      credentials: Type.Object({
+        environment_id: Type.String(),
+        api_key: Type.Union([Type.String(), Type.Null()], { description: "always null: keys are shown once, at mint" }),
+      }),
+    }),
+    features: Type.Array(Type.Object({
+      name: Type.String(),
+      enabled: Type.Boolean(),
+      config: Type.Record(Type.String(), Type.Unknown()),
+      created_at: EpochMs,
+      updated_at: EpochMs,
+    })),
+  })),
 });
 
 /** PersonalAccessToken's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/personal-access-token.ts). */

@@ -4,7 +4,7 @@ import { href, link } from "../links.ts";
 import { Links, literalUnion } from "../schemas.ts";
 import { ENVIRONMENT_KINDS } from "../../lib/auth/api-key.ts";
 import { AUTH_PROVIDER_NAMES } from "../../lib/config.ts";
-import { Environment, ENVIRONMENT_FIELDS } from "./organisations.ts";
+import { Environment, ENVIRONMENT_FIELDS } from "../resources.generated.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const EnvPath = Type.Object({ org_id: Type.String({ minLength: 1 }), env_id: Type.String({ minLength: 1 }) });

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { Links, literalUnion } from "../schemas.ts";
-import { Member, MEMBER_FIELDS } from "./organisations.ts";
+import { Member, MEMBER_FIELDS } from "../resources.generated.ts";
 import { MEMBER_ROLES } from "../../lib/vocabulary/organisations.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
