@@ -67,6 +67,33 @@ export const CreateAgentTokenInput = Type.Object({
   wallet_ids: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 20 }), Type.Null()], { description: "Restricts the token to these wallets of the user (1-20); absent: all of them." })),
 });
 
+/** ApiKey's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/api-key.ts). */
+export const API_KEY_FIELDS = "id name partition scopes meta { org_id env_id } key_prefix key_last_four created_at last_used_at revoked_at";
+
+/** ApiKey as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/api-key.ts). */
+export const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  partition: Type.Union([Type.Literal("server"), Type.Literal("public")], { description: "server or public, fixed at mint" }),
+  scopes: Type.Array(Type.String()),
+  meta: Type.Object({
+    org_id: Type.String(),
+    env_id: Type.String(),
+  }),
+  key_prefix: Type.String({ description: "the key's first characters, e.g. idsvc_sk_live_Ab12" }),
+  key_last_four: Type.String(),
+  created_at: EpochMs,
+  last_used_at: Type.Union([EpochMs, Type.Null()]),
+  revoked_at: Type.Union([EpochMs, Type.Null()]),
+});
+
+/** A request body: the GraphQL input MintApiKeyInput, its String fields taking the enums of ApiKey's. */
+export const MintApiKeyInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  env_id: Type.String({ minLength: 1 }),
+  scopes: Type.Array(Type.String(), { description: "from the scope catalogue, one partition" }),
+});
+
 /** AssetBalance's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/asset-balance.ts). */
 export const ASSET_BALANCE_FIELDS = "asset { id asset_type symbol name decimals contract_addresses { chain_id address } price { value_usd timestamp stale source } } balance value_usd";
 

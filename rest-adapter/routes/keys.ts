@@ -1,23 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link, type Links as LinkMap } from "../links.ts";
-import { EpochMs, Links, literalUnion } from "../schemas.ts";
-import { KEY_PARTITIONS } from "../../lib/auth/api-key.ts";
-
-const KEY_FIELDS = "id name partition scopes meta { org_id env_id } key_prefix key_last_four created_at last_used_at revoked_at";
-
-const ApiKey = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  partition: literalUnion(KEY_PARTITIONS),
-  scopes: Type.Array(Type.String()),
-  meta: Type.Object({ org_id: Type.String(), env_id: Type.String() }),
-  key_prefix: Type.String({ description: "the key's first characters, e.g. idsvc_sk_live_Ab12" }),
-  key_last_four: Type.String(),
-  created_at: EpochMs,
-  last_used_at: Type.Union([EpochMs, Type.Null()]),
-  revoked_at: Type.Union([EpochMs, Type.Null()]),
-});
+import { ApiKey, API_KEY_FIELDS, MintApiKeyInput } from "../resources.generated.ts";
+import { Links } from "../schemas.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const KeyPath = Type.Object({ org_id: Type.String({ minLength: 1 }), key_id: Type.String({ minLength: 1 }) });
@@ -51,7 +36,7 @@ export const keyRoutes = [
     summary: "The API key making the request",
     description: "Any valid key (`Authorization: Bearer idsvc_…`), whatever its scopes: shows its id, partition, scopes and environment, never its secret. 401 `IDS-401-001` for a missing, unknown or revoked key.",
     security: ["ApiKey"],
-    operation: `query CurrentApiKey { key: current_api_key { ${KEY_FIELDS} } }`,
+    operation: `query CurrentApiKey { key: current_api_key { ${API_KEY_FIELDS} } }`,
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
     responses: { 200: { description: "The key", schema: Type.Composite([ApiKey, Type.Object({ _links: Links })]) } },
@@ -66,8 +51,8 @@ export const keyRoutes = [
     description: `${SCOPES_DOC} The answer carries the plaintext \`key\` this once (\`idsvc_<sk|pk>_<live|test>_…\`); only its hash is stored. 422 \`IDS-422-006\` for empty, unknown or mixed scopes; 422 \`IDS-422-007\` when \`env_id\` is not an environment of the organisation; framework 422 when \`scopes\` or \`env_id\` is missing.`,
     security: ["DashboardSession"],
     params: OrgId,
-    body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), env_id: Type.String({ minLength: 1 }), scopes: Type.Array(Type.String()) }),
-    operation: `mutation MintApiKey($org_id: ID!, $input: MintApiKeyInput!) { key: mint_api_key(org_id: $org_id, input: $input) { ${KEY_FIELDS} key } }`,
+    body: MintApiKeyInput,
+    operation: `mutation MintApiKey($org_id: ID!, $input: MintApiKeyInput!) { key: mint_api_key(org_id: $org_id, input: $input) { ${API_KEY_FIELDS} key } }`,
     variables: ({ params, body }) => ({ org_id: params.org_id, input: body }),
     result: (data) => data.key,
     status: 201,
@@ -83,7 +68,7 @@ export const keyRoutes = [
     summary: "List the organisation's keys (never their secrets)",
     security: ["DashboardSession"],
     params: OrgId,
-    operation: `query ApiKeys($org_id: ID!) { keys: api_keys(org_id: $org_id) { ${KEY_FIELDS} } }`,
+    operation: `query ApiKeys($org_id: ID!) { keys: api_keys(org_id: $org_id) { ${API_KEY_FIELDS} } }`,
     variables: ({ params }) => ({ org_id: params.org_id }),
     result: (data) => ({ items: data.keys }),
     links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/organisation/{org_id}/keys", { org_id: params.org_id })) }),
@@ -98,7 +83,7 @@ export const keyRoutes = [
     summary: "Read one key (never its secret)",
     security: ["DashboardSession"],
     params: KeyPath,
-    operation: `query ApiKey($org_id: ID!, $key_id: ID!) { key: api_key(org_id: $org_id, key_id: $key_id) { ${KEY_FIELDS} } }`,
+    operation: `query ApiKey($org_id: ID!, $key_id: ID!) { key: api_key(org_id: $org_id, key_id: $key_id) { ${API_KEY_FIELDS} } }`,
     variables: ({ params }) => ({ org_id: params.org_id, key_id: params.key_id }),
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
@@ -114,7 +99,7 @@ export const keyRoutes = [
     description: "Takes effect on the next request. A key cannot change partition: revoke it and mint anew. Revoking twice answers the same.",
     security: ["DashboardSession"],
     params: KeyPath,
-    operation: `mutation RevokeApiKey($org_id: ID!, $key_id: ID!) { key: revoke_api_key(org_id: $org_id, key_id: $key_id) { ${KEY_FIELDS} } }`,
+    operation: `mutation RevokeApiKey($org_id: ID!, $key_id: ID!) { key: revoke_api_key(org_id: $org_id, key_id: $key_id) { ${API_KEY_FIELDS} } }`,
     variables: ({ params }) => ({ org_id: params.org_id, key_id: params.key_id }),
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
