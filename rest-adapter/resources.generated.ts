@@ -368,6 +368,18 @@ export const Insight = Type.Object({
   _links: Type.Optional(Links),
 }, { $id: "Insight" });
 
+/** KycStatus's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/kyc-status.ts). */
+export const KYC_STATUS_FIELDS = "status applicant_id provider updated_at can_submit";
+
+/** KycStatus as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/kyc-status.ts). */
+export const KycStatus = Type.Object({
+  status: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("retry"), Type.Literal("approved"), Type.Literal("rejected")], { description: "The account status: pending, in_progress, retry, approved or rejected (spec 3.1)." }),
+  applicant_id: Type.Union([Type.String(), Type.Null()], { description: "The provider applicant; null until an access token was requested." }),
+  provider: Type.Union([Type.String(), Type.Null()], { description: "The provider holding the applicant; null without an applicant." }),
+  updated_at: EpochMs,
+  can_submit: Type.Boolean({ description: "True when the status allows submitting documents (pending or retry). Submitting also needs the applicant that kyc_access_token creates." }),
+});
+
 /** Member's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/member.ts). */
 export const MEMBER_FIELDS = "id name email status role issuer sub created_at";
 

@@ -1,19 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link } from "../links.ts";
-import { EpochMs, Links, literalUnion } from "../schemas.ts";
-import { ACCOUNT_STATUSES, SANDBOX_KYC_DECISIONS } from "../../lib/vocabulary/kyc.ts";
-
-const KYC_STATUS_FIELDS = "status applicant_id provider updated_at can_submit";
-
-const KycStatus = Type.Object({
-  status: literalUnion(ACCOUNT_STATUSES),
-  applicant_id: Type.Union([Type.String(), Type.Null()]),
-  provider: Type.Union([Type.String(), Type.Null()]),
-  updated_at: EpochMs,
-  can_submit: Type.Boolean({ description: "true in pending and retry: documents may be submitted" }),
-  _links: Links,
-});
+import { KYC_STATUS_FIELDS, KycStatus } from "../resources.generated.ts";
+import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
+import { SANDBOX_KYC_DECISIONS } from "../../lib/vocabulary/kyc.ts";
 
 function kycLinks(base: string) {
   return {
@@ -54,7 +44,7 @@ export const kycRoutes = [
     operation: `query KycStatus { kyc: kyc_status { ${KYC_STATUS_FIELDS} } }`,
     result: (data) => data.kyc,
     links: (_body, { base_url }) => kycLinks(base_url),
-    responses: { 200: { description: "The status", schema: KycStatus } },
+    responses: { 200: { description: "The status", schema: withLinks(KycStatus) } },
     errors: ["USR-404-001"],
   }),
   defineRoute({
@@ -70,7 +60,7 @@ export const kycRoutes = [
     result: (data) => data.kyc,
     status: 202,
     links: (_body, { base_url }) => kycLinks(base_url),
-    responses: { 202: { description: "Under review", schema: KycStatus } },
+    responses: { 202: { description: "Under review", schema: withLinks(KycStatus) } },
     errors: ["USR-403-001", "USR-404-001", "KYC-409-001", "KYC-409-002"],
   }),
   defineRoute({
