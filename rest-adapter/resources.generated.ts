@@ -481,6 +481,31 @@ export const CreatePersonalAccessTokenInput = Type.Object({
   expires_in_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 366 }), Type.Null()], { description: "Lifetime in days (1-366); null never expires." })),
 });
 
+/** PhoneState's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/phone-state.ts). */
+export const PHONE_STATE_FIELDS = "phone_number verified verified_at pending { phone_number expires_at attempts_remaining }";
+
+/** PhoneState as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/phone-state.ts). */
+export const PhoneState = Type.Object({
+  phone_number: Type.Union([Type.String(), Type.Null()], { description: "The verified number (E.164); null until one is verified." }),
+  verified: Type.Boolean(),
+  verified_at: Type.Union([EpochMs, Type.Null()]),
+  pending: Type.Union([Type.Object({
+    phone_number: Type.String({ description: "The number the code was sent to, E.164." }),
+    expires_at: EpochMs,
+    attempts_remaining: Type.Integer({ description: "Wrong guesses still allowed for this code (five per code)." }),
+  }), Type.Null()], { description: "The newest code, while it can still be confirmed." }),
+});
+
+/** PhoneVerificationChallenge's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/phone-verification-challenge.ts). */
+export const PHONE_VERIFICATION_CHALLENGE_FIELDS = "phone_number expires_at attempts_remaining";
+
+/** PhoneVerificationChallenge as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/phone-verification-challenge.ts). */
+export const PhoneVerificationChallenge = Type.Object({
+  phone_number: Type.String({ description: "The number the code was sent to, E.164." }),
+  expires_at: EpochMs,
+  attempts_remaining: Type.Integer({ description: "Wrong guesses still allowed for this code (five per code)." }),
+});
+
 /** RampQuote's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/ramp-quote.ts). */
 export const RAMP_QUOTE_FIELDS = "direction bank_account_id wallet_id chain_id asset asset_amount currency fiat_amount rate fee id expires_at created_at";
 
