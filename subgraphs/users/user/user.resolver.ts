@@ -56,8 +56,11 @@ export class UserResolver {
       limits: this.services.environmentLimits,
       proofRequired: registrationProofRequired(this.services.registrationProof, caller.environment_id),
     });
+    // read before the deployment job is woken: the answer is the user as registered (Safe
+    // processing), not a race with a sandbox deployer that completes at once
+    const user = await findUser(this.services.db, id);
     this.services.jobs.wake();
-    return findUser(this.services.db, id);
+    return user;
   }
 
   @FieldResolver(() => [Wallet])
