@@ -91,6 +91,9 @@ export function cardFundingSource(extra: TProperties = {}): TSchema {
   );
 }
 
+/** A card's funding source as REST answers it (a card, the account view): a wallet's id the integer of spec 2.3, where GraphQL's is a String for wallets and bank accounts alike. */
+export const CardFundingSource = cardFundingSource();
+
 /**
  * The body of an error status: a ProblemDetail; a 422 is either the item list of a request that
  * did not validate (GEN-422-001) or a domain refusal with its own code and a text `detail`.

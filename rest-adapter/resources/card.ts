@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { RestResource } from "../resource-overlay.ts";
-import { cardFundingSource, DECIMAL_PATTERN } from "../schemas.ts";
+import { CardFundingSource, DECIMAL_PATTERN } from "../schemas.ts";
 
 // merchant category codes and the last four digits of a card number
 const FOUR_DIGITS = "^[0-9]{4}$";
@@ -8,9 +8,6 @@ const LIMIT = { pattern: DECIMAL_PATTERN, orNull: { description: "decimal string
 const LIMIT_INPUT = { pattern: DECIMAL_PATTERN, maxLength: 80, description: "positive decimal string in the card's currency, at most cents", examples: ["200.00"] };
 const mccsInput = (description: string) => ({ maxItems: 200, item: { pattern: FOUR_DIGITS, examples: ["7995"] }, orNull: { description } });
 const NICKNAME_INPUT = { maxLength: 64 };
-
-/** REST answers a wallet's id as the integer of spec 2.3, where GraphQL's funding source id is a String for wallets and bank accounts alike. */
-export const CardFundingSource = cardFundingSource();
 
 /** A funding source's id in a request: GraphQL's String, or a wallet's integer id (spec 2.3). */
 export const FundingSourceId = Type.Union(
