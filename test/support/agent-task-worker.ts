@@ -1,5 +1,5 @@
 // A separate process running agent tasks whose one kind never finishes: the kill -9 test starts
-// it, waits for it to hold a task, and kills it mid-task (test/e2e/agent-task-runner.test.ts).
+// it, waits for it to hold a task, and kills it mid-task (test/e2e/agent-tasks/agent-task-runner.test.ts).
 import { openDatabase } from "../../lib/db/database.ts";
 import { JobQueue } from "../../lib/jobs/job-queue.ts";
 import { createLogger } from "../../lib/logger.ts";

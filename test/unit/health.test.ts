@@ -56,7 +56,7 @@ describe("health checks", () => {
     expect(error).toMatchObject({ code: "GEN-503-001", status: 503, detail: "Unavailable: finance database, agents database, rate-limit store." });
   });
 
-  it("an in-memory rate-limit store is no check (the PostgreSQL one is, test/e2e/health.test.ts)", async () => {
+  it("an in-memory rate-limit store is no check (the PostgreSQL one is, test/e2e/health/health.test.ts)", async () => {
     const memory = new FailOpenRateLimiter(new MemoryRateLimiter());
     expect(await processHealthChecks({ limiter: memory, rules: DEFAULT_RATE_LIMITS })).toEqual([]);
     expect(await processHealthChecks(undefined)).toEqual([]);

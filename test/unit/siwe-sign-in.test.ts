@@ -10,7 +10,7 @@ import { completeSiweSignIn, startSiweSignIn, type SiweSettings } from "../../su
 /**
  * The sign-in flow over an in-memory stand-in for `users.siwe_nonces` and an injected clock. The
  * stand-in's UPDATE applies the same condition as the real statement (the real one, and its
- * atomicity under concurrency, run in test/e2e/siwe.test.ts on PGlite and PostgreSQL).
+ * atomicity under concurrency, run in test/e2e/auth/siwe.test.ts on PGlite and PostgreSQL).
  */
 class FakeNonces {
   rows = new Map<string, { nonce: string; expires_at: Date; used_at: Date | null; created_at: Date }>();

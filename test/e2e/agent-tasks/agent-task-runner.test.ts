@@ -1,15 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
-import { JobQueue } from "../../lib/jobs/job-queue.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { createAgentsDb, type AgentsDb } from "../../subgraphs/agents/db.ts";
-import { AGENT_TASK_JOB, cancelAgentTask, createAgentTask } from "../../subgraphs/agents/tasks/agent-tasks.ts";
-import type { TaskKinds } from "../../subgraphs/agents/tasks/task-kinds.ts";
-import { taskRunner } from "../../subgraphs/agents/tasks/task-runner.ts";
-import { countingKinds } from "../support/agent-task-kinds.ts";
-import { freshDatabaseUrl } from "../support/test-database.ts";
+import { openDatabase, type Database } from "../../../lib/db/database.ts";
+import { applyMigrations } from "../../../lib/db/migrations.ts";
+import { JobQueue } from "../../../lib/jobs/job-queue.ts";
+import { createLogger } from "../../../lib/logger.ts";
+import { createAgentsDb, type AgentsDb } from "../../../subgraphs/agents/db.ts";
+import { AGENT_TASK_JOB, cancelAgentTask, createAgentTask } from "../../../subgraphs/agents/tasks/agent-tasks.ts";
+import type { TaskKinds } from "../../../subgraphs/agents/tasks/task-kinds.ts";
+import { taskRunner } from "../../../subgraphs/agents/tasks/task-runner.ts";
+import { countingKinds } from "../../support/agent-task-kinds.ts";
+import { freshDatabaseUrl } from "../../support/test-database.ts";
 
 // The agent task runner against a real database: cooperative cancel, at most one runner per task
 // across connections, and a worker process killed mid-task (PostgreSQL: PGlite has one process).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TRANSACTION_FIELDS } from "../../rest-adapter/resources.generated.ts";
-import { userWithWallet } from "../support/finance.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { TRANSACTION_FIELDS } from "../../../rest-adapter/resources.generated.ts";
+import { userWithWallet } from "../../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 11, agent tokens: issued, listed and revoked by the user; x-platform-token reaches the
 // AgentTool operations within its scopes on REST and /graphql, and nothing else; every use recorded.

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userWithWallet } from "../support/finance.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { userWithWallet } from "../../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 26, finding 4: a tool's path parameters could climb. `encodeURIComponent` leaves `..`
 // intact, so chat's get_user_strategy(user_strategy_id="..") answered the /v0/user/me profile to

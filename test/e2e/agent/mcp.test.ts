@@ -3,8 +3,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userWithWallet } from "../support/finance.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { userWithWallet } from "../../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 11, MCP: the AgentTool operations as tools, over Streamable HTTP at /mcp and over stdio,
 // driven by the SDK's own client; a tool call is the REST request, refusals are tool errors.
@@ -12,7 +12,7 @@ import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
 // token whose scopes cover them, annotated; arguments are checked before any request.
 let platform: TestPlatform;
 let user: Awaited<ReturnType<typeof userWithWallet>>;
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..", "..", "..");
 
 beforeAll(async () => {
   platform = await startTestPlatform();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Address } from "viem";
-import { ChainlinkPriceSource } from "../../subgraphs/finance/prices/chainlink-price-source.ts";
-import { StaticPriceSource } from "../../subgraphs/finance/prices/static-price-source.ts";
-import { compileSolidity, startDevnet, type Compiled, type Devnet } from "../support/devnet.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { ChainlinkPriceSource } from "../../../subgraphs/finance/prices/chainlink-price-source.ts";
+import { StaticPriceSource } from "../../../subgraphs/finance/prices/static-price-source.ts";
+import { compileSolidity, startDevnet, type Compiled, type Devnet } from "../../support/devnet.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 9: PRICE_SOURCE=chainlink reads Chainlink-style aggregators (latestRoundData, decimals)
 // through CHAIN_RPC_URLS, here on the in-process chain.

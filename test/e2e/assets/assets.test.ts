@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress } from "viem";
-import { DEFAULT_ASSET_PRICES } from "../../lib/price-config.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { DEFAULT_ASSET_PRICES } from "../../../lib/price-config.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 9, the asset catalogue: GET /v0/assets (filters), GET /v0/assets/{asset_id}, the seeded
 // catalogue's real contract addresses and the static prices.

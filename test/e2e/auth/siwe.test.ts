@@ -4,10 +4,10 @@ import { encodeDeployData, encodeFunctionData, getContractAddress, keccak256, se
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createSiweMessage, parseSiweMessage, type CreateSiweMessageParameters } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UsersTx } from "../../subgraphs/users/db.ts";
-import { consumeSiweNonce } from "../../subgraphs/users/siwe/siwe-nonces.ts";
-import { compileSolidity, startDevnet as startChain, startFailingRpc, type Compiled } from "../support/devnet.ts";
-import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import type { UsersTx } from "../../../subgraphs/users/db.ts";
+import { consumeSiweNonce } from "../../../subgraphs/users/siwe/siwe-nonces.ts";
+import { compileSolidity, startDevnet as startChain, startFailingRpc, type Compiled } from "../../support/devnet.ts";
+import { freePort, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 const ISSUER = "https://siwe.platform.test";
 const AUDIENCE = "platform-api";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 12, linking bank accounts (Open Banking, Bank Accounts): link token → the sandbox widget
 // → public token → exchange (once) → accounts; another user's is 404; unlinking revokes the login.

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { calendarPeriod } from "../../subgraphs/finance/budgets/budget-period.ts";
-import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { calendarPeriod } from "../../../subgraphs/finance/budgets/budget-period.ts";
+import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 9, budgets: CRUD under /v0/budgets, the current period's spent / remaining /
 // percentage_used from the ledger, periods in the user's time zone (GET/PATCH /v0/budgets/settings).
@@ -265,7 +265,7 @@ describe("GraphQL", () => {
     expect(body.data.me.budgets).toEqual([{ id: budget.id, category: "utilities", spent: "0", remaining: "60", percentage_used: 0 }]);
     expect(body.data.budget).toEqual({ amount: "60" });
 
-    const supergraph = readFileSync(new URL("../../gateway/supergraph.graphql", import.meta.url), "utf8");
+    const supergraph = readFileSync(new URL("../../../gateway/supergraph.graphql", import.meta.url), "utf8");
     for (const field of ["budgets: [Budget!]!", "budget(id: ID!): Budget!"])
       expect(supergraph).toContain(`${field} @join__field(graph: FINANCE) @tag(name: "agent_scope:read:transactions") @tag(name: "agent")`);
   });

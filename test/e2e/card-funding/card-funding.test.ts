@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Prisma, type FinanceDb } from "../../subgraphs/finance/db.ts";
-import { availableAfter } from "../../subgraphs/finance/transactions/balances.ts";
-import { approvedUser, linkSandboxBank } from "../support/finance.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { Prisma, type FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { availableAfter } from "../../../subgraphs/finance/transactions/balances.ts";
+import { approvedUser, linkSandboxBank } from "../../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Bank accounts as accounts and as card funding: GET /v0/accounts lists the linked ones at the
 // bank's reported balance; a card funded by one is authorized against that balance less the

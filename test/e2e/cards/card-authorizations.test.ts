@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { sourceBalances } from "../../subgraphs/finance/transactions/balances.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser, ensureAsset } from "../support/finance.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { sourceBalances } from "../../../subgraphs/finance/transactions/balances.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { approvedUser, ensureAsset } from "../../support/finance.ts";
 
 // Issue 10, authorizations: one decision for every path (each decline reason), the sandbox
 // simulator (authorize, capture, reverse, refund) booking card_purchase / card_refund against the

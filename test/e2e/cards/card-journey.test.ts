@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isLuhnValid } from "../../subgraphs/finance/cards/sandbox-card-issuer.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { ensureAsset, userWithWallet } from "../support/finance.ts";
+import { isLuhnValid } from "../../../subgraphs/finance/cards/sandbox-card-issuer.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { ensureAsset, userWithWallet } from "../../support/finance.ts";
 
 // Issue 10, "done when": a new user, through REST alone, from sandbox KYC to a closed card.
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { isLuhnValid } from "../../subgraphs/finance/cards/sandbox-card-issuer.ts";
-import { CARD_REVEALS_PER_WINDOW } from "../../lib/contracts/cards.ts";
-import { capturingLogger } from "../support/log-capture.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser, ensureAsset } from "../support/finance.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { isLuhnValid } from "../../../subgraphs/finance/cards/sandbox-card-issuer.ts";
+import { CARD_REVEALS_PER_WINDOW } from "../../../lib/contracts/cards.ts";
+import { capturingLogger } from "../../support/log-capture.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { approvedUser, ensureAsset } from "../../support/finance.ts";
 
 // Issue 10, secure card details (spec 2.10): a challenge signed by the primary EOA (EIP-191), the
 // details once with Cache-Control: no-store, JWT only, limited per card, audited, never logged.

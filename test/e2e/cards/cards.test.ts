@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { CARD_ACTIONS, canPerform, type CardAction } from "../../subgraphs/finance/cards/card-status.ts";
-import { CARD_STATUSES } from "../../lib/vocabulary/cards.ts";
-import { isLuhnValid, SANDBOX_BIN } from "../../subgraphs/finance/cards/sandbox-card-issuer.ts";
-import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser, ensureAsset, userWithWallet } from "../support/finance.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { CARD_ACTIONS, canPerform, type CardAction } from "../../../subgraphs/finance/cards/card-status.ts";
+import { CARD_STATUSES } from "../../../lib/vocabulary/cards.ts";
+import { isLuhnValid, SANDBOX_BIN } from "../../../subgraphs/finance/cards/sandbox-card-issuer.ts";
+import { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { approvedUser, ensureAsset, userWithWallet } from "../../support/finance.ts";
 
 // Issue 10, cards: POST/GET/PATCH /v0/cards, the spec 3.3 lifecycle (activate, freeze, unfreeze,
 // close), controls, funding (GET/PUT /v0/cards/{id}/funding), KYC required, numbers sealed at rest.

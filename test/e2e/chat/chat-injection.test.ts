@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userWithWallet } from "../support/finance.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { userWithWallet } from "../../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 26, finding 1: a stand-in OpenAI-compatible model on loopback that obeys any instruction
 // it reads. A merchant name carries an injected instruction to create a money-moving rule; the

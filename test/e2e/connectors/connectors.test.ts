@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentsDb } from "../../subgraphs/agents/db.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import type { AgentsDb } from "../../../subgraphs/agents/db.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 13: connectors. A sandbox exchange's balances and trades feed the ledger once each and
 // show in the accounts view; spec 3.6's connection states move through one table.

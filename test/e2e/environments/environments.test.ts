@@ -1,9 +1,9 @@
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SigningKey } from "../../lib/auth/signing-key.ts";
-import { TestIssuer } from "../support/jwt-issuer.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { registrationBody } from "../support/registration.ts";
+import { SigningKey } from "../../../lib/auth/signing-key.ts";
+import { TestIssuer } from "../../support/jwt-issuer.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { registrationBody } from "../../support/registration.ts";
 
 // Spec 2.5 and 5.1: an environment's `auth` names the providers its users sign in with;
 // `x-platform-orgid: <org>:<env>` resolves there, and users are scoped to their environment.

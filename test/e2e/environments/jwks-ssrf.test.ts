@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import { generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UNVERIFIED_JWT_DETAIL } from "../../lib/auth/jwt-verifier.ts";
-import { TestIssuer } from "../support/jwt-issuer.ts";
-import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { UNVERIFIED_JWT_DETAIL } from "../../../lib/auth/jwt-verifier.ts";
+import { TestIssuer } from "../../support/jwt-issuer.ts";
+import { freePort, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 7, item 5: an organisation admin chooses an environment's jwks_uri and the gateway fetches
 // it. It must not reach internal addresses, and a refusal must not say what the fetch reached.

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { startPostgresCluster, type PostgresCluster } from "../support/postgres.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { onPostgres } from "../support/test-database.ts";
+import { startPostgresCluster, type PostgresCluster } from "../../support/postgres.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { onPostgres } from "../../support/test-database.ts";
 
 const stops: (() => Promise<void>)[] = [];
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { ensureAsset, userWithWallet } from "../support/finance.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { ensureAsset, userWithWallet } from "../../support/finance.ts";
 
 // Issue 9: the sandbox payment helper (POST /v0/sandbox/payments) and insights over REST and
 // GraphQL: GET /v0/insights, GET /v0/insights/{id}, POST /v0/insights/{id}/dismiss,

@@ -1,9 +1,9 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signKycPayload } from "../../lib/webhooks/kyc-payload-digest.ts";
-import { startPostgresCluster, type PostgresCluster } from "../support/postgres.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { onPostgres } from "../support/test-database.ts";
+import { signKycPayload } from "../../../lib/webhooks/kyc-payload-digest.ts";
+import { startPostgresCluster, type PostgresCluster } from "../../support/postgres.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { onPostgres } from "../../support/test-database.ts";
 
 // POST /v0/webhooks/kyc/kyc-provider/events (spec 3.1, 4.5, 5.3, 6) and the sandbox decision
 // endpoint that drives it offline.

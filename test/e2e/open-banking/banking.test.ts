@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { BANKING_SIGNATURE_HEADER, signBankingPayload } from "../../lib/webhooks/banking-signature.ts";
-import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
-import { BANKING_WEBHOOK_SIGNATURE_DETAIL } from "../../rest-adapter/webhooks/banking-provider-events.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser, linkSandboxBank, userWithWallet } from "../support/finance.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { BANKING_SIGNATURE_HEADER, signBankingPayload } from "../../../lib/webhooks/banking-signature.ts";
+import { sandboxWebhookSecret } from "../../../lib/webhooks/sandbox-webhook-secret.ts";
+import { BANKING_WEBHOOK_SIGNATURE_DETAIL } from "../../../rest-adapter/webhooks/banking-provider-events.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { approvedUser, linkSandboxBank, userWithWallet } from "../../support/finance.ts";
 
 // Issue 12: bank transactions synced by cursor, the banking-provider webhook receiver (signature,
 // rotation, tolerance, exactly-once), connection status, and on/off-ramps driven by its events.

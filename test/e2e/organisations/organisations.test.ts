@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../../lib/auth/secret-token.ts";
-import { identityRoutes } from "../../rest-adapter/identity.ts";
-import { TestIssuer } from "../support/jwt-issuer.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { hashToken } from "../../../lib/auth/secret-token.ts";
+import { identityRoutes } from "../../../rest-adapter/identity.ts";
+import { TestIssuer } from "../../support/jwt-issuer.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Organisations, members, environments and API keys on the identity host (spec 2.5, 2.6, 4.6, 4.7, 5.2).
 let platform: TestPlatform;

@@ -4,13 +4,13 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { getAddress, hashMessage, hashTypedData, keccak256, stringToHex, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UsersDb } from "../../subgraphs/users/db.ts";
-import { applyKycProviderEvent } from "../../subgraphs/users/kyc/kyc-provider-event.ts";
-import { walletRegistrationMessage } from "../../subgraphs/users/wallets/register-wallet.ts";
-import { DEVNET_CHAIN_ID, startDevnet, startFailingRpc, startSwitchableRpc, type Devnet } from "../support/devnet.ts";
-import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { registrationBody } from "../support/registration.ts";
-import { deploySafeLikeAccount, signAsSafeOwner } from "../support/safe-account.ts";
+import type { UsersDb } from "../../../subgraphs/users/db.ts";
+import { applyKycProviderEvent } from "../../../subgraphs/users/kyc/kyc-provider-event.ts";
+import { walletRegistrationMessage } from "../../../subgraphs/users/wallets/register-wallet.ts";
+import { DEVNET_CHAIN_ID, startDevnet, startFailingRpc, startSwitchableRpc, type Devnet } from "../../support/devnet.ts";
+import { freePort, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { registrationBody } from "../../support/registration.ts";
+import { deploySafeLikeAccount, signAsSafeOwner } from "../../support/safe-account.ts";
 
 // POST /v0/idsvc/token/pint and the PINT JWT (spec 4.6, 5.2.6, 7.3, 7.4): real mandates signed
 // with viem local accounts, Safe mandates checked on an in-process chain through CHAIN_RPC_URLS.

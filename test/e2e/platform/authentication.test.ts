@@ -3,16 +3,16 @@
 import { createHash } from "node:crypto";
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generatePersonalAccessToken } from "../../lib/auth/personal-access-token.ts";
-import { widgetDataDocumentation } from "../../rest-adapter/widgets/widget-data.ts";
-import { chatTurnDocumentation } from "../../rest-adapter/chat/chat-turn.ts";
-import { confirmChatActionDocumentation } from "../../rest-adapter/chat/chat-action-confirm.ts";
-import { platformRoutes } from "../../rest-adapter/platform.ts";
-import { platformWebhooks } from "../../rest-adapter/webhooks/index.ts";
-import { webhookDocumentation } from "../../rest-adapter/webhooks/webhooks.ts";
-import { TestIssuer } from "../support/jwt-issuer.ts";
-import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { registrationBody } from "../support/registration.ts";
+import { generatePersonalAccessToken } from "../../../lib/auth/personal-access-token.ts";
+import { widgetDataDocumentation } from "../../../rest-adapter/widgets/widget-data.ts";
+import { chatTurnDocumentation } from "../../../rest-adapter/chat/chat-turn.ts";
+import { confirmChatActionDocumentation } from "../../../rest-adapter/chat/chat-action-confirm.ts";
+import { platformRoutes } from "../../../rest-adapter/platform.ts";
+import { platformWebhooks } from "../../../rest-adapter/webhooks/index.ts";
+import { webhookDocumentation } from "../../../rest-adapter/webhooks/webhooks.ts";
+import { TestIssuer } from "../../support/jwt-issuer.ts";
+import { randomAddress, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { registrationBody } from "../../support/registration.ts";
 
 /**
  * One platform with several providers active at once:

@@ -1,16 +1,16 @@
 import { exportJWK, generateKeyPair } from "jose";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { signSandboxToken } from "../../lib/auth/sandbox-issuer.ts";
-import { SigningKey } from "../../lib/auth/signing-key.ts";
-import { DEFAULT_DATABASE_TIMEOUTS, STATEMENT_GRACE_MS } from "../../lib/db/database-timeouts.ts";
-import { userWithWallet } from "../support/finance.ts";
-import { TestIssuer } from "../support/jwt-issuer.ts";
-import { spawnPlatform, type PlatformProcess } from "../support/platform-process.ts";
-import { startPostgresCluster } from "../support/postgres.ts";
-import { startTestPlatform } from "../support/platform.ts";
-import { newAccount } from "../support/registration.ts";
-import { freshDatabaseUrl, onPostgres } from "../support/test-database.ts";
+import { signSandboxToken } from "../../../lib/auth/sandbox-issuer.ts";
+import { SigningKey } from "../../../lib/auth/signing-key.ts";
+import { DEFAULT_DATABASE_TIMEOUTS, STATEMENT_GRACE_MS } from "../../../lib/db/database-timeouts.ts";
+import { userWithWallet } from "../../support/finance.ts";
+import { TestIssuer } from "../../support/jwt-issuer.ts";
+import { spawnPlatform, type PlatformProcess } from "../../support/platform-process.ts";
+import { startPostgresCluster } from "../../support/postgres.ts";
+import { startTestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
+import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 // Crashes and outages, each bounded in requests and time, on loopback only. A (re)started
 // process is `npm start` itself (bin/start.ts); the database is PostgreSQL where it can go away.

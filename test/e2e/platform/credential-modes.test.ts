@@ -6,15 +6,15 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateApiKey } from "../../lib/auth/api-key.ts";
-import { generatePersonalAccessToken } from "../../lib/auth/personal-access-token.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { SUBGRAPH_NAMES, SUBGRAPHS } from "../../lib/graphql/subgraph-registry.ts";
-import { startService, type RunningService } from "../../server/split.ts";
-import { TestIssuer } from "../support/jwt-issuer.ts";
-import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount, registrationBody } from "../support/registration.ts";
-import { freshDatabaseUrl } from "../support/test-database.ts";
+import { generateApiKey } from "../../../lib/auth/api-key.ts";
+import { generatePersonalAccessToken } from "../../../lib/auth/personal-access-token.ts";
+import { loadConfig } from "../../../lib/config.ts";
+import { SUBGRAPH_NAMES, SUBGRAPHS } from "../../../lib/graphql/subgraph-registry.ts";
+import { startService, type RunningService } from "../../../server/split.ts";
+import { TestIssuer } from "../../support/jwt-issuer.ts";
+import { freePort, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount, registrationBody } from "../../support/registration.ts";
+import { freshDatabaseUrl } from "../../support/test-database.ts";
 
 const ORG = "org_modes";
 const ENV = "env_modes";

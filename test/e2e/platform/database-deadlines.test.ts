@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, QUERY_READ_TIMEOUT, type Database } from "../../lib/db/database.ts";
-import { isDatabaseUnavailable } from "../../lib/db/prisma-errors.ts";
-import { startPostgresCluster, type PostgresCluster } from "../support/postgres.ts";
-import { onPostgres } from "../support/test-database.ts";
+import { openDatabase, QUERY_READ_TIMEOUT, type Database } from "../../../lib/db/database.ts";
+import { isDatabaseUnavailable } from "../../../lib/db/prisma-errors.ts";
+import { startPostgresCluster, type PostgresCluster } from "../../support/postgres.ts";
+import { onPostgres } from "../../support/test-database.ts";
 
 // The deadlines of lib/db/database.ts on a PostgreSQL server of the test's own, which it freezes.
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CATALOGUE, isErrorCode } from "../../lib/errors/catalogue.ts";
-import { DEFAULT_ROUTE_BODY_LIMIT } from "../../rest-adapter/route.ts";
-import { hostileBodies, operationsOf, requestFor, type FuzzRequest, type Operation } from "../support/openapi-fuzz.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount } from "../support/registration.ts";
+import { ERROR_CATALOGUE, isErrorCode } from "../../../lib/errors/catalogue.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT } from "../../../rest-adapter/route.ts";
+import { hostileBodies, operationsOf, requestFor, type FuzzRequest, type Operation } from "../../support/openapi-fuzz.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
 import { exportJWK, generateKeyPair } from "jose";
-import { signSandboxToken } from "../../lib/auth/sandbox-issuer.ts";
-import { SigningKey } from "../../lib/auth/signing-key.ts";
+import { signSandboxToken } from "../../../lib/auth/sandbox-issuer.ts";
+import { SigningKey } from "../../../lib/auth/signing-key.ts";
 
 /**
  * Every route of every host, from its /openapi.json, with malformed and hostile requests

@@ -3,11 +3,11 @@ import type { FastifyInstance } from "fastify";
 import { getIntrospectionQuery } from "graphql";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildInternalGraphqlApp } from "../../gateway/http.ts";
-import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../../lib/auth/internal-principal.ts";
-import { ADAPTER_PRINCIPAL, type Principal } from "../../lib/auth/principal.ts";
-import { buildSubgraphApp } from "../../subgraphs/http.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { buildInternalGraphqlApp } from "../../../gateway/http.ts";
+import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../../../lib/auth/internal-principal.ts";
+import { ADAPTER_PRINCIPAL, type Principal } from "../../../lib/auth/principal.ts";
+import { buildSubgraphApp } from "../../../subgraphs/http.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 7, item 3: /graphql refuses documents that fan out (depth, aliases, cost) or are huge
 // (tokens, bytes) before running anything, as GraphQL errors with 400; introspection is configurable.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // The gateway's /graphql for dashboards: same credential headers as REST, verified once.
 let platform: TestPlatform;

@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_ROUTE_BODY_LIMIT } from "../../rest-adapter/route.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT } from "../../../rest-adapter/route.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 let platform: TestPlatform;
 beforeAll(async () => {

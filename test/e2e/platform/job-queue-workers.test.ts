@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
-import { JobQueue } from "../../lib/jobs/job-queue.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { createUsersDb, type UsersDb } from "../../subgraphs/users/db.ts";
-import { freshDatabaseUrl } from "../support/test-database.ts";
+import { openDatabase, type Database } from "../../../lib/db/database.ts";
+import { applyMigrations } from "../../../lib/db/migrations.ts";
+import { JobQueue } from "../../../lib/jobs/job-queue.ts";
+import { createLogger } from "../../../lib/logger.ts";
+import { createUsersDb, type UsersDb } from "../../../subgraphs/users/db.ts";
+import { freshDatabaseUrl } from "../../support/test-database.ts";
 
 // Two workers with their own connections (two "processes") share one jobs table.
 let databases: Database[] = [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH } from "../../lib/json-body.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { MAX_JSON_DEPTH } from "../../../lib/json-body.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 27, items 1 and 4: JSON bodies are read by one set of rules on every listener. A body
 // nested 10,000 deep answered 500 (a recursive walk over it); the money routes booked bodies sent

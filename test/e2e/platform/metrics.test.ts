@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { freePort, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 let platform: TestPlatform;
 beforeAll(async () => {

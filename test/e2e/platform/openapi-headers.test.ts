@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { platformRoutes } from "../../rest-adapter/platform.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { platformRoutes } from "../../../rest-adapter/platform.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 25 item 7: the headers the spec names in prose (Idempotency-Key, the webhook signature
 // headers, x-platform-orgid, Retry-After) are declared in each host's /openapi.json, as header

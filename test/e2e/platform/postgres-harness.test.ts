@@ -1,8 +1,8 @@
 // Self-test of the PostgreSQL test harness; on PGlite projects only the first check runs.
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { startPostgresCluster } from "../support/postgres.ts";
-import { freshDatabaseUrl, onPostgres } from "../support/test-database.ts";
+import { startPostgresCluster } from "../../support/postgres.ts";
+import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 const databaseUrl = await freshDatabaseUrl();
 

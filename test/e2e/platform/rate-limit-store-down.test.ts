@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // One failure policy for every surface (FailOpenRateLimiter): when the rate-limit store fails,
 // the request goes through and a warning is logged. The store here is the PostgreSQL one (on

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations, migrationSets } from "../../lib/db/migrations.ts";
-import { PostgresRateLimiter } from "../../lib/rate-limit/postgres-rate-limiter.ts";
-import type { RateLimitDecision } from "../../lib/rate-limit/rate-limiter.ts";
-import { freshDatabaseUrl, onPostgres } from "../support/test-database.ts";
+import { openDatabase, type Database } from "../../../lib/db/database.ts";
+import { applyMigrations, migrationSets } from "../../../lib/db/migrations.ts";
+import { PostgresRateLimiter } from "../../../lib/rate-limit/postgres-rate-limiter.ts";
+import type { RateLimitDecision } from "../../../lib/rate-limit/rate-limiter.ts";
+import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 // Two instances ("processes"), each with its own Database (its own pg.Pool), share one budget
 // through ratelimit.buckets. On PGlite there is one connection per process, so both share it.

@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateApiKey } from "../../lib/auth/api-key.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { freshDatabaseUrl, onPostgres } from "../support/test-database.ts";
+import { generateApiKey } from "../../../lib/auth/api-key.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 // One rate-limiting mechanism on every surface (spec 8): per user and per API key once a
 // credential verifies, per client address until then, failed verifications per address and per

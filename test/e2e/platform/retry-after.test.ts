@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { userWithWallet } from "../support/finance.ts";
-import { startTestPlatform } from "../support/platform.ts";
+import { userWithWallet } from "../../support/finance.ts";
+import { startTestPlatform } from "../../support/platform.ts";
 
 const stops: (() => Promise<void>)[] = [];
 afterAll(async () => {

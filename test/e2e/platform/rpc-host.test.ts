@@ -5,12 +5,12 @@ import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { createPublicClient, http, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildInternalGraphqlApp } from "../../gateway/http.ts";
-import { listen } from "../../lib/http.ts";
-import { HttpGatewayClient } from "../../rest-adapter/gateway-client.ts";
-import { buildRpcApp } from "../../rest-adapter/rpc/app.ts";
-import { startDevnet, type Devnet } from "../support/devnet.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { buildInternalGraphqlApp } from "../../../gateway/http.ts";
+import { listen } from "../../../lib/http.ts";
+import { HttpGatewayClient } from "../../../rest-adapter/gateway-client.ts";
+import { buildRpcApp } from "../../../rest-adapter/rpc/app.ts";
+import { startDevnet, type Devnet } from "../../support/devnet.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // The RPC host ({rpc_url}, spec 1 and 5.2): public keys with rpc.invoke, JSON-RPC forwarded to CHAIN_RPC_URLS.
 const DEVNET = 900; // tevm's in-process chain behind a loopback JSON-RPC bridge

@@ -1,17 +1,17 @@
 import { createServer, type Server } from "node:http";
 import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../lib/config.ts";
-import { SANDBOX_WARNING } from "../../lib/sandbox.ts";
-import { platformRoutes } from "../../rest-adapter/platform.ts";
-import { SANDBOX_TAG } from "../../rest-adapter/route.ts";
-import { signKycPayload } from "../../lib/webhooks/kyc-payload-digest.ts";
-import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
-import { startSingleProcess } from "../../server/single-process.ts";
-import { sandboxDecisionPayload } from "../../subgraphs/users/kyc/sandbox-kyc-provider.ts";
-import { startFakeSumsub, startFakeTwilio, type FakeSumsub, type FakeTwilio } from "../support/fake-providers.ts";
-import { capturingLogger } from "../support/log-capture.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { loadConfig } from "../../../lib/config.ts";
+import { SANDBOX_WARNING } from "../../../lib/sandbox.ts";
+import { platformRoutes } from "../../../rest-adapter/platform.ts";
+import { SANDBOX_TAG } from "../../../rest-adapter/route.ts";
+import { signKycPayload } from "../../../lib/webhooks/kyc-payload-digest.ts";
+import { sandboxWebhookSecret } from "../../../lib/webhooks/sandbox-webhook-secret.ts";
+import { startSingleProcess } from "../../../server/single-process.ts";
+import { sandboxDecisionPayload } from "../../../subgraphs/users/kyc/sandbox-kyc-provider.ts";
+import { startFakeSumsub, startFakeTwilio, type FakeSumsub, type FakeTwilio } from "../../support/fake-providers.ts";
+import { capturingLogger } from "../../support/log-capture.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 7, item 1: sandbox providers, the sandbox decision route and test helpers exist only in
 // sandbox mode; the sandbox never signs with the real provider's secret; codes are never logged.

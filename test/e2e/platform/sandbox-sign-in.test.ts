@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_AUDIENCE, sandboxIssuer } from "../../lib/auth/sandbox-issuer.ts";
-import { SigningKey } from "../../lib/auth/signing-key.ts";
-import { newAccount } from "../support/registration.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { SANDBOX_AUDIENCE, sandboxIssuer } from "../../../lib/auth/sandbox-issuer.ts";
+import { SigningKey } from "../../../lib/auth/signing-key.ts";
+import { newAccount } from "../../support/registration.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..", "..", "..");
 const exec = promisify(execFile);
 
 let platform: TestPlatform;

@@ -1,9 +1,9 @@
 import { buildSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { enumsWithinApi, SingleFetchShortcut } from "../../gateway/single-fetch.ts";
-import { TRANSACTION_FIELDS } from "../../rest-adapter/resources.generated.ts";
-import { userWithWallet } from "../support/finance.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { enumsWithinApi, SingleFetchShortcut } from "../../../gateway/single-fetch.ts";
+import { TRANSACTION_FIELDS } from "../../../rest-adapter/resources.generated.ts";
+import { userWithWallet } from "../../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Operations planned as one fetch from one in-process subgraph skip the gateway's plan execution:
 // their second run must answer exactly what the gateway answered the first time.

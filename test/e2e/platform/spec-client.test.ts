@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signWalletClaim } from "../../rest-adapter/webhooks/wallet-claim-signature.ts";
-import { freePort, startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount } from "../support/registration.ts";
+import { signWalletClaim } from "../../../rest-adapter/webhooks/wallet-claim-signature.ts";
+import { freePort, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
 
 // Issue 25: a client written only from interface.md, with a stock JWT issuer's plain access
 // tokens (no wallet claims), walks every spec 4.x endpoint's happy path and documented errors

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../support/net.ts";
-import { freshDatabaseUrl } from "../support/test-database.ts";
+import { freePort } from "../../support/net.ts";
+import { freshDatabaseUrl } from "../../support/test-database.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..", "..", "..");
 
 function run(env: Record<string, string>, until: (out: string) => boolean, timeoutMs = 60_000) {
   const child = spawn(process.execPath, ["dist/start.js"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOtlpCollector, type CollectedSpan } from "../support/otlp-collector.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { startOtlpCollector, type CollectedSpan } from "../../support/otlp-collector.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 let collector: Awaited<ReturnType<typeof startOtlpCollector>>;
 let platform: TestPlatform;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser, userWithWallet } from "../support/finance.ts";
-import { sumDecimals as sumOf } from "../../lib/decimal.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { approvedUser, userWithWallet } from "../../support/finance.ts";
+import { sumDecimals as sumOf } from "../../../lib/decimal.ts";
 
 // Issue 13, first part: the strategy catalogue, user strategies (spec 3.6) and their runs as
 // agent tasks (spec 3.5): round-up savings moving money through the ledger, alerts notifying.

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations, migrationSets } from "../../lib/db/migrations.ts";
-import type { Prisma } from "../../subgraphs/finance/db.ts";
-import { feedCountSql, feedPageSql } from "../../subgraphs/finance/transactions/list-transactions.ts";
-import { transactionCondition, type TransactionFilterInput } from "../../subgraphs/finance/transactions/transaction-filter.ts";
-import { transactionMetaSql } from "../../subgraphs/finance/transactions/transaction-meta.ts";
-import { feedSeedStatements } from "../support/feed-seed.ts";
-import { freshDatabaseUrl, onPostgres } from "../support/test-database.ts";
+import { openDatabase, type Database } from "../../../lib/db/database.ts";
+import { applyMigrations, migrationSets } from "../../../lib/db/migrations.ts";
+import type { Prisma } from "../../../subgraphs/finance/db.ts";
+import { feedCountSql, feedPageSql } from "../../../subgraphs/finance/transactions/list-transactions.ts";
+import { transactionCondition, type TransactionFilterInput } from "../../../subgraphs/finance/transactions/transaction-filter.ts";
+import { transactionMetaSql } from "../../../subgraphs/finance/transactions/transaction-meta.ts";
+import { feedSeedStatements } from "../../support/feed-seed.ts";
+import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 // Issue 9, performance: the feed's page, total and meta queries (the SQL the code runs, built by
 // the same functions) read finance.transactions through its indexes, never a sequential scan, for

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { ensureAsset, userWithWallet } from "../support/finance.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { ensureAsset, userWithWallet } from "../../support/finance.ts";
 
 // Issue 9, the transaction feed: GET /v0/transactions (filters, pages, meta), amount_usd at the
 // price of its time, PATCH with merchant rules, and User.transactions through /graphql.
@@ -242,7 +242,7 @@ describe("User.transactions through /graphql", () => {
       pagination: { total: 3 },
       meta: { transaction_count: 3, cashflow: { gross_out: "20.2" } },
     });
-    const supergraph = readFileSync(new URL("../../gateway/supergraph.graphql", import.meta.url), "utf8");
+    const supergraph = readFileSync(new URL("../../../gateway/supergraph.graphql", import.meta.url), "utf8");
     expect(supergraph).toMatch(/transactions\(.*\): TransactionPage! .*@tag\(name: "agent"\)/);
     expect(supergraph).toMatch(/meta: TransactionMeta! .*@tag\(name: "agent"\)/);
   });

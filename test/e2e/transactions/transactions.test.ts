@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../../lib/errors/app-error.ts";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { sourceBalances } from "../../subgraphs/finance/transactions/balances.ts";
-import { moveTransactionStatus } from "../../subgraphs/finance/transactions/move-transaction-status.ts";
-import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { ensureAsset, userWithWallet } from "../support/finance.ts";
+import { AppError } from "../../../lib/errors/app-error.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { sourceBalances } from "../../../subgraphs/finance/transactions/balances.ts";
+import { moveTransactionStatus } from "../../../subgraphs/finance/transactions/move-transaction-status.ts";
+import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { ensureAsset, userWithWallet } from "../../support/finance.ts";
 
 // Issue 9, the ledger: sandbox deposits, GET /v0/transactions/{id}, Idempotency-Key, balances
 // computed in SQL, overdrafts refused and concurrent requests (on PostgreSQL in e2e-postgres).

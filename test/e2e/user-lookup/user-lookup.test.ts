@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // GET /v0/users/{sri} on the identity host (spec 4.6, 5.2): fields grow with the key's scopes.
 let platform: TestPlatform;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentsDb } from "../../subgraphs/agents/db.ts";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { RULE_LIMITS } from "../../lib/contracts/rules.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser, userWithWallet } from "../support/finance.ts";
+import type { AgentsDb } from "../../../subgraphs/agents/db.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { RULE_LIMITS } from "../../../lib/contracts/rules.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { approvedUser, userWithWallet } from "../../support/finance.ts";
 
 // Issue 26: nothing automation does may loop or escalate. Finding 2: two rules feeding each other
 // made 38 transfers in 40 s after one deposit; now a movement carries its cause and a rule never

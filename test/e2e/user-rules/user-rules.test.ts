@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import type { AgentsDb } from "../../subgraphs/agents/db.ts";
-import { scheduleScanner } from "../../subgraphs/agents/automation/schedule-scanner.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { approvedUser, userWithWallet } from "../support/finance.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import type { AgentsDb } from "../../../subgraphs/agents/db.ts";
+import { scheduleScanner } from "../../../subgraphs/agents/automation/schedule-scanner.ts";
+import { createLogger } from "../../../lib/logger.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { approvedUser, userWithWallet } from "../../support/finance.ts";
 
 // Issue 13: automation driven by the ledger's outbox (each event applied once) and by the clock:
 // strategies that react to transactions, and user rules with their triggers, actions and firings.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SandboxSmsSender } from "../../subgraphs/users/phone/sandbox-sms-sender.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import type { SandboxSmsSender } from "../../../subgraphs/users/phone/sandbox-sms-sender.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // KYC, phone verification and onboarding through the REST adapter (the domain rules have their
 // own integration tests; these check the documented HTTP contract).

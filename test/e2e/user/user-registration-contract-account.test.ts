@@ -1,11 +1,11 @@
 import { decodeJwt } from "jose";
 import { getAddress, hashMessage, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userRegistrationMessage } from "../../subgraphs/users/user/register-user.ts";
-import { DEVNET_CHAIN_ID, startDevnet, type Devnet } from "../support/devnet.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount } from "../support/registration.ts";
-import { deploySafeLikeAccount, signAsSafeOwner } from "../support/safe-account.ts";
+import { userRegistrationMessage } from "../../../subgraphs/users/user/register-user.ts";
+import { DEVNET_CHAIN_ID, startDevnet, type Devnet } from "../../support/devnet.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
+import { deploySafeLikeAccount, signAsSafeOwner } from "../../support/safe-account.ts";
 
 // POST /v0/user/ with a contract account as primary_eoa_address: control proven by ERC-1271 on
 // the in-process chain (issue 7, item 6), the same check POST /v0/wallets uses for a Safe.

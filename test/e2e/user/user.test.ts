@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress } from "viem";
-import { predictSafeAddress } from "../../subgraphs/users/safe/safe-address.ts";
-import { saltNonceFor } from "../../subgraphs/users/wallets/safe-deployment.ts";
-import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount, registrationBody } from "../support/registration.ts";
+import { predictSafeAddress } from "../../../subgraphs/users/safe/safe-address.ts";
+import { saltNonceFor } from "../../../subgraphs/users/wallets/safe-deployment.ts";
+import { randomAddress, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount, registrationBody } from "../../support/registration.ts";
 
 let platform: TestPlatform;
 beforeAll(async () => {

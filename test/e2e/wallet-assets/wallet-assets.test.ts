@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 9, assets and balances: GET /v0/wallets/{wallet_id}/assets and GET /v0/accounts over the
 // ledger (BALANCE_SOURCE=ledger, the default), after sandbox deposits; exact values, another

@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toHex, type Address } from "viem";
-import { AppError } from "../../lib/errors/app-error.ts";
-import type { FinanceDb } from "../../subgraphs/finance/db.ts";
-import { ChainBalanceSource, MULTICALL3_ADDRESS } from "../../subgraphs/finance/balances/chain-balance-source.ts";
-import { compileSolidity, startDevnet, startSwitchableRpc, type Compiled, type Devnet } from "../support/devnet.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount } from "../support/registration.ts";
+import { AppError } from "../../../lib/errors/app-error.ts";
+import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { ChainBalanceSource, MULTICALL3_ADDRESS } from "../../../subgraphs/finance/balances/chain-balance-source.ts";
+import { compileSolidity, startDevnet, startSwitchableRpc, type Compiled, type Devnet } from "../../support/devnet.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
 
 // Issue 9: BALANCE_SOURCE=chain reads a wallet's native balance and the catalogue's ERC-20s on its
 // chain in ONE Multicall3 call, here on the in-process chain (which has no Multicall3: the test

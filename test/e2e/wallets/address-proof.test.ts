@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { walletAddressProofMessage } from "../../subgraphs/users/wallets/address-proof.ts";
-import { linkSandboxBank } from "../support/finance.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount } from "../support/registration.ts";
+import { walletAddressProofMessage } from "../../../subgraphs/users/wallets/address-proof.ts";
+import { linkSandboxBank } from "../../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
 
 // Issue 25, item 1: a spec client registers with the documented body alone; its address is
 // recorded unproven (address_verified: false), and what a squatter could turn against the

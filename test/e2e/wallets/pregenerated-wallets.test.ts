@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UsersServices } from "../../subgraphs/users/services.ts";
-import { signWalletClaim } from "../../rest-adapter/webhooks/wallet-claim-signature.ts";
-import { startPostgresCluster } from "../support/postgres.ts";
+import type { UsersServices } from "../../../subgraphs/users/services.ts";
+import { signWalletClaim } from "../../../rest-adapter/webhooks/wallet-claim-signature.ts";
+import { startPostgresCluster } from "../../support/postgres.ts";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { pregeneratedWalletMessage } from "../../subgraphs/users/pregenerated/register-pregenerated-wallet.ts";
-import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount } from "../support/registration.ts";
-import { onPostgres } from "../support/test-database.ts";
+import { pregeneratedWalletMessage } from "../../../subgraphs/users/pregenerated/register-pregenerated-wallet.ts";
+import { randomAddress, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
+import { onPostgres } from "../../support/test-database.ts";
 
 // POST /v0/webhooks/embedded-wallet/wallet-claimed (spec 2.8, 4.5, 5.3, 6), on real listeners.
 const PATH = "/v0/webhooks/embedded-wallet/wallet-claimed";

@@ -1,9 +1,9 @@
 import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SandboxSafeDeployer } from "../../subgraphs/users/safe/sandbox-safe-deployer.ts";
-import { walletRegistrationMessage } from "../../subgraphs/users/wallets/register-wallet.ts";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { newAccount } from "../support/registration.ts";
+import { SandboxSafeDeployer } from "../../../subgraphs/users/safe/sandbox-safe-deployer.ts";
+import { walletRegistrationMessage } from "../../../subgraphs/users/wallets/register-wallet.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
 
 let platform: TestPlatform;
 // owners (lower case) whose Safe deployment the sandbox fails, switchable per test

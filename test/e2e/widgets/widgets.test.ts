@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { userWithWallet } from "../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { userWithWallet } from "../../support/finance.ts";
 
 // Issue 13: the dashboard's widgets and their data, answered by the same REST operations.
 let platform: TestPlatform;
