@@ -1,3 +1,6 @@
+import { expect } from "vitest";
+import { BANKING_SIGNATURE_HEADER, signBankingPayload } from "../../lib/webhooks/banking-signature.ts";
+import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 import type { FinanceDb } from "../../subgraphs/finance/db.ts";
 import type { TestPlatform } from "./platform.ts";
 
@@ -42,4 +45,36 @@ export async function linkSandboxBank(platform: TestPlatform, jwt: string, insti
   const exchanged = await platform.api("/v0/open-banking/exchange", { method: "POST", jwt, json: { public_token: (await played.json()).public_token } });
   if (exchanged.status !== 201) throw new Error(`exchange: ${exchanged.status} ${await exchanged.text()}`);
   return (await exchanged.json()).items;
+}
+
+/** A problem answer's status and error_code. */
+export async function statusAndCode(response: Response) {
+  const body = await response.json();
+  return { status: response.status, code: body.error_code as string };
+}
+
+/** The user's transaction feed (GET /v0/transactions), up to 100 items. */
+export async function transactionFeed(platform: TestPlatform, jwt: string, query = "") {
+  const response = await platform.api(`/v0/transactions?limit=100${query}`, { jwt });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+export interface BankingDelivery {
+  secret?: string;
+  timestamp?: number;
+  /** the signature header as sent; null leaves it out; by default signed with `secret` (the sandbox secret) */
+  header?: string | null;
+}
+
+/** Delivers a banking-provider event to the platform's webhook receiver, signed. */
+export function deliverBankingEvent(platform: TestPlatform, event: Record<string, unknown>, options: BankingDelivery = {}) {
+  const body = JSON.stringify({ created_at: new Date().toISOString(), data: {}, ...event });
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const header = options.header === undefined ? signBankingPayload(body, [options.secret ?? sandboxWebhookSecret(undefined, "banking")], timestamp) : options.header;
+  return fetch(`${platform.urls.platform}/v0/webhooks/banking-provider/events`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(header !== null && { [BANKING_SIGNATURE_HEADER]: header }) },
+    body,
+  });
 }
