@@ -1,5 +1,5 @@
-// Platform authentication (spec 5.1), ProblemDetails (2.9, 7.1-7.2), personal access tokens,
-// GET /v0/cli/config (4.4) and the OpenAPI document, end to end over real listeners.
+// Platform authentication (spec 5.1), ProblemDetails (2.9, 7.1-7.2), personal access tokens and
+// the OpenAPI document, end to end over real listeners (GET /v0/cli/config is in user/cli.test.ts).
 import { createHash } from "node:crypto";
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -473,55 +473,6 @@ describe("personal access tokens", () => {
     const locs = (await bad.json()).detail.map((item: { loc: string[] }) => item.loc.join("."));
     expect(locs).toEqual(expect.arrayContaining(["body.name", "body.scopes.0"]));
     await expectAuthFailed(await platform.api("/v0/user/me/personal-access-tokens", { method: "POST", json: { name: "x", scopes: ["read"] } }));
-  });
-});
-
-describe("GET /v0/cli/config (spec 4.4)", () => {
-  it("answers deployment defaults without a credential: 200 {debug: false, _links.self}", async () => {
-    const response = await platform.api("/v0/cli/config");
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ debug: false, _links: { self: { href: `${base}/v0/cli/config` } } });
-  });
-
-  it("answers 200 for a valid token with the owning user's toggles", async () => {
-    const { jwt, id } = await createUser(issuerA);
-    const { token } = await (await platform.api("/v0/user/me/personal-access-tokens", { method: "POST", jwt, json: { name: "cli", scopes: ["read"] } })).json();
-    const response = await platform.api("/v0/cli/config", { pat: token });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ debug: false, _links: { self: { href: `${base}/v0/cli/config` } } });
-    await (platform.subgraphs.users as any).services.db.user.update({ where: { id }, data: { debug: true } });
-    expect((await (await platform.api("/v0/cli/config", { pat: token })).json()).debug).toBe(true);
-    expect((await (await platform.api("/v0/cli/config")).json()).debug).toBe(false);
-  });
-
-  it("always answers 200: a token that does not verify, or a JWT without a user, gets the defaults", async () => {
-    for (const pat of [generatePersonalAccessToken(), "plat_pat_nonsense"]) {
-      const response = await platform.api("/v0/cli/config", { pat });
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ debug: false, _links: { self: { href: `${base}/v0/cli/config` } } });
-    }
-    const stranger = await platform.api("/v0/cli/config", { jwt: await issuerA.sign({ sub: "no-user-yet" }) });
-    expect(stranger.status).toBe(200);
-    expect((await stranger.json()).debug).toBe(false);
-  });
-});
-
-describe("GET /v0/cli/config with CLI_DEBUG=true", () => {
-  let debugPlatform: TestPlatform;
-  beforeAll(async () => {
-    debugPlatform = await startTestPlatform({ CLI_DEBUG: "true" });
-  });
-  afterAll(() => debugPlatform?.stop());
-
-  it("answers debug true without a credential, and for a user who set nothing", async () => {
-    const anonymous = await debugPlatform.api("/v0/cli/config");
-    expect(anonymous.status).toBe(200);
-    expect(await anonymous.json()).toEqual({ debug: true, _links: { self: { href: `${debugPlatform.config.publicBaseUrl}/v0/cli/config` } } });
-    const { jwt } = await debugPlatform.createUser();
-    const { token } = await (await debugPlatform.api("/v0/user/me/personal-access-tokens", { method: "POST", jwt, json: { name: "cli", scopes: ["read"] } })).json();
-    const withToken = await debugPlatform.api("/v0/cli/config", { pat: token });
-    expect(withToken.status).toBe(200);
-    expect((await withToken.json()).debug).toBe(true);
   });
 });
 
