@@ -10,6 +10,19 @@ export async function ensureAsset(db: FinanceDb, symbol: string, decimals: numbe
   if (!found) await db.asset.create({ data: { id: `ast_test_${symbol.toLowerCase()}`, asset_type: "crypto", symbol, name: symbol, decimals } });
 }
 
+/** A registered user with all their wallets, `eoa` the id of the primary EOA one. */
+export async function userWithAllWallets(platform: TestPlatform) {
+  const user = await platform.createUser();
+  const wallets = (await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items as { id: number; type: string; address: string | null }[];
+  return { ...user, wallets, eoa: wallets.find((w) => w.type === "EOA")!.id };
+}
+
+/** A sandbox deposit into the wallet (POST /v0/sandbox/deposits), which must succeed. */
+export async function sandboxDeposit(platform: TestPlatform, jwt: string, wallet_id: number, asset: string, amount: string): Promise<void> {
+  const response = await platform.api("/v0/sandbox/deposits", { method: "POST", jwt, json: { wallet_id, asset, amount } });
+  expect(response.status).toBe(201);
+}
+
 /** A registered user with the id of their primary EOA wallet. */
 export async function userWithWallet(platform: TestPlatform) {
   const user = await platform.createUser();

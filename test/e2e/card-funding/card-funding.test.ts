@@ -4,9 +4,9 @@ import { availableAfter } from "../../../subgraphs/finance/transactions/balances
 import { approvedUser, linkSandboxBank } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
-// Bank accounts as accounts and as card funding: GET /v0/accounts lists the linked ones at the
-// bank's reported balance; a card funded by one is authorized against that balance less the
-// outflows the bank has not posted yet, and books its purchases against the bank account.
+// Bank accounts as card funding: a card funded by one is authorized against the bank's reported
+// balance less the outflows the bank has not posted yet, and books its purchases against the bank
+// account (GET /v0/accounts listing them is in accounts/accounts.test.ts).
 
 let platform: TestPlatform;
 let db: FinanceDb;
@@ -34,37 +34,6 @@ const authorize = async (jwt: string, cardId: string, amount: string) => {
   expect(response.status).toBe(201);
   return response.json();
 };
-
-describe("bank accounts in GET /v0/accounts", () => {
-  it("lists each linked bank account after the wallets with its currency at the reported balance, leaving unlinked ones out", async () => {
-    const { jwt } = await platform.createUser();
-    const [checking, savings] = await link(jwt);
-    const [giro] = await link(jwt, "ins_sandbox_euro");
-    expect((await platform.api(`/v0/bank-accounts/${savings!.id}`, { method: "DELETE", jwt })).status).toBe(200);
-
-    const accounts = await (await platform.api("/v0/accounts", { jwt })).json();
-    const sources = accounts.items.map((item: { source: string }) => item.source);
-    expect(sources.indexOf("bank_account")).toBe(sources.lastIndexOf("crypto_wallet") + 1);
-    const banks = accounts.items.filter((item: { source: string }) => item.source === "bank_account");
-    expect(banks).toEqual([
-      {
-        source: "bank_account",
-        source_id: checking!.id,
-        name: "Everyday Checking",
-        chain_id: null,
-        address: null,
-        balances: [{ asset: expect.objectContaining({ symbol: "USD", asset_type: "fiat", decimals: 2 }), balance: "125000", value_usd: "1250" }],
-        total_value_usd: "1250",
-        card: null,
-      },
-      // EUR at the default 1.08 USD
-      { source: "bank_account", source_id: giro!.id, name: "Girokonto", chain_id: null, address: null, balances: [expect.objectContaining({ balance: "84050", value_usd: "907.74" })], total_value_usd: "907.74", card: null },
-    ]);
-    // the new user's wallets hold nothing: the total is the banks'
-    expect(accounts.total_value_usd).toBe("2157.74");
-    expect(accounts._links.bank_accounts.href).toContain("/v0/bank-accounts");
-  });
-});
 
 describe("a card funded by a bank account", () => {
   it("refuses another user's or an unlinked bank account (404 BNK-404-001) and one in another currency (422 at the id)", async () => {
