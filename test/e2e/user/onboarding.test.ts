@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SandboxSmsSender } from "../../../subgraphs/users/phone/sandbox-sms-sender.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
-// KYC, phone verification and onboarding through the REST adapter (the domain rules have their
+// KYC and onboarding through the REST adapter (phone verification: phone.test.ts) (the domain rules have their
 // own integration tests; these check the documented HTTP contract).
 let platform: TestPlatform;
 beforeAll(async () => {
   platform = await startTestPlatform();
 });
 afterAll(() => platform?.stop());
-
-const sms = () => (platform.subgraphs.users as unknown as { services: { sms: SandboxSmsSender } }).services.sms;
 
 async function waitForStep(jwt: string, status: string) {
   for (let i = 0; i < 100; i++) {
@@ -52,31 +49,6 @@ describe("KYC", () => {
       "pending->in_progress:kyc_started",
     ]);
     expect(id).toBe(me.id);
-  });
-});
-
-describe("phone verification", () => {
-  it("sends a code, refuses a wrong one, and verifies with the right one", async () => {
-    const { jwt } = await platform.createUser();
-    const start = await platform.api("/v0/user/me/phone/verification", { method: "POST", jwt, json: { phone_number: "+44 7700 900123" } });
-    expect(start.status).toBe(202);
-    expect(await start.json()).toMatchObject({ phone_number: "+447700900123", attempts_remaining: 5 });
-    const code = /\b(\d{6})\b/.exec(sms().outbox.get("+447700900123")!)![1]!;
-
-    const wrong = await platform.api("/v0/user/me/phone/verification/confirm", { method: "POST", jwt, json: { code: code === "000000" ? "111111" : "000000" } });
-    expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error_code).toBe("PHN-400-001");
-
-    const right = await platform.api("/v0/user/me/phone/verification/confirm", { method: "POST", jwt, json: { code } });
-    expect(right.status).toBe(200);
-    expect(await right.json()).toMatchObject({ phone_number: "+447700900123", verified: true, pending: null });
-    expect((await (await platform.api("/v0/user/me", { jwt })).json()).phone_number).toBe("+447700900123");
-
-    const invalid = await platform.api("/v0/user/me/phone/verification", { method: "POST", jwt, json: { phone_number: "call me" } });
-    expect(invalid.status).toBe(422);
-    expect((await invalid.json()).detail[0].loc).toEqual(["body", "phone_number"]);
-    const none = await platform.api("/v0/user/me/phone/verification/confirm", { method: "POST", jwt, json: { code: "123456" } });
-    expect(none.status).toBe(404);
   });
 });
 
