@@ -1,0 +1,53 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { SANDBOX_TAG, type Route } from "../../rest-adapter/route.ts";
+
+// A tag's tests sit beside each other (CONTRIBUTING.md, "Tests"): test/e2e/<tag>/ holds the e2e
+// tests of the spec tag's routes, and each route module rest-adapter/routes/<name>.ts has its
+// test/e2e/<tag>/<name>.test.ts in the folder of one of its routes' tags.
+
+const root = join(import.meta.dirname, "..", "..");
+const e2e = join(root, "test", "e2e");
+/** Suites about no one tag (fuzzing, limits, start, split mode, …). */
+const CROSS_CUTTING = "platform";
+/** The security table runs over every route, so it stays shared at the top. */
+const SHARED = ["route-security.test.ts"];
+
+/** A spec tag's folder: "API Keys" -> "api-keys". */
+function tagFolder(tag: string): string {
+  return tag.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
+
+const modules = await Promise.all(
+  readdirSync(join(root, "rest-adapter", "routes"))
+    .filter((file) => file.endsWith(".ts"))
+    .map(async (file) => {
+      const exports: Record<string, unknown> = await import(join(root, "rest-adapter", "routes", file));
+      const routes = Object.values(exports).flatMap((value) => (Array.isArray(value) ? (value as Route[]) : [])).filter((route) => typeof route?.operationId === "string");
+      const tags = [...new Set(routes.map((route) => route.tag).filter((tag) => tag !== SANDBOX_TAG))];
+      return { name: file.replace(/\.ts$/, ""), tags };
+    }),
+);
+
+describe("e2e tests by tag", () => {
+  it("finds the route modules and their tags", () => {
+    expect(modules.length).toBeGreaterThan(30);
+    for (const { name, tags } of modules) expect(tags, name).not.toEqual([]);
+  });
+
+  it("gives each route module a test file named like it in the folder of one of its tags", () => {
+    const missing = modules
+      .filter(({ name, tags }) => !tags.some((tag) => existsSync(join(e2e, tagFolder(tag), `${name}.test.ts`))))
+      .map(({ name, tags }) => `rest-adapter/routes/${name}.ts: no ${tags.map((tag) => `test/e2e/${tagFolder(tag)}/${name}.test.ts`).join(" or ")}`);
+    expect(missing).toEqual([]);
+  });
+
+  it("keeps every e2e test in a tag's folder or in platform/, but the shared security table", () => {
+    const folders = new Set([...modules.flatMap(({ tags }) => tags.map(tagFolder)), CROSS_CUTTING]);
+    const misplaced = readdirSync(e2e).filter((entry) =>
+      statSync(join(e2e, entry)).isDirectory() ? !folders.has(entry) : entry.endsWith(".test.ts") && !SHARED.includes(entry),
+    );
+    expect(misplaced).toEqual([]);
+  });
+});
