@@ -11,8 +11,8 @@ export interface RestResource {
   type: string;
   /**
    * Request bodies: each GraphQL input type, named after it, with the object type it mirrors. A
-   * String input field whose mirrored field is an enum takes the enum's values (GraphQL inputs
-   * stay String, CONTRIBUTING step 4); nested input objects mirror the same field's type.
+   * String input field whose mirrored field is an enum takes the enum's values (an input not yet
+   * given the enum itself, CONTRIBUTING step 4); nested input objects mirror the same field's type.
    */
   inputs?: Record<string, string>;
   /** by GraphQL type name: the resource's type, the types nested in it, its inputs and theirs */

@@ -735,6 +735,22 @@ export const UserRule = Type.Object({
   updated_at: EpochMs,
 });
 
+/** A request body: the GraphQL input CreateUserRuleInput, its String fields taking the enums of UserRule's. */
+export const CreateUserRuleInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  trigger_type: Type.Union([Type.Literal("transaction_received"), Type.Literal("balance_threshold"), Type.Literal("time_based"), Type.Literal("price_alert")]),
+  trigger: Type.Record(Type.String(), Type.Unknown()),
+  action_type: Type.Union([Type.Literal("transfer"), Type.Literal("notification"), Type.Literal("strategy_trigger")]),
+  action: Type.Record(Type.String(), Type.Unknown()),
+  enabled: Type.Optional(Type.Boolean({ default: true })),
+});
+
+/** A request body: the GraphQL input UpdateUserRuleInput, its String fields taking the enums of UserRule's. */
+export const UpdateUserRuleInput = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+  enabled: Type.Optional(Type.Boolean()),
+}, { minProperties: 1 });
+
 /** UserStrategy's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-strategy.ts). */
 export const USER_STRATEGY_FIELDS = "id strategy { id name description category } parameters status last_error consecutive_failures last_run_at status_history { from to cause changed_at } created_at updated_at";
 

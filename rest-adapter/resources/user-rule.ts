@@ -1,10 +1,13 @@
 import type { RestResource } from "../resource-overlay.ts";
 import { RULE_ACTIONS, RULE_TRIGGERS, USER_RULE_STATUSES } from "../../lib/vocabulary/agents.ts";
 
-/** A user rule in REST (User Rules, spec 2.10), written inline by its routes. */
+const NAME = { minLength: 1, maxLength: 120 };
+
+/** A user rule in REST (User Rules, spec 2.10), written inline by its routes; its bodies from CreateUserRuleInput and UpdateUserRuleInput. */
 export const resource = {
   type: "UserRule",
   component: false,
+  inputs: { CreateUserRuleInput: "UserRule", UpdateUserRuleInput: "UserRule" },
   types: {
     UserRule: {
       fields: {
@@ -13,5 +16,8 @@ export const resource = {
         action_type: { values: RULE_ACTIONS },
       },
     },
+    // REST refuses null where GraphQL reads it as absent: absent enables a new rule, and leaves a rule's field unchanged
+    CreateUserRuleInput: { fields: { name: NAME, enabled: { acceptsNull: false, default: true } } },
+    UpdateUserRuleInput: { minProperties: 1, fields: { name: { ...NAME, acceptsNull: false }, enabled: { acceptsNull: false } } },
   },
 } satisfies RestResource;

@@ -1,12 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { RULE_ACTIONS, RULE_TRIGGERS } from "../../lib/vocabulary/agents.ts";
 import { ACTION_SCHEMAS, MAX_AUTOMATION_DEPTH, RULE_LIMITS, TRIGGER_SCHEMAS } from "../../lib/contracts/rules.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { USER_RULE_EXECUTION_FIELDS, USER_RULE_FIELDS, UserRule, UserRuleExecution } from "../resources.generated.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
-
-const JsonObject = Type.Record(Type.String(), Type.Unknown());
+import { CreateUserRuleInput, UpdateUserRuleInput, USER_RULE_EXECUTION_FIELDS, USER_RULE_FIELDS, UserRule, UserRuleExecution } from "../resources.generated.ts";
+import { Links, withLinks } from "../schemas.ts";
 
 const settingsDoc = (schemas: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>) =>
   Object.entries(schemas)
@@ -58,16 +55,9 @@ export const userRuleRoutes = [
     agentAction: "write:strategies",
     idempotent: true,
     agentExample: { name: "Big deposits", trigger_type: "transaction_received", trigger: { direction: "in", amount_min: "1000" }, action_type: "notification", action: { title: "Big deposit" } },
-    body: Type.Object({
-      name: Type.String({ minLength: 1, maxLength: 120 }),
-      trigger_type: literalUnion(RULE_TRIGGERS),
-      trigger: JsonObject,
-      action_type: literalUnion(RULE_ACTIONS),
-      action: JsonObject,
-      enabled: Type.Optional(Type.Boolean({ default: true })),
-    }),
-    operation: `mutation CreateUserRule($name: String!, $trigger_type: String!, $trigger: JSONObject!, $action_type: String!, $action: JSONObject!, $enabled: Boolean, $idempotency_key: String) { rule: create_user_rule(name: $name, trigger_type: $trigger_type, trigger: $trigger, action_type: $action_type, action: $action, enabled: $enabled, idempotency_key: $idempotency_key) { ${USER_RULE_FIELDS} } }`,
-    variables: ({ body }) => ({ ...body, enabled: body.enabled ?? null }),
+    body: CreateUserRuleInput,
+    operation: `mutation CreateUserRule($input: CreateUserRuleInput!, $idempotency_key: String) { rule: create_user_rule(input: $input, idempotency_key: $idempotency_key) { ${USER_RULE_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
     result: (data) => data.rule,
     status: 201,
     links: (body, { base_url }) => ruleLinks(base_url, body.id),
@@ -104,9 +94,9 @@ export const userRuleRoutes = [
     idempotent: true,
     agentExample: { rule_id: "rul_01JD4ZK2M8Q7", enabled: false },
     params: RuleId,
-    body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })), enabled: Type.Optional(Type.Boolean()) }, { minProperties: 1 }),
-    operation: `mutation UpdateUserRule($id: ID!, $name: String, $enabled: Boolean, $idempotency_key: String) { rule: update_user_rule(id: $id, name: $name, enabled: $enabled, idempotency_key: $idempotency_key) { ${USER_RULE_FIELDS} } }`,
-    variables: ({ params, body }) => ({ id: params.rule_id, name: body.name ?? null, enabled: body.enabled ?? null }),
+    body: UpdateUserRuleInput,
+    operation: `mutation UpdateUserRule($id: ID!, $input: UpdateUserRuleInput!, $idempotency_key: String) { rule: update_user_rule(id: $id, input: $input, idempotency_key: $idempotency_key) { ${USER_RULE_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.rule_id, input: body }),
     result: (data) => data.rule,
     links: (body, { base_url }) => ruleLinks(base_url, body.id),
     responses: { 200: { description: "The rule", schema: withLinks(UserRule) } },

@@ -2,8 +2,7 @@ import { Cron } from "croner";
 import { ACTION_SCHEMAS, TRIGGER_SCHEMAS, type TriggerSettings } from "../../../lib/contracts/rules.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { checkJsonAt } from "../../../lib/json-validation.ts";
-import { RULE_ACTIONS, RULE_TRIGGERS } from "../../../lib/vocabulary/agents.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { CreateUserRuleInput } from "../types/user-rule.ts";
 
 /** The next time a time_based trigger fires after `after`, or null when its expression never fires again. */
 export function nextCronRun(settings: { cron: string; time_zone?: string }, after: Date): Date | null {
@@ -11,13 +10,12 @@ export function nextCronRun(settings: { cron: string; time_zone?: string }, afte
 }
 
 /**
- * A rule's trigger and action, checked: types of spec 2.10 (422 at trigger_type or action_type),
- * settings against their schemas (422 at trigger.<field>), a cron expression croner reads in a
- * time zone it knows (422 at trigger.cron).
+ * A rule's trigger and action, checked: settings against their type's schema (422 at
+ * trigger.<field>), a cron expression croner reads in a time zone it knows (422 at trigger.cron).
+ * The types are GraphQL enums: the API refuses others before this runs.
  */
-export function checkRuleDefinition(input: { trigger_type: string; trigger: unknown; action_type: string; action: unknown }) {
-  const trigger_type = requireOneOf(RULE_TRIGGERS, input.trigger_type, ["trigger_type"]);
-  const action_type = requireOneOf(RULE_ACTIONS, input.action_type, ["action_type"]);
+export function checkRuleDefinition(input: Pick<CreateUserRuleInput, "trigger_type" | "trigger" | "action_type" | "action">) {
+  const { trigger_type, action_type } = input;
   const trigger = checkJsonAt(TRIGGER_SCHEMAS[trigger_type], input.trigger, ["trigger"]);
   const action = checkJsonAt(ACTION_SCHEMAS[action_type], input.action, ["action"]);
   if (trigger_type === "time_based") {

@@ -3,11 +3,10 @@ import { requireUser } from "../../../lib/auth/authorize.ts";
 import { listLimit } from "../../../lib/list-limit.ts";
 import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
-import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import { IDEMPOTENCY_KEY_ARG } from "../../../lib/idempotency.ts";
 import type { AgentsServices } from "../services.ts";
 import { AgentsUser } from "../types/user.ts";
-import { UserRule, UserRuleExecution } from "../types/user-rule.ts";
+import { CreateUserRuleInput, UpdateUserRuleInput, UserRule, UserRuleExecution } from "../types/user-rule.ts";
 import { createUserRule, deleteUserRule, getUserRule, listRuleExecutions, listUserRules, updateUserRule } from "./user-rules.ts";
 
 @Resolver(() => UserRule)
@@ -35,32 +34,26 @@ export class UserRuleResolver {
   @AgentAction("write:strategies")
   @Mutation(() => UserRule, { description: "Creates a rule: a trigger and an action, each with its settings." })
   create_user_rule(
-    @Arg("name", () => String) name: string,
-    @Arg("trigger_type", () => String) trigger_type: string,
-    @Arg("trigger", () => JSONObjectScalar) trigger: Record<string, unknown>,
-    @Arg("action_type", () => String) action_type: string,
-    @Arg("action", () => JSONObjectScalar) action: Record<string, unknown>,
-    @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Arg("input", () => CreateUserRuleInput) input: CreateUserRuleInput,
     @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id, principal } = requireUser(ctx.principal, "write", "write:strategies");
     const agent_scopes = principal.kind === "agent" ? principal.scopes : null;
-    return createUserRule(this.services, user_id, { name, trigger_type, trigger, action_type, action, enabled, agent_scopes, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
+    return createUserRule(this.services, user_id, { ...input, enabled: input.enabled ?? null, agent_scopes, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
   }
 
   @AgentAction("write:strategies")
   @Mutation(() => UserRule, { description: "Renames, enables or disables a rule (also one in error); an agent token enabling or renaming a transfer rule needs write:transfers." })
   update_user_rule(
     @Arg("id", () => ID) id: string,
-    @Arg("name", () => String, { nullable: true }) name: string | null,
-    @Arg("enabled", () => Boolean, { nullable: true }) enabled: boolean | null,
+    @Arg("input", () => UpdateUserRuleInput) input: UpdateUserRuleInput,
     @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id, principal } = requireUser(ctx.principal, "write", "write:strategies");
     const agent_scopes = principal.kind === "agent" ? principal.scopes : null;
-    return updateUserRule(this.services.db, user_id, id, { name, enabled, agent_scopes, idempotency_key: idempotencyKey });
+    return updateUserRule(this.services.db, user_id, id, { name: input.name ?? null, enabled: input.enabled ?? null, agent_scopes, idempotency_key: idempotencyKey });
   }
 
   @AgentAction("write:strategies")

@@ -7,6 +7,7 @@ import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
 import type { AgentsDb, AgentsTx, Prisma } from "../db.ts";
+import type { CreateUserRuleInput } from "../types/user-rule.ts";
 import { agentWrite, storedResponse, withIdempotency } from "../idempotency.ts";
 import { requireOwnWallets } from "../strategies/strategy-parameters.ts";
 import { checkRuleDefinition, nextCronRun } from "./rule-definitions.ts";
@@ -70,17 +71,7 @@ function requireTransferScope(action_type: string, agentScopes: readonly AgentTo
 export async function createUserRule(
   deps: RuleDeps,
   userId: string,
-  input: {
-    name: string;
-    trigger_type: string;
-    trigger: unknown;
-    action_type: string;
-    action: unknown;
-    enabled: boolean | null;
-    agent_scopes: readonly AgentTokenScope[] | null;
-    trace_id: string;
-    idempotency_key?: string | null;
-  },
+  input: Omit<CreateUserRuleInput, "enabled"> & { enabled: boolean | null; agent_scopes: readonly AgentTokenScope[] | null; trace_id: string; idempotency_key?: string | null },
 ): Promise<UserRuleView> {
   const definition = checkRuleDefinition(input);
   requireTransferScope(definition.action_type, input.agent_scopes, "Making");

@@ -1,6 +1,11 @@
-import { Directive, Field, ID, ObjectType } from "type-graphql";
+import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { RULE_ACTIONS, RULE_TRIGGERS, type RuleAction, type RuleTrigger } from "../../../lib/vocabulary/agents.ts";
+
+export const RuleTriggerEnum = graphqlEnum(RULE_TRIGGERS, "RuleTrigger", "What fires a rule (spec 2.10); a rule's trigger holds its settings.");
+export const RuleActionEnum = graphqlEnum(RULE_ACTIONS, "RuleAction", "What a rule does when it fires (spec 2.10); a rule's action holds its settings.");
 
 @Directive(AGENT_TAG)
 @ObjectType({ description: "A user rule (spec 2.10): when its trigger happens, its action runs." })
@@ -68,4 +73,34 @@ export class UserRuleExecution {
 
   @Field(() => Date)
   created_at!: Date;
+}
+
+@InputType({ description: "A new rule: a trigger and an action, each with its settings." })
+export class CreateUserRuleInput {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => RuleTriggerEnum)
+  trigger_type!: RuleTrigger;
+
+  @Field(() => JSONObjectScalar)
+  trigger!: Record<string, unknown>;
+
+  @Field(() => RuleActionEnum)
+  action_type!: RuleAction;
+
+  @Field(() => JSONObjectScalar)
+  action!: Record<string, unknown>;
+
+  @Field(() => Boolean, { nullable: true })
+  enabled?: boolean | null;
+}
+
+@InputType({ description: "The fields to change; absent or null: unchanged." })
+export class UpdateUserRuleInput {
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  enabled?: boolean | null;
 }
