@@ -778,6 +778,18 @@ export const UserStrategy = Type.Object({
   updated_at: EpochMs,
 });
 
+/** A request body: the GraphQL input EnableStrategyInput, its String fields taking the enums of UserStrategy's. */
+export const EnableStrategyInput = Type.Object({
+  strategy_id: Type.String({ minLength: 1, maxLength: 64 }),
+  parameters: Type.Record(Type.String(), Type.Unknown()),
+});
+
+/** A request body: the GraphQL input UpdateUserStrategyInput, its String fields taking the enums of UserStrategy's. */
+export const UpdateUserStrategyInput = Type.Object({
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  status: Type.Optional(Type.Union([Type.Literal("enabled"), Type.Literal("disabled")])),
+}, { minProperties: 1 });
+
 /** User's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user.ts). */
 export const USER_FIELDS = "id auth_provider auth_provider_id status primary_eoa_address primary_chain_id safe_creation_status phone_number created_at updated_at";
 

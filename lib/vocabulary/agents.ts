@@ -20,6 +20,9 @@ export type StrategyCategory = (typeof STRATEGY_CATEGORIES)[number];
 /** Spec 3.6's user strategy states (the moves: subgraphs/agents/strategies/user-strategy-status.ts). */
 export const USER_STRATEGY_STATUSES = ["enabled", "disabled", "error"] as const;
 export type UserStrategyStatus = (typeof USER_STRATEGY_STATUSES)[number];
+/** The states a user moves their strategy to; `error` is its failing runs'. */
+export const USER_SET_STRATEGY_STATUSES = ["enabled", "disabled"] as const satisfies readonly UserStrategyStatus[];
+export type UserSetStrategyStatus = (typeof USER_SET_STRATEGY_STATUSES)[number];
 
 /** Spec 3.5's agent task states (the moves: subgraphs/agents/tasks/task-status.ts). */
 export const AGENT_TASK_STATUSES = ["queued", "next", "running", "completed", "failed", "cancelled"] as const;

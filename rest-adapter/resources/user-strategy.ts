@@ -1,10 +1,11 @@
 import type { RestResource } from "../resource-overlay.ts";
 import { STRATEGY_CATEGORIES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
 
-/** A strategy the user turned on, in REST (spec 3.6), written inline by its routes. */
+/** A strategy the user turned on, in REST (spec 3.6), written inline by its routes; its bodies from EnableStrategyInput and UpdateUserStrategyInput. */
 export const resource = {
   type: "UserStrategy",
   component: false,
+  inputs: { EnableStrategyInput: "UserStrategy", UpdateUserStrategyInput: "UserStrategy" },
   types: {
     UserStrategy: {
       fields: {
@@ -14,5 +15,8 @@ export const resource = {
     },
     StrategySummary: { fields: { id: { examples: ["stg_round_up"] }, category: { values: STRATEGY_CATEGORIES } } },
     UserStrategyStatusChange: { fields: { cause: { values: ["user", "run_failures"] } } },
+    EnableStrategyInput: { fields: { strategy_id: { minLength: 1, maxLength: 64 } } },
+    // REST refuses null where GraphQL reads it as unchanged
+    UpdateUserStrategyInput: { minProperties: 1, fields: { parameters: { acceptsNull: false }, status: { acceptsNull: false } } },
   },
 } satisfies RestResource;

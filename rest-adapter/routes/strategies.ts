@@ -2,10 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { STRATEGY_CATEGORIES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { Strategy, STRATEGY_FIELDS, USER_STRATEGY_FIELDS, UserStrategy } from "../resources.generated.ts";
+import { EnableStrategyInput, Strategy, STRATEGY_FIELDS, UpdateUserStrategyInput, USER_STRATEGY_FIELDS, UserStrategy } from "../resources.generated.ts";
 import { Links, literalUnion, withLinks } from "../schemas.ts";
-
-const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
 const TRANSITIONS =
   "States (spec 3.6) and their moves: `enabled` → `disabled` (you), `disabled` → `enabled` (you), `enabled` → `error` (its runs failed three times in a row; `last_error` says why), `error` → `enabled` or `disabled` (you, once the cause is fixed; enabling clears the failure count). Any other move, setting the status it already has included, is 409 `STR-409-001` naming the current status.";
@@ -89,9 +87,9 @@ export const strategyRoutes = [
     agentAction: "write:strategies",
     idempotent: true,
     agentExample: { strategy_id: "stg_low_balance_alert", parameters: { wallet_id: 12, asset: "USDC", threshold: "50" } },
-    body: Type.Object({ strategy_id: Type.String({ minLength: 1, maxLength: 64 }), parameters: JsonObject }),
-    operation: `mutation EnableUserStrategy($strategy_id: ID!, $parameters: JSONObject!, $idempotency_key: String) { user_strategy: enable_strategy(strategy_id: $strategy_id, parameters: $parameters, idempotency_key: $idempotency_key) { ${USER_STRATEGY_FIELDS} } }`,
-    variables: ({ body }) => ({ strategy_id: body.strategy_id, parameters: body.parameters }),
+    body: EnableStrategyInput,
+    operation: `mutation EnableUserStrategy($input: EnableStrategyInput!, $idempotency_key: String) { user_strategy: enable_strategy(input: $input, idempotency_key: $idempotency_key) { ${USER_STRATEGY_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
     result: (data) => data.user_strategy,
     status: 201,
     links: (body, { base_url }) => userStrategyLinks(base_url, body.id),
@@ -128,9 +126,9 @@ export const strategyRoutes = [
     idempotent: true,
     agentExample: { user_strategy_id: "ust_01JD4ZK2M8Q7", status: "disabled" },
     params: UserStrategyId,
-    body: Type.Object({ parameters: Type.Optional(JsonObject), status: Type.Optional(literalUnion(["enabled", "disabled"] as const)) }, { minProperties: 1 }),
-    operation: `mutation UpdateUserStrategy($id: ID!, $parameters: JSONObject, $status: String, $idempotency_key: String) { user_strategy: update_user_strategy(id: $id, parameters: $parameters, status: $status, idempotency_key: $idempotency_key) { ${USER_STRATEGY_FIELDS} } }`,
-    variables: ({ params, body }) => ({ id: params.user_strategy_id, parameters: body.parameters ?? null, status: body.status ?? null }),
+    body: UpdateUserStrategyInput,
+    operation: `mutation UpdateUserStrategy($id: ID!, $input: UpdateUserStrategyInput!, $idempotency_key: String) { user_strategy: update_user_strategy(id: $id, input: $input, idempotency_key: $idempotency_key) { ${USER_STRATEGY_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.user_strategy_id, input: body }),
     result: (data) => data.user_strategy,
     links: (body, { base_url }) => userStrategyLinks(base_url, body.id),
     responses: { 200: { description: "The user strategy", schema: withLinks(UserStrategy) } },

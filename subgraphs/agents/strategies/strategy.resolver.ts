@@ -2,10 +2,9 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "ty
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
-import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import { IDEMPOTENCY_KEY_ARG } from "../../../lib/idempotency.ts";
 import type { AgentsServices } from "../services.ts";
-import { Strategy, UserStrategy } from "../types/strategy.ts";
+import { EnableStrategyInput, Strategy, UpdateUserStrategyInput, UserStrategy } from "../types/strategy.ts";
 import { AgentsUser } from "../types/user.ts";
 import { findStrategy, listStrategies, strategyView } from "./strategy-catalogue.ts";
 import { deleteUserStrategy, enableStrategy, getUserStrategy, listUserStrategies, updateUserStrategy } from "./user-strategies.ts";
@@ -48,26 +47,24 @@ export class UserStrategyResolver {
   @AgentAction("write:strategies")
   @Mutation(() => UserStrategy, { description: "Turns a catalogue strategy on for the user with its parameters (enabled)." })
   enable_strategy(
-    @Arg("strategy_id", () => ID) strategyId: string,
-    @Arg("parameters", () => JSONObjectScalar) parameters: Record<string, unknown>,
+    @Arg("input", () => EnableStrategyInput) input: EnableStrategyInput,
     @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write", "write:strategies");
-    return enableStrategy(this.services.db, this.services.users, user_id, { strategy_id: strategyId, parameters, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
+    return enableStrategy(this.services.db, this.services.users, user_id, { ...input, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
   }
 
   @AgentAction("write:strategies")
   @Mutation(() => UserStrategy, { description: "Changes the user strategy's parameters and/or status (enabled, disabled), each checked." })
   update_user_strategy(
     @Arg("id", () => ID) id: string,
-    @Arg("parameters", () => JSONObjectScalar, { nullable: true }) parameters: Record<string, unknown> | null,
-    @Arg("status", () => String, { nullable: true }) status: string | null,
+    @Arg("input", () => UpdateUserStrategyInput) input: UpdateUserStrategyInput,
     @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write", "write:strategies");
-    return updateUserStrategy(this.services.db, this.services.users, user_id, id, { parameters, status, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
+    return updateUserStrategy(this.services.db, this.services.users, user_id, id, { parameters: input.parameters ?? null, status: input.status ?? null, trace_id: ctx.trace_id, idempotency_key: idempotencyKey });
   }
 
   @AgentAction("write:strategies")

@@ -1,9 +1,10 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
-import { USER_STRATEGY_STATUSES, type UserStrategyStatus } from "../../../lib/vocabulary/agents.ts";
+import { USER_STRATEGY_STATUSES, type UserSetStrategyStatus, type UserStrategyStatus } from "../../../lib/vocabulary/agents.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import { Prisma, type AgentsDb, type AgentsTx } from "../db.ts";
 import { agentWrite, storedResponse, withIdempotency } from "../idempotency.ts";
+import type { EnableStrategyInput } from "../types/strategy.ts";
 import { findStrategy, strategyView } from "./strategy-catalogue.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { requireOwnWallets, validateParameters } from "./strategy-parameters.ts";
@@ -44,7 +45,7 @@ export async function enableStrategy(
   db: AgentsDb,
   users: FederatedClient,
   userId: string,
-  input: { strategy_id: string; parameters: unknown; trace_id: string; idempotency_key?: string | null },
+  input: EnableStrategyInput & { trace_id: string; idempotency_key?: string | null },
 ): Promise<UserStrategyView> {
   const request = agentWrite<UserStrategyView>(userId, input.idempotency_key, "enable_strategy", { strategy_id: input.strategy_id, parameters: input.parameters });
   const answered = await storedResponse(db, request);
@@ -109,12 +110,12 @@ export async function updateUserStrategy(
   users: FederatedClient,
   userId: string,
   id: string,
-  change: { parameters: unknown | null; status: string | null; trace_id: string; idempotency_key?: string | null },
+  change: { parameters: unknown | null; status: UserSetStrategyStatus | null; trace_id: string; idempotency_key?: string | null },
 ): Promise<UserStrategyView> {
   const request = agentWrite<UserStrategyView>(userId, change.idempotency_key, "update_user_strategy", { id, parameters: change.parameters, status: change.status });
   const answered = await storedResponse(db, request);
   if (answered) return answered;
-  const to = change.status === null ? null : requireOneOf(["enabled", "disabled"] as const, change.status, ["status"]);
+  const to = change.status;
   const before = await load(db, userId, id);
   const checked = change.parameters === null ? null : validateParameters(before.strategy, change.parameters);
   // asked of the users service outside the transaction: on the embedded database it needs the one connection

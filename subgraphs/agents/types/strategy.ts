@@ -1,6 +1,11 @@
-import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
+import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { USER_SET_STRATEGY_STATUSES, type UserSetStrategyStatus } from "../../../lib/vocabulary/agents.ts";
+import { MAX_CONSECUTIVE_FAILURES } from "../strategies/user-strategy-status.ts";
+
+export const UserSetStrategyStatusEnum = graphqlEnum(USER_SET_STRATEGY_STATUSES, "UserSetStrategyStatus", "The states a user moves their strategy to; error is its failing runs'.");
 
 /** What a strategy is, without its parameters' schema (a user strategy shows its entry this way). */
 @Directive(AGENT_TAG)
@@ -60,7 +65,7 @@ export class UserStrategy {
   @Field(() => String, { nullable: true, description: "Why its runs failed, while in error (kept until it is enabled again)." })
   last_error!: string | null;
 
-  @Field(() => Int, { description: "Failed runs in a row; at 3 an enabled strategy moves to error." })
+  @Field(() => Int, { description: `Failed runs in a row; at ${MAX_CONSECUTIVE_FAILURES} an enabled strategy moves to error.` })
   consecutive_failures!: number;
 
   @Field(() => Date, { nullable: true })
@@ -74,4 +79,22 @@ export class UserStrategy {
 
   @Field(() => Date)
   updated_at!: Date;
+}
+
+@InputType({ description: "A catalogue strategy to turn on, with its parameters." })
+export class EnableStrategyInput {
+  @Field(() => ID)
+  strategy_id!: string;
+
+  @Field(() => JSONObjectScalar)
+  parameters!: Record<string, unknown>;
+}
+
+@InputType({ description: "The fields to change; absent or null: unchanged." })
+export class UpdateUserStrategyInput {
+  @Field(() => JSONObjectScalar, { nullable: true })
+  parameters?: Record<string, unknown> | null;
+
+  @Field(() => UserSetStrategyStatusEnum, { nullable: true })
+  status?: UserSetStrategyStatus | null;
 }
