@@ -28,6 +28,12 @@ export interface TypeOverlay extends SchemaOptions {
   fields?: Record<string, FieldOverlay>;
   /** fields REST leaves out: not selected, not answered, not accepted */
   omit?: string[];
+  /**
+   * A union's or an interface's: the field of its object types whose value says which one answers,
+   * and that value for each (as OpenAPI's discriminator mapping: value to type). Each object type
+   * answers its value as a literal; REST shows the discriminator's propertyName.
+   */
+  discriminator?: { propertyName: string; mapping: Readonly<Record<string, string>> };
 }
 
 /**

@@ -435,6 +435,77 @@ export const Notification = Type.Object({
   created_at: EpochMs,
 });
 
+/** OnboardingChecklist's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/onboarding-checklist.ts). */
+export const ONBOARDING_CHECKLIST_FIELDS = "steps { name step_status required skippable }";
+
+/** OnboardingChecklist as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/onboarding-checklist.ts). */
+export const OnboardingChecklist = Type.Object({
+  steps: Type.Array(Type.Object({
+    name: Type.Union([Type.Literal("safe"), Type.Literal("phone"), Type.Literal("kyc")]),
+    step_status: Type.Union([Type.Literal("not_started"), Type.Literal("awaiting_user"), Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed"), Type.Literal("skipped")], { description: "not_started: nothing happened yet; awaiting_user: prepared, waiting for the user; processing: the platform or a provider is working (poll); completed; failed: the last attempt failed (act again; terminal for a rejected KYC); skipped: an optional step the user skipped" }),
+    required: Type.Boolean({ description: "True until the step is completed or skipped." }),
+    skippable: Type.Boolean({ description: "Whether action skip is allowed (phone only)." }),
+  }), { description: "safe, phone, kyc, in this order." }),
+});
+
+/** A request body: the GraphQL input SubmitOnboardingStepInput, its String fields taking the enums of OnboardingStep's. */
+export const SubmitOnboardingStepInput = Type.Object({
+  name: Type.Union([Type.Literal("safe"), Type.Literal("phone"), Type.Literal("kyc")]),
+  action: Type.Union([Type.Literal("complete"), Type.Literal("skip")], { description: "complete (kyc: documents submitted in the provider SDK, as submit_kyc; phone and safe: accepted once their own flow completed them) or skip (optional steps only: phone)." }),
+});
+
+/** OnboardingSafe's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/onboarding-safe.ts). */
+export const ONBOARDING_SAFE_FIELDS = "mode chain_id required step_status wallet { id chain_id address nickname type role is_primary safe_creation_status safe_creation_event_id signer_of_wallet_id created_at updated_at address_verified } config { ... on UserSignedDeployData { mode safe_address owners threshold factory_address singleton_address initializer salt_nonce deploy_transaction { chain_id to data value } transaction_hash } ... on BYOConfigData { mode safe_address accepted_versions required_owner } ... on AgentCreate2ConfigData { mode safe_address owners threshold salt_nonce event_id } }";
+
+/** OnboardingSafe as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/onboarding-safe.ts). */
+export const OnboardingSafe = Type.Object({
+  mode: Type.Union([Type.Literal("user_signed_deploy"), Type.Literal("byo"), Type.Literal("agent_create2")], { description: "user_signed_deploy, byo or agent_create2 (the default: registration triggers it)." }),
+  chain_id: Type.Union([Type.Integer(), Type.Null()], { description: "The chain the Safe must reside on: the primary chain." }),
+  required: Type.Boolean({ description: "True until the step is completed (or skipped)." }),
+  step_status: Type.Union([Type.Literal("not_started"), Type.Literal("awaiting_user"), Type.Literal("processing"), Type.Literal("completed"), Type.Literal("failed"), Type.Literal("skipped")], { description: "not_started: nothing happened yet; awaiting_user: prepared, waiting for the user; processing: the platform or a provider is working (poll); completed; failed: the last attempt failed (act again; terminal for a rejected KYC); skipped: an optional step the user skipped" }),
+  wallet: Type.Union([Type.Ref("Wallet"), Type.Null()], { description: "The primary Safe wallet of this mode, once its row exists; null otherwise." }),
+  config: Type.Union([
+    Type.Object({
+      mode: Type.Literal("user_signed_deploy"),
+      safe_address: Type.Union([Type.String(), Type.Null()], { description: "The address the deployment creates (CREATE2-predicted)." }),
+      owners: Type.Array(Type.String()),
+      threshold: Type.Union([Type.Integer(), Type.Null()]),
+      factory_address: Type.String({ description: "SafeProxyFactory v1.4.1" }),
+      singleton_address: Type.String({ description: "SafeL2 v1.4.1 (plain Safe on Ethereum mainnet)." }),
+      initializer: Type.Union([Type.String(), Type.Null()], { description: "Safe.setup calldata, hex." }),
+      salt_nonce: Type.Union([Type.String(), Type.Null()], { description: "uint256 as a decimal string." }),
+      deploy_transaction: Type.Union([Type.Object({
+        chain_id: Type.Integer(),
+        to: Type.String({ description: "The SafeProxyFactory (v1.4.1)." }),
+        data: Type.String({ description: "Calldata, hex." }),
+        value: Type.String({ description: "Wei, decimal string: always 0." }),
+      }, { description: "the createProxyWithNonce call the user signs and sends" }), Type.Null()]),
+      transaction_hash: Type.Union([Type.String(), Type.Null()], { description: "The submitted transaction hash; null until submitted." }),
+    }, { title: "UserSignedDeployData" }),
+    Type.Object({
+      mode: Type.Literal("byo"),
+      safe_address: Type.Union([Type.String(), Type.Null()], { description: "The submitted Safe; null until submitted." }),
+      accepted_versions: Type.Array(Type.String(), { description: "Safe versions (VERSION()) accepted." }),
+      required_owner: Type.String({ description: "The address that must be among the Safe's owners: the user's primary EOA." }),
+    }, { title: "BYOConfigData" }),
+    Type.Object({
+      mode: Type.Literal("agent_create2"),
+      safe_address: Type.Union([Type.String(), Type.Null()], { description: "The Safe's address: predicted until deployed (CREATE2), then the deployed one." }),
+      owners: Type.Array(Type.String(), { description: "The Safe's owners (the user's primary EOA)." }),
+      threshold: Type.Union([Type.Integer(), Type.Null()]),
+      salt_nonce: Type.Union([Type.String(), Type.Null()], { description: "CREATE2 salt nonce, uint256 as a decimal string." }),
+      event_id: Type.Union([Type.String(), Type.Null()], { description: "The safe_creation_event_id of the deployment; null until one is triggered." }),
+    }, { title: "AgentCreate2ConfigData" }),
+  ], { discriminator: { propertyName: "mode" } }),
+}, { title: "OnboardingSafeResponse" });
+
+/** A request body: the GraphQL input SubmitOnboardingSafeInput, its String fields taking the enums of OnboardingSafe's. */
+export const SubmitOnboardingSafeInput = Type.Object({
+  mode: Type.Union([Type.Literal("user_signed_deploy"), Type.Literal("byo"), Type.Literal("agent_create2")]),
+  safe_address: Type.Optional(Address),
+  transaction_hash: Type.Optional(Type.String({ description: "user_signed_deploy only: hash of the deployment transaction the user sent (config.deploy_transaction). Omitted: only records the choice.", pattern: "^0x[0-9a-fA-F]{64}$" })),
+});
+
 /** Organisation's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/organisation.ts). */
 export const ORGANISATION_FIELDS = "id name status contact_email dashboard_org_id created_at members { id name email status role issuer sub created_at } environments { id name label kind created_at updated_at auth { provider providers provider_configs is_active created_at updated_at credentials { environment_id api_key } } features { name enabled config created_at updated_at } }";
 

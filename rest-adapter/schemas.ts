@@ -102,7 +102,7 @@ export function problemSchema(status: number): TSchema {
   return status === 422 ? Type.Union([Type.Ref("HTTPValidationError"), Type.Ref("ProblemDetail")]) : Type.Ref("ProblemDetail");
 }
 
-/** `{ ...schema, _links }` for a response body. */
+/** `{ ...schema, _links }` for a response body, under the schema's title if it has one. */
 export function withLinks(schema: TSchema): TSchema {
-  return Type.Composite([schema as never, Type.Object({ _links: Links })]);
+  return Type.Composite([schema as never, Type.Object({ _links: Links })], schema.title === undefined ? undefined : { title: schema.title });
 }

@@ -1,11 +1,14 @@
 import {
   getNamedType,
+  isAbstractType,
   isEnumType,
   isInputObjectType,
+  isLeafType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
+  type GraphQLAbstractType,
   type GraphQLEnumType,
   type GraphQLField,
   type GraphQLInputField,
@@ -34,6 +37,9 @@ export interface ResourceModule {
   name: string;
   exports: Record<string, unknown>;
 }
+
+/** A union member's discriminating field and its value there. */
+type Discriminant = { name: string; value: string };
 
 type Scalars = Record<string, (options: SchemaOptions | undefined, where: string) => string>;
 
@@ -98,11 +104,13 @@ class ResourceRenderer {
     readonly resource: RestResource,
     /** every resource's renderer by its GraphQL type, for the fields answering another resource's component (`ref`) */
     private readonly resources: ReadonlyMap<string, ResourceRenderer>,
+    private readonly schema: GraphQLSchema,
   ) {}
 
   private overlayOf(type: GraphQLNamedType, fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>): TypeOverlay {
     const overlay = this.resource.types[type.name] ?? {};
     this.reached.add(type.name);
+    if (overlay.discriminator && !isAbstractType(type)) throw new Error(`${this.module.name}: ${type.name} is no union or interface to discriminate`);
     for (const name of [...Object.keys(overlay.fields ?? {}), ...(overlay.omit ?? [])]) {
       const field = fields[name];
       if (!field) throw new Error(`${this.module.name}: ${type.name} has no field ${name}`);
@@ -139,10 +147,16 @@ class ResourceRenderer {
       .map((field) => {
         const named = getNamedType(field.type);
         const name = expanded ? `${field.name} @include(if: $${field.name})` : field.name;
+        if (isAbstractType(named)) return `${name} { ${this.members(named).map((member) => `... on ${member.name} { ${this.selection(member)} }`).join(" ")} }`;
         if (!isObjectType(named)) return name;
         return `${name} { ${overlays[field.name]?.ref ? this.referenced(named, `${type.name}.${field.name}`).selection(named) : this.selection(named)} }`;
       })
       .join(" ");
+  }
+
+  /** The object types a union or an interface answers: a union's members, in its order, or an interface's implementations. */
+  private members(type: GraphQLAbstractType): readonly GraphQLObjectType[] {
+    return this.schema.getPossibleTypes(type);
   }
 
   /** The renderer of the resource whose component a `ref` field answers. */
@@ -166,11 +180,13 @@ class ResourceRenderer {
     return this.object([...properties, ...links], { $id: type.name, ...options }, "");
   }
 
-  private outputProperties(type: GraphQLObjectType, indent: string) {
+  private outputProperties(type: GraphQLObjectType, indent: string, discriminant?: Discriminant) {
     const { options, overlays, fields } = this.outputFields(type);
+    if (discriminant && overlays[discriminant.name]) throw new Error(`${type.name}.${discriminant.name}: the discriminator answers its literal, which takes no overlay`);
     return {
       options,
       properties: fields.map((field): [string, string] => {
+        if (field.name === discriminant?.name) return [field.name, call("Type.Literal", [JSON.stringify(discriminant.value)])];
         const overlay = overlays[field.name] ?? {};
         const value = this.outputField(`${type.name}.${field.name}`, field, overlay, indent);
         return [field.name, overlay.expand ? `Type.Optional(${value})` : value];
@@ -179,9 +195,34 @@ class ResourceRenderer {
   }
 
   /** A nested object: its type's options, then the field's. */
-  private outputObject(type: GraphQLObjectType, fieldOptions: SchemaOptions | undefined, indent: string): string {
-    const { options, properties } = this.outputProperties(type, indent);
+  private outputObject(type: GraphQLObjectType, fieldOptions: SchemaOptions | undefined, indent: string, discriminant?: Discriminant): string {
+    const { options, properties } = this.outputProperties(type, indent, discriminant);
     return this.object(properties, { ...options, ...fieldOptions }, indent);
+  }
+
+  /**
+   * A union or an interface: one of its object types, each titled by its GraphQL name. With a
+   * `discriminator` in the overlay, each answers its value of that field as a literal, and the union
+   * carries OpenAPI's discriminator (its propertyName only: the members are inline, and a mapping
+   * names components).
+   */
+  private outputAbstract(where: string, type: GraphQLAbstractType, fieldOptions: SchemaOptions | undefined, indent: string): string {
+    const { fields, omit, discriminator, ...options } = this.overlayOf(type, {});
+    if (fields || omit) throw new Error(`${where}: ${type.name} is abstract; overlay its object types' fields instead`);
+    const members = this.members(type);
+    if (discriminator) {
+      const named = Object.values(discriminator.mapping);
+      for (const member of members) if (!named.includes(member.name)) throw new Error(`${where}: the discriminator of ${type.name} maps no value to ${member.name}`);
+      for (const name of named) if (!members.some((member) => member.name === name)) throw new Error(`${where}: the discriminator of ${type.name} maps a value to ${name}, which it does not answer`);
+    }
+    const variants = members.map((member) => {
+      const value = discriminator && Object.entries(discriminator.mapping).find(([, name]) => name === member.name)![0];
+      const field = discriminator && member.getFields()[discriminator.propertyName];
+      if (discriminator && (!field || !isNonNullType(field.type) || !isLeafType(field.type.ofType))) throw new Error(`${where}: ${member.name} has no non-null ${discriminator.propertyName} to discriminate by`);
+      const object = this.outputObject(member, { title: member.name }, `${indent}    `, value === undefined ? undefined : { name: discriminator!.propertyName, value });
+      return `${indent}    ${object},`;
+    });
+    return call("Type.Union", [`[\n${variants.join("\n")}\n${indent}  ]`], { ...(discriminator && { discriminator: { propertyName: discriminator.propertyName } }), ...options, ...fieldOptions });
   }
 
   /** Whether a field takes its GraphQL description: not when the overlay gives one, to the field or to its object type. */
@@ -193,6 +234,7 @@ class ResourceRenderer {
     const { item, orNull, schema, acceptsNull, ref, expand: _expand, values, ...options } = overlay;
     if (acceptsNull !== undefined) throw new Error(`${where}: acceptsNull is for input fields`);
     if (ref && schema) throw new Error(`${where}: ref or schema, not both`);
+    if (ref && isAbstractType(getNamedType(field.type))) throw new Error(`${where}: ref, but ${getNamedType(field.type).name} is abstract`);
     const nullable = !isNonNullType(field.type);
     const type = isNonNullType(field.type) ? field.type.ofType : field.type;
     if (values && (schema || !isScalarType(type) || type.name !== "String")) throw new Error(`${where}: values are for a String field REST does not replace`);
@@ -226,7 +268,8 @@ class ResourceRenderer {
     if (isScalarType(type)) return this.scalar(OUTPUT_SCALARS, type.name, options, where);
     if (isEnumType(type)) return enumSchema(type, options);
     if (isObjectType(type)) return this.outputObject(type, options, `${indent}  `);
-    throw new Error(`${where}: ${String(type)} is abstract; REST shapes of unions and interfaces are not generated yet`);
+    if (isAbstractType(type)) return this.outputAbstract(where, type, options, indent);
+    throw new Error(`${where}: no REST schema for ${String(type)}`);
   }
 
   private scalar(scalars: Scalars, name: string, options: SchemaOptions | undefined, where: string): string {
@@ -318,7 +361,7 @@ export function renderRestSchemas(schema: GraphQLSchema, modules: readonly Resou
   const rendered = modules.map((module) => {
     const resource = module.exports.resource as RestResource | undefined;
     if (!resource) throw new Error(`rest-adapter/resources/${module.name}.ts exports no resource`);
-    const renderer = new ResourceRenderer(module, resource, renderers);
+    const renderer = new ResourceRenderer(module, resource, renderers, schema);
     renderers.set(resource.type, renderer);
     return { module, resource, renderer };
   });

@@ -16,6 +16,9 @@ export type StepStatus = (typeof STEP_STATUSES)[number];
 export const ONBOARDING_SAFE_MODES = ["user_signed_deploy", "byo", "agent_create2"] as const;
 export type OnboardingSafeMode = (typeof ONBOARDING_SAFE_MODES)[number];
 
+/** The GraphQL type of the Safe-onboarding `config` each mode answers (the union OnboardingSafeConfig, discriminated by `mode`). */
+export const ONBOARDING_SAFE_CONFIG_TYPES = { agent_create2: "AgentCreate2ConfigData", user_signed_deploy: "UserSignedDeployData", byo: "BYOConfigData" } as const satisfies Record<OnboardingSafeMode, string>;
+
 /**
  * The onboarding checklist, in the order a client walks it. `safe` is started by registration
  * (the Safe deployment) and finished through POST /v0/user/me/onboarding/safe; `phone` is the SMS

@@ -1,79 +1,9 @@
-import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, Links, literalUnion } from "../schemas.ts";
-import { WALLET_FIELDS } from "../resources.generated.ts";
-import { ONBOARDING_SAFE_MODES, ONBOARDING_STEP_ACTIONS, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
+import { withLinks } from "../schemas.ts";
+import { ONBOARDING_CHECKLIST_FIELDS, ONBOARDING_SAFE_FIELDS, OnboardingChecklist, OnboardingSafe, SubmitOnboardingSafeInput, SubmitOnboardingStepInput } from "../resources.generated.ts";
 
-const ONBOARDING_SAFE_FIELDS = `mode chain_id required step_status
-  wallet { ${WALLET_FIELDS} }
-  config {
-    ... on AgentCreate2ConfigData { mode safe_address owners threshold salt_nonce event_id }
-    ... on UserSignedDeployData { mode safe_address owners threshold factory_address singleton_address initializer salt_nonce deploy_transaction { chain_id to data value } transaction_hash }
-    ... on BYOConfigData { mode safe_address accepted_versions required_owner }
-  }`;
-
-const STEP_STATUS = literalUnion(STEP_STATUSES, {
-  description:
-    "not_started: nothing happened yet; awaiting_user: prepared, waiting for the user; processing: the platform or a provider is working (poll); completed; failed: the last attempt failed (act again; terminal for a rejected KYC); skipped: an optional step the user skipped",
-});
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-
-const AgentCreate2ConfigData = Type.Object(
-  {
-    mode: Type.Literal("agent_create2"),
-    safe_address: Nullable(Type.String({ description: "predicted (CREATE2) until deployed" })),
-    owners: Type.Array(Type.String()),
-    threshold: Nullable(Type.Integer()),
-    salt_nonce: Nullable(Type.String({ description: "uint256 as a decimal string" })),
-    event_id: Nullable(Type.String({ description: "safe_creation_event_id of the deployment" })),
-  },
-  { title: "AgentCreate2ConfigData" },
-);
-const UserSignedDeployData = Type.Object(
-  {
-    mode: Type.Literal("user_signed_deploy"),
-    safe_address: Nullable(Type.String()),
-    owners: Type.Array(Type.String()),
-    threshold: Nullable(Type.Integer()),
-    factory_address: Type.String({ description: "SafeProxyFactory v1.4.1" }),
-    singleton_address: Type.String(),
-    initializer: Nullable(Type.String({ description: "Safe.setup calldata" })),
-    salt_nonce: Nullable(Type.String()),
-    deploy_transaction: Nullable(
-      Type.Object({ chain_id: Type.Integer(), to: Type.String(), data: Type.String(), value: Type.String() }, { description: "the createProxyWithNonce call the user signs and sends" }),
-    ),
-    transaction_hash: Nullable(Type.String()),
-  },
-  { title: "UserSignedDeployData" },
-);
-const BYOConfigData = Type.Object(
-  {
-    mode: Type.Literal("byo"),
-    safe_address: Nullable(Type.String({ description: "null until submitted" })),
-    accepted_versions: Type.Array(Type.String(), { description: "Safe versions accepted (VERSION())" }),
-    required_owner: Type.String({ description: "the user's primary EOA must be an owner" }),
-  },
-  { title: "BYOConfigData" },
-);
-
-const OnboardingSafeResponse = Type.Object(
-  {
-    _links: Links,
-    mode: literalUnion(ONBOARDING_SAFE_MODES),
-    config: Type.Union([UserSignedDeployData, BYOConfigData, AgentCreate2ConfigData], { discriminator: { propertyName: "mode" } }),
-    wallet: Type.Union([Type.Ref("Wallet"), Type.Null()]),
-    chain_id: Type.Union([Type.Integer(), Type.Null()]),
-    required: Type.Boolean(),
-    step_status: STEP_STATUS,
-  },
-  { title: "OnboardingSafeResponse" },
-);
-
-const Checklist = Type.Object({
-  steps: Type.Array(Type.Object({ name: Type.String(), step_status: STEP_STATUS, required: Type.Boolean(), skippable: Type.Boolean() })),
-  _links: Links,
-});
+const OnboardingSafeResponse = withLinks(OnboardingSafe);
 
 function safeLinks(base: string, body: { wallet: { id: number } | null; step_status: string }) {
   const self = href(base, "/v0/user/me/onboarding/safe");
@@ -113,11 +43,7 @@ export const onboardingRoutes = [
       "Without the address or hash, the mode is only recorded. 400 `ONB-400-001` when fields do not match the mode; 409 `ONB-409-001` while a Safe is deploying or deployed.",
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({
-      mode: literalUnion(ONBOARDING_SAFE_MODES),
-      safe_address: Type.Optional(Address),
-      transaction_hash: Type.Optional(Type.String({ pattern: "^0x[0-9a-fA-F]{64}$" })),
-    }),
+    body: SubmitOnboardingSafeInput,
     operation: `mutation SubmitOnboardingSafe($input: SubmitOnboardingSafeInput!) { onboarding: submit_onboarding_safe(input: $input) { ${ONBOARDING_SAFE_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.onboarding,
@@ -134,15 +60,12 @@ export const onboardingRoutes = [
     description:
       "`{name, action}`: `complete` on `kyc` submits the documents (as `POST /v0/kyc/submissions`); `complete` on `phone` or `safe` is accepted once their own flow finished them (409 `ONB-409-001` otherwise); `skip` is allowed for `phone` only (400 `ONB-400-003`). Answers the checklist (safe, phone, kyc).",
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({
-      name: literalUnion(ONBOARDING_STEPS),
-      action: literalUnion(ONBOARDING_STEP_ACTIONS),
-    }),
-    operation: `mutation SubmitOnboardingStep($input: SubmitOnboardingStepInput!) { checklist: submit_onboarding_step(input: $input) { steps { name step_status required skippable } } }`,
+    body: SubmitOnboardingStepInput,
+    operation: `mutation SubmitOnboardingStep($input: SubmitOnboardingStepInput!) { checklist: submit_onboarding_step(input: $input) { ${ONBOARDING_CHECKLIST_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.checklist,
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/onboarding/steps")), safe: link(href(base_url, "/v0/user/me/onboarding/safe")) }),
-    responses: { 200: { description: "The checklist", schema: Checklist } },
+    responses: { 200: { description: "The checklist", schema: withLinks(OnboardingChecklist) } },
     errors: ["USR-403-001", "USR-404-001", "ONB-400-003", "ONB-409-001", "KYC-409-001", "KYC-409-002"],
   }),
 ];

@@ -165,6 +165,43 @@ describe("renderRestSchemas", () => {
     expect(shared).toContain("name: Type.Optional(Type.Union([Address, Type.Null()])),");
   });
 
+  it("answers a union or an interface as one of its object types, each titled and selected with a fragment; a discriminator answers each one's value as a literal", () => {
+    const schema = buildSchema(`
+      type Card { kind: String! last_four: String! }
+      type Bank { kind: String! iban: String }
+      union Source = Card | Bank
+      interface Named { name: String! }
+      type Person implements Named { name: String! age: Int! }
+      type Place implements Named { name: String! }
+      type Payment { source: Source! payer: Named }
+      type Query { payment: Payment }
+    `);
+    const mapping = { card: "Card", bank: "Bank" };
+    const payment = (types: RestResource["types"]) => renderRestSchemas(schema, [{ name: "payment", exports: { resource: { type: "Payment", component: false, types } } }]);
+    const source = payment({ Source: { discriminator: { propertyName: "kind", mapping } }, Card: { fields: { last_four: { pattern: "^[0-9]{4}$" } } } });
+    expect(source).toContain('export const PAYMENT_FIELDS = "source { ... on Card { kind last_four } ... on Bank { kind iban } } payer { ... on Person { name age } ... on Place { name } }";');
+    expect(source).toContain(
+      [
+        "  source: Type.Union([",
+        "    Type.Object({",
+        '      kind: Type.Literal("card"),',
+        '      last_four: Type.String({ pattern: "^[0-9]{4}$" }),',
+        '    }, { title: "Card" }),',
+        "    Type.Object({",
+        '      kind: Type.Literal("bank"),',
+        "      iban: Type.Union([Type.String(), Type.Null()]),",
+        '    }, { title: "Bank" }),',
+        '  ], { discriminator: { propertyName: "kind" } }),',
+        "  payer: Type.Union([Type.Union([",
+      ].join("\n"),
+    );
+    expect(source).toContain('    }, { title: "Place" }),\n  ]), Type.Null()]),');
+    expect(() => payment({ Source: { discriminator: { propertyName: "kind", mapping: { card: "Card" } } } })).toThrow(/the discriminator of Source maps no value to Bank/);
+    expect(() => payment({ Source: { discriminator: { propertyName: "iban", mapping } } })).toThrow(/Card has no non-null iban to discriminate by/);
+    expect(() => payment({ Source: { discriminator: { propertyName: "kind", mapping } }, Card: { fields: { kind: { description: "card" } } } })).toThrow(/Card.kind: the discriminator answers its literal/);
+    expect(() => payment({ Payment: { discriminator: { propertyName: "kind", mapping } } })).toThrow(/Payment is no union or interface to discriminate/);
+  });
+
   it("refuses an overlay that names what the GraphQL type lacks, a type it never reaches, or a replacement its module does not export", () => {
     expect(() => render({ type: "Thing", types: { Thing: { fields: { colour: {} } } } })).toThrow(/thing: Thing has no field colour/);
     expect(() => render({ type: "Thing", types: { Thing: { fields: { pages: {} } } } })).toThrow(/Thing.pages takes arguments/);

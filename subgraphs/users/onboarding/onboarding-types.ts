@@ -2,6 +2,7 @@ import { createUnionType, Field, InputType, Int, ObjectType } from "type-graphql
 import { Wallet } from "../types/wallet.ts";
 import type { OnboardingSafeConfig as OnboardingSafeConfigValue } from "./onboarding-safe.ts";
 import { OnboardingSafeModeEnum, OnboardingStepNameEnum, StepStatusEnum } from "../types/enums.ts";
+import { ONBOARDING_SAFE_CONFIG_TYPES } from "../../../lib/vocabulary/onboarding.ts";
 
 @ObjectType({ description: "The transaction the user signs and sends for user_signed_deploy: SafeProxyFactory.createProxyWithNonce." })
 export class SafeDeployTransaction {
@@ -87,25 +88,18 @@ export class BYOConfigData {
   required_owner!: string;
 }
 
-const CONFIG_TYPES = { agent_create2: "AgentCreate2ConfigData", user_signed_deploy: "UserSignedDeployData", byo: "BYOConfigData" } as const;
-
 export const OnboardingSafeConfig = createUnionType({
   name: "OnboardingSafeConfig",
   description: "One of three variants, discriminated by `mode` (equal to the top-level mode).",
   types: () => [UserSignedDeployData, BYOConfigData, AgentCreate2ConfigData] as const,
-  resolveType: (value) => CONFIG_TYPES[(value as OnboardingSafeConfigValue).mode],
+  resolveType: (value) => ONBOARDING_SAFE_CONFIG_TYPES[(value as OnboardingSafeConfigValue).mode],
 });
 
+// fields in the order REST has always answered them (the REST shape is generated from this type)
 @ObjectType({ description: "The Safe-onboarding state (OnboardingSafeResponse of spec 2.4, without _links)." })
 export class OnboardingSafe {
   @Field(() => OnboardingSafeModeEnum, { description: "user_signed_deploy, byo or agent_create2 (the default: registration triggers it)." })
   mode!: string;
-
-  @Field(() => OnboardingSafeConfig)
-  config!: typeof OnboardingSafeConfig;
-
-  @Field(() => Wallet, { nullable: true, description: "The primary Safe wallet of this mode, once its row exists; null otherwise." })
-  wallet!: Wallet | null;
 
   @Field(() => Int, { nullable: true, description: "The chain the Safe must reside on: the primary chain." })
   chain_id!: number | null;
@@ -115,6 +109,12 @@ export class OnboardingSafe {
 
   @Field(() => StepStatusEnum)
   step_status!: string;
+
+  @Field(() => Wallet, { nullable: true, description: "The primary Safe wallet of this mode, once its row exists; null otherwise." })
+  wallet!: Wallet | null;
+
+  @Field(() => OnboardingSafeConfig)
+  config!: typeof OnboardingSafeConfig;
 }
 
 @ObjectType({ description: "One onboarding step." })
