@@ -2,6 +2,7 @@
 // rest-adapter/resources/ (scripts/rest-schemas.ts); do not edit. test/unit/rest-schemas.test.ts fails when it is stale.
 import { Type } from "@sinclair/typebox";
 import { Address, CardFundingSource, ChainId, EpochMs, Instant, Links } from "./schemas.ts";
+import { ScheduledAt } from "./resources/agent-task.ts";
 import { FundingSourceId, ShippingAddress } from "./resources/card.ts";
 import { SandboxPaymentType } from "./resources/transaction.ts";
 import { SyncCounts } from "./resources/user-connector.ts";
@@ -57,6 +58,14 @@ export const AgentTask = Type.Object({
   })),
   created_at: EpochMs,
   updated_at: EpochMs,
+});
+
+/** A request body: the GraphQL input CreateAgentTaskInput, its String fields taking the enums of AgentTask's. */
+export const CreateAgentTaskInput = Type.Object({
+  kind: Type.String({ minLength: 1, maxLength: 64, examples: ["strategy_run"] }),
+  input: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  scheduled_at: Type.Optional(ScheduledAt),
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 });
 
 /** AgentTokenUse's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/agent-token-use.ts). */

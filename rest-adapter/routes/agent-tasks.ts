@@ -2,11 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { AGENT_TASK_STATUSES } from "../../lib/vocabulary/agents.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { AGENT_TASK_FIELDS, AgentTask } from "../resources.generated.ts";
+import { AGENT_TASK_FIELDS, AgentTask, CreateAgentTaskInput } from "../resources.generated.ts";
 import { Links, literalUnion, withLinks } from "../schemas.ts";
 
-const JsonObject = Type.Record(Type.String(), Type.Unknown());
-const Instant = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: "date-time" })], { description: "epoch milliseconds, or an ISO 8601 instant" });
 
 const LIFECYCLE = [
   "States exactly spec 3.5: `queued` (created, waiting for `scheduled_at`) → `next` (due: a runner took it) → `running` → `completed` (its `output`), `failed` (its `error`) or `cancelled`. Every other move is refused with 409 `TSK-409-001` naming the current status; a queued task cannot be cancelled (the spec cancels running tasks only).",
@@ -33,14 +31,9 @@ export const agentTaskRoutes = [
     agentAction: "write:strategies",
     idempotent: true,
     agentExample: { kind: "strategy_run", input: { user_strategy_id: "ust_01JD4ZK2M8Q7" } },
-    body: Type.Object({
-      kind: Type.String({ minLength: 1, maxLength: 64, examples: ["strategy_run"] }),
-      input: Type.Optional(JsonObject),
-      scheduled_at: Type.Optional(Instant),
-      title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    }),
-    operation: `mutation CreateAgentTask($kind: String!, $input: JSONObject, $scheduled_at: Timestamp, $title: String, $idempotency_key: String) { task: create_agent_task(kind: $kind, input: $input, scheduled_at: $scheduled_at, title: $title, idempotency_key: $idempotency_key) { ${AGENT_TASK_FIELDS} } }`,
-    variables: ({ body }) => ({ kind: body.kind, input: body.input ?? null, scheduled_at: body.scheduled_at ?? null, title: body.title ?? null }),
+    body: CreateAgentTaskInput,
+    operation: `mutation CreateAgentTask($input: CreateAgentTaskInput!, $idempotency_key: String) { task: create_agent_task(input: $input, idempotency_key: $idempotency_key) { ${AGENT_TASK_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
     result: (data) => data.task,
     status: 201,
     links: (body, { base_url }) => taskLinks(base_url, body.id),

@@ -3,10 +3,9 @@ import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { listLimit } from "../../../lib/list-limit.ts";
-import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import { IDEMPOTENCY_KEY_ARG } from "../../../lib/idempotency.ts";
 import type { AgentsServices } from "../services.ts";
-import { AgentTask } from "../types/agent-task.ts";
+import { AgentTask, CreateAgentTaskInput } from "../types/agent-task.ts";
 import { agentTaskView, cancelAgentTask, createAgentTask, listAgentTasks, loadTask } from "./agent-tasks.ts";
 
 @Resolver(() => AgentTask)
@@ -16,15 +15,12 @@ export class AgentTaskResolver {
   @AgentAction("write:strategies")
   @Mutation(() => AgentTask, { description: "Queues a task of a kind with its input, now or at scheduled_at." })
   async create_agent_task(
-    @Arg("kind", () => String) kind: string,
-    @Arg("input", () => JSONObjectScalar, { nullable: true }) input: Record<string, unknown> | null,
-    @Arg("scheduled_at", () => Date, { nullable: true }) scheduledAt: Date | null,
-    @Arg("title", () => String, { nullable: true }) title: string | null,
+    @Arg("input", () => CreateAgentTaskInput) input: CreateAgentTaskInput,
     @Arg("idempotency_key", () => String, { nullable: true, description: IDEMPOTENCY_KEY_ARG }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write", "write:strategies");
-    const task = await createAgentTask(this.services.db, this.services.taskKinds, user_id, { kind, input, scheduled_at: scheduledAt, title, idempotency_key: idempotencyKey });
+    const task = await createAgentTask(this.services.db, this.services.taskKinds, user_id, { kind: input.kind, input: input.input ?? null, scheduled_at: input.scheduled_at ?? null, title: input.title ?? null, idempotency_key: idempotencyKey });
     // due now: this process's runner looks at once instead of at its next poll
     if (task.scheduled_at.getTime() <= Date.now()) this.services.jobs.wake();
     return task;

@@ -1,4 +1,4 @@
-import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
+import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 
@@ -90,4 +90,19 @@ export class Notification {
 
   @Field(() => Date)
   created_at!: Date;
+}
+
+@InputType({ description: "A task to queue: a kind with its input, now or at scheduled_at." })
+export class CreateAgentTaskInput {
+  @Field(() => String)
+  kind!: string;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  input?: Record<string, unknown> | null;
+
+  @Field(() => Date, { nullable: true, description: "When it may start: default now, at most a year ahead." })
+  scheduled_at?: Date | null;
+
+  @Field(() => String, { nullable: true })
+  title?: string | null;
 }
