@@ -966,10 +966,27 @@ export const Widget = Type.Object({
   updated_at: EpochMs,
 });
 
-/** A request body: the GraphQL input WidgetPositionInput, its String fields taking the enums of WidgetPosition's. */
-export const WidgetPositionInput = Type.Object({
-  x: Type.Integer({ minimum: 0, maximum: 11, description: "column" }),
-  y: Type.Integer({ minimum: 0, maximum: 1000, description: "row" }),
-  w: Type.Integer({ minimum: 1, maximum: 12, description: "width in columns" }),
-  h: Type.Integer({ minimum: 1, maximum: 20, description: "height in rows" }),
-}, { description: "where it sits on the 12-column grid" });
+/** A request body: the GraphQL input CreateWidgetInput, its String fields taking the enums of Widget's. */
+export const CreateWidgetInput = Type.Object({
+  type: Type.Union([Type.Literal("balance"), Type.Literal("transactions"), Type.Literal("chat"), Type.Literal("budget")]),
+  position: Type.Object({
+    x: Type.Integer({ minimum: 0, maximum: 11, description: "column" }),
+    y: Type.Integer({ minimum: 0, maximum: 1000, description: "row" }),
+    w: Type.Integer({ minimum: 1, maximum: 12, description: "width in columns" }),
+    h: Type.Integer({ minimum: 1, maximum: 20, description: "height in rows" }),
+  }, { description: "where it sits on the 12-column grid" }),
+  settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+});
+
+/** A request body: the GraphQL input UpdateWidgetInput, its String fields taking the enums of Widget's. */
+export const UpdateWidgetInput = Type.Object({
+  position: Type.Optional(Type.Object({
+    x: Type.Integer({ minimum: 0, maximum: 11, description: "column" }),
+    y: Type.Integer({ minimum: 0, maximum: 1000, description: "row" }),
+    w: Type.Integer({ minimum: 1, maximum: 12, description: "width in columns" }),
+    h: Type.Integer({ minimum: 1, maximum: 20, description: "height in rows" }),
+  }, { description: "where it sits on the 12-column grid" })),
+  settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+}, { minProperties: 1 });

@@ -5,6 +5,9 @@ import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_TYPES } from "
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const options = { additionalProperties: false };
 
+/** The dashboard's grid: its columns, the furthest row a widget may start on, and the tallest widget in rows. */
+export const WIDGET_GRID = { columns: 12, max_row: 1000, max_height: 20 } as const;
+
 /** Each widget type's settings: what its data is narrowed to. */
 export const WIDGET_SETTINGS = {
   balance: Type.Object({ source_id: Type.Optional(Id("one account of GET /v0/accounts (its source_id); all of them when absent")) }, options),

@@ -1,9 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { Widget, WIDGET_FIELDS, WidgetPositionInput } from "../resources.generated.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
+import { CreateWidgetInput, UpdateWidgetInput, Widget, WIDGET_FIELDS } from "../resources.generated.ts";
+import { Links, withLinks } from "../schemas.ts";
 
 export const WidgetId = Type.Object({ widget_id: Type.String({ minLength: 1, maxLength: 64, description: "wdg_<id>" }) });
 export const widgetHref = (base: string, id: string) => href(base, "/v0/widgets/{widget_id}", { widget_id: id });
@@ -40,9 +39,9 @@ export const widgetRoutes = [
     summary: "Add a widget",
     description: TYPES,
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({ type: literalUnion(WIDGET_TYPES), position: WidgetPositionInput, settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())), title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }),
-    operation: `mutation CreateWidget($type: String!, $position: WidgetPositionInput!, $settings: JSONObject, $title: String) { widget: create_widget(type: $type, position: $position, settings: $settings, title: $title) { ${WIDGET_FIELDS} } }`,
-    variables: ({ body }) => ({ type: body.type, position: body.position, settings: body.settings ?? null, title: body.title ?? null }),
+    body: CreateWidgetInput,
+    operation: `mutation CreateWidget($input: CreateWidgetInput!) { widget: create_widget(input: $input) { ${WIDGET_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
     result: (data) => data.widget,
     status: 201,
     links: (body, { base_url }) => widgetLinks(base_url, body.id),
@@ -74,9 +73,9 @@ export const widgetRoutes = [
     description: "Its type stays. Settings are checked against the type's schema.",
     security: ["PlatformJwt", "PlatformPat"],
     params: WidgetId,
-    body: Type.Object({ position: Type.Optional(WidgetPositionInput), settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())), title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }, { minProperties: 1 }),
-    operation: `mutation UpdateWidget($id: ID!, $position: WidgetPositionInput, $settings: JSONObject, $title: String) { widget: update_widget(id: $id, position: $position, settings: $settings, title: $title) { ${WIDGET_FIELDS} } }`,
-    variables: ({ params, body }) => ({ id: params.widget_id, position: body.position ?? null, settings: body.settings ?? null, title: body.title ?? null }),
+    body: UpdateWidgetInput,
+    operation: `mutation UpdateWidget($id: ID!, $input: UpdateWidgetInput!) { widget: update_widget(id: $id, input: $input) { ${WIDGET_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.widget_id, input: body }),
     result: (data) => data.widget,
     links: (body, { base_url }) => widgetLinks(base_url, body.id),
     responses: { 200: { description: "The widget", schema: withLinks(Widget) } },

@@ -1,10 +1,9 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
-import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { AgentsServices } from "../services.ts";
 import { AgentsUser } from "../types/user.ts";
-import { Widget, WidgetPositionInput } from "../types/widget.ts";
+import { CreateWidgetInput, UpdateWidgetInput, Widget } from "../types/widget.ts";
 import { widgetDataRequest } from "./widget-settings.ts";
 import { createWidget, deleteWidget, getWidget, listWidgets, updateWidget, type WidgetView } from "./widgets.ts";
 
@@ -24,24 +23,19 @@ export class WidgetResolver {
 
   @Mutation(() => Widget, { description: "Adds a widget to the dashboard." })
   create_widget(
-    @Arg("type", () => String) type: string,
-    @Arg("position", () => WidgetPositionInput) position: WidgetPositionInput,
-    @Arg("settings", () => JSONObjectScalar, { nullable: true }) settings: Record<string, unknown> | null,
-    @Arg("title", () => String, { nullable: true }) title: string | null,
+    @Arg("input", () => CreateWidgetInput) input: CreateWidgetInput,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return createWidget(this.services.db, requireUser(ctx.principal, "write").user_id, { type, title, position: { ...position }, settings });
+    return createWidget(this.services.db, requireUser(ctx.principal, "write").user_id, { type: input.type, title: input.title ?? null, position: { ...input.position }, settings: input.settings ?? null });
   }
 
   @Mutation(() => Widget, { description: "Moves, renames or re-sets a widget." })
   update_widget(
     @Arg("id", () => ID) id: string,
-    @Arg("position", () => WidgetPositionInput, { nullable: true }) position: WidgetPositionInput | null,
-    @Arg("settings", () => JSONObjectScalar, { nullable: true }) settings: Record<string, unknown> | null,
-    @Arg("title", () => String, { nullable: true }) title: string | null,
+    @Arg("input", () => UpdateWidgetInput) input: UpdateWidgetInput,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return updateWidget(this.services.db, requireUser(ctx.principal, "write").user_id, id, { position: position && { ...position }, settings, ...(title !== null && { title }) });
+    return updateWidget(this.services.db, requireUser(ctx.principal, "write").user_id, id, { position: input.position && { ...input.position }, settings: input.settings ?? null, ...(input.title != null && { title: input.title }) });
   }
 
   @Mutation(() => Widget, { description: "Removes a widget; answers it as it was." })

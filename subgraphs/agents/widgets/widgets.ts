@@ -1,7 +1,6 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
-import { WIDGET_TYPES, type WidgetType } from "../../../lib/vocabulary/agents.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { WidgetType } from "../../../lib/vocabulary/agents.ts";
 import type { AgentsDb, Prisma } from "../db.ts";
 import { checkWidgetSettings } from "./widget-settings.ts";
 
@@ -34,8 +33,8 @@ export async function getWidget(db: AgentsDb, userId: string, id: string): Promi
   return widgetView(await load(db, userId, id));
 }
 
-export async function createWidget(db: AgentsDb, userId: string, input: { type: string; title: string | null; position: WidgetPosition; settings: unknown }): Promise<WidgetView> {
-  const type = requireOneOf(WIDGET_TYPES, input.type, ["type"]);
+export async function createWidget(db: AgentsDb, userId: string, input: { type: WidgetType; title: string | null; position: WidgetPosition; settings: unknown }): Promise<WidgetView> {
+  const { type } = input;
   const settings = checkWidgetSettings(type, input.settings);
   const now = new Date();
   const row = await db.widget.create({ data: { id: newId("wdg", now.getTime()), user_id: userId, type, title: input.title, ...input.position, settings: settings as Prisma.InputJsonValue, created_at: now, updated_at: now } });
