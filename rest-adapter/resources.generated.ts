@@ -612,6 +612,83 @@ export const PhoneVerificationChallenge = Type.Object({
   attempts_remaining: Type.Integer({ description: "Wrong guesses still allowed for this code (five per code)." }),
 });
 
+/** PintAudience's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/pint-audience.ts). */
+export const PINT_AUDIENCE_FIELDS = "id identifier audience name created_at";
+
+/** PintAudience as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/pint-audience.ts). */
+export const PintAudience = Type.Object({
+  id: Type.String({ examples: ["aud_01jb4x8w5n6p7q8r9s0t1v2w3x"] }),
+  identifier: Type.String({ description: "the identifier as registered; the organisation's own", examples: ["com.example.wallet-app"] }),
+  audience: Type.String({ description: "what mandates name as audience and PINT JWTs carry as aud: <org_id>:<identifier>", examples: ["org_01jb4x8w5n6p7q8r9s0t1v2w3x:com.example.wallet-app"] }),
+  name: Type.Union([Type.String(), Type.Null()]),
+  created_at: EpochMs,
+});
+
+/** A request body: the GraphQL input RegisterPintAudienceInput, its String fields taking the enums of PintAudience's. */
+export const RegisterPintAudienceInput = Type.Object({
+  identifier: Type.String({ description: "the third-party identifier (com.example.app, https://app.example.com); mandates name it as <org_id>:<identifier>", pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{2,199}$", examples: ["com.example.wallet-app"] }),
+  name: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+});
+
+/** PintExchange's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/pint-exchange.ts). */
+export const PINT_EXCHANGE_FIELDS = "token token_type expires_at pint { id digest wallet chain_id signer signer_role audience scopes nonce expires_at user_id organisation_id created_at revoked_at revoked_by status }";
+
+/** PintExchange as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/pint-exchange.ts). */
+export const PintExchange = Type.Object({
+  token: Type.String({ description: "the PINT JWT, for x-platform-pint-token" }),
+  token_type: Type.Literal("JWT"),
+  expires_at: EpochMs,
+  pint: Type.Object({
+    id: Type.String({ description: "pint_…; the PINT JWT's jti", examples: ["pint_01jb4x8w5n6p7q8r9s0t1v2w3x"] }),
+    digest: Type.String({ description: "the mandate's EIP-712 digest" }),
+    wallet: Address,
+    chain_id: Type.Integer(),
+    signer: Address,
+    signer_role: Type.Union([Type.Literal("owner"), Type.Literal("agent")], { description: "owner (the wallet's key or the user's primary EOA) or agent (a registered Safe signer)" }),
+    audience: Type.String(),
+    scopes: Type.Array(Type.String()),
+    nonce: Type.String({ description: "uint256 as decimal text" }),
+    expires_at: EpochMs,
+    user_id: Type.String({ description: "the user whose wallet signed (the SRI for GET /v0/users/{sri})" }),
+    organisation_id: Type.String({ description: "the organisation whose key exchanged it (the audience's owner)" }),
+    created_at: EpochMs,
+    revoked_at: Type.Union([EpochMs, Type.Null()]),
+    revoked_by: Type.Union([Type.Literal("user"), Type.Literal("organisation"), Type.Null()], { description: "user or organisation" }),
+    status: Type.Union([Type.Literal("active"), Type.Literal("expired"), Type.Literal("revoked")], { description: "active, expired or revoked" }),
+  }),
+});
+
+/** PintJwks's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/pint-jwks.ts). */
+export const PINT_JWKS_FIELDS = "keys";
+
+/** PintJwks as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/pint-jwks.ts). */
+export const PintJwks = Type.Object({
+  keys: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+});
+
+/** PintMandate's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/pint-mandate.ts). */
+export const PINT_MANDATE_FIELDS = "id digest wallet chain_id signer signer_role audience scopes nonce expires_at user_id organisation_id created_at revoked_at revoked_by status";
+
+/** PintMandate as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/pint-mandate.ts). */
+export const PintMandate = Type.Object({
+  id: Type.String({ description: "pint_…; the PINT JWT's jti", examples: ["pint_01jb4x8w5n6p7q8r9s0t1v2w3x"] }),
+  digest: Type.String({ description: "the mandate's EIP-712 digest" }),
+  wallet: Address,
+  chain_id: Type.Integer(),
+  signer: Address,
+  signer_role: Type.Union([Type.Literal("owner"), Type.Literal("agent")], { description: "owner (the wallet's key or the user's primary EOA) or agent (a registered Safe signer)" }),
+  audience: Type.String(),
+  scopes: Type.Array(Type.String()),
+  nonce: Type.String({ description: "uint256 as decimal text" }),
+  expires_at: EpochMs,
+  user_id: Type.String({ description: "the user whose wallet signed (the SRI for GET /v0/users/{sri})" }),
+  organisation_id: Type.String({ description: "the organisation whose key exchanged it (the audience's owner)" }),
+  created_at: EpochMs,
+  revoked_at: Type.Union([EpochMs, Type.Null()]),
+  revoked_by: Type.Union([Type.Literal("user"), Type.Literal("organisation"), Type.Null()], { description: "user or organisation" }),
+  status: Type.Union([Type.Literal("active"), Type.Literal("expired"), Type.Literal("revoked")], { description: "active, expired or revoked" }),
+});
+
 /** RampQuote's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/ramp-quote.ts). */
 export const RAMP_QUOTE_FIELDS = "direction bank_account_id wallet_id chain_id asset asset_amount currency fiat_amount rate fee id expires_at created_at";
 

@@ -84,6 +84,7 @@ function call(fn: string, args: string[], options?: SchemaOptions): string {
 function enumSchema(type: GraphQLEnumType | readonly string[], options: SchemaOptions | undefined, withNull = false): string {
   const names = "getValues" in type ? type.getValues().map((value) => value.name) : type;
   const members = names.map((name) => `Type.Literal(${JSON.stringify(name)})`);
+  if (members.length === 1 && !withNull) return `${members[0]!.slice(0, -1)}${isEmpty(options) ? "" : `, ${literal(options)}`})`;
   return call("Type.Union", [`[${[...members, ...(withNull ? ["Type.Null()"] : [])].join(", ")}]`], options);
 }
 

@@ -1,9 +1,19 @@
 import { Type } from "@sinclair/typebox";
-import { PINT_SCOPES, PINT_SCOPE_NAMES, PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
-import { PINT_REVOKERS, PINT_STATUSES } from "../../lib/vocabulary/pints.ts";
+import { PINT_SCOPES, PINT_SCOPE_NAMES } from "../../lib/auth/pint-scopes.ts";
 import { defineRoute, type Route } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Address, EpochMs, Links, literalUnion, nullableLiteralUnion, PageOffset } from "../schemas.ts";
+import { Links, literalUnion, PageOffset, withLinks } from "../schemas.ts";
+import {
+  PINT_AUDIENCE_FIELDS,
+  PINT_EXCHANGE_FIELDS,
+  PINT_JWKS_FIELDS,
+  PINT_MANDATE_FIELDS,
+  PintAudience,
+  PintExchange,
+  PintJwks,
+  PintMandate,
+  RegisterPintAudienceInput,
+} from "../resources.generated.ts";
 
 /**
  * PINT exchange and administration on the identity host ({sis_url}): the exchange itself (API
@@ -11,36 +21,6 @@ import { Address, EpochMs, Links, literalUnion, nullableLiteralUnion, PageOffset
  * organisation's audiences and mandates (dashboard session). The user's side of revocation is
  * on the platform host (user-pints.ts).
  */
-
-export const PINT_FIELDS = "id digest wallet chain_id signer signer_role audience scopes nonce expires_at user_id organisation_id created_at revoked_at revoked_by status";
-const AUDIENCE_FIELDS = "id identifier audience name created_at";
-
-export const PintRecord = Type.Object({
-  id: Type.String({ description: "pint_…; also the PINT JWT's jti", examples: ["pint_01jb4x8w5n6p7q8r9s0t1v2w3x"] }),
-  digest: Type.String({ description: "the mandate's EIP-712 digest" }),
-  wallet: Address,
-  chain_id: Type.Integer(),
-  signer: Address,
-  signer_role: literalUnion(PINT_SIGNER_ROLES),
-  audience: Type.String(),
-  scopes: Type.Array(Type.String()),
-  nonce: Type.String({ description: "uint256 as decimal text" }),
-  expires_at: EpochMs,
-  user_id: Type.String({ description: "the user whose wallet signed: the SRI for GET /v0/users/{sri}" }),
-  organisation_id: Type.String(),
-  created_at: EpochMs,
-  revoked_at: Type.Union([EpochMs, Type.Null()]),
-  revoked_by: nullableLiteralUnion(PINT_REVOKERS),
-  status: literalUnion(PINT_STATUSES),
-});
-
-const AudienceRecord = Type.Object({
-  id: Type.String({ examples: ["aud_01jb4x8w5n6p7q8r9s0t1v2w3x"] }),
-  identifier: Type.String({ description: "as registered: the organisation's own", examples: ["com.example.wallet-app"] }),
-  audience: Type.String({ description: "what mandates name as `audience` and PINT JWTs carry as `aud`: `<org_id>:<identifier>`", examples: ["org_01jb4x8w5n6p7q8r9s0t1v2w3x:com.example.wallet-app"] }),
-  name: Type.Union([Type.String(), Type.Null()]),
-  created_at: EpochMs,
-});
 
 const SCOPE_TABLE = [
   "| scope | grants | agent signer may grant |",
@@ -197,7 +177,7 @@ export const pintRoutes = [
     bodyError: "PINT-400-001",
     rateLimitError: "PINT-429-001",
     bodyLimit: EXCHANGE_BODY_LIMIT,
-    operation: `mutation ExchangePint($input: JSON) { exchange: exchange_pint(input: $input) { token token_type expires_at pint { ${PINT_FIELDS} } } }`,
+    operation: `mutation ExchangePint($input: JSON) { exchange: exchange_pint(input: $input) { ${PINT_EXCHANGE_FIELDS} } }`,
     variables: ({ body }) => ({ input: body ?? null }),
     result: (data) => data.exchange,
     status: 201,
@@ -209,7 +189,7 @@ export const pintRoutes = [
     responses: {
       201: {
         description: "The PINT JWT and its stored mandate",
-        schema: Type.Object({ token: Type.String(), token_type: Type.Literal("JWT"), expires_at: EpochMs, pint: PintRecord, _links: Links }),
+        schema: withLinks(PintExchange),
       },
     },
     errors: ["IDS-403-001", "PINT-400-002", "PINT-401-001", "PINT-401-002", "PINT-403-001", "PINT-403-002", "PINT-409-001", "PINT-409-002", "PINT-410-001", "PINT-424-001"],
@@ -222,13 +202,13 @@ export const pintRoutes = [
     summary: "The mandate behind the presented PINT JWT",
     description: PINT_TOKEN_USE,
     security: ["PintToken"],
-    operation: `query CurrentPint { pint: current_pint { ${PINT_FIELDS} } }`,
+    operation: `query CurrentPint { pint: current_pint { ${PINT_MANDATE_FIELDS} } }`,
     result: (data) => data.pint,
     links: (body, { base_url }) => ({
       self: link(href(base_url, "/v0/idsvc/token/pint")),
       user: link(href(base_url, "/v0/users/{sri}", { sri: body.user_id }), { description: "the mandate's user" }),
     }),
-    responses: { 200: { description: "The mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The mandate", schema: withLinks(PintMandate) } },
     errors: [],
   }),
   defineRoute({
@@ -239,9 +219,9 @@ export const pintRoutes = [
     summary: "Public keys that verify PINT JWTs",
     description: "The platform signing key's public part (RFC 7517), without credentials. Verify a PINT JWT with it, its `iss` ({sis_url}) and, as the audience, your organisation's `<org_id>:<identifier>`.",
     security: [],
-    operation: `query PintJwks { jwks: pint_jwks { keys } }`,
+    operation: `query PintJwks { jwks: pint_jwks { ${PINT_JWKS_FIELDS} } }`,
     result: (data) => data.jwks,
-    responses: { 200: { description: "The JWKS", schema: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }) } },
+    responses: { 200: { description: "The JWKS", schema: PintJwks } },
     errors: [],
   }),
   defineRoute({
@@ -252,11 +232,11 @@ export const pintRoutes = [
     summary: "The organisation's registered third-party identifiers (PINT audiences)",
     security: ["DashboardSession"],
     params: OrgId,
-    operation: `query PintAudiences($org_id: ID!) { audiences: pint_audiences(org_id: $org_id) { ${AUDIENCE_FIELDS} } }`,
+    operation: `query PintAudiences($org_id: ID!) { audiences: pint_audiences(org_id: $org_id) { ${PINT_AUDIENCE_FIELDS} } }`,
     variables: ({ params }) => ({ org_id: params.org_id }),
     result: (data) => ({ items: data.audiences }),
     links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/organisation/{org_id}/audiences", { org_id: params.org_id })) }),
-    responses: { 200: { description: "The audiences", schema: Type.Object({ items: Type.Array(AudienceRecord), _links: Links }) } },
+    responses: { 200: { description: "The audiences", schema: Type.Object({ items: Type.Array(PintAudience), _links: Links }) } },
     errors: ["IDS-404-001"],
   }),
   defineRoute({
@@ -269,11 +249,8 @@ export const pintRoutes = [
       "Owners and admins (403 `IDS-403-003`). Identifiers look like `com.example.app` or `https://app.example.com` (3-200 characters: letters, digits, `. _ : / -`) and are **namespaced per organisation**: a mandate names the answer's `audience`, `<org_id>:<identifier>`, and the PINT JWT carries it as `aud`. Another organisation may register the same identifier, but its mandates name its own id, so it cannot capture yours: only this organisation's keys exchange mandates for this audience (others: 400 `PINT-400-002`), and a relying party that checks `aud` against its organisation's audience refuses tokens minted for the other. 409 `IDS-409-001` when this organisation already registered the identifier.",
     security: ["DashboardSession"],
     params: OrgId,
-    body: Type.Object({
-      identifier: Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._:/-]{2,199}$", examples: ["com.example.wallet-app"] }),
-      name: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-    }),
-    operation: `mutation RegisterPintAudience($org_id: ID!, $input: RegisterPintAudienceInput!) { audience: register_pint_audience(org_id: $org_id, input: $input) { ${AUDIENCE_FIELDS} } }`,
+    body: RegisterPintAudienceInput,
+    operation: `mutation RegisterPintAudience($org_id: ID!, $input: RegisterPintAudienceInput!) { audience: register_pint_audience(org_id: $org_id, input: $input) { ${PINT_AUDIENCE_FIELDS} } }`,
     variables: ({ params, body }) => ({ org_id: params.org_id, input: body }),
     result: (data) => data.audience,
     status: 201,
@@ -281,7 +258,7 @@ export const pintRoutes = [
       remove: link(href(base_url, "/v0/organisation/{org_id}/audiences/{audience_id}", { org_id: params.org_id, audience_id: body.id }), { method: "DELETE" }),
       list: link(href(base_url, "/v0/organisation/{org_id}/audiences", { org_id: params.org_id })),
     }),
-    responses: { 201: { description: "The audience", schema: Type.Composite([AudienceRecord, Type.Object({ _links: Links })]) } },
+    responses: { 201: { description: "The audience", schema: withLinks(PintAudience) } },
     errors: ["IDS-403-003", "IDS-404-001", "IDS-409-001"],
   }),
   defineRoute({
@@ -310,11 +287,11 @@ export const pintRoutes = [
     security: ["DashboardSession"],
     params: OrgId,
     query: Type.Object({ audience: Type.Optional(Type.String({ minLength: 1 })), ...Page }),
-    operation: `query OrganisationPints($org_id: ID!, $audience: String, $limit: Int, $offset: Int) { pints: organisation_pints(org_id: $org_id, audience: $audience, limit: $limit, offset: $offset) { ${PINT_FIELDS} } }`,
+    operation: `query OrganisationPints($org_id: ID!, $audience: String, $limit: Int, $offset: Int) { pints: organisation_pints(org_id: $org_id, audience: $audience, limit: $limit, offset: $offset) { ${PINT_MANDATE_FIELDS} } }`,
     variables: ({ params, query }) => ({ org_id: params.org_id, audience: query.audience ?? null, limit: query.limit ?? null, offset: query.offset ?? null }),
     result: (data) => ({ items: data.pints }),
     links: (_body, { base_url, params }) => ({ self: link(href(base_url, "/v0/organisation/{org_id}/pints", { org_id: params.org_id })) }),
-    responses: { 200: { description: "The mandates", schema: Type.Object({ items: Type.Array(PintRecord), _links: Links }) } },
+    responses: { 200: { description: "The mandates", schema: Type.Object({ items: Type.Array(PintMandate), _links: Links }) } },
     errors: ["IDS-404-001"],
   }),
   defineRoute({
@@ -325,11 +302,11 @@ export const pintRoutes = [
     summary: "Read a mandate of the organisation's audiences",
     security: ["DashboardSession"],
     params: PintPath,
-    operation: `query OrganisationPint($org_id: ID!, $pint_id: ID!) { pint: organisation_pint(org_id: $org_id, pint_id: $pint_id) { ${PINT_FIELDS} } }`,
+    operation: `query OrganisationPint($org_id: ID!, $pint_id: ID!) { pint: organisation_pint(org_id: $org_id, pint_id: $pint_id) { ${PINT_MANDATE_FIELDS} } }`,
     variables: ({ params }) => ({ org_id: params.org_id, pint_id: params.pint_id }),
     result: (data) => data.pint,
     links: (_body, { base_url, params }) => organisationPintLinks(base_url, params.org_id, params.pint_id),
-    responses: { 200: { description: "The mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The mandate", schema: withLinks(PintMandate) } },
     errors: ["IDS-404-001", "PINT-404-001"],
   }),
   defineRoute({
@@ -342,11 +319,11 @@ export const pintRoutes = [
       "Owners and admins (403 `IDS-403-003`). Immediate: the mandate's PINT JWT fails from the next request on (401 `PINT-401-006`) and the mandate cannot be exchanged again (409 `PINT-409-002`). Revoking twice answers the same. 404 `PINT-404-001` for a mandate of another organisation.",
     security: ["DashboardSession"],
     params: PintPath,
-    operation: `mutation RevokeOrganisationPint($org_id: ID!, $pint_id: ID!) { pint: revoke_organisation_pint(org_id: $org_id, pint_id: $pint_id) { ${PINT_FIELDS} } }`,
+    operation: `mutation RevokeOrganisationPint($org_id: ID!, $pint_id: ID!) { pint: revoke_organisation_pint(org_id: $org_id, pint_id: $pint_id) { ${PINT_MANDATE_FIELDS} } }`,
     variables: ({ params }) => ({ org_id: params.org_id, pint_id: params.pint_id }),
     result: (data) => data.pint,
     links: (_body, { base_url, params }) => organisationPintLinks(base_url, params.org_id, params.pint_id),
-    responses: { 200: { description: "The revoked mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The revoked mandate", schema: withLinks(PintMandate) } },
     errors: ["IDS-403-003", "IDS-404-001", "PINT-404-001"],
   }),
 ];

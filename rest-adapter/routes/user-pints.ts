@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Links, PageOffset } from "../schemas.ts";
-import { PINT_FIELDS, PintRecord } from "./pints.ts";
+import { Links, PageOffset, withLinks } from "../schemas.ts";
+import { PINT_MANDATE_FIELDS, PintMandate } from "../resources.generated.ts";
 
 /**
  * The user's PINT mandates on the platform host: list them and revoke one. The mandates live in
@@ -30,11 +30,11 @@ export const userPintRoutes = [
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
       offset: PageOffset,
     }),
-    operation: `query MyPints($limit: Int, $offset: Int) { pints: my_pints(limit: $limit, offset: $offset) { ${PINT_FIELDS} } }`,
+    operation: `query MyPints($limit: Int, $offset: Int) { pints: my_pints(limit: $limit, offset: $offset) { ${PINT_MANDATE_FIELDS} } }`,
     variables: ({ query }) => ({ limit: query.limit ?? null, offset: query.offset ?? null }),
     result: (data) => ({ items: data.pints }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/user/me/pints")) }),
-    responses: { 200: { description: "The mandates", schema: Type.Object({ items: Type.Array(PintRecord), _links: Links }) } },
+    responses: { 200: { description: "The mandates", schema: Type.Object({ items: Type.Array(PintMandate), _links: Links }) } },
     errors: ["USR-404-001"],
   }),
   defineRoute({
@@ -45,11 +45,11 @@ export const userPintRoutes = [
     summary: "One PINT mandate of the user",
     security: ["PlatformJwt", "PlatformPat"],
     params: PintPath,
-    operation: `query MyPint($id: ID!) { pint: my_pint(id: $id) { ${PINT_FIELDS} } }`,
+    operation: `query MyPint($id: ID!) { pint: my_pint(id: $id) { ${PINT_MANDATE_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.pint_id }),
     result: (data) => data.pint,
     links: (_body, { base_url, params }) => pintLinks(base_url, params.pint_id),
-    responses: { 200: { description: "The mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The mandate", schema: withLinks(PintMandate) } },
     errors: ["USR-404-001", "PINT-404-001"],
   }),
   defineRoute({
@@ -62,11 +62,11 @@ export const userPintRoutes = [
       "JWT, or a PAT with `write`. Allowed only for the user the mandate was granted by (users belong to one environment, so only in the mandate's environment); a user who holds the same wallet in another environment, or registers it later, gets 404. Immediate: the mandate's PINT JWT fails from the next request on (401 `PINT-401-006` on the identity host) and the mandate cannot be exchanged again (409 `PINT-409-002`). Revoking twice answers the same. 404 `PINT-404-001` for a mandate of someone else.",
     security: ["PlatformJwt", "PlatformPat"],
     params: PintPath,
-    operation: `mutation RevokeMyPint($id: ID!) { pint: revoke_my_pint(id: $id) { ${PINT_FIELDS} } }`,
+    operation: `mutation RevokeMyPint($id: ID!) { pint: revoke_my_pint(id: $id) { ${PINT_MANDATE_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.pint_id }),
     result: (data) => data.pint,
     links: (_body, { base_url, params }) => pintLinks(base_url, params.pint_id),
-    responses: { 200: { description: "The revoked mandate", schema: Type.Composite([PintRecord, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The revoked mandate", schema: withLinks(PintMandate) } },
     errors: ["USR-403-001", "USR-404-001", "PINT-404-001"],
   }),
 ];
