@@ -858,6 +858,19 @@ export const UserConnector = Type.Object({
   updated_at: EpochMs,
 });
 
+/** A request body: the GraphQL input ConnectConnectorInput, its String fields taking the enums of UserConnector's. */
+export const ConnectConnectorInput = Type.Object({
+  connector_id: Type.String({ minLength: 1, maxLength: 64 }),
+  credentials: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "for `api_key` connectors: what the service wants (the sandbox exchange an api_key sbx_… and an api_secret of 16+ characters); sealed at once, never returned or logged" })),
+  code: Type.Optional(Type.String({ description: "for `oauth` connectors: the authorization code the service's consent screen gave your app (the sandbox's: sbx_code_…); exchanged once for tokens, which are kept sealed", minLength: 1, maxLength: 512 })),
+});
+
+/** A request body: the GraphQL input ReconnectUserConnectorInput, its String fields taking the enums of UserConnector's. */
+export const ReconnectUserConnectorInput = Type.Object({
+  credentials: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "for `api_key` connectors: what the service wants (the sandbox exchange an api_key sbx_… and an api_secret of 16+ characters); sealed at once, never returned or logged" })),
+  code: Type.Optional(Type.String({ description: "for `oauth` connectors: the authorization code the service's consent screen gave your app (the sandbox's: sbx_code_…); exchanged once for tokens, which are kept sealed", minLength: 1, maxLength: 512 })),
+}, { minProperties: 1 });
+
 /** UserRuleExecution's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-rule-execution.ts). */
 export const USER_RULE_EXECUTION_FIELDS = "id event_key event outcome detail task_id created_at";
 

@@ -6,10 +6,14 @@ import { CONNECTOR } from "./connector.ts";
 /** GraphQL answers what a sync did as any JSON object; REST says it counts. */
 export const SyncCounts = Type.Record(Type.String(), Type.Integer());
 
-/** A connection of the user in REST (spec 3.6), written inline by the Connectors routes; never its credentials. */
+// REST refuses null where GraphQL reads it as absent
+const AUTHORIZATION = { credentials: { acceptsNull: false }, code: { minLength: 1, maxLength: 512, acceptsNull: false } } as const;
+
+/** A connection of the user in REST (spec 3.6), written inline by the Connectors routes; never its credentials. Its bodies from ConnectConnectorInput and ReconnectUserConnectorInput. */
 export const resource = {
   type: "UserConnector",
   component: false,
+  inputs: { ConnectConnectorInput: "UserConnector", ReconnectUserConnectorInput: "UserConnector" },
   types: {
     UserConnector: {
       fields: {
@@ -19,5 +23,7 @@ export const resource = {
       },
     },
     Connector: CONNECTOR,
+    ConnectConnectorInput: { fields: { connector_id: { minLength: 1, maxLength: 64 }, ...AUTHORIZATION } },
+    ReconnectUserConnectorInput: { minProperties: 1, fields: AUTHORIZATION },
   },
 } satisfies RestResource;

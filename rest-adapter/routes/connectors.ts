@@ -2,12 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { CONNECTOR_TYPES } from "../../lib/vocabulary/agents.ts";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { Connector, CONNECTOR_FIELDS, USER_CONNECTOR_FIELDS, UserConnector } from "../resources.generated.ts";
+import { ConnectConnectorInput, Connector, CONNECTOR_FIELDS, ReconnectUserConnectorInput, USER_CONNECTOR_FIELDS, UserConnector } from "../resources.generated.ts";
 import { Links, literalUnion, withLinks } from "../schemas.ts";
-
-const Credentials = Type.Record(Type.String(), Type.Unknown(), { description: "for `api_key` connectors: what the service wants (the sandbox exchange an api_key sbx_… and an api_secret of 16+ characters); sealed at once, never returned or logged" });
-const Code = Type.String({ minLength: 1, maxLength: 512, description: "for `oauth` connectors: the authorization code the service's consent screen gave your app (the sandbox's: sbx_code_…); exchanged once for tokens, which are kept sealed" });
-const Authorization = { credentials: Type.Optional(Credentials), code: Type.Optional(Code) };
 
 const LIFECYCLE =
   "States (spec 3.6) and their moves: `connected` → `error` (a sync the service refused; `last_error` says why), `error` → `connected` (a sync that works again, or new credentials), `connected` or `error` → `disconnected` (you), `disconnected` → `connected` (you, with credentials). Any other move is 409 `CON-409-001`. A bookkeeping or tax service takes the ledger's transactions recorded since its last sync (tax: swaps, ramps, interest, fees), each once; what an exchange reports (deposits, withdrawals, trades) lands in the ledger once each, on an account whose id is the connection's: its balances show in GET /v0/accounts as a `crypto_wallet` without chain or address, its movements in the feed; disconnecting takes it out of the accounts, its transactions stay.";
@@ -91,9 +87,9 @@ export const connectorRoutes = [
     summary: "Connect a service",
     description: `An \`api_key\` connector takes \`credentials\`, an \`oauth\` one the authorization \`code\` of its consent screen (exchanged once for tokens). Credentials or a code the service refuses: 422 \`CON-422-001\`, nothing connected; a bank connector: 422 \`CON-422-002\` (use Open Banking); an unknown connector, or one this deployment does not offer (a sandbox one outside sandbox mode): 404 \`CON-404-001\`. It syncs at once: the answer shows it \`connected\` with \`last_synced_at\`, or \`error\` with why. ${LIFECYCLE}`,
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({ connector_id: Type.String({ minLength: 1, maxLength: 64 }), ...Authorization }),
-    operation: `mutation ConnectConnector($connector_id: ID!, $credentials: JSONObject, $code: String) { connection: connect_connector(connector_id: $connector_id, credentials: $credentials, code: $code) { ${USER_CONNECTOR_FIELDS} } }`,
-    variables: ({ body }) => ({ connector_id: body.connector_id, credentials: body.credentials ?? null, code: body.code ?? null }),
+    body: ConnectConnectorInput,
+    operation: `mutation ConnectConnector($input: ConnectConnectorInput!) { connection: connect_connector(input: $input) { ${USER_CONNECTOR_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
     result: (data) => data.connection,
     status: 201,
     links: (body, { base_url }) => ucLinks(base_url, body.id),
@@ -143,9 +139,9 @@ export const connectorRoutes = [
     operationId: "reconnectUserConnector",
     summary: "Connect again with new credentials",
     description: `Checked by the service as at connecting (422 \`CON-422-001\`), then synced. ${LIFECYCLE}`,
-    body: Type.Object(Authorization, { minProperties: 1 }),
-    operation: `mutation ReconnectUserConnector($id: ID!, $credentials: JSONObject, $code: String) { connection: reconnect_user_connector(id: $id, credentials: $credentials, code: $code) { ${USER_CONNECTOR_FIELDS} } }`,
-    variables: ({ params, body }) => ({ id: params.user_connector_id, credentials: body.credentials ?? null, code: body.code ?? null }),
+    body: ReconnectUserConnectorInput,
+    operation: `mutation ReconnectUserConnector($id: ID!, $input: ReconnectUserConnectorInput!) { connection: reconnect_user_connector(id: $id, input: $input) { ${USER_CONNECTOR_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.user_connector_id, input: body }),
     result: (data) => data.connection,
     links: (body, { base_url }) => ucLinks(base_url, body.id),
     errors: ["CON-404-002", "CON-409-001", "CON-422-001", "CON-422-002", "USR-403-001", "USR-404-001"],

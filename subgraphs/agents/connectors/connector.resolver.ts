@@ -1,9 +1,8 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
-import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { AgentsServices } from "../services.ts";
-import { Connector, UserConnector } from "../types/connector.ts";
+import { ConnectConnectorInput, Connector, ReconnectUserConnectorInput, UserConnector } from "../types/connector.ts";
 import { AgentsUser } from "../types/user.ts";
 import { connectConnector, disconnectConnector, getConnector, getUserConnector, listConnectors, listUserConnectors, reconnectConnector, syncUserConnector } from "./user-connectors.ts";
 
@@ -35,12 +34,10 @@ export class ConnectorResolver {
 
   @Mutation(() => UserConnector, { description: "Connects a catalogue connector with credentials (api_key) or an authorization code (oauth), then syncs it." })
   connect_connector(
-    @Arg("connector_id", () => ID) connectorId: string,
-    @Arg("credentials", () => JSONObjectScalar, { nullable: true }) credentials: Record<string, unknown> | null,
-    @Arg("code", () => String, { nullable: true }) code: string | null,
+    @Arg("input", () => ConnectConnectorInput) input: ConnectConnectorInput,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return connectConnector(this.services, requireUser(ctx.principal, "write").user_id, { connector_id: connectorId, credentials: credentials ?? null, code: code ?? null }, ctx.trace_id);
+    return connectConnector(this.services, requireUser(ctx.principal, "write").user_id, { connector_id: input.connector_id, credentials: input.credentials ?? null, code: input.code ?? null }, ctx.trace_id);
   }
 
   @Mutation(() => UserConnector, { description: "Pulls what the service reports into the ledger." })
@@ -51,11 +48,10 @@ export class ConnectorResolver {
   @Mutation(() => UserConnector, { description: "New credentials or authorization code for a connection, then a sync." })
   reconnect_user_connector(
     @Arg("id", () => ID) id: string,
-    @Arg("credentials", () => JSONObjectScalar, { nullable: true }) credentials: Record<string, unknown> | null,
-    @Arg("code", () => String, { nullable: true }) code: string | null,
+    @Arg("input", () => ReconnectUserConnectorInput) input: ReconnectUserConnectorInput,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return reconnectConnector(this.services, requireUser(ctx.principal, "write").user_id, id, { credentials: credentials ?? null, code: code ?? null }, ctx.trace_id);
+    return reconnectConnector(this.services, requireUser(ctx.principal, "write").user_id, id, { credentials: input.credentials ?? null, code: input.code ?? null }, ctx.trace_id);
   }
 
   @Mutation(() => UserConnector, { description: "Disconnects; its transactions stay in the feed." })

@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from "type-graphql";
+import { Field, ID, InputType, ObjectType } from "type-graphql";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 
 @ObjectType({ description: "A connector of the catalogue (spec 2.10 types exchange, bank, accounting, tax)." })
@@ -44,4 +44,28 @@ export class UserConnector {
 
   @Field(() => Date)
   updated_at!: Date;
+}
+
+const CREDENTIALS = "for `api_key` connectors: what the service wants (the sandbox exchange an api_key sbx_… and an api_secret of 16+ characters); sealed at once, never returned or logged";
+const CODE = "for `oauth` connectors: the authorization code the service's consent screen gave your app (the sandbox's: sbx_code_…); exchanged once for tokens, which are kept sealed";
+
+@InputType({ description: "A catalogue connector to connect, with what its service wants: credentials (api_key) or an authorization code (oauth)." })
+export class ConnectConnectorInput {
+  @Field(() => ID)
+  connector_id!: string;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: CREDENTIALS })
+  credentials?: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true, description: CODE })
+  code?: string | null;
+}
+
+@InputType({ description: "New credentials (api_key) or a new authorization code (oauth) for a connection." })
+export class ReconnectUserConnectorInput {
+  @Field(() => JSONObjectScalar, { nullable: true, description: CREDENTIALS })
+  credentials?: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true, description: CODE })
+  code?: string | null;
 }
