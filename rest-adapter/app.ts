@@ -15,8 +15,23 @@ import { registerDocumentation } from "./docs.ts";
 import { errorFromGraphQL, fieldPartOf, type FieldPart } from "./graphql-errors.ts";
 import { processHealthChecks } from "./routes/health.ts";
 import { asAppError, renderProblem, type ProblemDetail } from "./problem.ts";
-import { DEFAULT_ROUTE_BODY_LIMIT, isRateLimited, type HttpMethod, type RateLimitedBy, type Route } from "./route.ts";
-import { applyTimestampFormat, timestampFormat } from "./timestamps.ts";
+import { injectingCaller } from "./in-listener.ts";
+import {
+  DEFAULT_ROUTE_BODY_LIMIT,
+  isOperationRoute,
+  isRateLimited,
+  type ComposedAnswer,
+  type ComposedRequest,
+  type ComposedRoute,
+  type EventStream,
+  type HttpMethod,
+  type Listener,
+  type OperationRoute,
+  type RateLimitedBy,
+  type Route,
+  type RouteRequest,
+} from "./route.ts";
+import { applyTimestampFormat, timestampFormat, type TimestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { jsonInvalid } from "../lib/json-body.ts";
 import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../lib/json-validation.ts";
@@ -40,6 +55,8 @@ export interface HttpAppOptions {
   rateLimits?: RateLimits;
   /** this listener's OpenAPI document: served with its reference page and the error pages (docs.ts) */
   document?: Record<string, unknown>;
+  /** what the host hands its composed routes (Listener.services) */
+  services?: unknown;
   /** extra plain routes registered by the caller */
   extra?: (app: FastifyInstance) => void;
   bodyLimit?: number;
@@ -63,7 +80,8 @@ type RouteHeaders = { headers?: Record<string, string> };
 
 interface CompiledRoute {
   route: Route;
-  operation: OperationHandle;
+  /** a table route's operation; a composed route prepares its own (ComposedRoute.handler) */
+  operation?: OperationHandle;
   validators: Partial<Record<RequestPart, ValidateFunction>>;
   /** the query parameters the route documents; others are ignored, never passed on */
   queryNames: ReadonlySet<string>;
@@ -90,14 +108,14 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
-/** A route's operation prepared against the public API, and its path, query and body validators. */
+/** A table route's operation prepared against the public API, and any route's path, query and body validators. */
 export function compileRoute(route: Route, gateway: GatewayClient): CompiledRoute {
   const validators: CompiledRoute["validators"] = {};
   if (route.params) validators.path = compileValidator(route.params, "path");
   if (route.query) validators.query = compileValidator(route.query, "query");
   if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
   const queryNames = new Set(Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {}));
-  return { route, operation: gateway.prepare(route.operation), validators, queryNames, fieldPart: fieldPartOf(route) };
+  return { route, ...(isOperationRoute(route) && { operation: gateway.prepare(route.operation) }), validators, queryNames, fieldPart: fieldPartOf(route) };
 }
 
 /**
@@ -106,7 +124,7 @@ export function compileRoute(route: Route, gateway: GatewayClient): CompiledRout
  * ships (test/integration/route-operations.test.ts), so this cannot fail at run time.
  */
 function compiler(route: Route, gateway: GatewayClient): () => CompiledRoute {
-  if (route.idempotent && !/\$idempotency_key\s*:\s*String\b/.test(route.operation))
+  if (isOperationRoute(route) && route.idempotent && !/\$idempotency_key\s*:\s*String\b/.test(route.operation))
     throw new Error(`${route.operationId}: an idempotent route's operation declares $idempotency_key: String`);
   let compiled: CompiledRoute | undefined;
   return () => (compiled ??= compileRoute(route, gateway));
@@ -144,6 +162,32 @@ function fromFastifyError(error: { code?: string; statusCode?: number; message: 
   if (error.statusCode === 400 && /JSON/i.test(error.message))
     return jsonInvalid(error.message);
   return undefined;
+}
+
+/** A request past validation, as the caller made it. */
+type Validated = RouteRequest<unknown, unknown, unknown> & Pick<ComposedRequest<unknown, unknown, unknown>, "credentials" | "caller"> & { format: TimestampFormat };
+
+type ComposedHandle = ReturnType<ComposedRoute["handler"]>;
+
+/** `make` once, on first use. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/** Server-sent events on the raw response, opened by the route (EventStream.open) and ended by the kit. */
+function eventStream(request: FastifyRequest, reply: FastifyReply, format: TimestampFormat): EventStream & { opened: boolean; end(event: string, data: unknown): void } {
+  const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  return {
+    opened: false,
+    open() {
+      this.opened = true;
+      reply.hijack();
+      reply.raw.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", "x-request-id": request.id });
+    },
+    send: (event, data) => reply.raw.write(frame(event, applyTimestampFormat(data, format))),
+    end: (event, data) => reply.raw.end(frame(event, data)),
+  };
 }
 
 /**
@@ -208,9 +252,66 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     return sendProblem(request, reply, appError("GEN-404-001", `No resource exists at ${path}.`));
   });
 
+  /** A table route's answer: its operation run as the caller, the result shaped (status, `_links`, timestamps). */
+  const answerOperation = async (route: OperationRoute, compiled: CompiledRoute, validated: Validated, request: FastifyRequest, reply: FastifyReply) => {
+    const routeRequest = validated as never;
+    const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
+    // /health also answers for this process's own stores (routes/health.ts), checked beside the subgraphs' own
+    const processChecks = route.path === "/health" ? processHealthChecks(options.rateLimits) : undefined;
+    const result = await options.gateway.execute({
+      operation: compiled.operation!,
+      variables: {
+        ...route.variables?.(routeRequest),
+        ...(route.idempotent && { idempotency_key: idempotencyKey === undefined ? null : requireIdempotencyKey(idempotencyKey, ["header", "Idempotency-Key"]) }),
+      },
+      headers: validated.credentials,
+      credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
+      ...validated.caller,
+    });
+    if (result.errors?.length) throw errorFromGraphQL(result.errors, compiled.fieldPart);
+    const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
+    if (status === 204) return reply.code(204).send();
+    const data = processChecks ? { ...result.data, process_checks: await processChecks } : result.data;
+    let payload = route.result(data, routeRequest) as Record<string, unknown>;
+    if (route.links) payload = { ...payload, _links: route.links(payload, { ...validated, base_url: options.baseUrl, rpc_url: options.rpcUrl ?? "", docs_url: options.docsUrl } as never) };
+    return reply.code(status).send(applyTimestampFormat(payload, validated.format));
+  };
+
+  /**
+   * A composed route's answer: its handler gets the validated request as the caller (credential,
+   * address, trace id, user agent), other requests of this listener made as the caller, and with
+   * `eventStream` and `Accept: text/event-stream` the stream it may answer on instead.
+   */
+  const answerComposed = async (route: ComposedRoute, handle: ComposedHandle, validated: Validated, request: FastifyRequest, reply: FastifyReply) => {
+    const events = route.eventStream && request.headers.accept?.includes("text/event-stream") ? eventStream(request, reply, validated.format) : undefined;
+    let answer: ComposedAnswer;
+    try {
+      answer = await handle({ ...validated, inject: injectingCaller(app, validated.credentials, request), ...(events && { events }) });
+    } catch (error) {
+      if (!events?.opened) throw error;
+      // the stream has begun: the failure is its last event, logged as the error handler would
+      const failure = asAppError(error);
+      if (failure.status >= 500 && !isChosenRefusal(failure)) request.log.error({ err: failure.cause ?? error, trace_id: request.id }, "request failed");
+      const problem = renderProblem(failure, problemContext(request));
+      options.observeProblems?.(problem);
+      events.end("error", problem);
+      return reply;
+    }
+    if (events?.opened) {
+      events.end("done", {});
+      return reply;
+    }
+    if (!answer) throw new Error(`${route.operationId}: no answer, and no event stream opened`);
+    if ("raw" in answer) return reply.code(answer.status).type(answer.raw.type).send(answer.raw.payload);
+    if (answer.status === 204) return reply.code(204).send();
+    return reply.code(answer.status).send(applyTimestampFormat(answer.body, validated.format));
+  };
+
   const checker = options.checkResponses && new ResponseChecker(options.checkResponses);
+  const listener: Listener = { gateway: options.gateway, base_url: options.baseUrl, services: options.services };
   for (const route of options.routes) {
     const compiledRoute = compiler(route, options.gateway);
+    const composedHandle = isOperationRoute(route) ? undefined : once(() => route.handler(listener));
     known.on(route.method, fastifyPath(route.path), () => {});
     app.route({
       method: route.method as HttpMethod,
@@ -230,29 +331,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
         const params = { ...(request.params as Record<string, unknown>) };
         const body = request.body;
         validate(compiled.validators, { path: params, query, body, header: request.headers });
-        const routeRequest = { params, query, body, headers: request.headers } as never;
-        const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
-        // /health also answers for this process's own stores (routes/health.ts), checked beside the subgraphs' own
-        const processChecks = route.path === "/health" ? processHealthChecks(options.rateLimits) : undefined;
-        const result = await options.gateway.execute({
-          operation: compiled.operation,
-          variables: {
-            ...route.variables?.(routeRequest),
-            ...(route.idempotent && { idempotency_key: idempotencyKey === undefined ? null : requireIdempotencyKey(idempotencyKey, ["header", "Idempotency-Key"]) }),
-          },
-          headers: pick(request.headers, options.credentialHeaders),
-          credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
-          trace_id: request.id,
-          client_address: request.ip,
-          user_agent: request.headers["user-agent"],
-        });
-        if (result.errors?.length) throw errorFromGraphQL(result.errors, compiled.fieldPart);
-        const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
-        if (status === 204) return reply.code(204).send();
-        const data = processChecks ? { ...result.data, process_checks: await processChecks } : result.data;
-        let payload = route.result(data, routeRequest) as Record<string, unknown>;
-        if (route.links) payload = { ...payload, _links: route.links(payload, { ...(routeRequest as object), base_url: options.baseUrl, rpc_url: options.rpcUrl ?? "", docs_url: options.docsUrl } as never) };
-        return reply.code(status).send(applyTimestampFormat(payload, timestampFormat(request.headers["x-timestamp-format"])));
+        const validated: Validated = {
+          params,
+          query,
+          body,
+          headers: request.headers,
+          credentials: pick(request.headers, options.credentialHeaders),
+          caller: { trace_id: request.id, client_address: request.ip, user_agent: request.headers["user-agent"] },
+          format: timestampFormat(request.headers["x-timestamp-format"]),
+        };
+        return isOperationRoute(route) ? answerOperation(route, compiled, validated, request, reply) : answerComposed(route, composedHandle!(), validated, request, reply);
       },
     });
   }

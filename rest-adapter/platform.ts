@@ -29,12 +29,12 @@ import { notificationRoutes } from "./routes/notifications.ts";
 import { userRuleRoutes } from "./routes/user-rules.ts";
 import { widgetRoutes } from "./routes/widgets.ts";
 import { connectorRoutes } from "./routes/connectors.ts";
-import { registerWidgetData, widgetDataDocumentation } from "./widgets/widget-data.ts";
+import { widgetDataRoute } from "./widgets/widget-data.ts";
 import { agentActions, agentTools } from "./mcp/agent-tools.ts";
 import { registerMcp } from "./mcp/mcp-http.ts";
 import type { Assistant } from "./chat/assistant.ts";
-import { chatTurnDocumentation, registerChatTurn } from "./chat/chat-turn.ts";
-import { confirmChatActionDocumentation, registerChatActionConfirm } from "./chat/chat-action-confirm.ts";
+import { chatTurnRoute, type ChatServices } from "./chat/chat-turn.ts";
+import { confirmChatActionRoute } from "./chat/chat-action-confirm.ts";
 import { OfflineAssistant } from "./chat/offline-assistant.ts";
 import { userPintRoutes } from "./routes/user-pints.ts";
 import { walletRoutes } from "./routes/wallets.ts";
@@ -84,6 +84,10 @@ export const platformRoutes: Route[] = [
   ...chatRoutes,
   ...cliRoutes,
   ...siweRoutes,
+  // composed of several calls each (rest-adapter/route.ts, ComposedRoute)
+  chatTurnRoute,
+  confirmChatActionRoute,
+  widgetDataRoute,
 ];
 
 export interface ListenerOptions {
@@ -115,21 +119,21 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
     description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
     serverUrl: options.baseUrl,
     docsUrl: options.docsUrl,
-    routes: [...routes, chatTurnDocumentation, confirmChatActionDocumentation, widgetDataDocumentation, ...webhooks.map(webhookDocumentation)],
+    routes: [...routes, ...webhooks.map(webhookDocumentation)],
   });
+  const [reads, writes] = [agentTools(routes), agentActions(routes)];
+  // chat runs reads only; it may propose the agent writes, which the user confirms
+  const services: ChatServices = { assistant: options.assistant ?? new OfflineAssistant(), tools: reads, actions: writes };
   return buildHttpApp({
     ...options,
     name: "platform",
     routes,
+    services,
     credentialHeaders: PLATFORM_CREDENTIAL_HEADERS,
     document,
     extra: (app) => {
-      const [reads, writes] = [agentTools(routes), agentActions(routes)];
+      // MCP is a protocol endpoint (JSON-RPC over Streamable HTTP), not a documented REST route: its tools are the routes
       registerMcp(app, { tools: [...reads, ...writes], gateway: options.gateway, baseUrl: options.baseUrl });
-      // chat runs reads only; it may propose the agent writes, which the user confirms
-      registerChatTurn(app, { gateway: options.gateway, assistant: options.assistant ?? new OfflineAssistant(), tools: reads, actions: writes, baseUrl: options.baseUrl });
-      registerChatActionConfirm(app, { gateway: options.gateway, baseUrl: options.baseUrl });
-      registerWidgetData(app, { baseUrl: options.baseUrl });
       registerWebhooks(app, webhooks, options.gateway, options.checkResponses && new ResponseChecker(options.checkResponses));
       const { jwks } = options;
       if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));

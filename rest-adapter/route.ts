@@ -2,6 +2,8 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { AgentReadScope, AgentWriteScope } from "../lib/graphql/agent-tag.ts";
 import type { AgentTokenScope } from "../lib/vocabulary/agents.ts";
 import { errorDefinition, type ErrorCode } from "../lib/errors/catalogue.ts";
+import type { GatewayClient } from "./gateway-client.ts";
+import type { InListenerCaller } from "./in-listener.ts";
 import type { Links } from "./links.ts";
 import type { OperationData } from "./operation-data.generated.ts";
 
@@ -56,11 +58,11 @@ export interface ResponseDoc {
 export type OperationId = keyof OperationData;
 
 /**
- * A REST route as data: method, path (OpenAPI style), schemas, the GraphQL operation it runs and
- * how the result becomes the HTTP answer. Validation, the OpenAPI document and the handler all
- * come from this one definition. `D`: the operation's data; `R`: the response body `result` makes.
+ * What every route declares, however it answers: method, path (OpenAPI style), schemas, security,
+ * responses and errors. Validation, body limits, rate-limit counting, the OpenAPI document and the
+ * check of answers (tests) all come from it.
  */
-export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema, D = unknown, R = unknown> {
+export interface RouteTable<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema> {
   operationId: string;
   method: HttpMethod;
   path: string;
@@ -120,14 +122,6 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
    * resolver stores the first response per user and key (subgraphs/finance/idempotency/).
    */
   idempotent?: boolean;
-  /** the GraphQL operation, parsed once at start-up */
-  operation: string;
-  variables?: (request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => Record<string, unknown>;
-  /** picks the response body out of the operation's data */
-  result: (data: D, request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => R;
-  status?: number | ((data: D) => number);
-  /** `body`: what `result` made */
-  links?: (body: R, context: LinkContext<Static<P>, Static<Q>, Static<B>>) => Links;
   /** documented success responses by status */
   responses: Record<number, ResponseDoc>;
   /** request headers the route reads besides the credential headers, X-Timestamp-Format and Idempotency-Key (`idempotent`) */
@@ -142,6 +136,75 @@ export interface Route<P extends TSchema = TSchema, Q extends TSchema = TSchema,
    * functions). Not the codes every route of its kind answers: `routeErrorCodes` adds those.
    */
   errors: ErrorCode[];
+}
+
+/**
+ * A REST route as data: its table, the GraphQL operation it runs and how the result becomes the
+ * HTTP answer. `D`: the operation's data; `R`: the response body `result` makes.
+ */
+export interface OperationRoute<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema, D = unknown, R = unknown> extends RouteTable<P, Q, B> {
+  /** the GraphQL operation, parsed once at start-up */
+  operation: string;
+  variables?: (request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => Record<string, unknown>;
+  /** picks the response body out of the operation's data */
+  result: (data: D, request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => R;
+  status?: number | ((data: D) => number);
+  /** `body`: what `result` made */
+  links?: (body: R, context: LinkContext<Static<P>, Static<Q>, Static<B>>) => Links;
+}
+
+/** What a composed route's handler is built with, once per listener on the route's first request. */
+export interface Listener<S = unknown> {
+  gateway: GatewayClient;
+  /** {base_url} of this listener, for `_links` */
+  base_url: string;
+  /** what the host hands its composed routes (the platform: the chat assistant and the agent tools) */
+  services: S;
+}
+
+/** Server-sent events, for a composed route that streams (`eventStream`). */
+export interface EventStream {
+  /** answers 200 `text/event-stream` from now on; the kit ends it with `event: done`, or `event: error` and the ProblemDetail when the handler throws */
+  open(): void;
+  /** one event, its data as JSON with timestamps in the caller's format */
+  send(event: string, data: unknown): void;
+}
+
+/** A validated request as a composed route's handler gets it. */
+export interface ComposedRequest<P, Q, B> extends RouteRequest<P, Q, B> {
+  /** the caller's credential headers (this listener's), for the gateway */
+  credentials: Record<string, string | string[] | undefined>;
+  /** who asks, as the gateway records it: spread into each GatewayRequest */
+  caller: { trace_id: string; client_address: string; user_agent?: string };
+  /** another request of this listener, made as the caller: their credential, address and trace id, so that route's own checks and limits apply */
+  inject: InListenerCaller;
+  /** an `eventStream` route asked with `Accept: text/event-stream`: the stream it may answer on instead */
+  events?: EventStream;
+}
+
+/**
+ * A composed route's answer: a JSON body (the kit formats its timestamps), or another request's
+ * answer passed on as it came (`raw`: its media type and bytes); none once it answered on its
+ * event stream.
+ */
+export type ComposedAnswer = { status: number; body: unknown } | { status: number; raw: { type: string; payload: string } } | undefined;
+
+/**
+ * A route whose answer is composed of several calls (gateway operations, other routes of the
+ * listener, a model): its table as any route's, and a handler instead of one operation. The
+ * kit validates, limits, formats, documents and checks it as it does a table route.
+ */
+export interface ComposedRoute<P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema, S = unknown> extends RouteTable<P, Q, B> {
+  /** builds the route's handler, once per listener (prepare its operations here) */
+  handler: (listener: Listener<S>) => (request: ComposedRequest<Static<P>, Static<Q>, Static<B>>) => Promise<ComposedAnswer>;
+  /** may answer `Accept: text/event-stream` as server-sent events (ComposedRequest.events) */
+  eventStream?: boolean;
+}
+
+export type Route = OperationRoute | ComposedRoute;
+
+export function isOperationRoute(route: Route): route is OperationRoute {
+  return "operation" in route;
 }
 
 /** Routes under this tag (sandbox helpers) are served and documented only in sandbox mode (SANDBOX). */
@@ -248,7 +311,12 @@ export function errorStatuses(route: RouteErrorFacts): number[] {
  * to its operation's data, looked up by operationId (a new route: run `npm run generate:operations`).
  */
 export function defineRoute<Id extends OperationId, R, P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(
-  route: Route<P, Q, B, OperationData[Id], R> & { operationId: Id },
-): Route {
+  route: OperationRoute<P, Q, B, OperationData[Id], R> & { operationId: Id },
+): OperationRoute {
+  return route as unknown as OperationRoute;
+}
+
+/** Keeps a composed route's handler typed by its own schemas and the services it declares (`Listener<S>`). */
+export function defineComposedRoute<S, P extends TSchema = TSchema, Q extends TSchema = TSchema, B extends TSchema = TSchema>(route: ComposedRoute<P, Q, B, S>): Route {
   return route as unknown as Route;
 }

@@ -1,20 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { PLATFORM_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
 import { AppError, appError } from "../../lib/errors/app-error.ts";
 import { MAX_CHAT_MESSAGE_LENGTH } from "../../lib/contracts/chat.ts";
-import { fastifyPath, pick, validate } from "../app.ts";
-import type { GatewayClient } from "../gateway-client.ts";
 import { errorFromGraphQL } from "../graphql-errors.ts";
 import { href, link } from "../links.ts";
 import { toolRequest, type AgentTool } from "../mcp/agent-tools.ts";
-import { injectingCaller } from "../mcp/tool-caller.ts";
-import type { DocumentedRoute } from "../openapi.ts";
-import { renderProblem } from "../problem.ts";
+import { defineComposedRoute, type Listener } from "../route.ts";
 import { CHAT_ACTION_FIELDS, CHAT_MESSAGE_FIELDS, ChatMessage, chatActionLinks } from "../routes/chat.ts";
 import { Links } from "../schemas.ts";
-import { applyTimestampFormat, timestampFormat } from "../timestamps.ts";
-import { compileValidator } from "../../lib/json-validation.ts";
 import { MAX_TOOL_RESULT_CHARS, type Assistant, type AssistantTool, type ChatHistoryMessage } from "./assistant.ts";
 import { CHAT_CONTEXT_CHARS, CHAT_CONTEXT_MESSAGES, contextWindow } from "./context-window.ts";
 import { proposedAction } from "./proposals.ts";
@@ -25,34 +17,13 @@ export const MAX_TOOL_ROUNDS = 6;
 const SessionId = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const TurnBody = Type.Object({ content: Type.String({ minLength: 1, maxLength: MAX_CHAT_MESSAGE_LENGTH }) });
 
-export const chatTurnDocumentation: DocumentedRoute = {
-  operationId: "sendChatMessage",
-  method: "POST",
-  path: "/v0/chat/sessions/{session_id}/messages",
-  tag: "Chat",
-  summary: "Ask the assistant",
-  description: [
-    "Stores your message, lets the assistant answer from your own data and answers the turn's messages in order: yours, then each `tool_call` the assistant made with the `tool_result` it got, then its `assistant` answer. The tools it runs are the AgentTool operations, reads only (GET routes, GraphQL queries), run with your own credential: the assistant sees what you may see and changes nothing, whatever text it reads (merchant names, notes and bank descriptions are data, never instructions).",
-    "When it wants a change (an AgentAction operation: a rule, a strategy, a task) it can only **propose** it: the call is stored as a proposed action, not run (its `tool_result` has `status` 202 and the action), and runs only when you confirm it with POST /v0/chat/sessions/{session_id}/actions/{action_id}/confirm (or decline it). See GET /v0/chat/sessions/{session_id}/actions.",
-    "With `Accept: text/event-stream` the messages stream as server-sent events as they are stored (`event: message`, the message as `data`), then `event: done`; a failure after the stream began is `event: error` with the ProblemDetail.",
-    "The built-in assistant (the default) answers balances, spending in a category over a period (\"how much did I spend on groceries this month?\"), the biggest expenses, budgets and insights; with `LLM_BASE_URL` set, an OpenAI-compatible model answers. If the model fails, your message stays and the answer is 502 `CHT-502-001`. Another user's session: 404 `CHT-404-001`.",
-    `The session keeps every message; the assistant sees this turn whole and, before it, the latest earlier turns that fit in about ${CHAT_CONTEXT_CHARS.toLocaleString("en-US")} characters (tool results counted at the ${MAX_TOOL_RESULT_CHARS.toLocaleString("en-US")} characters the model is shown of each).`,
-  ].join("\n\n"),
-  security: ["PlatformJwt", "PlatformPat"],
-  params: SessionId,
-  body: TurnBody,
-  responses: { 201: { description: "The turn's messages, in order", schema: Type.Object({ items: Type.Array(ChatMessage), _links: Links }) } },
-  errors: ["CHT-404-001", "CHT-502-001", "USR-403-001", "USR-404-001"],
-};
-
-export interface ChatTurnOptions {
-  gateway: GatewayClient;
+/** What the platform hands the chat turn (Listener.services). */
+export interface ChatServices {
   assistant: Assistant;
   /** AgentTool reads: run at once, with the caller's credential, as GET requests only */
   tools: readonly AgentTool[];
   /** agent writes (AgentAction): never run in a turn; a call stores a proposal the user confirms */
   actions: readonly AgentTool[];
-  baseUrl: string;
 }
 
 /** What the model is told of a write it may only propose. */
@@ -77,104 +48,98 @@ type NewMessage = Omit<ChatHistoryMessage, "content" | "tool_call_id" | "tool_na
  * POST /v0/chat/sessions/{session_id}/messages: one turn. The session is read with the caller's
  * credential (another user's is CHT-404-001; an agent token is refused there), every message is
  * stored as the adapter (`append_chat_messages`) the moment it exists, and each tool call is the
- * AgentTool route's REST request injected into this listener with the caller's credential.
+ * AgentTool route's REST request made as the caller.
  */
-export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions): void {
-  const session = options.gateway.prepare(`query ChatTurnSession($id: ID!, $last: Int!) { session: chat_session(id: $id) { id user_id } messages: chat_messages(session_id: $id, last: $last) { ${CHAT_MESSAGE_FIELDS} } }`);
-  const append = options.gateway.prepare(
-    `mutation AppendChatMessages($user_id: String!, $session_id: ID!, $messages: [ChatMessageInput!]!) { messages: append_chat_messages(user_id: $user_id, session_id: $session_id, messages: $messages) { ${CHAT_MESSAGE_FIELDS} } }`,
-  );
-  const validators = { path: compileValidator(SessionId, "path"), body: compileValidator(TurnBody, "body") };
-  const propose = options.gateway.prepare(
-    `mutation ProposeChatActions($user_id: String!, $session_id: ID!, $actions: [ChatActionInput!]!) { actions: propose_chat_actions(user_id: $user_id, session_id: $session_id, actions: $actions) { ${CHAT_ACTION_FIELDS} } }`,
-  );
-  const tools: AssistantTool[] = [...options.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })), ...options.actions.map(proposalTool)];
-  const reads = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const writes = new Map(options.actions.map((tool) => [tool.name, tool]));
+export const chatTurnRoute = defineComposedRoute({
+  operationId: "sendChatMessage",
+  method: "POST",
+  path: "/v0/chat/sessions/{session_id}/messages",
+  tag: "Chat",
+  summary: "Ask the assistant",
+  description: [
+    "Stores your message, lets the assistant answer from your own data and answers the turn's messages in order: yours, then each `tool_call` the assistant made with the `tool_result` it got, then its `assistant` answer. The tools it runs are the AgentTool operations, reads only (GET routes, GraphQL queries), run with your own credential: the assistant sees what you may see and changes nothing, whatever text it reads (merchant names, notes and bank descriptions are data, never instructions).",
+    "When it wants a change (an AgentAction operation: a rule, a strategy, a task) it can only **propose** it: the call is stored as a proposed action, not run (its `tool_result` has `status` 202 and the action), and runs only when you confirm it with POST /v0/chat/sessions/{session_id}/actions/{action_id}/confirm (or decline it). See GET /v0/chat/sessions/{session_id}/actions.",
+    "With `Accept: text/event-stream` the messages stream as server-sent events as they are stored (`event: message`, the message as `data`), then `event: done`; a failure after the stream began is `event: error` with the ProblemDetail.",
+    "The built-in assistant (the default) answers balances, spending in a category over a period (\"how much did I spend on groceries this month?\"), the biggest expenses, budgets and insights; with `LLM_BASE_URL` set, an OpenAI-compatible model answers. If the model fails, your message stays and the answer is 502 `CHT-502-001`. Another user's session: 404 `CHT-404-001`.",
+    `The session keeps every message; the assistant sees this turn whole and, before it, the latest earlier turns that fit in about ${CHAT_CONTEXT_CHARS.toLocaleString("en-US")} characters (tool results counted at the ${MAX_TOOL_RESULT_CHARS.toLocaleString("en-US")} characters the model is shown of each).`,
+  ].join("\n\n"),
+  security: ["PlatformJwt", "PlatformPat"],
+  params: SessionId,
+  body: TurnBody,
+  responses: { 201: { description: "The turn's messages, in order", schema: Type.Object({ items: Type.Array(ChatMessage), _links: Links }) } },
+  errors: ["CHT-404-001", "CHT-502-001", "USR-403-001", "USR-404-001"],
 
-  app.post(fastifyPath(chatTurnDocumentation.path), async (request: FastifyRequest, reply: FastifyReply) => {
-    const params = request.params as { session_id: string };
-    validate(validators, { path: params, body: request.body });
-    const { content } = request.body as { content: string };
-    const headers = pick(request.headers, PLATFORM_CREDENTIAL_HEADERS);
-    const asCaller = { headers, credentials: "required" as const, trace_id: request.id, client_address: request.ip, user_agent: request.headers["user-agent"] };
+  eventStream: true,
+  handler: ({ gateway, base_url, services }: Listener<ChatServices>) => {
+    const session = gateway.prepare(`query ChatTurnSession($id: ID!, $last: Int!) { session: chat_session(id: $id) { id user_id } messages: chat_messages(session_id: $id, last: $last) { ${CHAT_MESSAGE_FIELDS} } }`);
+    const append = gateway.prepare(
+      `mutation AppendChatMessages($user_id: String!, $session_id: ID!, $messages: [ChatMessageInput!]!) { messages: append_chat_messages(user_id: $user_id, session_id: $session_id, messages: $messages) { ${CHAT_MESSAGE_FIELDS} } }`,
+    );
+    const propose = gateway.prepare(
+      `mutation ProposeChatActions($user_id: String!, $session_id: ID!, $actions: [ChatActionInput!]!) { actions: propose_chat_actions(user_id: $user_id, session_id: $session_id, actions: $actions) { ${CHAT_ACTION_FIELDS} } }`,
+    );
+    const tools: AssistantTool[] = [...services.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema })), ...services.actions.map(proposalTool)];
+    const reads = new Map(services.tools.map((tool) => [tool.name, tool]));
+    const writes = new Map(services.actions.map((tool) => [tool.name, tool]));
 
-    const found = await options.gateway.execute({ ...asCaller, operation: session, variables: { id: params.session_id, last: CHAT_CONTEXT_MESSAGES } });
-    if (found.errors?.length) throw errorFromGraphQL(found.errors);
-    const { session: owned, messages } = found.data as { session: { id: string; user_id: string }; messages: StoredMessage[] };
-    const history: ChatHistoryMessage[] = [...messages];
-    const format = timestampFormat(request.headers["x-timestamp-format"]);
-    const stream = request.headers.accept?.includes("text/event-stream") ?? false;
-    const turn: StoredMessage[] = [];
+    return async ({ params, body: { content }, credentials, caller, inject, events }) => {
+      const internal = { headers: {}, credentials: "internal" as const, trace_id: caller.trace_id, client_address: caller.client_address };
+      const found = await gateway.execute({ ...caller, headers: credentials, credentials: "required", operation: session, variables: { id: params.session_id, last: CHAT_CONTEXT_MESSAGES } });
+      if (found.errors?.length) throw errorFromGraphQL(found.errors);
+      const { session: owned, messages } = found.data as { session: { id: string; user_id: string }; messages: StoredMessage[] };
+      const history: ChatHistoryMessage[] = [...messages];
+      const turn: StoredMessage[] = [];
 
-    const store = async (next: NewMessage[]): Promise<void> => {
-      const result = await options.gateway.execute({
-        operation: append,
-        variables: { user_id: owned.user_id, session_id: owned.id, messages: next },
-        headers: {},
-        credentials: "internal",
-        trace_id: request.id,
-        client_address: request.ip,
-      });
-      if (result.errors?.length) throw errorFromGraphQL(result.errors);
-      const stored = (result.data as { messages: StoredMessage[] }).messages;
-      history.push(...stored);
-      turn.push(...stored);
-      if (stream) for (const message of stored) reply.raw.write(`event: message\ndata: ${JSON.stringify(applyTimestampFormat(message, format))}\n\n`);
-    };
+      const store = async (next: NewMessage[]): Promise<void> => {
+        const result = await gateway.execute({ ...internal, operation: append, variables: { user_id: owned.user_id, session_id: owned.id, messages: next } });
+        if (result.errors?.length) throw errorFromGraphQL(result.errors);
+        const stored = (result.data as { messages: StoredMessage[] }).messages;
+        history.push(...stored);
+        turn.push(...stored);
+        for (const message of stored) events?.send("message", message);
+      };
 
-    const call = injectingCaller(app, headers, request);
-    // the one way a turn reaches the API: reads, and nothing else, whatever the model asks
-    const read = (tool: AgentTool, args: Record<string, unknown>) => {
-      const toolCall = toolRequest(tool, args);
-      if (toolCall.method !== "GET") throw new Error(`chat: ${tool.name} is not a read`);
-      return call(toolCall);
-    };
-    const runTools = async (calls: { id: string; name: string; arguments: Record<string, unknown> }[]): Promise<Record<string, unknown>[]> => {
-      const proposals: { index: number; action: Record<string, unknown> }[] = [];
-      const results = await Promise.all(
-        calls.map(async (toolCall, index): Promise<Record<string, unknown>> => {
-          const tool = reads.get(toolCall.name);
-          const write = writes.get(toolCall.name);
-          try {
-            if (tool) return await read(tool, toolCall.arguments);
-            if (!write) return { status: 404, body: { detail: `No tool named ${toolCall.name}.` } };
-            proposals.push({ index, action: proposedAction(write, toolRequest(write, toolCall.arguments), toolCall.id) });
-            return {};
-          } catch (error) {
-            return refusedCall(error);
-          }
-        }),
-      );
-      if (proposals.length === 0) return results;
-      const stored = await options.gateway.execute({
-        operation: propose,
-        variables: { user_id: owned.user_id, session_id: owned.id, actions: proposals.map((p) => p.action) },
-        headers: {},
-        credentials: "internal",
-        trace_id: request.id,
-        client_address: request.ip,
-      });
-      if (stored.errors?.length) throw errorFromGraphQL(stored.errors);
-      (stored.data as { actions: { id: string; session_id: string; status: string }[] }).actions.forEach((action, i) => {
-        results[proposals[i]!.index] = {
-          status: 202,
-          body: { ...action, detail: "Not run: proposed to the user, who confirms or declines it. Tell the user what it does and that it waits for their confirmation.", _links: chatActionLinks(options.baseUrl, action) },
-        };
-      });
-      return results;
-    };
+      // the one way a turn reaches the API: reads, and nothing else, whatever the model asks
+      const read = async (tool: AgentTool, args: Record<string, unknown>) => {
+        const toolCall = toolRequest(tool, args);
+        if (toolCall.method !== "GET") throw new Error(`chat: ${tool.name} is not a read`);
+        const { status, body } = await inject(toolCall);
+        return { status, body };
+      };
+      const runTools = async (calls: { id: string; name: string; arguments: Record<string, unknown> }[]): Promise<Record<string, unknown>[]> => {
+        const proposals: { index: number; action: Record<string, unknown> }[] = [];
+        const results = await Promise.all(
+          calls.map(async (toolCall, index): Promise<Record<string, unknown>> => {
+            const tool = reads.get(toolCall.name);
+            const write = writes.get(toolCall.name);
+            try {
+              if (tool) return await read(tool, toolCall.arguments);
+              if (!write) return { status: 404, body: { detail: `No tool named ${toolCall.name}.` } };
+              proposals.push({ index, action: proposedAction(write, toolRequest(write, toolCall.arguments), toolCall.id) });
+              return {};
+            } catch (error) {
+              return refusedCall(error);
+            }
+          }),
+        );
+        if (proposals.length === 0) return results;
+        const stored = await gateway.execute({ ...internal, operation: propose, variables: { user_id: owned.user_id, session_id: owned.id, actions: proposals.map((p) => p.action) } });
+        if (stored.errors?.length) throw errorFromGraphQL(stored.errors);
+        (stored.data as { actions: { id: string; session_id: string; status: string }[] }).actions.forEach((action, i) => {
+          results[proposals[i]!.index] = {
+            status: 202,
+            body: { ...action, detail: "Not run: proposed to the user, who confirms or declines it. Tell the user what it does and that it waits for their confirmation.", _links: chatActionLinks(base_url, action) },
+          };
+        });
+        return results;
+      };
 
-    if (stream) {
-      reply.hijack();
-      reply.raw.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", "x-request-id": request.id });
-    }
-    try {
+      events?.open();
       await store([{ type: "user", content }]);
       for (let round = 0; ; round++) {
         let step;
         try {
-          step = await options.assistant.next(contextWindow(history), tools, new Date());
+          step = await services.assistant.next(contextWindow(history), tools, new Date());
         } catch (error) {
           throw error instanceof AppError ? error : appError("CHT-502-001", undefined, { cause: error });
         }
@@ -187,21 +152,12 @@ export function registerChatTurn(app: FastifyInstance, options: ChatTurnOptions)
         const results = await runTools(step.calls);
         await store(step.calls.map((call, i) => ({ type: "tool_result", tool_call_id: call.id, tool_name: call.name, tool_result: results[i]! })));
       }
-    } catch (error) {
-      if (!stream) throw error;
-      const problem = error instanceof AppError ? error : appError("GEN-500-001", undefined, { cause: error });
-      if (!(error instanceof AppError)) request.log.error({ err: error }, "chat turn failed");
-      reply.raw.end(`event: error\ndata: ${JSON.stringify(renderProblem(problem, { trace_id: request.id, base_url: options.baseUrl, docs_url: options.baseUrl, style: "platform", instance: request.url }))}\n\n`);
-      return reply;
-    }
-    if (stream) {
-      reply.raw.end("event: done\ndata: {}\n\n");
-      return reply;
-    }
-    const links = {
-      self: link(href(options.baseUrl, "/v0/chat/sessions/{session_id}/messages", { session_id: owned.id })),
-      session: link(href(options.baseUrl, "/v0/chat/sessions/{session_id}", { session_id: owned.id })),
+      if (events) return undefined;
+      const links = {
+        self: link(href(base_url, "/v0/chat/sessions/{session_id}/messages", { session_id: owned.id })),
+        session: link(href(base_url, "/v0/chat/sessions/{session_id}", { session_id: owned.id })),
+      };
+      return { status: 201, body: { items: turn, _links: links } };
     };
-    return reply.code(201).send(applyTimestampFormat({ items: turn, _links: links }, format));
-  });
-}
+  },
+});

@@ -8,7 +8,7 @@ import { renderProblem } from "../problem.ts";
 import { proposedAction } from "../chat/proposals.ts";
 import { CHAT_ACTION_FIELDS, chatActionLinks } from "../routes/chat.ts";
 import type { AgentTool, ToolRequest } from "./agent-tools.ts";
-import { injectingCaller } from "./tool-caller.ts";
+import { injectingCaller } from "../in-listener.ts";
 
 /** The MCP SDK loads on the first MCP request: most deployments never get one (start-up time and memory: issue 15). */
 let mcpModules: Promise<[typeof import("./mcp-server.ts"), typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")]> | undefined;

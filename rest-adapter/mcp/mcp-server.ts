@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ErrorCode as McpErrorCode, ListToolsRequestSchem
 import { AppError } from "../../lib/errors/app-error.ts";
 import type { AgentTokenScope } from "../../lib/vocabulary/agents.ts";
 import { IDEMPOTENCY_KEY_ARGUMENT, ToolArgumentError, toolRequest, type AgentTool, type ToolRequest } from "./agent-tools.ts";
-import type { ToolCaller } from "./tool-caller.ts";
+import type { InListenerCaller } from "../in-listener.ts";
 
 export const MCP_SERVER_INFO = { name: "platform-agent-tools", version: "0.2.0" };
 
@@ -45,7 +45,7 @@ export function listedTools(tools: readonly AgentTool[], scopes: readonly AgentT
  * error with the ProblemDetail, so the model reads why. Whether the caller may make a call is the
  * route's decision alone, listed or not.
  */
-export function createMcpServer(tools: readonly AgentTool[], call: ToolCaller, options: McpServerOptions): Server {
+export function createMcpServer(tools: readonly AgentTool[], call: InListenerCaller, options: McpServerOptions): Server {
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   server.setRequestHandler(ListToolsRequestSchema, async () => {

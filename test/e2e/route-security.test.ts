@@ -117,6 +117,7 @@ const SAMPLES: Record<string, { params?: Record<string, string | number>; body?:
   listWidgets: {},
   createWidget: { body: { type: "balance", position: { x: 0, y: 0, w: 1, h: 1 } } },
   getWidget: { params: { widget_id: "wdg_missing" } },
+  getWidgetData: { params: { widget_id: "wdg_missing" } },
   updateWidget: { params: { widget_id: "wdg_missing" }, body: { title: "probe" } },
   deleteWidget: { params: { widget_id: "wdg_missing" } },
   listConnectors: {},
@@ -130,8 +131,10 @@ const SAMPLES: Record<string, { params?: Record<string, string | number>; body?:
   listChatSessions: {},
   getChatSession: { params: { session_id: "chs_missing" } },
   listChatMessages: { params: { session_id: "chs_missing" } },
+  sendChatMessage: { params: { session_id: "chs_missing" }, body: { content: "probe" } },
   listChatActions: { params: { session_id: "chs_missing" } },
   declineChatAction: { params: { session_id: "chs_missing", action_id: "act_missing" } },
+  confirmChatAction: { params: { session_id: "chs_missing", action_id: "act_missing" } },
 };
 
 const userRoutes = platformRoutes.filter((route) => route.security.some((scheme) => scheme === "PlatformJwt" || scheme === "PlatformPat"));

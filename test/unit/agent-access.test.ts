@@ -5,6 +5,7 @@ import { agentRequirement, agentSurface, missingScope, type AgentSurface } from 
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
 import { exampleRequest } from "../../rest-adapter/mcp/agent-tools.ts";
 import { platformRoutes } from "../../rest-adapter/platform.ts";
+import { isOperationRoute } from "../../rest-adapter/route.ts";
 import { compileValidator } from "../../lib/json-validation.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
 
@@ -97,7 +98,8 @@ describe("the route table and the GraphQL fields agree on what agent tokens reac
   });
 
   it("walks every platform route: AgentTool and AgentAction routes need exactly their scope, every other route refuses every agent token", () => {
-    const checked = platformRoutes.filter((route) => route.security.length > 0);
+    // a composed route runs no single operation: test/e2e/route-security.test.ts tries agent tokens on it
+    const checked = platformRoutes.filter(isOperationRoute).filter((route) => route.security.length > 0);
     expect(checked.length).toBeGreaterThan(50);
     const disagreements = checked.flatMap((route) => {
       const needs = agentRequirement(api, supergraph, parse(route.operation));
@@ -119,8 +121,8 @@ describe("the route table and the GraphQL fields agree on what agent tokens reac
       const definition = parse(operation).definitions[0] as unknown as { operation: string; selectionSet: { selections: { name: { value: string } }[] } };
       return definition.selectionSet.selections.map((field) => `${definition.operation === "mutation" ? "Mutation" : "Query"}.${field.name.value}`);
     };
-    const tools = platformRoutes.filter((route) => route.agentScope);
-    const actions = platformRoutes.filter((route) => route.agentAction);
+    const tools = platformRoutes.filter(isOperationRoute).filter((route) => route.agentScope);
+    const actions = platformRoutes.filter(isOperationRoute).filter((route) => route.agentAction);
     expect(tools.every((route) => route.method === "GET" && route.agentScope!.startsWith("read:") && !route.agentAction)).toBe(true);
     expect(actions.every((route) => route.method !== "GET" && route.agentAction!.startsWith("write:"))).toBe(true);
     for (const route of tools) for (const field of rootFields(route.operation)) expect(supergraph.actions.has(field), `${route.operationId}: ${field}`).toBe(false);

@@ -6,18 +6,18 @@ import { getIntrospectionQuery, parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../lib/config-error.ts";
 import { DEFAULT_GRAPHQL_LIMITS, depthRule, documentBeyondLimits, graphqlBodyLimit, limitParseOptions, loadGraphqlLimitConfig, operationBeyondLimits, subgraphLimits, type GraphqlLimits } from "../../lib/graphql/limits.ts";
-import { DEFAULT_ROUTE_BODY_LIMIT, type Route } from "../../rest-adapter/route.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT, type OperationRoute } from "../../rest-adapter/route.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
 
 const ROUTES_DIR = join(import.meta.dirname, "..", "..", "rest-adapter", "routes");
 
 /** Every route of every table in rest-adapter/routes, so a new route file is covered without editing this test. */
-async function allRoutes(): Promise<Route[]> {
-  const routes: Route[] = [];
+async function allRoutes(): Promise<OperationRoute[]> {
+  const routes: OperationRoute[] = [];
   for (const file of readdirSync(ROUTES_DIR).filter((f) => f.endsWith(".ts"))) {
     const module = (await import(join(ROUTES_DIR, file))) as Record<string, unknown>;
     for (const value of Object.values(module))
-      if (Array.isArray(value)) routes.push(...value.filter((r): r is Route => typeof r?.operation === "string" && typeof r?.operationId === "string"));
+      if (Array.isArray(value)) routes.push(...value.filter((r): r is OperationRoute => typeof r?.operation === "string" && typeof r?.operationId === "string"));
   }
   return routes;
 }
