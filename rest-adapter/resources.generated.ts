@@ -255,6 +255,11 @@ export const SandboxCardAuthorizationInput = Type.Object({
   }),
 });
 
+/** A request body: the GraphQL input SandboxCardRefundInput, its String fields taking the enums of CardAuthorization's. */
+export const SandboxCardRefundInput = Type.Object({
+  amount: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "in the authorization's currency; absent or null: all that is left", examples: ["42.50"] }), Type.Null()])),
+});
+
 /** Card's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card.ts). */
 export const CARD_FIELDS = "id type status nickname currency last_four funding_source { type id } controls { daily_limit monthly_limit single_transaction_limit allowed_mcc blocked_mcc } usage { time_zone daily { limit spent remaining period_start period_end } monthly { limit spent remaining period_start period_end } single_transaction_limit } shipping_address status_history { from to changed_at } created_at updated_at";
 

@@ -5,12 +5,12 @@ const MCC = "^[0-9]{4}$";
 
 /**
  * A card authorization in REST (the sandbox's card network), written inline by its routes: its
- * card_purchase and refunds are Transaction components. The sandbox's body from SandboxCardAuthorizationInput.
+ * card_purchase and refunds are Transaction components. The sandbox's bodies from SandboxCardAuthorizationInput and SandboxCardRefundInput.
  */
 export const resource = {
   type: "CardAuthorization",
   component: false,
-  inputs: { SandboxCardAuthorizationInput: "CardAuthorization" },
+  inputs: { SandboxCardAuthorizationInput: "CardAuthorization", SandboxCardRefundInput: "CardAuthorization" },
   types: {
     CardAuthorization: {
       fields: {
@@ -27,6 +27,7 @@ export const resource = {
     SandboxCardAuthorizationInput: {
       fields: { amount: { pattern: DECIMAL_PATTERN, maxLength: 80, examples: ["42.50"] }, currency: { pattern: "^[A-Za-z]{3}$", examples: ["USD"] } },
     },
+    SandboxCardRefundInput: { fields: { amount: { pattern: DECIMAL_PATTERN, maxLength: 80, description: "in the authorization's currency; absent or null: all that is left", examples: ["42.50"] } } },
     SandboxCardMerchantInput: {
       fields: {
         name: { minLength: 1, maxLength: 100, examples: ["Corner Grocery"] },

@@ -1,13 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
-import { CARD_AUTHORIZATION_FIELDS, CardAuthorization, SandboxCardAuthorizationInput } from "../resources.generated.ts";
+import { CARD_AUTHORIZATION_FIELDS, CardAuthorization, SandboxCardAuthorizationInput, SandboxCardRefundInput } from "../resources.generated.ts";
 import { Links, PageOffset, withLinks } from "../schemas.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
 const AuthorizationId = Type.Object({ authorization_id: Type.String({ minLength: 1, maxLength: 64, description: "cau_<id>" }) });
-const Money = Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "positive decimal string, cents at most", examples: ["42.50"] });
 
 const RULES = [
   "Every authorization is decided by one set of rules, in this order, the first that fails naming `decline_reason`: the card is `active` (`card_inactive`); `currency` is the card's (`currency_mismatch`); `amount` ≤ `single_transaction_limit` (`single_transaction_limit_exceeded`); the day's and the month's approved purchases plus `amount` within `daily_limit` and `monthly_limit` (`daily_limit_exceeded`, `monthly_limit_exceeded`; days and months of your time zone, `GET /v0/budgets/settings`; purchases pending, processing or completed count, reversed ones do not, refunds give nothing back); `merchant.mcc` in `allowed_mcc` when that is set (`mcc_not_allowed`) and not in `blocked_mcc` (`mcc_blocked`); the funding source's available balance covers `amount` (`insufficient_funds`; also when the funding source can no longer pay, such as a deleted wallet). Exactly at a limit passes. Amounts compare as exact decimals.",
@@ -123,9 +122,9 @@ export const cardAuthorizationRoutes = [
     security: ["PlatformJwt", "PlatformPat"],
     idempotent: true,
     params: AuthorizationId,
-    body: Type.Object({ amount: Type.Optional(Type.Union([{ ...Money, description: "in the authorization's currency; absent or null: all that is left" }, Type.Null()])) }),
-    operation: `mutation RefundSandboxCardAuthorization($id: ID!, $amount: String, $idempotency_key: String) { authorization: sandbox_refund_card_authorization(id: $id, amount: $amount, idempotency_key: $idempotency_key) { ${CARD_AUTHORIZATION_FIELDS} } }`,
-    variables: ({ params, body }) => ({ id: params.authorization_id, amount: body.amount ?? null }),
+    body: SandboxCardRefundInput,
+    operation: `mutation RefundSandboxCardAuthorization($id: ID!, $input: SandboxCardRefundInput, $idempotency_key: String) { authorization: sandbox_refund_card_authorization(id: $id, input: $input, idempotency_key: $idempotency_key) { ${CARD_AUTHORIZATION_FIELDS} } }`,
+    variables: ({ params, body }) => ({ id: params.authorization_id, input: body }),
     result: (data) => data.authorization,
     links: (body, { base_url }) => authorizationLinks(base_url, body),
     responses: { 200: { description: "The authorization with its refunds", schema: withLinks(CardAuthorization) } },

@@ -4,7 +4,7 @@ import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import { Card } from "../types/card.ts";
-import { CardAuthorization, CardAuthorizationPage } from "../types/card-authorization.ts";
+import { CardAuthorization, CardAuthorizationPage, SandboxCardRefundInput } from "../types/card-authorization.ts";
 import { PageInput } from "../types/transaction-page.ts";
 import { authorizeCard } from "./authorize-card.ts";
 import { listCardAuthorizations } from "./card-authorization-view.ts";
@@ -79,11 +79,11 @@ export class CardAuthorizationResolver {
   @Mutation(() => CardAuthorization, { description: "Sandbox mode only: the merchant refunds a captured authorization, all that is left or `amount` of it; a completed card_refund into the funding source." })
   sandbox_refund_card_authorization(
     @Arg("id", () => ID) id: string,
-    @Arg("amount", () => String, { nullable: true, description: "Decimal string in the authorization's currency; default all that is left." }) amount: string | null,
+    @Arg("input", () => SandboxCardRefundInput, { nullable: true, description: "Absent: all that is left." }) input: SandboxCardRefundInput | null,
     @Arg("idempotency_key", () => String, IDEMPOTENCY_KEY) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write");
-    return refundCardAuthorization(this.services, { user_id, authorization_id: id, amount, idempotency_key: idempotencyKey });
+    return refundCardAuthorization(this.services, { user_id, authorization_id: id, amount: input?.amount ?? null, idempotency_key: idempotencyKey });
   }
 }

@@ -1,5 +1,5 @@
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
-import { Directive, Field, ID, ObjectType } from "type-graphql";
+import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS } from "../../../lib/vocabulary/cards.ts";
 import { Transaction } from "./transaction.ts";
@@ -70,4 +70,10 @@ export class CardAuthorizationPage {
 
   @Field(() => Pagination)
   pagination!: Pagination;
+}
+
+@InputType({ description: "A sandbox merchant's refund of a captured authorization." })
+export class SandboxCardRefundInput {
+  @Field(() => String, { nullable: true, description: "Decimal string in the authorization's currency; default all that is left." })
+  amount?: string | null;
 }
