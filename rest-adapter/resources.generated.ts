@@ -73,7 +73,7 @@ export const AGENT_TOKEN_USE_FIELDS = "operation outcome at";
 
 /** AgentTokenUse as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/agent-token-use.ts). */
 export const AgentTokenUse = Type.Object({
-  operation: Type.String({ description: "The REST operation's GraphQL operation name (e.g. ListTransactions), else the root fields of a /graphql query." }),
+  operation: Type.String({ description: "The GraphQL operation the gateway ran, by its name (a REST request's: its route's operation, such as ListTransactions for GET /v0/transactions), else by its type and root fields (`query { transactions }`); at most 200 characters." }),
   outcome: Type.String({ description: "`ok`, or the error code the request was answered with (e.g. AGT-403-001)." }),
   at: EpochMs,
 });

@@ -7,7 +7,6 @@ export const resource = {
   types: {
     AgentTokenUse: {
       fields: {
-        operation: { description: "The REST operation's GraphQL operation name (e.g. ListTransactions), else the root fields of a /graphql query." },
         outcome: { description: "`ok`, or the error code the request was answered with (e.g. AGT-403-001)." },
       },
     },

@@ -39,7 +39,10 @@ export class CreatedAgentToken extends AgentToken {
 
 @ObjectType({ description: "One request made with an agent token." })
 export class AgentTokenUse {
-  @Field(() => String, { description: "The operation: the REST operationId, else the GraphQL operation name or its root fields." })
+  @Field(() => String, {
+    description:
+      "The GraphQL operation the gateway ran, by its name (a REST request's: its route's operation, such as ListTransactions for GET /v0/transactions), else by its type and root fields (`query { transactions }`); at most 200 characters.",
+  })
   operation!: string;
 
   @Field(() => String, { description: "`ok`, or the error code the request was answered with." })
