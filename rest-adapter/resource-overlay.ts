@@ -28,6 +28,8 @@ export interface TypeOverlay extends SchemaOptions {
   fields?: Record<string, FieldOverlay>;
   /** fields REST leaves out: not selected, not answered, not accepted */
   omit?: string[];
+  /** fields REST answers first, in this order (the order it answered them before they were generated); the others follow in GraphQL's */
+  order?: string[];
   /**
    * A union's or an interface's: the field of its object types whose value says which one answers,
    * and that value for each (as OpenAPI's discriminator mapping: value to type). Each object type

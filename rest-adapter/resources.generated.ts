@@ -876,6 +876,48 @@ export const ReconnectUserConnectorInput = Type.Object({
   code: Type.Optional(Type.String({ description: "for `oauth` connectors: the authorization code the service's consent screen gave your app (the sandbox's: sbx_code_…); exchanged once for tokens, which are kept sealed", minLength: 1, maxLength: 512 })),
 }, { minProperties: 1 });
 
+/** UserIdentityRecord's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-identity-record.ts). */
+export const USER_IDENTITY_RECORD_FIELDS = "auth_provider auth_provider_id primary_eoa_address primary_chain_id phone_number phone_verified_at environment_id";
+
+/** UserIdentityRecord as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/user-identity-record.ts). */
+export const UserIdentityRecord = Type.Object({
+  auth_provider: Type.String(),
+  auth_provider_id: Type.String(),
+  primary_eoa_address: Type.String(),
+  primary_chain_id: Type.Integer(),
+  phone_number: Type.Union([Type.String(), Type.Null()]),
+  phone_verified_at: Type.Union([EpochMs, Type.Null()]),
+  environment_id: Type.String({ description: "default or <org-id>:<env-id>" }),
+});
+
+/** UserKyc's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-kyc.ts). */
+export const USER_KYC_FIELDS = "status verified updated_at";
+
+/** UserKyc as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/user-kyc.ts). */
+export const UserKyc = Type.Object({
+  status: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("retry"), Type.Literal("approved"), Type.Literal("rejected")], { description: "pending, in_progress, retry, approved or rejected" }),
+  verified: Type.Boolean(),
+  updated_at: EpochMs,
+});
+
+/** UserPints's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-pints.ts). */
+export const USER_PINTS_FIELDS = "active_count active { id audience scopes wallet chain_id signer_role expires_at created_at }";
+
+/** UserPints as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/user-pints.ts). */
+export const UserPints = Type.Object({
+  active_count: Type.Integer({ description: "mandates for this user that the key's organisation holds, neither revoked nor expired" }),
+  active: Type.Array(Type.Object({
+    id: Type.String({ description: "pint_…; the PINT JWT's jti" }),
+    audience: Type.String(),
+    scopes: Type.Array(Type.String()),
+    wallet: Type.String(),
+    chain_id: Type.Integer(),
+    signer_role: Type.Union([Type.Literal("owner"), Type.Literal("agent")], { description: "owner (the wallet's key or the user's primary EOA) or agent (a registered Safe signer)" }),
+    expires_at: EpochMs,
+    created_at: EpochMs,
+  }), { description: "the active mandates, newest first" }),
+});
+
 /** UserRuleExecution's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/user-rule-execution.ts). */
 export const USER_RULE_EXECUTION_FIELDS = "id event_key event outcome detail task_id created_at";
 

@@ -112,19 +112,24 @@ class ResourceRenderer {
     const overlay = this.resource.types[type.name] ?? {};
     this.reached.add(type.name);
     if (overlay.discriminator && !isAbstractType(type)) throw new Error(`${this.module.name}: ${type.name} is no union or interface to discriminate`);
-    for (const name of [...Object.keys(overlay.fields ?? {}), ...(overlay.omit ?? [])]) {
+    for (const name of [...Object.keys(overlay.fields ?? {}), ...(overlay.omit ?? []), ...(overlay.order ?? [])]) {
       const field = fields[name];
       if (!field) throw new Error(`${this.module.name}: ${type.name} has no field ${name}`);
       if ("args" in field && field.args.length > 0) throw new Error(`${this.module.name}: ${type.name}.${name} takes arguments, which REST never selects`);
     }
     for (const name of overlay.omit ?? []) if (overlay.fields?.[name]) throw new Error(`${this.module.name}: ${type.name}.${name} is both omitted and overlaid`);
+    for (const name of overlay.order ?? []) if (overlay.omit?.includes(name)) throw new Error(`${this.module.name}: ${type.name}.${name} is both omitted and ordered`);
     return overlay;
   }
 
   /** The fields REST carries: those without arguments (another route answers those), less `omit`. */
   private outputFields(type: GraphQLObjectType) {
-    const { fields: overlays = {}, omit = [], ...options } = this.overlayOf(type, type.getFields());
-    return { options, overlays, fields: Object.values(type.getFields()).filter((field) => field.args.length === 0 && !omit.includes(field.name)) };
+    const { fields: overlays = {}, omit = [], order = [], ...options } = this.overlayOf(type, type.getFields());
+    const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+    const fields = Object.values(type.getFields())
+      .filter((field) => field.args.length === 0 && !omit.includes(field.name))
+      .sort((a, b) => rank(a.name) - rank(b.name));
+    return { options, overlays, fields };
   }
 
   /** The name of `schema` among rest-adapter/schemas.ts's exports (REST's shared shapes), else the module's; the generated file imports it. */
@@ -208,8 +213,8 @@ class ResourceRenderer {
    * names components).
    */
   private outputAbstract(where: string, type: GraphQLAbstractType, fieldOptions: SchemaOptions | undefined, indent: string): string {
-    const { fields, omit, discriminator, ...options } = this.overlayOf(type, {});
-    if (fields || omit) throw new Error(`${where}: ${type.name} is abstract; overlay its object types' fields instead`);
+    const { fields, omit, order, discriminator, ...options } = this.overlayOf(type, {});
+    if (fields || omit || order) throw new Error(`${where}: ${type.name} is abstract; overlay its object types' fields instead`);
     const members = this.members(type);
     if (discriminator) {
       const named = Object.values(discriminator.mapping);
@@ -286,7 +291,8 @@ class ResourceRenderer {
   }
 
   private inputObject(type: GraphQLInputObjectType, mirror: GraphQLObjectType | undefined, extra: SchemaOptions | undefined, indent: string): string {
-    const { fields: fieldOverlays = {}, omit = [], ...options } = this.overlayOf(type, type.getFields());
+    const { fields: fieldOverlays = {}, omit = [], order, ...options } = this.overlayOf(type, type.getFields());
+    if (order) throw new Error(`${type.name}: order is for answers; a body's fields are named, never ordered`);
     const mirrorFields = mirror?.getFields() ?? {};
     const properties = Object.values(type.getFields())
       .filter((field) => !omit.includes(field.name))

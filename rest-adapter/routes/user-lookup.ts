@@ -3,23 +3,7 @@ import { appError } from "../../lib/errors/app-error.ts";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { EpochMs, Links } from "../schemas.ts";
-
-const IdentityRecord = Type.Object({
-  auth_provider: Type.String(),
-  auth_provider_id: Type.String(),
-  primary_eoa_address: Type.String(),
-  primary_chain_id: Type.Integer(),
-  phone_number: Type.Union([Type.String(), Type.Null()]),
-  phone_verified_at: Type.Union([EpochMs, Type.Null()]),
-  environment_id: Type.String(),
-});
-const Kyc = Type.Object({ status: Type.String(), verified: Type.Boolean(), updated_at: EpochMs });
-const Pints = Type.Object({
-  active_count: Type.Integer({ description: "mandates for this user that the key's organisation holds, neither revoked nor expired" }),
-  active: Type.Array(
-    Type.Object({ id: Type.String(), audience: Type.String(), scopes: Type.Array(Type.String()), wallet: Type.String(), chain_id: Type.Integer(), signer_role: Type.String(), expires_at: EpochMs, created_at: EpochMs }),
-  ),
-});
+import { USER_IDENTITY_RECORD_FIELDS, USER_KYC_FIELDS, USER_PINTS_FIELDS, UserIdentityRecord, UserKyc, UserPints } from "../resources.generated.ts";
 
 /** Groups a key's scopes do not grant come back null and are left out of the answer. */
 function withoutNulls<T extends Record<string, unknown>>(record: T): Partial<T> {
@@ -40,7 +24,7 @@ export const userLookupRoutes = [
     ].join("\n\n"),
     security: ["ApiKey", "PintToken"],
     params: Type.Object({ sri: Type.String({ minLength: 1, maxLength: 200 }) }),
-    operation: `query LookupUser($sri: String!) { lookup: user_lookup(sri: $sri) { sri user { id created_at identity_record { auth_provider auth_provider_id primary_eoa_address primary_chain_id phone_number phone_verified_at environment_id } kyc { status verified updated_at } pints { active_count active { id audience scopes wallet chain_id signer_role expires_at created_at } } } } }`,
+    operation: `query LookupUser($sri: String!) { lookup: user_lookup(sri: $sri) { sri user { id created_at identity_record { ${USER_IDENTITY_RECORD_FIELDS} } kyc { ${USER_KYC_FIELDS} } pints { ${USER_PINTS_FIELDS} } } } }`,
     variables: ({ params }) => ({ sri: params.sri }),
     result: (data) => {
       if (!data.lookup.user) throw appError("IDS-404-001", "No user with this identifier is visible to this key.");
@@ -52,7 +36,7 @@ export const userLookupRoutes = [
         description: "The user, with the fields the key's scopes grant",
         schema: Type.Object({
           sri: Type.String(),
-          user: Type.Object({ id: Type.String(), created_at: EpochMs, identity_record: Type.Optional(IdentityRecord), kyc: Type.Optional(Kyc), pints: Type.Optional(Pints) }),
+          user: Type.Object({ id: Type.String(), created_at: EpochMs, identity_record: Type.Optional(UserIdentityRecord), kyc: Type.Optional(UserKyc), pints: Type.Optional(UserPints) }),
           _links: Links,
         }),
       },

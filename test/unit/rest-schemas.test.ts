@@ -202,6 +202,14 @@ describe("renderRestSchemas", () => {
     expect(() => payment({ Payment: { discriminator: { propertyName: "kind", mapping } } })).toThrow(/Payment is no union or interface to discriminate/);
   });
 
+  it("selects and answers the fields `order` names first, in that order, the others after in GraphQL's", () => {
+    const ordered = render({ type: "Thing", types: { Thing: { omit: ["owner", "part", "config"], order: ["seen_at", "name"] } } });
+    expect(ordered).toContain('export const THING_FIELDS = "seen_at name id kind previous tags";');
+    expect(ordered).toMatch(/seen_at: EpochMs,\n  name: Type.Union\(\[Type.String\(\), Type.Null\(\)\]\),\n  id:/);
+    expect(() => render({ type: "Thing", types: { Thing: { omit: ["owner"], order: ["owner"] } } })).toThrow(/Thing.owner is both omitted and ordered/);
+    expect(() => render({ type: "Thing", types: { Thing: { omit: ["owner"], order: ["colour"] } } })).toThrow(/Thing has no field colour/);
+  });
+
   it("refuses an overlay that names what the GraphQL type lacks, a type it never reaches, or a replacement its module does not export", () => {
     expect(() => render({ type: "Thing", types: { Thing: { fields: { colour: {} } } } })).toThrow(/thing: Thing has no field colour/);
     expect(() => render({ type: "Thing", types: { Thing: { fields: { pages: {} } } } })).toThrow(/Thing.pages takes arguments/);
