@@ -1,5 +1,6 @@
 import { Arg, Ctx, Directive, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { requireInternal, requireUser } from "../../../lib/auth/authorize.ts";
+import { DEFAULT_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_WALLETS } from "../../../lib/contracts/agent-tokens.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { AgentsServices } from "../services.ts";
@@ -15,10 +16,10 @@ class CreateAgentTokenInput {
   @Field(() => [String], { description: "A non-empty subset of read:transactions, read:balances, write:transfers, write:strategies." })
   scopes!: string[];
 
-  @Field(() => Int, { nullable: true, description: "Lifetime in days (1-90); default 30." })
+  @Field(() => Int, { nullable: true, description: `Lifetime in days (1-${MAX_AGENT_TOKEN_DAYS}); default ${DEFAULT_AGENT_TOKEN_DAYS}.` })
   expires_in_days?: number | null;
 
-  @Field(() => [Int], { nullable: true, description: "Restricts the token to these wallets of the user (1-20); absent: all of them." })
+  @Field(() => [Int], { nullable: true, description: `Restricts the token to these wallets of the user (1-${MAX_AGENT_TOKEN_WALLETS}); absent: all of them.` })
   wallet_ids?: number[] | null;
 }
 

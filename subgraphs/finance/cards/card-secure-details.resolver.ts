@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import { requireJwt } from "../../../lib/auth/authorize.ts";
+import { CARD_DETAILS_CHALLENGE_TTL_MS } from "../../../lib/contracts/cards.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
@@ -21,7 +22,7 @@ function jwtUser(ctx: RequestContext): string {
 export class CardSecureDetailsResolver {
   constructor(private readonly services: FinanceServices) {}
 
-  @Mutation(() => CardDetailsChallenge, { description: "A single-use challenge (5 minutes) for reveal_card_details, to sign with the primary EOA. JWT only." })
+  @Mutation(() => CardDetailsChallenge, { description: `A single-use challenge (${CARD_DETAILS_CHALLENGE_TTL_MS / 60_000} minutes) for reveal_card_details, to sign with the primary EOA. JWT only.` })
   create_card_details_challenge(@Arg("card_id", () => ID) cardId: string, @Ctx() ctx: RequestContext): Promise<CardDetailsChallenge> {
     const user_id = jwtUser(ctx);
     return createCardDetailsChallenge(this.services, { user_id, card_id: cardId, host: this.services.platformHost, trace_id: ctx.trace_id });

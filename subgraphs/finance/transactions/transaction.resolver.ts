@@ -1,5 +1,6 @@
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, Query, Resolver } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
+import { MAX_NOTE_LENGTH } from "../../../lib/contracts/transactions.ts";
 import { AgentTool, AgentWalletScoped } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
@@ -67,7 +68,7 @@ class UpdateTransactionInput {
   @Field(() => String, { nullable: true, description: "A spending category (spec 2.10); remembered for the merchant's later transactions." })
   category?: string | null;
 
-  @Field(() => String, { nullable: true, description: "At most 500 characters." })
+  @Field(() => String, { nullable: true, description: `At most ${MAX_NOTE_LENGTH} characters.` })
   note?: string | null;
 }
 

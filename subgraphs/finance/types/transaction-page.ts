@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../../lib/contracts/transactions.ts";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import type { TransactionFilterInput } from "../transactions/transaction-filter.ts";
@@ -40,7 +41,7 @@ export class TransactionFilter implements TransactionFilterInput {
   category?: string | null;
 }
 
-@InputType({ description: "limit (default 50, 1 to 200) and offset (default 0)." })
+@InputType({ description: `limit (default ${DEFAULT_PAGE_LIMIT}, 1 to ${MAX_PAGE_LIMIT}) and offset (default 0).` })
 export class PageInput {
   @Field(() => Int, { nullable: true })
   limit?: number | null;
