@@ -260,6 +260,50 @@ export const SandboxCardRefundInput = Type.Object({
   amount: Type.Optional(Type.Union([Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 80, description: "in the authorization's currency; absent or null: all that is left", examples: ["42.50"] }), Type.Null()])),
 });
 
+/** CardDetailsChallenge's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card-details-challenge.ts). */
+export const CARD_DETAILS_CHALLENGE_FIELDS = "id card_id address message expires_at";
+
+/** CardDetailsChallenge as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/card-details-challenge.ts). */
+export const CardDetailsChallenge = Type.Object({
+  id: Type.String({ description: "cdc_<id>: send it back as challenge_id" }),
+  card_id: Type.String(),
+  address: Type.String({ description: "The user's primary EOA, checksummed: the one signer accepted.", pattern: "^0x[0-9a-fA-F]{40}$", examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] }),
+  message: Type.String({ description: "the exact text to sign (EIP-191 personal_sign)" }),
+  expires_at: EpochMs,
+});
+
+/** CardDetails's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card-details.ts). */
+export const CARD_DETAILS_FIELDS = "number cvv expiry_month expiry_year";
+
+/** CardDetails as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/card-details.ts). */
+export const CardDetails = Type.Object({
+  number: Type.String({ pattern: "^[0-9]{12,19}$", description: "the full card number (PAN)" }),
+  cvv: Type.String({ pattern: "^[0-9]{3,4}$" }),
+  expiry_month: Type.Integer({ minimum: 1, maximum: 12 }),
+  expiry_year: Type.Integer({ description: "four digits", examples: [2029] }),
+});
+
+/** CardRevealPage's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card-reveal-page.ts). */
+export const CARD_REVEAL_PAGE_FIELDS = "items { id card_id challenge_id method ip user_agent created_at } pagination { limit offset total }";
+
+/** CardRevealPage as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/card-reveal-page.ts). */
+export const CardRevealPage = Type.Object({
+  items: Type.Array(Type.Object({
+    id: Type.String({ description: "crv_<id>" }),
+    card_id: Type.String(),
+    challenge_id: Type.String({ description: "the challenge the reveal spent" }),
+    method: Type.Literal("eip191", { description: "eip191: the primary EOA's signature of a challenge" }),
+    ip: Type.Union([Type.String(), Type.Null()], { description: "The client's address as the platform saw it (TRUST_PROXY)." }),
+    user_agent: Type.Union([Type.String(), Type.Null()]),
+    created_at: EpochMs,
+  })),
+  pagination: Type.Object({
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    total: Type.Integer({ description: "reveals of the card, over all pages" }),
+  }),
+});
+
 /** Card's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card.ts). */
 export const CARD_FIELDS = "id type status nickname currency last_four funding_source { type id } controls { daily_limit monthly_limit single_transaction_limit allowed_mcc blocked_mcc } usage { time_zone daily { limit spent remaining period_start period_end } monthly { limit spent remaining period_start period_end } single_transaction_limit } shipping_address status_history { from to changed_at } created_at updated_at";
 

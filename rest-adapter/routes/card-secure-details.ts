@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link, pageLinks } from "../links.ts";
-import { Address, EpochMs, Links, literalUnion, PageOffset } from "../schemas.ts";
-import { CARD_REVEAL_METHODS } from "../../lib/vocabulary/cards.ts";
+import { PageOffset, withLinks } from "../schemas.ts";
+import { CARD_DETAILS_CHALLENGE_FIELDS, CARD_DETAILS_FIELDS, CARD_REVEAL_PAGE_FIELDS, CardDetails, CardDetailsChallenge, CardRevealPage } from "../resources.generated.ts";
 import { CARD_DETAILS_CHALLENGE_TTL_MS, CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../lib/contracts/cards.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
@@ -16,38 +16,6 @@ const FLOW = [
   `At most ${CARD_REVEALS_PER_WINDOW} reveals per card in any rolling ${CARD_REVEAL_WINDOW_MS / 3_600_000} hour; more is 429 \`CRD-429-001\` with \`Retry-After\` (the challenge is not spent then). Every reveal is recorded with the client's address and User-Agent: \`GET /v0/cards/{card_id}/secure-details/reveals\`.`,
   "Only a JWT (`x-platform-jwt`) of the card's holder: a personal access token is 403 `USR-403-001`, as is any other credential; another user's card is 404 `CRD-404-001`; a closed card is 409 `CRD-409-001`. The number and CVV are stored sealed (AES-256-GCM) and never logged.",
 ].join("\n");
-
-const Challenge = Type.Object({
-  id: Type.String({ description: "cdc_<id>: send it back as challenge_id" }),
-  card_id: Type.String(),
-  address: { ...Address, description: "your primary EOA, checksummed: the one signer accepted" },
-  message: Type.String({ description: "the exact text to sign (EIP-191 personal_sign)" }),
-  expires_at: EpochMs,
-  _links: Links,
-});
-
-const Details = Type.Object({
-  number: Type.String({ pattern: "^[0-9]{12,19}$", description: "the full card number (PAN)" }),
-  cvv: Type.String({ pattern: "^[0-9]{3,4}$" }),
-  expiry_month: Type.Integer({ minimum: 1, maximum: 12 }),
-  expiry_year: Type.Integer({ description: "four digits", examples: [2029] }),
-});
-
-const Reveal = Type.Object({
-  id: Type.String({ description: "crv_<id>" }),
-  card_id: Type.String(),
-  challenge_id: Type.String({ description: "the challenge the reveal spent" }),
-  method: literalUnion(CARD_REVEAL_METHODS, { description: "eip191: the primary EOA's signature of a challenge" }),
-  ip: Type.Union([Type.String(), Type.Null()], { description: "the client's address as the platform saw it (TRUST_PROXY)" }),
-  user_agent: Type.Union([Type.String(), Type.Null()]),
-  created_at: EpochMs,
-});
-
-const RevealPage = Type.Object({
-  items: Type.Array(Reveal),
-  pagination: Type.Object({ limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer({ description: "reveals of the card, over all pages" }) }),
-  _links: Links,
-});
 
 const PAGE_QUERY = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })),
@@ -66,7 +34,7 @@ export const cardSecureDetailsRoutes = [
     description: FLOW,
     security: ["PlatformJwt"],
     params: CardId,
-    operation: `mutation CreateCardDetailsChallenge($card_id: ID!) { challenge: create_card_details_challenge(card_id: $card_id) { id card_id address message expires_at } }`,
+    operation: `mutation CreateCardDetailsChallenge($card_id: ID!) { challenge: create_card_details_challenge(card_id: $card_id) { ${CARD_DETAILS_CHALLENGE_FIELDS} } }`,
     variables: ({ params }) => ({ card_id: params.card_id }),
     result: (data) => data.challenge,
     status: 201,
@@ -74,7 +42,7 @@ export const cardSecureDetailsRoutes = [
       reveal: link(secureDetails(base_url, body.card_id), { method: "POST" }),
       card: link(href(base_url, "/v0/cards/{card_id}", { card_id: body.card_id })),
     }),
-    responses: { 201: { description: "The challenge to sign", schema: Challenge } },
+    responses: { 201: { description: "The challenge to sign", schema: withLinks(CardDetailsChallenge) } },
     errors: ["USR-403-001", "USR-404-001", "CRD-404-001", "CRD-409-001"],
   }),
   defineRoute({
@@ -93,11 +61,11 @@ export const cardSecureDetailsRoutes = [
       },
       { additionalProperties: false },
     ),
-    operation: `mutation RevealCardDetails($card_id: ID!, $challenge_id: ID!, $signature: String!) { details: reveal_card_details(card_id: $card_id, challenge_id: $challenge_id, signature: $signature) { number cvv expiry_month expiry_year } }`,
+    operation: `mutation RevealCardDetails($card_id: ID!, $challenge_id: ID!, $signature: String!) { details: reveal_card_details(card_id: $card_id, challenge_id: $challenge_id, signature: $signature) { ${CARD_DETAILS_FIELDS} } }`,
     variables: ({ params, body }) => ({ card_id: params.card_id, challenge_id: body.challenge_id, signature: body.signature }),
     result: (data) => data.details,
     headers: { "cache-control": "no-store" },
-    responses: { 200: { description: "The card's details, once per challenge; never cache or log them", schema: Details } },
+    responses: { 200: { description: "The card's details, once per challenge; never cache or log them", schema: CardDetails } },
     errors: ["USR-403-001", "USR-404-001", "CRD-403-002", "CRD-404-001", "CRD-409-001", "CRD-429-001"],
   }),
   defineRoute({
@@ -110,7 +78,7 @@ export const cardSecureDetailsRoutes = [
     security: ["PlatformJwt"],
     params: CardId,
     query: PAGE_QUERY,
-    operation: `query ListCardDetailReveals($card_id: ID!, $page: PageInput) { reveals: card_detail_reveals(card_id: $card_id, page: $page) { items { id card_id challenge_id method ip user_agent created_at } pagination { limit offset total } } }`,
+    operation: `query ListCardDetailReveals($card_id: ID!, $page: PageInput) { reveals: card_detail_reveals(card_id: $card_id, page: $page) { ${CARD_REVEAL_PAGE_FIELDS} } }`,
     variables: ({ params, query }) => ({ card_id: params.card_id, page: query }),
     result: (data) => data.reveals,
     links: (body, { base_url, params }) => {
@@ -119,7 +87,7 @@ export const cardSecureDetailsRoutes = [
         card: link(href(base_url, "/v0/cards/{card_id}", { card_id: params.card_id })),
       };
     },
-    responses: { 200: { description: "One page of the card's reveals", schema: RevealPage } },
+    responses: { 200: { description: "One page of the card's reveals", schema: withLinks(CardRevealPage) } },
     errors: ["USR-403-001", "USR-404-001", "CRD-404-001"],
   }),
 ];
