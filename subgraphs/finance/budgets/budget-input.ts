@@ -1,7 +1,4 @@
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
-import { BUDGET_PERIODS } from "../../../lib/vocabulary/budgets.ts";
-import { SPENDING_CATEGORIES } from "../../../lib/vocabulary/transactions.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FinanceTx } from "../db.ts";
 import type { Budget as BudgetRow } from "../generated/prisma/client.ts";
 import type { Budget, CreateBudgetInput } from "../types/budget.ts";
@@ -22,13 +19,12 @@ async function budgetCurrency(tx: FinanceTx, currency: unknown): Promise<{ symbo
 }
 
 /**
- * Checks a budget's fields together: category and period from spec 2.10, a positive amount with
- * at most the currency's decimals, and bounds exactly when the period is custom, ending after they
- * start. Refusals are GEN-422-001 items at `<field>` (an unknown currency BGT-422-001).
+ * Checks a budget's fields together: a positive amount with at most the currency's decimals, and
+ * bounds exactly when the period is custom, ending after they start (category and period are
+ * GraphQL enums, other values refused before this runs). Refusals are GEN-422-001 items at `<field>` (an unknown currency BGT-422-001).
  */
 export async function checkBudgetFields(tx: FinanceTx, input: BudgetFieldsInput): Promise<BudgetFields> {
-  const category = requireOneOf(SPENDING_CATEGORIES, input.category, ["category"]);
-  const period = requireOneOf(BUDGET_PERIODS, input.period, ["period"]);
+  const { category, period } = input;
   const currency = await budgetCurrency(tx, input.currency);
   const amount = parseAmount(input.amount, currency.decimals, ["amount"]);
   if (period !== "custom") {

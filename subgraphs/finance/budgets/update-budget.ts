@@ -1,6 +1,8 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import type { FinanceDb } from "../db.ts";
+import type { BudgetPeriod } from "../../../lib/vocabulary/budgets.ts";
+import type { SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
 import type { UpdateBudgetInput } from "../types/budget.ts";
 import { checkBudgetFields } from "./budget-input.ts";
 import { budgetView, findOwnBudgetRow, type BudgetView } from "./budget-view.ts";
@@ -18,10 +20,11 @@ export type UpdateBudgetOptions = UpdateBudgetInput & { user_id: string; budget_
 export async function updateBudget(db: FinanceDb, options: UpdateBudgetOptions): Promise<BudgetView> {
   return db.$transaction(async (tx) => {
     const current = await findOwnBudgetRow(tx, options.user_id, options.budget_id);
-    const period = options.period ?? current.period;
+    const period = options.period ?? (current.period as BudgetPeriod);
     const keepBounds = period === "custom" && current.period === "custom";
     const fields = await checkBudgetFields(tx, {
-      category: options.category ?? current.category,
+      // stored values were checked when written
+      category: options.category ?? (current.category as SpendingCategory),
       // an amount kept as stored is re-checked against a new currency's decimals
       amount: options.amount ?? current.amount.toFixed(),
       currency: options.currency ?? current.currency,

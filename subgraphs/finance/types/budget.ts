@@ -52,8 +52,8 @@ export class Budget {
 
 @InputType()
 export class CreateBudgetInput {
-  @Field(() => String, { description: "One of the nine categories of spec 2.10." })
-  category!: string;
+  @Field(() => SpendingCategoryEnum)
+  category!: SpendingCategory;
 
   @Field(() => String, { description: "Positive decimal string, at most the currency's decimals." })
   amount!: string;
@@ -61,8 +61,8 @@ export class CreateBudgetInput {
   @Field(() => String, { nullable: true, description: "A symbol of the asset catalogue; default USD." })
   currency?: string | null;
 
-  @Field(() => String, { description: "weekly, monthly or custom" })
-  period!: string;
+  @Field(() => BudgetPeriodEnum)
+  period!: BudgetPeriod;
 
   @Field(() => Date, { nullable: true, description: "custom only: start (inclusive)." })
   period_start?: Date | null;
@@ -71,10 +71,10 @@ export class CreateBudgetInput {
   period_end?: Date | null;
 }
 
-@InputType({ description: "The fields to change; absent or null: unchanged." })
+@InputType({ description: "The fields to change; absent or null: unchanged. Leaving custom drops the bounds; moving to custom needs both." })
 export class UpdateBudgetInput {
-  @Field(() => String, { nullable: true })
-  category?: string | null;
+  @Field(() => SpendingCategoryEnum, { nullable: true })
+  category?: SpendingCategory | null;
 
   @Field(() => String, { nullable: true })
   amount?: string | null;
@@ -82,8 +82,8 @@ export class UpdateBudgetInput {
   @Field(() => String, { nullable: true })
   currency?: string | null;
 
-  @Field(() => String, { nullable: true, description: "Leaving custom drops the bounds; moving to custom needs both." })
-  period?: string | null;
+  @Field(() => BudgetPeriodEnum, { nullable: true })
+  period?: BudgetPeriod | null;
 
   @Field(() => Date, { nullable: true })
   period_start?: Date | null;
