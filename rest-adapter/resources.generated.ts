@@ -738,6 +738,28 @@ export const PintMandate = Type.Object({
   status: Type.Union([Type.Literal("active"), Type.Literal("expired"), Type.Literal("revoked")], { description: "active, expired or revoked" }),
 });
 
+/** PregeneratedWallet's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/pregenerated-wallet.ts). */
+export const PREGENERATED_WALLET_FIELDS = "id provider_wallet_id address type claimed_at created_at";
+
+/** PregeneratedWallet as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/pregenerated-wallet.ts). */
+export const PregeneratedWallet = Type.Object({
+  id: Type.Integer(),
+  provider_wallet_id: Type.String({ description: "The provider's wallet id (the claim event's data.walletId)." }),
+  address: Type.String(),
+  type: Type.String({ description: "The provider's wallet type (e.g. EVM)." }),
+  claimed_at: Type.Union([EpochMs, Type.Null()], { description: "When the user claimed it (from the wallet.pregen_claimed event); null until then." }),
+  created_at: EpochMs,
+});
+
+/** A request body: the GraphQL input RegisterPregeneratedWalletInput, its String fields taking the enums of PregeneratedWallet's. */
+export const RegisterPregeneratedWalletInput = Type.Object({
+  provider_wallet_id: Type.String({ minLength: 1, maxLength: 255 }),
+  address: Address,
+  type: Type.String({ minLength: 1, maxLength: 64, description: "the provider's wallet type, e.g. EVM" }),
+  issued_at: Type.Integer({ description: "epoch milliseconds written in the signed message" }),
+  signature: Type.String({ description: "EIP-191 signature by the address over the pregenerated-wallet message.", pattern: "^0x[0-9a-fA-F]+$" }),
+});
+
 /** RampQuote's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/ramp-quote.ts). */
 export const RAMP_QUOTE_FIELDS = "direction bank_account_id wallet_id chain_id asset asset_amount currency fiat_amount rate fee id expires_at created_at";
 

@@ -1,18 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { href, link } from "../links.ts";
 import { defineRoute } from "../route.ts";
-import { Address, EpochMs, Links, withLinks } from "../schemas.ts";
-
-const FIELDS = "id provider_wallet_id address type claimed_at created_at";
-
-const PregeneratedWallet = Type.Object({
-  id: Type.Integer(),
-  provider_wallet_id: Type.String(),
-  address: Type.String(),
-  type: Type.String(),
-  claimed_at: Type.Union([EpochMs, Type.Null()], { description: "set by the wallet.pregen_claimed webhook; null until claimed" }),
-  created_at: EpochMs,
-});
+import { Links, withLinks } from "../schemas.ts";
+import { PREGENERATED_WALLET_FIELDS, PregeneratedWallet, RegisterPregeneratedWalletInput } from "../resources.generated.ts";
 
 function listLinks(base: string) {
   const self = href(base, "/v0/wallets/pregenerated");
@@ -44,14 +34,8 @@ export const pregeneratedWalletRoutes = [
       "An address is registered for one user only: registering it again answers 409 `WAL-409-005` with one fixed detail, the same whether the caller or another user holds it.",
     ].join("\n"),
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({
-      provider_wallet_id: Type.String({ minLength: 1, maxLength: 255 }),
-      address: Address,
-      type: Type.String({ minLength: 1, maxLength: 64, description: "the provider's wallet type, e.g. EVM" }),
-      issued_at: Type.Integer({ description: "epoch milliseconds written in the signed message" }),
-      signature: Type.String({ pattern: "^0x[0-9a-fA-F]+$" }),
-    }),
-    operation: `mutation RegisterPregeneratedWallet($input: RegisterPregeneratedWalletInput!) { wallet: register_pregenerated_wallet(input: $input) { ${FIELDS} } }`,
+    body: RegisterPregeneratedWalletInput,
+    operation: `mutation RegisterPregeneratedWallet($input: RegisterPregeneratedWalletInput!) { wallet: register_pregenerated_wallet(input: $input) { ${PREGENERATED_WALLET_FIELDS} } }`,
     variables: ({ body }) => ({ input: body }),
     result: (data) => data.wallet,
     status: 201,
@@ -66,7 +50,7 @@ export const pregeneratedWalletRoutes = [
     tag: "Wallets",
     summary: "The wallets pregenerated for the user, with their claim time",
     security: ["PlatformJwt", "PlatformPat"],
-    operation: `query ListPregeneratedWallets { pregenerated_wallets { ${FIELDS} } }`,
+    operation: `query ListPregeneratedWallets { pregenerated_wallets { ${PREGENERATED_WALLET_FIELDS} } }`,
     result: (data) => ({ items: data.pregenerated_wallets }),
     links: (_body, { base_url }) => listLinks(base_url),
     responses: { 200: { description: "The pregenerated wallets", schema: Type.Object({ items: Type.Array(PregeneratedWallet), _links: Links }) } },
