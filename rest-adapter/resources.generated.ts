@@ -1193,3 +1193,6 @@ export const UpdateWidgetInput = Type.Object({
   settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
 }, { minProperties: 1 });
+
+/** Every resource's component, for rest-adapter/components.ts: a new resource is documented without being listed by hand. */
+export const RESOURCE_COMPONENTS = [Asset, Budget, Card, Insight, StatusChange, Transaction, User, Wallet];

@@ -365,6 +365,7 @@ export function renderRestSchemas(schema: GraphQLSchema, modules: readonly Resou
   const imports: string[] = [];
   const shared = new Set<string>();
   const renderers = new Map<string, ResourceRenderer>();
+  const components: string[] = [];
   const rendered = modules.map((module) => {
     const resource = module.exports.resource as RestResource | undefined;
     if (!resource) throw new Error(`rest-adapter/resources/${module.name}.ts exports no resource`);
@@ -390,6 +391,7 @@ export function renderRestSchemas(schema: GraphQLSchema, modules: readonly Resou
       `export const ${type.name} = ${renderer.component(type)};`,
       "",
     );
+    if (resource.component !== false) components.push(type.name);
     for (const [input, mirror] of Object.entries(resource.inputs ?? {})) {
       const inputType = schema.getType(input);
       if (!isInputObjectType(inputType)) throw new Error(`${source}: ${input} is not an input type of the API`);
@@ -407,5 +409,8 @@ export function renderRestSchemas(schema: GraphQLSchema, modules: readonly Resou
     ...imports,
     "",
     ...sections,
+    "/** Every resource's component, for rest-adapter/components.ts: a new resource is documented without being listed by hand. */",
+    `export const RESOURCE_COMPONENTS = [${components.join(", ")}];`,
+    "",
   ].join("\n");
 }
