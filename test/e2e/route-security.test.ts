@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { identityRoutes } from "../../rest-adapter/identity.ts";
 import { platformRoutes } from "../../rest-adapter/platform.ts";
+import type { TSchema } from "@sinclair/typebox";
 import type { Route } from "../../rest-adapter/route.ts";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
 
+type Sample = { params?: Record<string, string | number>; body?: unknown };
+
 /**
  * A request each platform route accepts as input (it passes the adapter's validation and reaches
- * its resolver), naming resources that do not exist where it can, so nothing is changed.
+ * its resolver), naming resources that do not exist where it can, so nothing is changed. A route
+ * left out gets one from its schemas (derivedSample); it must pass validation too.
  */
-const SAMPLES: Record<string, { params?: Record<string, string | number>; body?: unknown }> = {
+const SAMPLES: Record<string, Sample> = {
   createUser: { body: { primary_eoa_address: randomAddress(), chain_id: 8453 } },
   getCurrentUser: {},
   createPersonalAccessToken: { body: { name: "probe", scopes: ["read"] } },
@@ -137,6 +141,27 @@ const SAMPLES: Record<string, { params?: Record<string, string | number>; body?:
   confirmChatAction: { params: { session_id: "chs_missing", action_id: "act_missing" } },
 };
 
+/** A value the schema accepts: its first example, its constant, else the plainest of its type. */
+function example(schema: TSchema): unknown {
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if ("const" in schema) return schema.const;
+  if (Array.isArray(schema.anyOf)) return example(schema.anyOf.find((member: TSchema) => member.type !== "null") ?? schema.anyOf[0]);
+  if (schema.type === "object") return Object.fromEntries(((schema.required as string[] | undefined) ?? []).map((key) => [key, example(schema.properties[key])]));
+  if (schema.type === "array") return [];
+  if (schema.type === "integer" || schema.type === "number") return schema.minimum ?? 1;
+  if (schema.type === "boolean") return false;
+  return "probe";
+}
+
+/** The sample of a route SAMPLES leaves out: a path parameter names a missing object, the body holds its required fields' examples. */
+function derivedSample(route: Route): Sample {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  const params = Object.fromEntries(names.map((name) => [name, route.params?.properties?.[name]?.type === "integer" ? 999_999 : "missing"]));
+  return { params, ...(route.body && { body: example(route.body) }) };
+}
+
+const sampleOf = (route: Route): Sample => SAMPLES[route.operationId] ?? derivedSample(route);
+
 const userRoutes = platformRoutes.filter((route) => route.security.some((scheme) => scheme === "PlatformJwt" || scheme === "PlatformPat"));
 
 const ORG = "org_probe";
@@ -201,7 +226,7 @@ beforeAll(async () => {
 afterAll(() => platform?.stop());
 
 async function call(route: Route, credential: { jwt?: string; pat?: string; agent?: string }) {
-  const sample = SAMPLES[route.operationId]!;
+  const sample = sampleOf(route);
   const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(sample.params?.[name])));
   const { agent, ...user } = credential;
   const headers = agent !== undefined ? { "x-platform-token": agent } : undefined;
@@ -214,8 +239,8 @@ async function call(route: Route, credential: { jwt?: string; pat?: string; agen
 const refused = (answer: { status: number; code?: string }) => answer.status === 401 || (answer.status === 403 && answer.code === "USR-403-001");
 
 describe("each route's security list matches what its resolvers require", () => {
-  it("has a sample request for every route of the user schemes", () => {
-    expect(userRoutes.map((route) => route.operationId).sort()).toEqual(Object.keys(SAMPLES).sort());
+  it("lists samples of routes of the user schemes only", () => {
+    expect(Object.keys(SAMPLES).filter((id) => !userRoutes.some((route) => route.operationId === id))).toEqual([]);
   });
 
   it.each(userRoutes.map((route) => [route.operationId, route] as const))("%s: a PAT is accepted exactly when PlatformPat is listed", async (_id, route) => {
@@ -229,6 +254,8 @@ describe("each route's security list matches what its resolvers require", () => 
     async (_id, route) => {
       const answer = await call(route, { jwt });
       expect({ refused: refused(answer), answer }).toMatchObject({ refused: false });
+      // a derived sample refused as invalid may never reach the resolver: such a route needs an entry in SAMPLES
+      if (!SAMPLES[route.operationId]) expect(answer.status, JSON.stringify(answer)).not.toBe(422);
     },
   );
 });
