@@ -127,7 +127,8 @@ Next, from the repository's root (CONTRIBUTING.md, "Adding a resource"):
   npm run compose
   npm run generate:operations
   npm run typecheck
-  npx vitest run --project e2e test/e2e/${plural}/ test/e2e/route-security.test.ts -t ${v.Singular}
+  npx vitest run --project e2e test/e2e/${plural}/
+  npx vitest run --project e2e test/e2e/route-security.test.ts -t ${v.Singular}
 then rename the template's example fields (name, target_amount, target_date) to the resource's own.`);
 }
 

@@ -86,5 +86,5 @@ it(
       run("npx", ["vitest", "run", "--project", "e2e", "test/e2e/savings-goals/", "test/e2e/route-security.test.ts", "-t", "SavingsGoal|^CRUD |^security |^composed "]),
     ]);
   },
-  360_000,
+  600_000,
 );

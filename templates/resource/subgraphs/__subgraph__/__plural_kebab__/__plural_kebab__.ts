@@ -24,16 +24,9 @@ function checkAmount(value: string): string {
   return value;
 }
 
+/** The row is the GraphQL type (its user_id unanswered) but for money, a decimal string in plain notation. */
 function view(row: __Singular__Row): __Singular__ {
-  return {
-    id: row.id,
-    name: row.name,
-    // toFixed(): plain notation, trailing zeros dropped
-    target_amount: row.target_amount.toFixed(),
-    target_date: row.target_date,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  return { ...row, target_amount: row.target_amount.toFixed() };
 }
 
 /** The user's row, or __CODE__-404-001: other users' __plural_words__ do not exist. */
@@ -57,15 +50,7 @@ export async function get__Singular__(db: __Subgraph__Db, options: { user_id: st
 export async function create__Singular__(db: __Subgraph__Db, options: Create__Singular__Input & { user_id: string }): Promise<__Singular__> {
   const now = new Date();
   const row = await db.__singular__.create({
-    data: {
-      id: newId("__prefix__", now.getTime()),
-      user_id: options.user_id,
-      name: checkName(options.name),
-      target_amount: checkAmount(options.target_amount),
-      target_date: options.target_date ?? null,
-      created_at: now,
-      updated_at: now,
-    },
+    data: { ...options, id: newId("__prefix__", now.getTime()), name: checkName(options.name), target_amount: checkAmount(options.target_amount), created_at: now, updated_at: now },
   });
   return view(row);
 }
