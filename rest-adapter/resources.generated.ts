@@ -564,6 +564,18 @@ export const SubmitOnboardingSafeInput = Type.Object({
   transaction_hash: Type.Optional(Type.String({ description: "user_signed_deploy only: hash of the deployment transaction the user sent (config.deploy_transaction). Omitted: only records the choice.", pattern: "^0x[0-9a-fA-F]{64}$" })),
 });
 
+/** OrganisationEvent's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/organisation-event.ts). */
+export const ORGANISATION_EVENT_FIELDS = "id type created_at data api_version";
+
+/** OrganisationEvent as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/organisation-event.ts). */
+export const OrganisationEvent = Type.Object({
+  id: Type.String(),
+  type: Type.String({ description: "what happened, `<resource>.<change>`" }),
+  created_at: EpochMs,
+  data: Type.Record(Type.String(), Type.Unknown(), { description: "the resource the event is about, as the API version of `api_version` renders it" }),
+  api_version: Type.String({ description: "the interface version `data` was rendered with (`info.version` of /openapi.json)" }),
+});
+
 /** Organisation's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/organisation.ts). */
 export const ORGANISATION_FIELDS = "id name status contact_email dashboard_org_id created_at members { id name email status role issuer sub created_at } environments { id name label kind created_at updated_at auth { provider providers provider_configs is_active created_at updated_at credentials { environment_id api_key } } features { name enabled config created_at updated_at } }";
 

@@ -15,6 +15,6 @@ export class OrganisationEvent {
   @Field(() => JSONObjectScalar, { description: "the resource the event is about, as the API version of `api_version` renders it" })
   data!: Record<string, unknown>;
 
-  @Field(() => String, { description: "the interface version `data` was rendered with (info.version of /openapi.json)" })
+  @Field(() => String, { description: "the interface version `data` was rendered with (`info.version` of /openapi.json)" })
   api_version!: string;
 }
