@@ -51,7 +51,7 @@ export const agentTaskRoutes = [
     agentScope: "read:transactions",
     agentExample: { status: "failed", limit: 10 },
     query: Type.Object({ status: Type.Optional(literalUnion(AGENT_TASK_STATUSES)), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }),
-    operation: `query ListAgentTasks($status: String, $limit: Int) { agent_tasks(status: $status, limit: $limit) { ${AGENT_TASK_FIELDS} } }`,
+    operation: `query ListAgentTasks($status: AgentTaskStatus, $limit: Int) { agent_tasks(status: $status, limit: $limit) { ${AGENT_TASK_FIELDS} } }`,
     variables: ({ query }) => ({ status: query.status ?? null, limit: query.limit ?? null }),
     result: (data) => ({ items: data.agent_tasks }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/agent-tasks")) }),

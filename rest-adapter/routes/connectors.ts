@@ -42,7 +42,7 @@ export const connectorRoutes = [
       "`type`: exchange, bank, accounting or tax. A bank connects through Open Banking (POST /v0/open-banking/link-token). Lists only the connectors this deployment offers: the sandbox ones (`con_sandbox_…`) in sandbox mode only; for another, GET /v0/connectors/{connector_id} and connecting answer 404 `CON-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     query: Type.Object({ type: Type.Optional(literalUnion(CONNECTOR_TYPES)) }),
-    operation: `query ListConnectors($type: String) { connectors(type: $type) { ${CONNECTOR_FIELDS} } }`,
+    operation: `query ListConnectors($type: ConnectorType) { connectors(type: $type) { ${CONNECTOR_FIELDS} } }`,
     variables: ({ query }) => ({ type: query.type ?? null }),
     result: (data) => ({ items: data.connectors }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/connectors")), mine: link(href(base_url, "/v0/user/me/connectors")) }),

@@ -4,7 +4,8 @@ import { AgentTool } from "../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../lib/graphql/context.ts";
 import type { AgentsServices } from "./services.ts";
 import { listAgentTasks } from "./tasks/agent-tasks.ts";
-import { AgentTask, Notification } from "./types/agent-task.ts";
+import type { AgentTaskStatus } from "../../lib/vocabulary/agents.ts";
+import { AgentTask, AgentTaskStatusEnum, Notification } from "./types/agent-task.ts";
 import { AgentsUser } from "./types/user.ts";
 import { listNotifications } from "./notifications/notifications.ts";
 
@@ -14,7 +15,7 @@ export class AgentsUserResolver {
 
   @AgentTool("read:transactions")
   @FieldResolver(() => [AgentTask], { description: "The user's agent tasks, newest first (at most 100)." })
-  agent_tasks(@Root() user: AgentsUser, @Arg("status", () => String, { nullable: true }) status: string | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+  agent_tasks(@Root() user: AgentsUser, @Arg("status", () => AgentTaskStatusEnum, { nullable: true }) status: AgentTaskStatus | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
     const { user_id } = requireUser(ctx.principal, "read");
     return user_id === user.id ? listAgentTasks(this.services.db, user_id, { status: status ?? null, limit: 100 }) : Promise.resolve([]);
   }

@@ -4,7 +4,7 @@ import { ENVIRONMENT_KINDS, KEY_PARTITIONS } from "../../lib/auth/api-key.ts";
 import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
 import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
-import { RULE_ACTIONS, RULE_TRIGGERS, USER_SET_STRATEGY_STATUSES, WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
+import { AGENT_TASK_STATUSES, CONNECTOR_TYPES, RULE_ACTIONS, RULE_TRIGGERS, STRATEGY_CATEGORIES, USER_SET_STRATEGY_STATUSES, USER_STRATEGY_STATUSES, WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
 import { ACCOUNT_SOURCES, ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
 import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS, CARD_FUNDING_SOURCE_TYPES, CARD_REVEAL_METHODS, CARD_STATUSES, CARD_TYPES } from "../../lib/vocabulary/cards.ts";
@@ -59,6 +59,10 @@ const ENUMS: Record<string, readonly string[]> = {
   RuleAction: RULE_ACTIONS,
   UserSetStrategyStatus: USER_SET_STRATEGY_STATUSES,
   WidgetType: WIDGET_TYPES,
+  StrategyCategory: STRATEGY_CATEGORIES,
+  UserStrategyStatus: USER_STRATEGY_STATUSES,
+  AgentTaskStatus: AGENT_TASK_STATUSES,
+  ConnectorType: CONNECTOR_TYPES,
 };
 
 describe("value lists", () => {

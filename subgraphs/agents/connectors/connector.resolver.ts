@@ -2,7 +2,8 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "ty
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { AgentsServices } from "../services.ts";
-import { ConnectConnectorInput, Connector, ReconnectUserConnectorInput, UserConnector } from "../types/connector.ts";
+import type { ConnectorType } from "../../../lib/vocabulary/agents.ts";
+import { ConnectConnectorInput, Connector, ConnectorTypeEnum, ReconnectUserConnectorInput, UserConnector } from "../types/connector.ts";
 import { AgentsUser } from "../types/user.ts";
 import { connectConnector, disconnectConnector, getConnector, getUserConnector, listConnectors, listUserConnectors, reconnectConnector, syncUserConnector } from "./user-connectors.ts";
 
@@ -11,7 +12,7 @@ export class ConnectorResolver {
   constructor(private readonly services: AgentsServices) {}
 
   @Query(() => [Connector], { description: "The connector catalogue, by type when asked." })
-  connectors(@Arg("type", () => String, { nullable: true }) type: string | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+  connectors(@Arg("type", () => ConnectorTypeEnum, { nullable: true }) type: ConnectorType | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
     requireUser(ctx.principal, "read");
     return listConnectors(this.services, type ?? null);
   }

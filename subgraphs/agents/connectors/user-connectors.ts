@@ -2,8 +2,7 @@ import type { AutomationFinance } from "../../../lib/automation-finance.ts";
 import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
-import { CONNECTOR_TYPES, type UserConnectorStatus } from "../../../lib/vocabulary/agents.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { ConnectorType, UserConnectorStatus } from "../../../lib/vocabulary/agents.ts";
 import type { AgentsDb, Prisma } from "../db.ts";
 import type { ConnectorProvider } from "./connector-provider.ts";
 import { nextConnectorStatus, requireConnectorMove, type ConnectorTrigger } from "./connector-status.ts";
@@ -28,8 +27,8 @@ function offered(providers: ConnectorServices["providers"], row: ConnectorRow): 
   return row.auth === "open_banking" || Object.hasOwn(providers, row.id);
 }
 
-export async function listConnectors(services: Pick<ConnectorServices, "db" | "providers">, type: string | null) {
-  const where = type === null ? {} : { type: requireOneOf(CONNECTOR_TYPES, type, ["type"]) };
+export async function listConnectors(services: Pick<ConnectorServices, "db" | "providers">, type: ConnectorType | null) {
+  const where = type === null ? {} : { type };
   const rows = await services.db.connector.findMany({ where, orderBy: [{ type: "asc" }, { id: "asc" }] });
   return rows.filter((row) => offered(services.providers, row)).map(connectorView);
 }

@@ -1,6 +1,5 @@
 import { appError } from "../../../lib/errors/app-error.ts";
-import { STRATEGY_CATEGORIES } from "../../../lib/vocabulary/agents.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { StrategyCategory } from "../../../lib/vocabulary/agents.ts";
 import type { AgentsDb, AgentsTx } from "../db.ts";
 
 export type StrategyRow = NonNullable<Awaited<ReturnType<AgentsDb["strategy"]["findUnique"]>>>;
@@ -11,8 +10,8 @@ export function strategyView(row: StrategyRow) {
 export type StrategyView = ReturnType<typeof strategyView>;
 
 /** The catalogue, by category when asked, in a stable order. */
-export async function listStrategies(db: AgentsDb, category: string | null): Promise<StrategyView[]> {
-  const where = category === null ? {} : { category: requireOneOf(STRATEGY_CATEGORIES, category, ["category"]) };
+export async function listStrategies(db: AgentsDb, category: StrategyCategory | null): Promise<StrategyView[]> {
+  const where = category === null ? {} : { category };
   return (await db.strategy.findMany({ where, orderBy: [{ category: "asc" }, { id: "asc" }] })).map(strategyView);
 }
 

@@ -4,7 +4,8 @@ import { AgentAction, AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { IDEMPOTENCY_KEY_ARG } from "../../../lib/idempotency.ts";
 import type { AgentsServices } from "../services.ts";
-import { EnableStrategyInput, Strategy, UpdateUserStrategyInput, UserStrategy } from "../types/strategy.ts";
+import type { StrategyCategory, UserStrategyStatus } from "../../../lib/vocabulary/agents.ts";
+import { EnableStrategyInput, Strategy, StrategyCategoryEnum, UpdateUserStrategyInput, UserStrategy, UserStrategyStatusEnum } from "../types/strategy.ts";
 import { AgentsUser } from "../types/user.ts";
 import { findStrategy, listStrategies, strategyView } from "./strategy-catalogue.ts";
 import { deleteUserStrategy, enableStrategy, getUserStrategy, listUserStrategies, updateUserStrategy } from "./user-strategies.ts";
@@ -15,7 +16,7 @@ export class StrategyResolver {
 
   @AgentTool("read:transactions")
   @Query(() => [Strategy], { description: "The strategy catalogue, by category when asked." })
-  strategies(@Arg("category", () => String, { nullable: true }) category: string | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+  strategies(@Arg("category", () => StrategyCategoryEnum, { nullable: true }) category: StrategyCategory | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
     requireUser(ctx.principal, "read");
     return listStrategies(this.services.db, category ?? null);
   }
@@ -34,7 +35,7 @@ export class UserStrategyResolver {
 
   @AgentTool("read:transactions")
   @Query(() => [UserStrategy], { description: "The user's strategies, oldest first; by status when asked." })
-  user_strategies(@Arg("status", () => String, { nullable: true }) status: string | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
+  user_strategies(@Arg("status", () => UserStrategyStatusEnum, { nullable: true }) status: UserStrategyStatus | null, @Ctx() ctx: RequestContext): Promise<unknown[]> {
     return listUserStrategies(this.services.db, requireUser(ctx.principal, "read").user_id, status ?? null);
   }
 

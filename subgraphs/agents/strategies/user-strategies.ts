@@ -1,7 +1,6 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
-import { USER_STRATEGY_STATUSES, type UserSetStrategyStatus, type UserStrategyStatus } from "../../../lib/vocabulary/agents.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { UserSetStrategyStatus, UserStrategyStatus } from "../../../lib/vocabulary/agents.ts";
 import { Prisma, type AgentsDb, type AgentsTx } from "../db.ts";
 import { agentWrite, storedResponse, withIdempotency } from "../idempotency.ts";
 import type { EnableStrategyInput } from "../types/strategy.ts";
@@ -74,8 +73,8 @@ export async function enableStrategy(
   });
 }
 
-export async function listUserStrategies(db: AgentsDb, userId: string, status: string | null): Promise<UserStrategyView[]> {
-  const where = { user_id: userId, ...(status !== null && { status: requireOneOf(USER_STRATEGY_STATUSES, status, ["status"]) }) };
+export async function listUserStrategies(db: AgentsDb, userId: string, status: UserStrategyStatus | null): Promise<UserStrategyView[]> {
+  const where = { user_id: userId, ...(status !== null && { status }) };
   return (await db.userStrategy.findMany({ where, include: WITH_STRATEGY, orderBy: [{ created_at: "asc" }, { id: "asc" }] })).map(userStrategyView);
 }
 

@@ -5,7 +5,8 @@ import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { listLimit } from "../../../lib/list-limit.ts";
 import { IDEMPOTENCY_KEY_ARG } from "../../../lib/idempotency.ts";
 import type { AgentsServices } from "../services.ts";
-import { AgentTask, CreateAgentTaskInput } from "../types/agent-task.ts";
+import type { AgentTaskStatus } from "../../../lib/vocabulary/agents.ts";
+import { AgentTask, AgentTaskStatusEnum, CreateAgentTaskInput } from "../types/agent-task.ts";
 import { agentTaskView, cancelAgentTask, createAgentTask, listAgentTasks, loadTask } from "./agent-tasks.ts";
 
 @Resolver(() => AgentTask)
@@ -29,7 +30,7 @@ export class AgentTaskResolver {
   @AgentTool("read:transactions")
   @Query(() => [AgentTask], { description: "The user's agent tasks, newest first; by status when asked." })
   agent_tasks(
-    @Arg("status", () => String, { nullable: true }) status: string | null,
+    @Arg("status", () => AgentTaskStatusEnum, { nullable: true }) status: AgentTaskStatus | null,
     @Arg("limit", () => Int, { nullable: true, description: "1 to 100, default 20" }) limit: number | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown[]> {

@@ -3,7 +3,7 @@ import { appError, AppError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import { checkJsonAt } from "../../../lib/json-validation.ts";
 import { JobQueue } from "../../../lib/jobs/job-queue.ts";
-import { AGENT_TASK_STATUSES, type AgentTaskStatus } from "../../../lib/vocabulary/agents.ts";
+import type { AgentTaskStatus } from "../../../lib/vocabulary/agents.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import { Prisma, type AgentsDb, type AgentsTx } from "../db.ts";
 import { agentWrite, storedResponse, withIdempotency } from "../idempotency.ts";
@@ -117,8 +117,8 @@ export async function insertAgentTask(tx: AgentsTx, task: NewAgentTask, now = ne
   return id;
 }
 
-export async function listAgentTasks(db: AgentsDb, userId: string, filter: { status: string | null; limit: number }): Promise<AgentTaskView[]> {
-  const where = { user_id: userId, ...(filter.status !== null && { status: requireOneOf(AGENT_TASK_STATUSES, filter.status, ["status"]) }) };
+export async function listAgentTasks(db: AgentsDb, userId: string, filter: { status: AgentTaskStatus | null; limit: number }): Promise<AgentTaskView[]> {
+  const where = { user_id: userId, ...(filter.status !== null && { status: filter.status }) };
   return (await db.agentTask.findMany({ where, include: WITH_HISTORY, orderBy: [{ created_at: "desc" }, { id: "desc" }], take: filter.limit })).map(agentTaskView);
 }
 

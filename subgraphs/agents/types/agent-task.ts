@@ -1,6 +1,10 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { AGENT_TASK_STATUSES } from "../../../lib/vocabulary/agents.ts";
+
+export const AgentTaskStatusEnum = graphqlEnum(AGENT_TASK_STATUSES, "AgentTaskStatus", "An agent task's states (spec 3.5).");
 
 @Directive(AGENT_TAG)
 @ObjectType({ description: "One status an agent task went through." })

@@ -1,5 +1,9 @@
 import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+import { CONNECTOR_TYPES } from "../../../lib/vocabulary/agents.ts";
+
+export const ConnectorTypeEnum = graphqlEnum(CONNECTOR_TYPES, "ConnectorType", "What a connector of the catalogue connects (spec 2.10).");
 
 @ObjectType({ description: "A connector of the catalogue (spec 2.10 types exchange, bank, accounting, tax)." })
 export class Connector {

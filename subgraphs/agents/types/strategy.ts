@@ -2,9 +2,11 @@ import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
-import { USER_SET_STRATEGY_STATUSES, type UserSetStrategyStatus } from "../../../lib/vocabulary/agents.ts";
+import { STRATEGY_CATEGORIES, USER_SET_STRATEGY_STATUSES, USER_STRATEGY_STATUSES, type UserSetStrategyStatus } from "../../../lib/vocabulary/agents.ts";
 import { MAX_CONSECUTIVE_FAILURES } from "../strategies/user-strategy-status.ts";
 
+export const StrategyCategoryEnum = graphqlEnum(STRATEGY_CATEGORIES, "StrategyCategory", "What a strategy of the catalogue is for (spec 2.10).");
+export const UserStrategyStatusEnum = graphqlEnum(USER_STRATEGY_STATUSES, "UserStrategyStatus", "A user strategy's states (spec 3.6).");
 export const UserSetStrategyStatusEnum = graphqlEnum(USER_SET_STRATEGY_STATUSES, "UserSetStrategyStatus", "The states a user moves their strategy to; error is its failing runs'.");
 
 /** What a strategy is, without its parameters' schema (a user strategy shows its entry this way). */
