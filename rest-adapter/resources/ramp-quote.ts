@@ -18,7 +18,6 @@ export const resource = {
     RampQuote: { fields: RAMP_TERMS },
     RampQuoteInput: {
       fields: {
-        direction: { values: RAMP_DIRECTIONS },
         bank_account_id: { minLength: 1, maxLength: 64 },
         wallet_id: { minimum: 1, maximum: 2_147_483_647 },
         asset: { minLength: 1, maxLength: 32, examples: ["USDC"] },

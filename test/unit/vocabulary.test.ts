@@ -6,6 +6,7 @@ import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { AGENT_TASK_STATUSES, CONNECTOR_TYPES, RULE_ACTIONS, RULE_TRIGGERS, STRATEGY_CATEGORIES, USER_SET_STRATEGY_STATUSES, USER_STRATEGY_STATUSES, WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
 import { ACCOUNT_SOURCES, ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
+import { RAMP_DIRECTIONS } from "../../lib/vocabulary/bank-accounts.ts";
 import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS, CARD_FUNDING_SOURCE_TYPES, CARD_REVEAL_METHODS, CARD_STATUSES, CARD_TYPES } from "../../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
@@ -63,6 +64,7 @@ const ENUMS: Record<string, readonly string[]> = {
   UserStrategyStatus: USER_STRATEGY_STATUSES,
   AgentTaskStatus: AGENT_TASK_STATUSES,
   ConnectorType: CONNECTOR_TYPES,
+  RampDirection: RAMP_DIRECTIONS,
 };
 
 describe("value lists", () => {

@@ -2,8 +2,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import { newId } from "../../../lib/ids.ts";
 import { findOwnedWallet, requireProvenWallet } from "../../../lib/owned-wallet.ts";
-import { RAMP_DIRECTIONS, type RampDirection } from "../../../lib/vocabulary/bank-accounts.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { RampDirection } from "../../../lib/vocabulary/bank-accounts.ts";
 import type { FinanceDb } from "../db.ts";
 import type { AssetPrices } from "../prices/asset-prices.ts";
 import { amountBeyondBound, parseAmount, withinAmountBound } from "../transactions/amount.ts";
@@ -25,7 +24,7 @@ export interface RampQuoteServices {
 
 export interface RampQuoteInput {
   user_id: string;
-  direction: string;
+  direction: RampDirection;
   bank_account_id: string;
   wallet_id: number;
   /** the crypto asset's symbol */
@@ -67,7 +66,7 @@ export type RampQuoteView = ReturnType<typeof rampQuoteView>;
  */
 export async function quoteRamp(services: RampQuoteServices, input: RampQuoteInput): Promise<RampQuoteView> {
   const provider = requireBanking(services.banking);
-  const direction = requireOneOf(RAMP_DIRECTIONS, input.direction, ["direction"]);
+  const { direction } = input;
   const account = await requireRampConnection(services.db, input.user_id, input.bank_account_id);
   const wallet = await findOwnedWallet(services.users, { user_id: input.user_id, wallet_id: input.wallet_id }, input.trace_id);
   if (direction === "off") requireProvenWallet(wallet, "fund an off-ramp");

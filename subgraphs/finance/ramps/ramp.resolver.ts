@@ -3,18 +3,17 @@ import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { listLimit } from "../../../lib/list-limit.ts";
-import { RAMP_DIRECTIONS } from "../../../lib/vocabulary/bank-accounts.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { RampDirection } from "../../../lib/vocabulary/bank-accounts.ts";
 import type { FinanceServices } from "../services.ts";
-import { Ramp, RampQuote } from "../types/ramp.ts";
+import { Ramp, RampDirectionEnum, RampQuote } from "../types/ramp.ts";
 import { createRamp } from "./create-ramp.ts";
 import { quoteRamp } from "./ramp-quote.ts";
 import { getRamp, listRamps } from "./ramp-queries.ts";
 
 @InputType()
 class RampQuoteInput {
-  @Field(() => String, { description: "on (bank account → wallet) or off (wallet → bank account)" })
-  direction!: string;
+  @Field(() => RampDirectionEnum, { description: "on (bank account → wallet) or off (wallet → bank account)" })
+  direction!: RampDirection;
 
   @Field(() => String)
   bank_account_id!: string;
@@ -41,24 +40,24 @@ export class RampResolver {
 
   @Mutation(() => Ramp, { description: "Carries out a quote: on (bank account → wallet) or off (wallet → bank account). Honours the Idempotency-Key." })
   create_ramp(
-    @Arg("direction", () => String) direction: string,
+    @Arg("direction", () => RampDirectionEnum) direction: RampDirection,
     @Arg("quote_id", () => ID) quoteId: string,
     @Arg("idempotency_key", () => String, { nullable: true }) idempotencyKey: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "write");
-    return createRamp(this.services, { user_id, direction: requireOneOf(RAMP_DIRECTIONS, direction, ["direction"]), quote_id: quoteId, idempotency_key: idempotencyKey, trace_id: ctx.trace_id });
+    return createRamp(this.services, { user_id, direction, quote_id: quoteId, idempotency_key: idempotencyKey, trace_id: ctx.trace_id });
   }
 
   @AgentTool("read:transactions")
   @Query(() => [Ramp], { description: "The user's ramps, newest first." })
   ramps(
-    @Arg("direction", () => String, { nullable: true }) direction: string | null,
+    @Arg("direction", () => RampDirectionEnum, { nullable: true }) direction: RampDirection | null,
     @Arg("limit", () => Int, { nullable: true, description: "1 to 100, default 20" }) limit: number | null,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown[]> {
     const { user_id } = requireUser(ctx.principal, "read");
-    return listRamps(this.services.db, user_id, { direction: direction == null ? null : requireOneOf(RAMP_DIRECTIONS, direction, ["direction"]), limit: listLimit(limit, { fallback: 20, max: 100 }) });
+    return listRamps(this.services.db, user_id, { direction: direction ?? null, limit: listLimit(limit, { fallback: 20, max: 100 }) });
   }
 
   @AgentTool("read:transactions")

@@ -1,5 +1,9 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
+import { graphqlEnum } from "../../../lib/graphql/enums.ts";
+import { RAMP_DIRECTIONS } from "../../../lib/vocabulary/bank-accounts.ts";
+
+export const RampDirectionEnum = graphqlEnum(RAMP_DIRECTIONS, "RampDirection", "on (bank account → wallet) or off (wallet → bank account).");
 
 /** The terms a quote fixes and its ramp keeps: type-graphql gives these fields to each subclass. */
 @ObjectType({ description: "The terms of a ramp: what a quote fixes and its ramp keeps." })
