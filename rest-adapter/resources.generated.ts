@@ -4,6 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { Address, CardFundingSource, ChainId, EpochMs, Instant, Links } from "./schemas.ts";
 import { ScheduledAt } from "./resources/agent-task.ts";
 import { FundingSourceId, ShippingAddress } from "./resources/card.ts";
+import { AuthProviders } from "./resources/environment.ts";
 import { SandboxPaymentType } from "./resources/transaction.ts";
 import { SyncCounts } from "./resources/user-connector.ts";
 
@@ -433,6 +434,23 @@ export const Environment = Type.Object({
   })),
 });
 
+/** A request body: the GraphQL input CreateEnvironmentInput, its String fields taking the enums of Environment's. */
+export const CreateEnvironmentInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  kind: Type.Optional(Type.Union([Type.Literal("live"), Type.Literal("test")])),
+  auth_providers: Type.Optional(AuthProviders),
+  auth_is_active: Type.Optional(Type.Boolean({ description: "false: no JWT is accepted with x-platform-orgid <org_id>:<env_id>" })),
+});
+
+/** A request body: the GraphQL input UpdateEnvironmentInput, its String fields taking the enums of Environment's. */
+export const UpdateEnvironmentInput = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  auth_providers: Type.Optional(AuthProviders),
+  auth_is_active: Type.Optional(Type.Boolean({ description: "false: no JWT is accepted with x-platform-orgid <org_id>:<env_id>" })),
+});
+
 /** Insight's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/insight.ts). */
 export const INSIGHT_FIELDS = "id type severity status title description data created_at updated_at resolved_at dismissed_at";
 
@@ -477,6 +495,15 @@ export const Member = Type.Object({
   issuer: Type.Union([Type.String(), Type.Null()], { description: "the dashboard session token's issuer (DASHBOARD_AUTH); null: recorded before issuers were and matching no token until added again" }),
   sub: Type.String({ description: "the dashboard session token's subject" }),
   created_at: EpochMs,
+});
+
+/** A request body: the GraphQL input AddMemberInput, its String fields taking the enums of Member's. */
+export const AddMemberInput = Type.Object({
+  issuer: Type.Optional(Type.String({ minLength: 1, description: "the DASHBOARD_AUTH issuer of the member's session tokens (`iss`); default: the caller's", examples: ["https://auth.dashboard.example.com"] })),
+  sub: Type.String({ minLength: 1, description: "the member's session token `sub`" }),
+  email: Type.Optional(Type.Union([Type.String({ format: "email" }), Type.Null()])),
+  name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  role: Type.Optional(Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")])),
 });
 
 /** Notification's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/notification.ts). */

@@ -8,5 +8,25 @@ export const MEMBER: TypeOverlay = {
   },
 };
 
-/** A member of an organisation in REST (spec 2.5), written inline by the identity host's routes. */
-export const resource = { type: "Member", component: false, types: { Member: MEMBER } } satisfies RestResource;
+/** A member of an organisation in REST (spec 2.5), written inline by the identity host's routes; its body from AddMemberInput. */
+export const resource = {
+  type: "Member",
+  component: false,
+  inputs: { AddMemberInput: "Member" },
+  types: {
+    Member: MEMBER,
+    AddMemberInput: {
+      fields: {
+        issuer: {
+          acceptsNull: false,
+          minLength: 1,
+          description: "the DASHBOARD_AUTH issuer of the member's session tokens (`iss`); default: the caller's",
+          examples: ["https://auth.dashboard.example.com"],
+        },
+        sub: { minLength: 1, description: "the member's session token `sub`" },
+        email: { format: "email" },
+        role: { acceptsNull: false },
+      },
+    },
+  },
+} satisfies RestResource;

@@ -1,39 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
-import { Links, literalUnion } from "../schemas.ts";
-import { ENVIRONMENT_KINDS } from "../../lib/auth/api-key.ts";
-import { AUTH_PROVIDER_NAMES } from "../../lib/config.ts";
-import { Environment, ENVIRONMENT_FIELDS } from "../resources.generated.ts";
+import { Links } from "../schemas.ts";
+import { CreateEnvironmentInput, Environment, ENVIRONMENT_FIELDS, UpdateEnvironmentInput } from "../resources.generated.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const EnvPath = Type.Object({ org_id: Type.String({ minLength: 1 }), env_id: Type.String({ minLength: 1 }) });
-
-/**
- * The shape of one `auth_providers` entry, for the document and a first type check; the rules
- * themselves (key source, URL, unique issuer) are AUTH_PROVIDERS's, applied by the identity subgraph.
- */
-const AuthProvider = Type.Object(
-  {
-    name: literalUnion(AUTH_PROVIDER_NAMES),
-    issuer: Type.String({ minLength: 1, description: "the `iss` of the provider's tokens; picks the provider" }),
-    jwks_uri: Type.Optional(
-      Type.String({
-        description:
-          "https URL of the provider's JWKS on a public host: private, loopback, link-local and other internal addresses are refused (422), here and for every address the name resolves to when the keys are fetched (at most 64 KiB in 5 s, redirects not followed). A token whose `kid` is unknown makes the platform fetch the keys again at once, so a rotated key verifies on its first use",
-      }),
-    ),
-    public_key: Type.Optional(Type.Union([Type.String({ description: "PEM (SPKI)" }), Type.Record(Type.String(), Type.Unknown(), { description: "a JWK" })])),
-    audience: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], { description: "for provider_b the application id; when set, tokens without a matching `aud` are refused" })),
-    mode: Type.Optional(Type.Literal("app_id_only", { description: "only identity tokens (with linked_accounts) verify" })),
-  },
-  { description: "Shaped like an AUTH_PROVIDERS entry: jwks_uri or public_key, except that a siwe entry without keys uses the platform signing key." },
-);
-
-const AUTH_FIELDS = {
-  auth_providers: Type.Optional(Type.Array(AuthProvider, { maxItems: 20, description: "the identity providers the environment's users sign in with (spec 5.1.2)" })),
-  auth_is_active: Type.Optional(Type.Boolean({ description: "false: no JWT is accepted with x-platform-orgid <org_id>:<env_id>" })),
-};
 
 const AUTH_DESCRIPTION =
   " `auth_providers` (shaped like AUTH_PROVIDERS, same rules) are the issuers a JWT sent with `x-platform-orgid: <org_id>:<env_id>` may come from; users register and are found per environment. The gateway caches an environment's providers for up to 30 s (`ENVIRONMENT_CACHE_TTL_MS`), so a change takes effect within that time.";
@@ -77,12 +49,7 @@ export const environmentRoutes = [
       " Without `auth_providers` no JWT is accepted until they are set.",
     security: ["DashboardSession"],
     params: OrgId,
-    body: Type.Object({
-      name: Type.String({ minLength: 1, maxLength: 100 }),
-      label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-      kind: Type.Optional(literalUnion(ENVIRONMENT_KINDS)),
-      ...AUTH_FIELDS,
-    }),
+    body: CreateEnvironmentInput,
     operation: `mutation CreateEnvironment($org_id: ID!, $input: CreateEnvironmentInput!) { environment: create_environment(org_id: $org_id, input: $input) { ${ENVIRONMENT_FIELDS} } }`,
     variables: ({ params, body }) => ({ org_id: params.org_id, input: body }),
     result: (data) => data.environment,
@@ -115,11 +82,7 @@ export const environmentRoutes = [
     description: "Owners and admins only (403 `IDS-403-003`). Fields left out stay; `auth_providers` replaces the whole list." + AUTH_DESCRIPTION,
     security: ["DashboardSession"],
     params: EnvPath,
-    body: Type.Object({
-      name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-      label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-      ...AUTH_FIELDS,
-    }),
+    body: UpdateEnvironmentInput,
     operation: `mutation UpdateEnvironment($org_id: ID!, $env_id: ID!, $input: UpdateEnvironmentInput!) { environment: update_environment(org_id: $org_id, env_id: $env_id, input: $input) { ${ENVIRONMENT_FIELDS} } }`,
     variables: ({ params, body }) => ({ org_id: params.org_id, env_id: params.env_id, input: body }),
     result: (data) => data.environment,

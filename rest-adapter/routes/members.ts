@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route.ts";
 import { href, link } from "../links.ts";
 import { Links, literalUnion } from "../schemas.ts";
-import { Member, MEMBER_FIELDS } from "../resources.generated.ts";
+import { AddMemberInput, Member, MEMBER_FIELDS } from "../resources.generated.ts";
 import { MEMBER_ROLES } from "../../lib/vocabulary/organisations.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
@@ -35,13 +35,7 @@ export const memberRoutes = [
       "By the issuer (`issuer`) and subject (`sub`) of their dashboard session token: membership is keyed on both, so the same `sub` from another `DASHBOARD_AUTH` issuer is someone else. `issuer` defaults to the issuer of the caller's own session token and must be a `DASHBOARD_AUTH` issuer (else 422). Owners and admins only (403 `IDS-403-003`); only owners add an owner (403 `IDS-403-004`). 409 `IDS-409-001` when already a member.",
     security: ["DashboardSession"],
     params: OrgId,
-    body: Type.Object({
-      issuer: Type.Optional(Type.String({ minLength: 1, description: "the DASHBOARD_AUTH issuer of the member's session tokens (`iss`); default: the caller's", examples: ["https://auth.dashboard.example.com"] })),
-      sub: Type.String({ minLength: 1, description: "the member's session token `sub`" }),
-      email: Type.Optional(Type.Union([Type.String({ format: "email" }), Type.Null()])),
-      name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-      role: Type.Optional(literalUnion(MEMBER_ROLES)),
-    }),
+    body: AddMemberInput,
     operation: `mutation AddMember($org_id: ID!, $input: AddMemberInput!) { member: add_member(org_id: $org_id, input: $input) { ${MEMBER_FIELDS} } }`,
     variables: ({ params, body }) => ({ org_id: params.org_id, input: body }),
     result: (data) => data.member,
