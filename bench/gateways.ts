@@ -2,7 +2,7 @@ import { getStitchedSchemaFromSupergraphSdl } from "@graphql-tools/federation";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import { requestPrincipal } from "../gateway/request-principal.ts";
-import type { OperationHandle } from "../rest-adapter/gateway-client.ts";
+import type { OperationHandle } from "../rest-adapter/route-kit/gateway-client.ts";
 import type { RunningPlatform } from "../server/single-process.ts";
 import { readSupergraph } from "../server/supergraph.ts";
 

@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { isDeepStrictEqual } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
-import { TRANSACTION_FIELDS } from "../rest-adapter/resources.generated.ts";
+import { TRANSACTION_FIELDS } from "../rest-adapter/resources/resources.generated.ts";
 import { userRoutes } from "../rest-adapter/routes/user.ts";
 import { walletRoutes } from "../rest-adapter/routes/wallets.ts";
 import { TestIssuer } from "../test/support/jwt-issuer.ts";

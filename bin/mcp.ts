@@ -8,8 +8,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { MCP_PATH } from "../rest-adapter/mcp/mcp-http.ts";
-import { MCP_SERVER_INFO } from "../rest-adapter/mcp/mcp-server.ts";
+import { MCP_PATH } from "../rest-adapter/agent-runtime/mcp/mcp-http.ts";
+import { MCP_SERVER_INFO } from "../rest-adapter/agent-runtime/mcp/mcp-server.ts";
 
 const baseUrl = process.env.PLATFORM_URL ?? "http://localhost:8080";
 const token = process.env.PLATFORM_AGENT_TOKEN;

@@ -21,7 +21,7 @@ export interface PrincipalRequest {
   /**
    * The listener faces the client and nothing counted the request yet (the public /graphql): a
    * request without any credential header counts per client address here. The adapter counts
-   * those itself before routing (rest-adapter/app.ts, RateLimitedBy), so its requests do not.
+   * those itself before routing (rest-adapter/route-kit/app.ts, RateLimitedBy), so its requests do not.
    */
   countAddress?: boolean;
 }

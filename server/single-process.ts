@@ -17,16 +17,16 @@ import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { announceSandbox } from "../lib/sandbox.ts";
 import { rateLimitsFor } from "../lib/rate-limit/rate-limits.ts";
-import { InProcessGatewayClient } from "../rest-adapter/gateway-client.ts";
-import { buildIdentityApp } from "../rest-adapter/identity.ts";
-import { buildPlatformApp } from "../rest-adapter/platform.ts";
-import { assistantFor } from "../rest-adapter/chat/assistant-for.ts";
-import type { ResponseMismatchReport } from "../rest-adapter/response-check.ts";
+import { InProcessGatewayClient } from "../rest-adapter/route-kit/gateway-client.ts";
+import { buildIdentityApp } from "../rest-adapter/hosts/identity.ts";
+import { buildPlatformApp } from "../rest-adapter/hosts/platform.ts";
+import { assistantFor } from "../rest-adapter/agent-runtime/chat/assistant-for.ts";
+import type { ResponseMismatchReport } from "../rest-adapter/route-kit/response-check.ts";
 import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
-import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
+import { buildRpcApp } from "../rest-adapter/hosts/rpc/app.ts";
 import type { SafeDeployer } from "../subgraphs/users/safe/safe-deployer.ts";
 import { createAllSubgraphs } from "./subgraphs.ts";
-import type { ProblemDetail } from "../rest-adapter/problem.ts";
+import type { ProblemDetail } from "../rest-adapter/route-kit/problem.ts";
 import { readSupergraph } from "./supergraph.ts";
 
 export interface StartOptions {

@@ -15,12 +15,12 @@ import { listen } from "../lib/http.ts";
 import { createLogger, type Logger } from "../lib/logger.ts";
 import { announceSandbox } from "../lib/sandbox.ts";
 import { rateLimitsFor, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
-import { HttpGatewayClient } from "../rest-adapter/gateway-client.ts";
-import { buildIdentityApp } from "../rest-adapter/identity.ts";
-import { buildPlatformApp } from "../rest-adapter/platform.ts";
-import { assistantFor } from "../rest-adapter/chat/assistant-for.ts";
+import { HttpGatewayClient } from "../rest-adapter/route-kit/gateway-client.ts";
+import { buildIdentityApp } from "../rest-adapter/hosts/identity.ts";
+import { buildPlatformApp } from "../rest-adapter/hosts/platform.ts";
+import { assistantFor } from "../rest-adapter/agent-runtime/chat/assistant-for.ts";
 import { platformWebhooks } from "../rest-adapter/webhooks/index.ts";
-import { buildRpcApp } from "../rest-adapter/rpc/app.ts";
+import { buildRpcApp } from "../rest-adapter/hosts/rpc/app.ts";
 import { readSupergraph } from "./supergraph.ts";
 
 export const SERVICE_NAMES = [...SUBGRAPH_NAMES, "gateway", "adapter"] as const;

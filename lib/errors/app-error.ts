@@ -4,7 +4,7 @@ import { errorDefinition, isErrorCode, type ErrorCode } from "./catalogue.ts";
  * One FastAPI-style validation item (spec 2.9). On REST `loc` starts with body, query, path or
  * header; a domain function's names the field by its path in the operation's input (`["amount"]`,
  * `["trigger", "cron"]`, `[]` for the input as a whole), which the adapter puts under the part of
- * the request it took the field from (rest-adapter/graphql-errors.ts).
+ * the request it took the field from (rest-adapter/route-kit/graphql-errors.ts).
  */
 export interface ValidationItem {
   type: string;

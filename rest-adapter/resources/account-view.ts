@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { CardFundingSource } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { CardFundingSource } from "../route-kit/schemas.ts";
 import { ASSET_BALANCE } from "./asset-balance.ts";
 
 const USD_TOTAL = { pattern: "^-?[0-9]+(\\.[0-9]+)?$", examples: ["3025.5"] };

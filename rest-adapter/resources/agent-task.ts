@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { AGENT_TASK_STATUSES } from "../../lib/vocabulary/agents.ts";
 
 /** When a task may start, as REST takes it: epoch milliseconds or an ISO 8601 string. */

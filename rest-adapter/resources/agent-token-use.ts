@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 
 /** One request made with an agent token, in REST (GET /v0/agent/tokens/{token_id}/uses), written inline. */
 export const resource = {

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
 import { MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_NAME_LENGTH, MAX_AGENT_TOKEN_WALLETS } from "../../lib/contracts/agent-tokens.ts";
 

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 
 /** An API key in REST (spec 2.6), its secret only in the mint answer; written inline by its routes. Its body from MintApiKeyInput. */
 export const resource = {

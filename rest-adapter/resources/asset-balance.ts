@@ -1,4 +1,4 @@
-import type { RestResource, TypeOverlay } from "../resource-overlay.ts";
+import type { RestResource, TypeOverlay } from "../route-kit/resource-overlay.ts";
 
 /** A balance, also inside the account view's accounts (account-view.ts). */
 export const ASSET_BALANCE: TypeOverlay = {

@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { DECIMAL_PATTERN } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { DECIMAL_PATTERN } from "../route-kit/schemas.ts";
 
 /** An asset of the catalogue in REST (spec 2.10): the GraphQL Asset, prices as decimal strings. */
 export const resource = {

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { BANK_CONNECTION_STATUSES } from "../../lib/vocabulary/bank-accounts.ts";
 
 /** A linked bank account in REST (spec 2.10), written inline by the Open Banking and Bank Accounts routes. */

@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { DECIMAL_PATTERN } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { DECIMAL_PATTERN } from "../route-kit/schemas.ts";
 
 const AMOUNT_INPUT = { pattern: DECIMAL_PATTERN, maxLength: 80, description: "positive decimal string in currency units, at most the currency's decimals", examples: ["250.00"] };
 const CURRENCY_INPUT = { minLength: 1, maxLength: 32, description: "a symbol of the asset catalogue (GET /v0/assets), any case; default USD", examples: ["EUR"] };

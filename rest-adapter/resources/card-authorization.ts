@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { DECIMAL_PATTERN } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { DECIMAL_PATTERN } from "../route-kit/schemas.ts";
 
 const MCC = "^[0-9]{4}$";
 

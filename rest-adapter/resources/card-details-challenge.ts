@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { Address } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { Address } from "../route-kit/schemas.ts";
 
 /** The challenge POST /v0/cards/{card_id}/secure-details/challenge answers, written inline with _links. */
 export const resource = {

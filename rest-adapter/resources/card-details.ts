@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 
 /** A card's number, CVV and expiry as POST /v0/cards/{card_id}/secure-details answers them, written inline. */
 export const resource = {

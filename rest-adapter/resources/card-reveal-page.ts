@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 
 /** A page of a card's detail reveals (GET /v0/cards/{card_id}/secure-details/reveals), written inline with _links. */
 export const resource = {

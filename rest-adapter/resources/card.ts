@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { RestResource } from "../resource-overlay.ts";
-import { CardFundingSource, DECIMAL_PATTERN } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { CardFundingSource, DECIMAL_PATTERN } from "../route-kit/schemas.ts";
 
 // merchant category codes and the last four digits of a card number
 const FOUR_DIGITS = "^[0-9]{4}$";

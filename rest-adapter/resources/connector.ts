@@ -1,4 +1,4 @@
-import type { RestResource, TypeOverlay } from "../resource-overlay.ts";
+import type { RestResource, TypeOverlay } from "../route-kit/resource-overlay.ts";
 import { CONNECTOR_TYPES } from "../../lib/vocabulary/agents.ts";
 
 /** The catalogue's connector, also inside a user's connection (user-connector.ts). */

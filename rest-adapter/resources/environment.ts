@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { RestResource, TypeOverlay } from "../resource-overlay.ts";
-import { literalUnion } from "../schemas.ts";
+import type { RestResource, TypeOverlay } from "../route-kit/resource-overlay.ts";
+import { literalUnion } from "../route-kit/schemas.ts";
 import { AUTH_PROVIDER_NAMES } from "../../lib/config.ts";
 
 /**

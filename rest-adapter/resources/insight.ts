@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 
 /** An insight in REST (spec 2.10 insight types): the GraphQL Insight, its instants in epoch milliseconds. */
 export const resource = {

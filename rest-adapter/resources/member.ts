@@ -1,4 +1,4 @@
-import type { RestResource, TypeOverlay } from "../resource-overlay.ts";
+import type { RestResource, TypeOverlay } from "../route-kit/resource-overlay.ts";
 
 /** A member, also inside an organisation (organisation.ts). */
 export const MEMBER: TypeOverlay = {

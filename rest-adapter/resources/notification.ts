@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 
 /** An in-app notification in REST, written inline by its routes (GET /v0/notifications). */
 export const resource = {

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { ONBOARDING_STEP_ACTIONS } from "../../lib/vocabulary/onboarding.ts";
 import { STEP_STATUS } from "./onboarding-safe.ts";
 

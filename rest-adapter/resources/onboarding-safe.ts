@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { Address } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { Address } from "../route-kit/schemas.ts";
 import { ONBOARDING_SAFE_CONFIG_TYPES } from "../../lib/vocabulary/onboarding.ts";
 
 /** REST's description of an onboarding step's status, which GraphQL leaves to the enum's. */

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { ENVIRONMENT } from "./environment.ts";
 import { MEMBER } from "./member.ts";
 

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 
 /** A personal access token in REST (CLI), its secret only once at creation; written inline by its routes. Its body from CreatePersonalAccessTokenInput. */
 export const resource = {

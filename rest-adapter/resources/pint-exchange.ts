@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { PINT_MANDATE } from "./pint-mandate.ts";
 
 /** What POST /v0/idsvc/token/pint answers, written inline with _links: the PINT JWT and its stored mandate. */

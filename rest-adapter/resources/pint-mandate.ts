@@ -1,5 +1,5 @@
-import type { RestResource, TypeOverlay } from "../resource-overlay.ts";
-import { Address } from "../schemas.ts";
+import type { RestResource, TypeOverlay } from "../route-kit/resource-overlay.ts";
+import { Address } from "../route-kit/schemas.ts";
 
 /** A mandate, also inside an exchange's answer (pint-exchange.ts). */
 export const PINT_MANDATE: TypeOverlay = {

@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { Address } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { Address } from "../route-kit/schemas.ts";
 
 /** A wallet the embedded-wallet provider pregenerated (spec 6), written inline by its routes; its body from RegisterPregeneratedWalletInput. */
 export const resource = {

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { TRANSACTION_STATUSES } from "../../lib/vocabulary/transactions.ts";
 import { RAMP_TERMS } from "./ramp-quote.ts";
 

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { STRATEGY_CATEGORIES } from "../../lib/vocabulary/agents.ts";
 
 const ID = { examples: ["stg_round_up"] };

@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { DECIMAL_PATTERN, Instant, literalUnion } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { DECIMAL_PATTERN, Instant, literalUnion } from "../route-kit/schemas.ts";
 import { MAX_NOTE_LENGTH } from "../../lib/contracts/transactions.ts";
 import { SANDBOX_PAYMENT_TYPES } from "../../lib/vocabulary/transactions.ts";
 

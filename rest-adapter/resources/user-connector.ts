@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { USER_CONNECTOR_STATUSES } from "../../lib/vocabulary/agents.ts";
 import { CONNECTOR } from "./connector.ts";
 

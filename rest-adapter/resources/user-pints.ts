@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 
 /**
  * A looked-up user's PINT balance (GET /v0/users/{sri}, with idsvc.get_pints), written inline: the

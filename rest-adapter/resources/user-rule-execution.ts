@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { RULE_EXECUTION_OUTCOMES } from "../../lib/vocabulary/agents.ts";
 
 /** One firing of a user rule in REST (GET /v0/user/me/rules/{rule_id}/executions), written inline. */

@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { RULE_ACTIONS, RULE_TRIGGERS, USER_RULE_STATUSES } from "../../lib/vocabulary/agents.ts";
 
 const NAME = { minLength: 1, maxLength: 120 };

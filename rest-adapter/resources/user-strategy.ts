@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { STRATEGY_CATEGORIES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
 
 /** A strategy the user turned on, in REST (spec 3.6), written inline by its routes; its bodies from EnableStrategyInput and UpdateUserStrategyInput. */

@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { Address, ChainId } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { Address, ChainId } from "../route-kit/schemas.ts";
 
 /**
  * A user in REST (spec 2.2): the GraphQL User's own fields, its wallets and status history only with

@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { Address, ChainId } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { Address, ChainId } from "../route-kit/schemas.ts";
 
 const SIGNATURE = { pattern: "^0x[0-9a-fA-F]+$" };
 const NICKNAME_INPUT = { maxLength: 64 };

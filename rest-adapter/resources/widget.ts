@@ -1,4 +1,4 @@
-import type { RestResource } from "../resource-overlay.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
 import { WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
 import { WIDGET_GRID, WIDGET_SETTINGS } from "../../lib/contracts/widgets.ts";
 

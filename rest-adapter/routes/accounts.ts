@@ -1,7 +1,7 @@
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { withLinks } from "../schemas.ts";
-import { ACCOUNT_VIEW_FIELDS, AccountView } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { withLinks } from "../route-kit/schemas.ts";
+import { ACCOUNT_VIEW_FIELDS, AccountView } from "../resources/resources.generated.ts";
 import { BALANCE_RULES } from "./wallet-assets.ts";
 import { restCard } from "./cards.ts";
 

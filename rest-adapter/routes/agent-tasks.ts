@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { AGENT_TASK_STATUSES } from "../../lib/vocabulary/agents.ts";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { AGENT_TASK_FIELDS, AgentTask, CreateAgentTaskInput } from "../resources.generated.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { AGENT_TASK_FIELDS, AgentTask, CreateAgentTaskInput } from "../resources/resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 
 
 const LIFECYCLE = [

@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
 import { DEFAULT_AGENT_TOKEN_DAYS, DEFAULT_AGENT_TOKEN_USES, MAX_ACTIVE_AGENT_TOKENS, MAX_AGENT_TOKEN_DAYS, MAX_AGENT_TOKEN_USES, MAX_AGENT_TOKEN_WALLETS } from "../../lib/contracts/agent-tokens.ts";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { AGENT_TOKEN_FIELDS, AGENT_TOKEN_USE_FIELDS, AgentToken, AgentTokenUse, CreateAgentTokenInput } from "../resources.generated.ts";
-import { Links, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { AGENT_TOKEN_FIELDS, AGENT_TOKEN_USE_FIELDS, AgentToken, AgentTokenUse, CreateAgentTokenInput } from "../resources/resources.generated.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
 
 const tokenHref = (base: string, id: string) => href(base, "/v0/agent/tokens/{token_id}", { token_id: id });
 

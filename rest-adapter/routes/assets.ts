@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { ChainId, Links, literalUnion } from "../schemas.ts";
-import { ASSET_FIELDS } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { ChainId, Links, literalUnion } from "../route-kit/schemas.ts";
+import { ASSET_FIELDS } from "../resources/resources.generated.ts";
 import { ASSET_TYPES } from "../../lib/vocabulary/assets.ts";
 
 const ASSET_SHAPE =

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { SANDBOX_INSTITUTIONS } from "../../lib/contracts/bank-accounts.ts";
-import { href, link } from "../links.ts";
-import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { BANK_ACCOUNT_FIELDS, BankAccount } from "../resources.generated.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
+import { BANK_ACCOUNT_FIELDS, BankAccount } from "../resources/resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 import { BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_LINK_OUTCOMES } from "../../lib/vocabulary/bank-accounts.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS } from "../../lib/vocabulary/transactions.ts";
 

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
-import { BUDGET_FIELDS, CreateBudgetInput, UpdateBudgetInput } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links } from "../route-kit/schemas.ts";
+import { BUDGET_FIELDS, CreateBudgetInput, UpdateBudgetInput } from "../resources/resources.generated.ts";
 
 const BudgetId = Type.Object({ budget_id: Type.String({ minLength: 1, maxLength: 64, description: "bgt_<id>" }) });
 const Settings = Type.Object({ time_zone: Type.String({ description: "IANA time zone where budget periods begin", examples: ["Europe/Berlin"] }), _links: Type.Optional(Links) });

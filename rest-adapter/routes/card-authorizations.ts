@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { href, link, pageLinks } from "../links.ts";
-import { CARD_AUTHORIZATION_FIELDS, CardAuthorization, SandboxCardAuthorizationInput, SandboxCardRefundInput } from "../resources.generated.ts";
-import { Links, PageOffset, withLinks } from "../schemas.ts";
+import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
+import { href, link, pageLinks } from "../route-kit/links.ts";
+import { CARD_AUTHORIZATION_FIELDS, CardAuthorization, SandboxCardAuthorizationInput, SandboxCardRefundInput } from "../resources/resources.generated.ts";
+import { Links, PageOffset, withLinks } from "../route-kit/schemas.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });

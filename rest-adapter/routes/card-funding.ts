@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { cardFundingSource, Links } from "../schemas.ts";
-import { CardFundingSourceInput } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { cardFundingSource, Links } from "../route-kit/schemas.ts";
+import { CardFundingSourceInput } from "../resources/resources.generated.ts";
 import { fundingSourceInput, restFundingSource } from "./cards.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });

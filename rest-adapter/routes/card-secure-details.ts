@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link, pageLinks } from "../links.ts";
-import { PageOffset, withLinks } from "../schemas.ts";
-import { CARD_DETAILS_CHALLENGE_FIELDS, CARD_DETAILS_FIELDS, CARD_REVEAL_PAGE_FIELDS, CardDetails, CardDetailsChallenge, CardRevealPage } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link, pageLinks } from "../route-kit/links.ts";
+import { PageOffset, withLinks } from "../route-kit/schemas.ts";
+import { CARD_DETAILS_CHALLENGE_FIELDS, CARD_DETAILS_FIELDS, CARD_REVEAL_PAGE_FIELDS, CardDetails, CardDetailsChallenge, CardRevealPage } from "../resources/resources.generated.ts";
 import { CARD_DETAILS_CHALLENGE_TTL_MS, CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../lib/contracts/cards.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 

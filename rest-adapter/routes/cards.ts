@@ -1,8 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { CARD_FIELDS, CardFundingSourceInput, CreateCardInput, UpdateCardInput } from "../resources.generated.ts";
-import { Links } from "../schemas.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { CARD_FIELDS, CardFundingSourceInput, CreateCardInput, UpdateCardInput } from "../resources/resources.generated.ts";
+import { Links } from "../route-kit/schemas.ts";
 import type { CardFundingSourceType } from "../../lib/vocabulary/cards.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });

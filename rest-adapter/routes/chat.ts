@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { CHAT_ACTION_STATUSES, CHAT_MESSAGE_TYPES } from "../../lib/vocabulary/agents.ts";
 import { CHAT_ACTION_TTL_MS, MAX_CHAT_TITLE_LENGTH } from "../../lib/contracts/chat.ts";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { literalUnion, Links, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { literalUnion, Links, withLinks } from "../route-kit/schemas.ts";
 
 export const CHAT_SESSION_FIELDS = "id title created_at updated_at";
 export const CHAT_MESSAGE_FIELDS = "id session_id type content tool_call_id tool_name tool_arguments tool_result created_at";

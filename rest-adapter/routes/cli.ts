@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links } from "../route-kit/schemas.ts";
 
 export const cliRoutes = [
   defineRoute({

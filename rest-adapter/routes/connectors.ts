@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { CONNECTOR_TYPES } from "../../lib/vocabulary/agents.ts";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { ConnectConnectorInput, Connector, CONNECTOR_FIELDS, ReconnectUserConnectorInput, USER_CONNECTOR_FIELDS, UserConnector } from "../resources.generated.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { ConnectConnectorInput, Connector, CONNECTOR_FIELDS, ReconnectUserConnectorInput, USER_CONNECTOR_FIELDS, UserConnector } from "../resources/resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 
 const LIFECYCLE =
   "States (spec 3.6) and their moves: `connected` → `error` (a sync the service refused; `last_error` says why), `error` → `connected` (a sync that works again, or new credentials), `connected` or `error` → `disconnected` (you), `disconnected` → `connected` (you, with credentials). Any other move is 409 `CON-409-001`. A bookkeeping or tax service takes the ledger's transactions recorded since its last sync (tax: swaps, ramps, interest, fees), each once; what an exchange reports (deposits, withdrawals, trades) lands in the ledger once each, on an account whose id is the connection's: its balances show in GET /v0/accounts as a `crypto_wallet` without chain or address, its movements in the feed; disconnecting takes it out of the accounts, its transactions stay.";

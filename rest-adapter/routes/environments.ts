@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
-import { CreateEnvironmentInput, Environment, ENVIRONMENT_FIELDS, UpdateEnvironmentInput } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links } from "../route-kit/schemas.ts";
+import { CreateEnvironmentInput, Environment, ENVIRONMENT_FIELDS, UpdateEnvironmentInput } from "../resources/resources.generated.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const EnvPath = Type.Object({ org_id: Type.String({ minLength: 1 }), env_id: Type.String({ minLength: 1 }) });

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links, PageOffset } from "../schemas.ts";
-import { ORGANISATION_EVENT_FIELDS, OrganisationEvent } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links, PageOffset } from "../route-kit/schemas.ts";
+import { ORGANISATION_EVENT_FIELDS, OrganisationEvent } from "../resources/resources.generated.ts";
 
 export const eventRoutes = [
   defineRoute({

@@ -3,14 +3,14 @@ import { appError } from "../../lib/errors/app-error.ts";
 import { SUBGRAPH_NAMES, type SubgraphName } from "../../lib/graphql/subgraph-registry.ts";
 import { failingChecks, probe, type HealthCheckResult } from "../../lib/health.ts";
 import type { RateLimits } from "../../lib/rate-limit/rate-limits.ts";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { withLinks } from "../schemas.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { withLinks } from "../route-kit/schemas.ts";
 
 /**
  * The serving process's own stores, which no subgraph can answer for: the rate-limit store when
  * it is PostgreSQL (in split mode the adapter opens DATABASE_URL for it). The adapter adds them to
- * the health operation's data as `process_checks` (rest-adapter/app.ts).
+ * the health operation's data as `process_checks` (rest-adapter/route-kit/app.ts).
  */
 export async function processHealthChecks(rateLimits: RateLimits | undefined): Promise<HealthCheckResult[]> {
   const ping = rateLimits?.limiter.ping;

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link, pageLinks, type QueryValues } from "../links.ts";
-import { INSIGHT_FIELDS } from "../resources.generated.ts";
-import { Links, literalUnion, PageOffset } from "../schemas.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link, pageLinks, type QueryValues } from "../route-kit/links.ts";
+import { INSIGHT_FIELDS } from "../resources/resources.generated.ts";
+import { Links, literalUnion, PageOffset } from "../route-kit/schemas.ts";
 import { INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link, type Links as LinkMap } from "../links.ts";
-import { ApiKey, API_KEY_FIELDS, MintApiKeyInput } from "../resources.generated.ts";
-import { Links } from "../schemas.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link, type Links as LinkMap } from "../route-kit/links.ts";
+import { ApiKey, API_KEY_FIELDS, MintApiKeyInput } from "../resources/resources.generated.ts";
+import { Links } from "../route-kit/schemas.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const KeyPath = Type.Object({ org_id: Type.String({ minLength: 1 }), key_id: Type.String({ minLength: 1 }) });

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { href, link } from "../links.ts";
-import { KYC_STATUS_FIELDS, KycStatus } from "../resources.generated.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../schemas.ts";
+import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { KYC_STATUS_FIELDS, KycStatus } from "../resources/resources.generated.ts";
+import { EpochMs, Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 import { SANDBOX_KYC_DECISIONS } from "../../lib/vocabulary/kyc.ts";
 
 function kycLinks(base: string) {

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links, literalUnion } from "../schemas.ts";
-import { AddMemberInput, Member, MEMBER_FIELDS } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links, literalUnion } from "../route-kit/schemas.ts";
+import { AddMemberInput, Member, MEMBER_FIELDS } from "../resources/resources.generated.ts";
 import { MEMBER_ROLES } from "../../lib/vocabulary/organisations.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });

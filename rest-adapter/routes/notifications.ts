@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { Links, withLinks } from "../schemas.ts";
-import { Notification, NOTIFICATION_FIELDS } from "../resources.generated.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
+import { Notification, NOTIFICATION_FIELDS } from "../resources/resources.generated.ts";
 
 /** In-app notifications: what alert strategies tell the user. */
 export const notificationRoutes = [

@@ -1,7 +1,7 @@
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { withLinks } from "../schemas.ts";
-import { ONBOARDING_CHECKLIST_FIELDS, ONBOARDING_SAFE_FIELDS, OnboardingChecklist, OnboardingSafe, SubmitOnboardingSafeInput, SubmitOnboardingStepInput } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { withLinks } from "../route-kit/schemas.ts";
+import { ONBOARDING_CHECKLIST_FIELDS, ONBOARDING_SAFE_FIELDS, OnboardingChecklist, OnboardingSafe, SubmitOnboardingSafeInput, SubmitOnboardingStepInput } from "../resources/resources.generated.ts";
 
 const OnboardingSafeResponse = withLinks(OnboardingSafe);
 

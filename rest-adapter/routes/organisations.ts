@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Organisation, ORGANISATION_FIELDS } from "../resources.generated.ts";
-import { Links } from "../schemas.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Organisation, ORGANISATION_FIELDS } from "../resources/resources.generated.ts";
+import { Links } from "../route-kit/schemas.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 

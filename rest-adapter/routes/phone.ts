@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { PHONE_STATE_FIELDS, PHONE_VERIFICATION_CHALLENGE_FIELDS, PhoneState, PhoneVerificationChallenge } from "../resources.generated.ts";
-import { withLinks } from "../schemas.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { PHONE_STATE_FIELDS, PHONE_VERIFICATION_CHALLENGE_FIELDS, PhoneState, PhoneVerificationChallenge } from "../resources/resources.generated.ts";
+import { withLinks } from "../route-kit/schemas.ts";
 
 function phoneLinks(base: string) {
   return {

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { PINT_SCOPES, PINT_SCOPE_NAMES } from "../../lib/auth/pint-scopes.ts";
-import { defineRoute, type Route } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links, literalUnion, PageOffset, withLinks } from "../schemas.ts";
+import { defineRoute, type Route } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links, literalUnion, PageOffset, withLinks } from "../route-kit/schemas.ts";
 import {
   PINT_AUDIENCE_FIELDS,
   PINT_EXCHANGE_FIELDS,
@@ -13,7 +13,7 @@ import {
   PintJwks,
   PintMandate,
   RegisterPintAudienceInput,
-} from "../resources.generated.ts";
+} from "../resources/resources.generated.ts";
 
 /**
  * PINT exchange and administration on the identity host ({sis_url}): the exchange itself (API

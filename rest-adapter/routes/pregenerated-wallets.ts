@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { Links, withLinks } from "../schemas.ts";
-import { PREGENERATED_WALLET_FIELDS, PregeneratedWallet, RegisterPregeneratedWalletInput } from "../resources.generated.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
+import { PREGENERATED_WALLET_FIELDS, PregeneratedWallet, RegisterPregeneratedWalletInput } from "../resources/resources.generated.ts";
 
 function listLinks(base: string) {
   const self = href(base, "/v0/wallets/pregenerated");

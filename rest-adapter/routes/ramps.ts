@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { RAMP_DIRECTIONS, SANDBOX_RAMP_OUTCOMES, type RampDirection } from "../../lib/vocabulary/bank-accounts.ts";
-import { href, link } from "../links.ts";
-import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { Ramp, RAMP_FIELDS, RAMP_QUOTE_FIELDS, RampQuote, RampQuoteInput } from "../resources.generated.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
+import { Ramp, RAMP_FIELDS, RAMP_QUOTE_FIELDS, RampQuote, RampQuoteInput } from "../resources/resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 
 const rampHref = (base: string, id: string) => href(base, "/v0/ramps/{ramp_id}", { ramp_id: id });
 const RampId = Type.Object({ ramp_id: Type.String({ minLength: 1, maxLength: 64, description: "rmp_<id>" }) });

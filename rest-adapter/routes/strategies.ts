@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { STRATEGY_CATEGORIES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { EnableStrategyInput, Strategy, STRATEGY_FIELDS, UpdateUserStrategyInput, USER_STRATEGY_FIELDS, UserStrategy } from "../resources.generated.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { EnableStrategyInput, Strategy, STRATEGY_FIELDS, UpdateUserStrategyInput, USER_STRATEGY_FIELDS, UserStrategy } from "../resources/resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 
 const TRANSITIONS =
   "States (spec 3.6) and their moves: `enabled` → `disabled` (you), `disabled` → `enabled` (you), `enabled` → `error` (its runs failed three times in a row; `last_error` says why), `error` → `enabled` or `disabled` (you, once the cause is fixed; enabling clears the failure count). Any other move, setting the status it already has included, is 409 `STR-409-001` naming the current status.";

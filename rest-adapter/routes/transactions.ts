@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute, SANDBOX_TAG } from "../route.ts";
-import { href, link, pageLinks } from "../links.ts";
-import { SandboxDepositInput, SandboxPaymentInput, TRANSACTION_FIELDS, UpdateTransactionInput } from "../resources.generated.ts";
-import { Instant, Links, literalUnion, PageOffset } from "../schemas.ts";
+import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
+import { href, link, pageLinks } from "../route-kit/links.ts";
+import { SandboxDepositInput, SandboxPaymentInput, TRANSACTION_FIELDS, UpdateTransactionInput } from "../resources/resources.generated.ts";
+import { Instant, Links, literalUnion, PageOffset } from "../route-kit/schemas.ts";
 import { SANDBOX_BACKDATE_DAYS, SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_NOTE_LENGTH, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { appError } from "../../lib/errors/app-error.ts";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { EpochMs, Links } from "../schemas.ts";
-import { USER_IDENTITY_RECORD_FIELDS, USER_KYC_FIELDS, USER_PINTS_FIELDS, UserIdentityRecord, UserKyc, UserPints } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { EpochMs, Links } from "../route-kit/schemas.ts";
+import { USER_IDENTITY_RECORD_FIELDS, USER_KYC_FIELDS, USER_PINTS_FIELDS, UserIdentityRecord, UserKyc, UserPints } from "../resources/resources.generated.ts";
 
 /** Groups a key's scopes do not grant come back null and are left out of the answer. */
 function withoutNulls<T extends Record<string, unknown>>(record: T): Partial<T> {

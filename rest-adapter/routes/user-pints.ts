@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links, PageOffset, withLinks } from "../schemas.ts";
-import { PINT_MANDATE_FIELDS, PintMandate } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links, PageOffset, withLinks } from "../route-kit/schemas.ts";
+import { PINT_MANDATE_FIELDS, PintMandate } from "../resources/resources.generated.ts";
 
 /**
  * The user's PINT mandates on the platform host: list them and revoke one. The mandates live in

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { ACTION_SCHEMAS, MAX_AUTOMATION_DEPTH, RULE_LIMITS, TRIGGER_SCHEMAS } from "../../lib/contracts/rules.ts";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { CreateUserRuleInput, UpdateUserRuleInput, USER_RULE_EXECUTION_FIELDS, USER_RULE_FIELDS, UserRule, UserRuleExecution } from "../resources.generated.ts";
-import { Links, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { CreateUserRuleInput, UpdateUserRuleInput, USER_RULE_EXECUTION_FIELDS, USER_RULE_FIELDS, UserRule, UserRuleExecution } from "../resources/resources.generated.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
 
 const settingsDoc = (schemas: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>) =>
   Object.entries(schemas)

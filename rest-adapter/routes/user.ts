@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links, literalUnion, withLinks } from "../schemas.ts";
-import { CreatePersonalAccessTokenInput, CreateUserInput, PERSONAL_ACCESS_TOKEN_FIELDS, PersonalAccessToken, USER_EXPANSIONS, USER_FIELDS } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
+import { CreatePersonalAccessTokenInput, CreateUserInput, PERSONAL_ACCESS_TOKEN_FIELDS, PersonalAccessToken, USER_EXPANSIONS, USER_FIELDS } from "../resources/resources.generated.ts";
 
 const EXPANDABLE = ["wallets", "status_history"] as const;
 

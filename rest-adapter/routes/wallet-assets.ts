@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
-import { ASSET_BALANCE_FIELDS, AssetBalance } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links } from "../route-kit/schemas.ts";
+import { ASSET_BALANCE_FIELDS, AssetBalance } from "../resources/resources.generated.ts";
 
 export const BALANCE_RULES =
   "Balances come from `BALANCE_SOURCE`: `ledger` (the default) sums the completed ledger movements booked against the wallet (sandbox deposits included; pending ones do not count yet); `chain` reads the wallet's address on its chain when `CHAIN_RPC_URLS` covers it (the native coin and every ERC-20 of the asset catalogue on that chain, in one Multicall3 call, cached `BALANCE_CACHE_SECONDS`; an unreachable node is 502 `CHN-502-001`), and keeps the ledger for other chains and for Safes not deployed yet. Only non-zero balances are listed, by symbol. `value_usd` uses the asset's current price (`GET /v0/assets/{asset_id}`).";

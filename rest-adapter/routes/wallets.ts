@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
-import { RegisterWalletInput, UpdateWalletInput, Wallet, WALLET_FIELDS, WalletAddressProofInput } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links } from "../route-kit/schemas.ts";
+import { RegisterWalletInput, UpdateWalletInput, Wallet, WALLET_FIELDS, WalletAddressProofInput } from "../resources/resources.generated.ts";
 
 const WalletId = Type.Object({ wallet_id: Type.Integer({ minimum: 1 }) });
 

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { href, link } from "../links.ts";
-import { defineRoute } from "../route.ts";
-import { CreateWidgetInput, UpdateWidgetInput, Widget, WIDGET_FIELDS } from "../resources.generated.ts";
-import { Links, withLinks } from "../schemas.ts";
+import { href, link } from "../route-kit/links.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { CreateWidgetInput, UpdateWidgetInput, Widget, WIDGET_FIELDS } from "../resources/resources.generated.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
 
 export const WidgetId = Type.Object({ widget_id: Type.String({ minLength: 1, maxLength: 64, description: "wdg_<id>" }) });
 export const widgetHref = (base: string, id: string) => href(base, "/v0/widgets/{widget_id}", { widget_id: id });
@@ -15,7 +15,7 @@ const widgetLinks = (base: string, id: string) => ({
 const TYPES =
   "Types (spec 2.10): `balance` (the accounts, GET /v0/accounts), `transactions` (the latest transactions with meta, GET /v0/transactions, narrowed by `limit`, `type`, `category`, `direction`), `chat` (your chat sessions, or one session's messages with `session_id`), `budget` (your budgets, or one with `budget_id`). Settings off the type's schema: 422 at `body.settings.<field>`.";
 
-/** The user's dashboard (Widgets); GET /v0/widgets/{widget_id}/data is rest-adapter/widgets/widget-data.ts. */
+/** The user's dashboard (Widgets); GET /v0/widgets/{widget_id}/data is rest-adapter/agent-runtime/widgets/widget-data.ts. */
 export const widgetRoutes = [
   defineRoute({
     operationId: "listWidgets",

@@ -2,10 +2,10 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import { metricsEnabled, recordWebhookDelivery } from "../../lib/metrics.ts";
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../../lib/errors/app-error.ts";
-import type { GatewayClient } from "../gateway-client.ts";
-import { errorFromGraphQL } from "../graphql-errors.ts";
-import type { DocumentedRoute } from "../openapi.ts";
-import type { ResponseChecker } from "../response-check.ts";
+import type { GatewayClient } from "../route-kit/gateway-client.ts";
+import { errorFromGraphQL } from "../route-kit/graphql-errors.ts";
+import type { DocumentedRoute } from "../route-kit/openapi.ts";
+import type { ResponseChecker } from "../route-kit/response-check.ts";
 import { JsonBodyError, jsonInvalid, parseJsonBody } from "../../lib/json-body.ts";
 import { compileValidator, validationItems } from "../../lib/json-validation.ts";
 

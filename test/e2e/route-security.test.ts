@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { identityRoutes } from "../../rest-adapter/identity.ts";
-import { platformRoutes } from "../../rest-adapter/platform.ts";
+import { identityRoutes } from "../../rest-adapter/hosts/identity.ts";
+import { platformRoutes } from "../../rest-adapter/hosts/platform.ts";
 import type { TSchema } from "@sinclair/typebox";
-import type { Route } from "../../rest-adapter/route.ts";
+import type { Route } from "../../rest-adapter/route-kit/route.ts";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../support/platform.ts";
 

@@ -26,13 +26,13 @@ const EXPECTED_CHANGES = [
   "?? test/e2e/savings-goals/savings-goals.test.ts",
   " M lib/errors/catalogue.ts",
   " M prisma/finance/schema.prisma",
-  " M rest-adapter/platform.ts",
+  " M rest-adapter/hosts/platform.ts",
   " M subgraphs/finance/index.ts",
   // written by migration:new, compose and generate:operations
   "?? prisma/finance/migrations/<timestamp>_savings_goals/migration.sql",
   " M gateway/supergraph.graphql",
-  " M rest-adapter/operation-data.generated.ts",
-  " M rest-adapter/resources.generated.ts",
+  " M rest-adapter/route-kit/operation-data.generated.ts",
+  " M rest-adapter/resources/resources.generated.ts",
 ];
 
 const copy = mkdtempSync(join(tmpdir(), "resource-scaffold-"));

@@ -2,9 +2,9 @@ import "reflect-metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { compileValidator } from "../../lib/json-validation.ts";
-import { compileRoute } from "../../rest-adapter/app.ts";
-import { identityRoutes } from "../../rest-adapter/identity.ts";
-import { platformRoutes } from "../../rest-adapter/platform.ts";
+import { compileRoute } from "../../rest-adapter/route-kit/app.ts";
+import { identityRoutes } from "../../rest-adapter/hosts/identity.ts";
+import { platformRoutes } from "../../rest-adapter/hosts/platform.ts";
 import { startSingleProcess, type RunningPlatform } from "../../server/single-process.ts";
 
 // The adapter prepares a route's operation and validators on its first request (start-up time,

@@ -8,7 +8,7 @@ import { newAccount, registrationBody } from "./registration.ts";
 
 export { freePort, randomAddress };
 import { freshDatabaseUrl } from "./test-database.ts";
-import type { ResponseMismatch } from "../../rest-adapter/response-check.ts";
+import type { ResponseMismatch } from "../../rest-adapter/route-kit/response-check.ts";
 import { assertDocumentedResponses } from "./response-check.ts";
 
 export interface TestPlatform extends RunningPlatform {

@@ -1,4 +1,4 @@
-import type { ResponseMismatch } from "../../rest-adapter/response-check.ts";
+import type { ResponseMismatch } from "../../rest-adapter/route-kit/response-check.ts";
 
 /**
  * Fails with every answer that differed from its route's OpenAPI entry: the test platform checks

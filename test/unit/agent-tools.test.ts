@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { agentActions, agentTools, exampleRequest, ToolArgumentError, toolRequest, type AgentTool } from "../../rest-adapter/mcp/agent-tools.ts";
-import { platformRoutes } from "../../rest-adapter/platform.ts";
-import type { Route } from "../../rest-adapter/route.ts";
+import { agentActions, agentTools, exampleRequest, ToolArgumentError, toolRequest, type AgentTool } from "../../rest-adapter/agent-runtime/mcp/agent-tools.ts";
+import { platformRoutes } from "../../rest-adapter/hosts/platform.ts";
+import type { Route } from "../../rest-adapter/route-kit/route.ts";
 
 // Issue 26: AgentTool tools read, AgentAction tools write; a tool call's arguments are checked
 // against its route's own schemas, path parameters are single segments, and the URL built must

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../lib/contracts/cards.ts";
-import { buildOpenApiDocument } from "../../rest-adapter/openapi.ts";
+import { buildOpenApiDocument } from "../../rest-adapter/route-kit/openapi.ts";
 import { cardSecureDetailsRoutes } from "../../rest-adapter/routes/card-secure-details.ts";
 import { cardDetailsMessage } from "../../subgraphs/finance/cards/card-details-challenge.ts";
 import { revealRetryAfterSeconds } from "../../subgraphs/finance/cards/reveal-card-details.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { CHAT_ACTION_STATUSES, type ChatActionStatus } from "../../lib/vocabulary/agents.ts";
 import { chatActionStatus, requireChatActionMove } from "../../subgraphs/agents/chat/chat-action-status.ts";
-import { proposedAction } from "../../rest-adapter/chat/proposals.ts";
+import { proposedAction } from "../../rest-adapter/agent-runtime/chat/proposals.ts";
 
 describe("a proposed chat action's life", () => {
   const allowed: [ChatActionStatus, ChatActionStatus][] = [

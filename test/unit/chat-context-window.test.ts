@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TOOL_RESULT_CHARS, type ChatHistoryMessage } from "../../rest-adapter/chat/assistant.ts";
-import { contextWindow } from "../../rest-adapter/chat/context-window.ts";
+import { MAX_TOOL_RESULT_CHARS, type ChatHistoryMessage } from "../../rest-adapter/agent-runtime/chat/assistant.ts";
+import { contextWindow } from "../../rest-adapter/agent-runtime/chat/context-window.ts";
 
 const none = { content: null, tool_call_id: null, tool_name: null, tool_arguments: null, tool_result: null };
 const user = (content: string): ChatHistoryMessage => ({ ...none, type: "user", content });
@@ -11,7 +11,7 @@ const result = (id: string, body: string): ChatHistoryMessage => ({ ...none, typ
 /** One earlier turn of `size` characters: a question, a tool call with its result, an answer. */
 const turn = (n: number, size: number) => [user("q".repeat(size / 2)), call(`c${n}`), result(`c${n}`, ""), answer("a".repeat(size / 2))];
 
-describe("the assistant's context window (rest-adapter/chat/context-window.ts)", () => {
+describe("the assistant's context window (rest-adapter/agent-runtime/chat/context-window.ts)", () => {
   it("is the whole history while it fits", () => {
     const history = [...turn(1, 100), ...turn(2, 100), user("now?")];
     expect(contextWindow(history, 1000)).toEqual(history);

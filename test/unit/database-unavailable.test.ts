@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GraphQLError } from "graphql";
 import { isDatabaseUnavailable, isUnstorableText } from "../../lib/db/prisma-errors.ts";
-import { asAppError } from "../../rest-adapter/problem.ts";
+import { asAppError } from "../../rest-adapter/route-kit/problem.ts";
 
 describe("isDatabaseUnavailable", () => {
   it("recognises a database that is away, however wrapped", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AppError, appError, fromExtensions, validationError, type ValidationItem } from "../../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, errorDefinition, isErrorCode, type ErrorCode, type ErrorDefinition } from "../../lib/errors/catalogue.ts";
-import { asAppError, renderProblem } from "../../rest-adapter/problem.ts";
+import { asAppError, renderProblem } from "../../rest-adapter/route-kit/problem.ts";
 
 const CONTEXT = { instance: "/v0/wallets/7", trace_id: "4bf92f3577b34da6a3ce929d0e0e4736", base_url: "https://api.platform.test", docs_url: "https://docs.platform.test", style: "platform" as const };
 const entries = Object.entries(ERROR_CATALOGUE) as [ErrorCode, ErrorDefinition][];

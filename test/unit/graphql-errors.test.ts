@@ -2,9 +2,9 @@ import { Type } from "@sinclair/typebox";
 import type { GraphQLFormattedError } from "graphql";
 import { describe, expect, it } from "vitest";
 import { appError, validationError, type AppError } from "../../lib/errors/app-error.ts";
-import { errorFromGraphQL, fieldPartOf } from "../../rest-adapter/graphql-errors.ts";
-import { identityRoutes } from "../../rest-adapter/identity.ts";
-import { platformRoutes } from "../../rest-adapter/platform.ts";
+import { errorFromGraphQL, fieldPartOf } from "../../rest-adapter/route-kit/graphql-errors.ts";
+import { identityRoutes } from "../../rest-adapter/hosts/identity.ts";
+import { platformRoutes } from "../../rest-adapter/hosts/platform.ts";
 
 /** An error as it reaches the adapter: its extensions through JSON, as the gateway passes them on. */
 const asReceived = (error: AppError): GraphQLFormattedError => ({ message: error.detail, extensions: JSON.parse(JSON.stringify(error.extensions)) });

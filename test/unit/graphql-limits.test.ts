@@ -6,7 +6,7 @@ import { getIntrospectionQuery, parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../lib/config-error.ts";
 import { DEFAULT_GRAPHQL_LIMITS, depthRule, documentBeyondLimits, graphqlBodyLimit, limitParseOptions, loadGraphqlLimitConfig, operationBeyondLimits, subgraphLimits, type GraphqlLimits } from "../../lib/graphql/limits.ts";
-import { DEFAULT_ROUTE_BODY_LIMIT, type OperationRoute } from "../../rest-adapter/route.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT, type OperationRoute } from "../../rest-adapter/route-kit/route.ts";
 import { readSupergraph } from "../../server/supergraph.ts";
 
 const ROUTES_DIR = join(import.meta.dirname, "..", "..", "rest-adapter", "routes");

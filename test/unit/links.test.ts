@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { href, link, pageLinks } from "../../rest-adapter/links.ts";
+import { href, link, pageLinks } from "../../rest-adapter/route-kit/links.ts";
 
 describe("link (spec 2.1 Link)", () => {
   it("is just href for a GET link: method GET is the default and is omitted", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { categoryOf, formatUsd, OfflineAssistant, periodOf } from "../../rest-adapter/chat/offline-assistant.ts";
+import { categoryOf, formatUsd, OfflineAssistant, periodOf } from "../../rest-adapter/agent-runtime/chat/offline-assistant.ts";
 
 const NOW = new Date(Date.UTC(2026, 10, 23, 15, 30)); // Monday 23 November 2026, UTC
 

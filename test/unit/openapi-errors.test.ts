@@ -3,12 +3,12 @@ import AjvModule from "ajv";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { errorDefinition } from "../../lib/errors/catalogue.ts";
-import { identityRoutes } from "../../rest-adapter/identity.ts";
-import { buildOpenApiDocument, type DocumentedRoute } from "../../rest-adapter/openapi.ts";
-import { platformRoutes } from "../../rest-adapter/platform.ts";
-import { derivedErrorCodes, errorStatuses, routeErrorCodes, type Route } from "../../rest-adapter/route.ts";
-import { COMPONENTS } from "../../rest-adapter/components.ts";
-import { problemSchema } from "../../rest-adapter/schemas.ts";
+import { identityRoutes } from "../../rest-adapter/hosts/identity.ts";
+import { buildOpenApiDocument, type DocumentedRoute } from "../../rest-adapter/route-kit/openapi.ts";
+import { platformRoutes } from "../../rest-adapter/hosts/platform.ts";
+import { derivedErrorCodes, errorStatuses, routeErrorCodes, type Route } from "../../rest-adapter/route-kit/route.ts";
+import { COMPONENTS } from "../../rest-adapter/route-kit/components.ts";
+import { problemSchema } from "../../rest-adapter/route-kit/schemas.ts";
 import { platformWebhooks } from "../../rest-adapter/webhooks/index.ts";
 import { webhookDocumentation } from "../../rest-adapter/webhooks/webhooks.ts";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { buildSchema } from "graphql";
 import { describe, expect, it } from "vitest";
-import { defineRoute } from "../../rest-adapter/route.ts";
+import { defineRoute } from "../../rest-adapter/route-kit/route.ts";
 import { OPERATION_TYPES_PATH, currentOperationTypes } from "../../scripts/operation-types-source.ts";
 import { operationDataType, renderOperationTypes } from "../../scripts/operation-types.ts";
 
@@ -18,7 +18,7 @@ const SCHEMA = buildSchema(`
   type Mutation { rename(id: ID!, name: String!): Thing! }
 `);
 
-describe("rest-adapter/operation-data.generated.ts", () => {
+describe("rest-adapter/route-kit/operation-data.generated.ts", () => {
   it("is what the committed supergraph and the route tables generate (run `npm run generate:operations` when this fails)", () => {
     expect(readFileSync(OPERATION_TYPES_PATH, "utf8")).toBe(currentOperationTypes());
   });

@@ -2,11 +2,11 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildHttpApp } from "../../rest-adapter/app.ts";
-import type { GatewayClient } from "../../rest-adapter/gateway-client.ts";
-import type { ResponseMismatch } from "../../rest-adapter/response-check.ts";
-import type { Route } from "../../rest-adapter/route.ts";
-import { EpochMs } from "../../rest-adapter/schemas.ts";
+import { buildHttpApp } from "../../rest-adapter/route-kit/app.ts";
+import type { GatewayClient } from "../../rest-adapter/route-kit/gateway-client.ts";
+import type { ResponseMismatch } from "../../rest-adapter/route-kit/response-check.ts";
+import type { Route } from "../../rest-adapter/route-kit/route.ts";
+import { EpochMs } from "../../rest-adapter/route-kit/schemas.ts";
 
 /** A gateway answering every operation with what the test hands it. */
 function gatewayAnswering(answer: () => unknown): GatewayClient {

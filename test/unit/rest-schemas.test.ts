@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import { buildSchema } from "graphql";
 import { describe, expect, it } from "vitest";
-import type { RestResource } from "../../rest-adapter/resource-overlay.ts";
-import { Address } from "../../rest-adapter/schemas.ts";
+import type { RestResource } from "../../rest-adapter/route-kit/resource-overlay.ts";
+import { Address } from "../../rest-adapter/route-kit/schemas.ts";
 import { REST_SCHEMAS_PATH, currentRestSchemas } from "../../scripts/rest-schemas-source.ts";
 import { renderRestSchemas } from "../../scripts/rest-schemas.ts";
 
@@ -49,7 +49,7 @@ function render(resource: RestResource, exports: Record<string, unknown> = {}): 
   return renderRestSchemas(SCHEMA, [{ name: "thing", exports: { resource, ...exports } }]);
 }
 
-describe("rest-adapter/resources.generated.ts", () => {
+describe("rest-adapter/resources/resources.generated.ts", () => {
   it("is what the committed supergraph and the overlays generate (run `npm run generate:operations` when this fails)", async () => {
     expect(readFileSync(REST_SCHEMAS_PATH, "utf8")).toBe(await currentRestSchemas());
   });
@@ -94,7 +94,7 @@ describe("renderRestSchemas", () => {
       '}, { $id: "Thing" });',
     ])
       expect(source).toContain(line);
-    expect(source).toContain('import { Config } from "./resources/thing.ts";');
+    expect(source).toContain('import { Config } from "./thing.ts";');
     expect(source).not.toMatch(/owner|pages/);
   });
 
@@ -159,9 +159,9 @@ describe("renderRestSchemas", () => {
     expect(visit).toContain('ended_at: Type.Union([EpochMs, Type.Null()], { description: "When it ended; null while under way." }),');
   });
 
-  it("imports a replacement that is one of REST's shared shapes from rest-adapter/schemas.ts", () => {
+  it("imports a replacement that is one of REST's shared shapes from rest-adapter/route-kit/schemas.ts", () => {
     const shared = render({ type: "Thing", types: { Thing: { omit: ["owner"] }, CreateThingInput: { fields: { name: { schema: Address } } } }, inputs: { CreateThingInput: "Thing" } });
-    expect(shared).toContain('import { Address, EpochMs, Links } from "./schemas.ts";');
+    expect(shared).toContain('import { Address, EpochMs, Links } from "../route-kit/schemas.ts";');
     expect(shared).toContain("name: Type.Optional(Type.Union([Address, Type.Null()])),");
   });
 

@@ -5,9 +5,9 @@ import { generateApiKey } from "../../lib/auth/api-key.ts";
 import type { Principal } from "../../lib/auth/principal.ts";
 import { appError } from "../../lib/errors/app-error.ts";
 import { SUBGRAPH_NAMES } from "../../lib/graphql/subgraph-registry.ts";
-import type { GatewayClient, GatewayRequest } from "../../rest-adapter/gateway-client.ts";
-import { buildRpcApp, type RpcAppOptions } from "../../rest-adapter/rpc/app.ts";
-import { gatewayKeyAuthenticator, type RpcAuthenticate } from "../../rest-adapter/rpc/auth.ts";
+import type { GatewayClient, GatewayRequest } from "../../rest-adapter/route-kit/gateway-client.ts";
+import { buildRpcApp, type RpcAppOptions } from "../../rest-adapter/hosts/rpc/app.ts";
+import { gatewayKeyAuthenticator, type RpcAuthenticate } from "../../rest-adapter/hosts/rpc/auth.ts";
 
 const KEY = generateApiKey("public", "test");
 const PUBLIC: Principal = { kind: "api_key", key_id: "key_1", org_id: "org_1", env_id: "env_1", partition: "public", scopes: ["rpc.invoke"] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALLOWED_METHODS, classifyMethod } from "../../rest-adapter/rpc/methods.ts";
-import { MAX_BATCH_SIZE, assemble, parseBody as parseBodyBytes, planCall, upstreamCalls, type CallPlan } from "../../rest-adapter/rpc/protocol.ts";
+import { ALLOWED_METHODS, classifyMethod } from "../../rest-adapter/hosts/rpc/methods.ts";
+import { MAX_BATCH_SIZE, assemble, parseBody as parseBodyBytes, planCall, upstreamCalls, type CallPlan } from "../../rest-adapter/hosts/rpc/protocol.ts";
 
 describe("method policy", () => {
   it("allows reads and eth_sendRawTransaction", () => {

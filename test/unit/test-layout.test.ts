@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SANDBOX_TAG, type Route } from "../../rest-adapter/route.ts";
+import { SANDBOX_TAG, type Route } from "../../rest-adapter/route-kit/route.ts";
 
 // A tag's tests sit beside each other (CONTRIBUTING.md, "Tests"): test/e2e/<tag>/ holds the e2e
 // tests of the spec tag's routes, and each route module rest-adapter/routes/<name>.ts has its

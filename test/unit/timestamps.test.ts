@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyTimestampFormat, formatIso8601, isTimestampField, timestampFormat } from "../../rest-adapter/timestamps.ts";
+import { applyTimestampFormat, formatIso8601, isTimestampField, timestampFormat } from "../../rest-adapter/route-kit/timestamps.ts";
 
 const MS = Date.UTC(2024, 4, 1, 12, 34, 56, 789); // 2024-05-01T12:34:56.789Z
 const ISO = "2024-05-01T12:34:56Z";

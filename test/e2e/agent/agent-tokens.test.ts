@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TRANSACTION_FIELDS } from "../../../rest-adapter/resources.generated.ts";
+import { TRANSACTION_FIELDS } from "../../../rest-adapter/resources/resources.generated.ts";
 import { userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { identityRoutes } from "../../../rest-adapter/identity.ts";
+import { identityRoutes } from "../../../rest-adapter/hosts/identity.ts";
 import { ENV, expectIdentityProblem as expectProblem, mintKey, ORG, startBootstrappedIdentity } from "../../support/identity.ts";
 import type { TestPlatform } from "../../support/platform.ts";
 

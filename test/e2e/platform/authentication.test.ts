@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatePersonalAccessToken } from "../../../lib/auth/personal-access-token.ts";
-import { platformRoutes } from "../../../rest-adapter/platform.ts";
+import { platformRoutes } from "../../../rest-adapter/hosts/platform.ts";
 import { platformWebhooks } from "../../../rest-adapter/webhooks/index.ts";
 import { webhookDocumentation } from "../../../rest-adapter/webhooks/webhooks.ts";
 import { TestIssuer } from "../../support/jwt-issuer.ts";

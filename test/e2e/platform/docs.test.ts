@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../../../lib/errors/catalogue.ts";
-import { prefersHtml } from "../../../rest-adapter/docs.ts";
-import { renderProblem } from "../../../rest-adapter/problem.ts";
+import { prefersHtml } from "../../../rest-adapter/route-kit/docs.ts";
+import { renderProblem } from "../../../rest-adapter/route-kit/problem.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";

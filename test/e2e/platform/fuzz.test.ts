@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, isErrorCode } from "../../../lib/errors/catalogue.ts";
-import { DEFAULT_ROUTE_BODY_LIMIT } from "../../../rest-adapter/route.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT } from "../../../rest-adapter/route-kit/route.ts";
 import { hostileBodies, operationsOf, requestFor, type FuzzRequest, type Operation } from "../../support/openapi-fuzz.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { newAccount } from "../../support/registration.ts";

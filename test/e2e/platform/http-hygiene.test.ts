@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_ROUTE_BODY_LIMIT } from "../../../rest-adapter/route.ts";
+import { DEFAULT_ROUTE_BODY_LIMIT } from "../../../rest-adapter/route-kit/route.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 let platform: TestPlatform;

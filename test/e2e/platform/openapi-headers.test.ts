@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { platformRoutes } from "../../../rest-adapter/platform.ts";
+import { platformRoutes } from "../../../rest-adapter/hosts/platform.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 25 item 7: the headers the spec names in prose (Idempotency-Key, the webhook signature

@@ -7,8 +7,8 @@ import { createPublicClient, http, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInternalGraphqlApp } from "../../../gateway/http.ts";
 import { listen } from "../../../lib/http.ts";
-import { HttpGatewayClient } from "../../../rest-adapter/gateway-client.ts";
-import { buildRpcApp } from "../../../rest-adapter/rpc/app.ts";
+import { HttpGatewayClient } from "../../../rest-adapter/route-kit/gateway-client.ts";
+import { buildRpcApp } from "../../../rest-adapter/hosts/rpc/app.ts";
 import { startDevnet, type Devnet } from "../../support/devnet.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 

@@ -1,7 +1,7 @@
 import { buildSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { enumsWithinApi, SingleFetchShortcut } from "../../../gateway/single-fetch.ts";
-import { TRANSACTION_FIELDS } from "../../../rest-adapter/resources.generated.ts";
+import { TRANSACTION_FIELDS } from "../../../rest-adapter/resources/resources.generated.ts";
 import { userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 

@@ -1,5 +1,5 @@
-import type { RestResource } from "../resource-overlay.ts";
-import { DECIMAL_PATTERN } from "../schemas.ts";
+import type { RestResource } from "../route-kit/resource-overlay.ts";
+import { DECIMAL_PATTERN } from "../route-kit/schemas.ts";
 
 const NAME_INPUT = { minLength: 1, maxLength: 100, examples: ["Holiday"] };
 const AMOUNT_INPUT = { pattern: DECIMAL_PATTERN, maxLength: 40, description: "positive decimal string in USD, at most 2 decimals", examples: ["1500.00"] };

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineRoute } from "../route.ts";
-import { href, link } from "../links.ts";
-import { Links } from "../schemas.ts";
-import { __SINGULAR___FIELDS, Create__Singular__Input, Update__Singular__Input } from "../resources.generated.ts";
+import { defineRoute } from "../route-kit/route.ts";
+import { href, link } from "../route-kit/links.ts";
+import { Links } from "../route-kit/schemas.ts";
+import { __SINGULAR___FIELDS, Create__Singular__Input, Update__Singular__Input } from "../resources/resources.generated.ts";
 
 const Params = Type.Object({ __singular_snake___id: Type.String({ minLength: 1, maxLength: 64, description: "__prefix___<id>" }) });
 

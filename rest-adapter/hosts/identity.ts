@@ -1,0 +1,41 @@
+import type { FastifyInstance } from "fastify";
+import type { Hex } from "viem";
+import { buildHttpApp } from "../route-kit/app.ts";
+import { IDENTITY_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
+import { buildOpenApiDocument } from "../route-kit/openapi.ts";
+import type { ListenerOptions } from "./platform.ts";
+import type { Route } from "../route-kit/route.ts";
+import { environmentRoutes } from "../routes/environments.ts";
+import { eventRoutes } from "../routes/events.ts";
+import { healthRoutes } from "../routes/health.ts";
+import { keyRoutes } from "../routes/keys.ts";
+import { memberRoutes } from "../routes/members.ts";
+import { organisationRoutes } from "../routes/organisations.ts";
+import { documentPintDomainSalt, pintRoutes } from "../routes/pints.ts";
+import { userLookupRoutes } from "../routes/user-lookup.ts";
+
+/** Every route of the identity listener ({sis_url}). */
+export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...eventRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes, ...pintRoutes];
+
+/**
+ * The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`).
+ * `pintDomainSalt` (PINT_DOMAIN_SALT) is written into the exchange's description, so integrators read this deployment's value.
+ */
+export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pintDomainSalt: Hex }): Promise<FastifyInstance> {
+  const document = buildOpenApiDocument({
+    title: "Identity service",
+    description: "Organisations, environments, members, API keys, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3). Outgoing events are not emitted yet (spec 6): their list answers empty.",
+    serverUrl: options.baseUrl,
+    errorStyle: "identity",
+    docsUrl: options.docsUrl,
+    routes: identityRoutes.map((route) => documentPintDomainSalt(route, options.pintDomainSalt)),
+  });
+  return buildHttpApp({
+    ...options,
+    name: "identity",
+    routes: identityRoutes,
+    errorStyle: "identity",
+    credentialHeaders: IDENTITY_CREDENTIAL_HEADERS,
+    document,
+  });
+}

@@ -1,0 +1,142 @@
+import type { FastifyInstance } from "fastify";
+import type { JSONWebKeySet } from "jose";
+import type { Logger } from "../../lib/logger.ts";
+import type { RateLimits } from "../../lib/rate-limit/rate-limits.ts";
+import { buildHttpApp } from "../route-kit/app.ts";
+import type { ProblemDetail } from "../route-kit/problem.ts";
+import type { HttpSettings } from "../../lib/http.ts";
+import { PLATFORM_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
+import type { TrustProxy } from "../../lib/trust-proxy.ts";
+import type { GatewayClient } from "../route-kit/gateway-client.ts";
+import { ResponseChecker, type ResponseMismatchReport } from "../route-kit/response-check.ts";
+import { buildOpenApiDocument } from "../route-kit/openapi.ts";
+import { registerWebhooks, webhookDocumentation, type WebhookReceiver } from "../webhooks/webhooks.ts";
+import { SANDBOX_TAG, type Route } from "../route-kit/route.ts";
+import { cliRoutes } from "../routes/cli.ts";
+import { healthRoutes } from "../routes/health.ts";
+import { kycRoutes } from "../routes/kyc.ts";
+import { onboardingRoutes } from "../routes/onboarding.ts";
+import { phoneRoutes } from "../routes/phone.ts";
+import { siweRoutes } from "../routes/siwe.ts";
+import { personalAccessTokenRoutes, userRoutes } from "../routes/user.ts";
+import { agentTokenRoutes } from "../routes/agent-tokens.ts";
+import { chatRoutes } from "../routes/chat.ts";
+import { bankAccountRoutes, openBankingRoutes } from "../routes/bank-accounts.ts";
+import { rampRoutes } from "../routes/ramps.ts";
+import { strategyRoutes } from "../routes/strategies.ts";
+import { agentTaskRoutes } from "../routes/agent-tasks.ts";
+import { notificationRoutes } from "../routes/notifications.ts";
+import { userRuleRoutes } from "../routes/user-rules.ts";
+import { widgetRoutes } from "../routes/widgets.ts";
+import { connectorRoutes } from "../routes/connectors.ts";
+import { widgetDataRoute } from "../agent-runtime/widgets/widget-data.ts";
+import { agentActions, agentTools } from "../agent-runtime/mcp/agent-tools.ts";
+import { registerMcp } from "../agent-runtime/mcp/mcp-http.ts";
+import type { Assistant } from "../agent-runtime/chat/assistant.ts";
+import { chatTurnRoute, type ChatServices } from "../agent-runtime/chat/chat-turn.ts";
+import { confirmChatActionRoute } from "../agent-runtime/chat/chat-action-confirm.ts";
+import { OfflineAssistant } from "../agent-runtime/chat/offline-assistant.ts";
+import { userPintRoutes } from "../routes/user-pints.ts";
+import { walletRoutes } from "../routes/wallets.ts";
+import { transactionRoutes } from "../routes/transactions.ts";
+import { budgetRoutes } from "../routes/budgets.ts";
+import { insightRoutes } from "../routes/insights.ts";
+import { cardRoutes } from "../routes/cards.ts";
+import { cardFundingRoutes } from "../routes/card-funding.ts";
+import { cardAuthorizationRoutes } from "../routes/card-authorizations.ts";
+import { cardSecureDetailsRoutes } from "../routes/card-secure-details.ts";
+import { assetRoutes } from "../routes/assets.ts";
+import { walletAssetRoutes } from "../routes/wallet-assets.ts";
+import { accountRoutes } from "../routes/accounts.ts";
+import { pregeneratedWalletRoutes } from "../routes/pregenerated-wallets.ts";
+
+/** Every route of the platform listener ({base_url}), one module per spec tag. */
+export const platformRoutes: Route[] = [
+  ...healthRoutes,
+  ...userRoutes,
+  ...personalAccessTokenRoutes,
+  ...userPintRoutes,
+  ...phoneRoutes,
+  ...onboardingRoutes,
+  ...kycRoutes,
+  ...pregeneratedWalletRoutes,
+  ...walletRoutes,
+  ...transactionRoutes,
+  ...budgetRoutes,
+  ...insightRoutes,
+  ...cardRoutes,
+  ...cardFundingRoutes,
+  ...cardAuthorizationRoutes,
+  ...cardSecureDetailsRoutes,
+  ...assetRoutes,
+  ...walletAssetRoutes,
+  ...accountRoutes,
+  ...openBankingRoutes,
+  ...bankAccountRoutes,
+  ...rampRoutes,
+  ...strategyRoutes,
+  ...agentTaskRoutes,
+  ...notificationRoutes,
+  ...userRuleRoutes,
+  ...widgetRoutes,
+  ...connectorRoutes,
+  ...agentTokenRoutes,
+  ...chatRoutes,
+  ...cliRoutes,
+  ...siweRoutes,
+  // composed of several calls each (rest-adapter/route-kit/route.ts, ComposedRoute)
+  chatTurnRoute,
+  confirmChatActionRoute,
+  widgetDataRoute,
+];
+
+export interface ListenerOptions {
+  gateway: GatewayClient;
+  rateLimits?: RateLimits;
+  logger: Logger;
+  baseUrl: string;
+  docsUrl: string;
+  /** timeouts and load shedding (lib/http.ts) */
+  http?: HttpSettings;
+  /** TRUST_PROXY: proxies whose X-Forwarded-For names the client (per-address limits, the address sent to the gateway) */
+  trustProxy?: TrustProxy;
+  /** tests: answers that differ from their documented responses (see ResponseChecker) */
+  checkResponses?: ResponseMismatchReport;
+  /** tests: every ProblemDetail answered (see HttpAppOptions.observeProblems) */
+  observeProblems?: (problem: ProblemDetail) => void;
+}
+
+/**
+ * `jwks`: the public keys of the platform signing key, served at `/.well-known/jwks.json` (they
+ * verify SIWE session tokens). `sandbox`: SANDBOX; without it the Sandbox-tagged routes do not
+ * exist (404 like any unknown path) and are not documented.
+ */
+export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet; webhooks?: WebhookReceiver[]; sandbox?: boolean; assistant?: Assistant }): Promise<FastifyInstance> {
+  const webhooks = options.webhooks ?? [];
+  const routes = options.sandbox ? platformRoutes : platformRoutes.filter((route) => route.tag !== SANDBOX_TAG);
+  const document = buildOpenApiDocument({
+    title: "Platform API",
+    description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
+    serverUrl: options.baseUrl,
+    docsUrl: options.docsUrl,
+    routes: [...routes, ...webhooks.map(webhookDocumentation)],
+  });
+  const [reads, writes] = [agentTools(routes), agentActions(routes)];
+  // chat runs reads only; it may propose the agent writes, which the user confirms
+  const services: ChatServices = { assistant: options.assistant ?? new OfflineAssistant(), tools: reads, actions: writes };
+  return buildHttpApp({
+    ...options,
+    name: "platform",
+    routes,
+    services,
+    credentialHeaders: PLATFORM_CREDENTIAL_HEADERS,
+    document,
+    extra: (app) => {
+      // MCP is a protocol endpoint (JSON-RPC over Streamable HTTP), not a documented REST route: its tools are the routes
+      registerMcp(app, { tools: [...reads, ...writes], gateway: options.gateway, baseUrl: options.baseUrl });
+      registerWebhooks(app, webhooks, options.gateway, options.checkResponses && new ResponseChecker(options.checkResponses));
+      const { jwks } = options;
+      if (jwks) app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=300").send(jwks));
+    },
+  });
+}

@@ -1,0 +1,127 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { appError } from "../../lib/errors/app-error.ts";
+import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../../lib/errors/catalogue.ts";
+import type { RateLimitedBy } from "./route.ts";
+
+/**
+ * What every listener documents about itself: `/openapi.json`, an interactive reference of it at
+ * `/docs` (Swagger UI, served from the swagger-ui-dist package, no CDN), and the pages behind
+ * error URIs: `/errors/<code>` (platform `type`) and `/docs/errors/<code or type name>` (identity
+ * `type` and `documentation`, under DOCS_URL). Error pages are HTML to browsers, JSON otherwise.
+ */
+export function registerDocumentation(app: FastifyInstance, document: Record<string, unknown>): void {
+  const title = ((document.info as { title?: string } | undefined)?.title ?? "API") + " reference";
+  app.get("/openapi.json", { config }, async () => document);
+  app.get("/docs", { config }, async (_request, reply) => reply.type("text/html; charset=utf-8").send(referencePage(title)));
+  app.get("/docs/assets/:file", { config }, async (request, reply) => {
+    const asset = await swaggerAsset((request.params as { file: string }).file);
+    return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
+  });
+  app.get("/errors/:code", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { code: string }).code));
+  app.get("/docs/errors/:name", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { name: string }).name));
+}
+
+/** Documents are static and in memory: counting them per address (a database write with the shared store) would cost more than serving them. */
+const config = { rateLimit: "never" } satisfies { rateLimit: RateLimitedBy };
+
+interface ErrorEntry {
+  error_code: ErrorCode;
+  status: number;
+  title: string;
+  detail: string;
+  type_name: string;
+}
+
+const ENTRIES: ErrorEntry[] = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).map((code) => {
+  const { status, title, detail } = ERROR_CATALOGUE[code];
+  return { error_code: code, status, title, detail, type_name: errorTypeName(code) };
+});
+
+/** A code (any case) names one error; a type name may name several (`not_found` is generic and identity's). */
+function errorsNamed(name: string): ErrorEntry[] {
+  const code = name.toUpperCase();
+  const byCode = ENTRIES.filter((entry) => entry.error_code === code);
+  return byCode.length > 0 ? byCode : ENTRIES.filter((entry) => entry.type_name === name.toLowerCase());
+}
+
+function sendErrorPage(request: FastifyRequest, reply: FastifyReply, name: string) {
+  const entries = errorsNamed(name);
+  if (entries.length === 0) throw appError("GEN-404-001", `No error code or type ${name} exists.`);
+  if (prefersHtml(request.headers.accept)) return reply.type("text/html; charset=utf-8").send(errorPage(name, entries));
+  if (entries.length === 1 && entries[0]!.error_code === name.toUpperCase()) return reply.send(entries[0]);
+  return reply.send({ type_name: name.toLowerCase(), errors: entries });
+}
+
+/** Browsers ask for text/html before anything else; API clients (`*\/*`, JSON) get JSON. */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let html = 0;
+  let json = 0;
+  for (const part of accept.split(",")) {
+    const [range, ...params] = part.trim().toLowerCase().split(";");
+    const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith("q="))?.slice(2) ?? 1);
+    const weight = Number.isFinite(q) ? q : 0;
+    if (range === "text/html") html = Math.max(html, weight);
+    else if (range === "application/json" || range === "application/problem+json" || range === "*/*") json = Math.max(json, weight);
+  }
+  return html > json;
+}
+
+const escapeHtml = (value: string | number) =>
+  String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+const PAGE_STYLE = "body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}code{background:#f2f2f2;padding:0 .25rem}section{border-top:1px solid #ddd;margin-top:1.5rem}";
+
+function errorPage(name: string, entries: ErrorEntry[]): string {
+  const sections = entries
+    .map(
+      (e) => `<section id="${escapeHtml(e.error_code)}"><h2>${escapeHtml(e.error_code)}: ${escapeHtml(e.title)}</h2>
+<p>HTTP status <strong>${e.status}</strong>, type name <code>${escapeHtml(e.type_name)}</code>.</p>
+<p>${escapeHtml(e.detail)}</p></section>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(entries.length === 1 ? `${entries[0]!.error_code} ${entries[0]!.title}` : name)}</title><style>${PAGE_STYLE}</style></head>
+<body><h1>Error ${escapeHtml(name)}</h1>
+<p>Errors are RFC 7807 problem details (<code>application/problem+json</code>): <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code>, <code>error_code</code>, <code>trace_id</code>. Quote the <code>trace_id</code> when you ask for help.</p>
+${sections}
+<p><a href="/docs">API reference</a></p></body></html>`;
+}
+
+function referencePage(title: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="icon" href="/docs/assets/favicon-32x32.png"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/reference.js"></script></body></html>`;
+}
+
+/** Outside the page so a Content-Security-Policy without 'unsafe-inline' scripts lets it run. */
+const REFERENCE_SCRIPT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui", deepLinking: true, displayRequestDuration: true });\n`;
+
+const ASSET_TYPES: Record<string, string> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "favicon-32x32.png": "image/png",
+  "favicon-16x16.png": "image/png",
+};
+
+const assets = new Map<string, Promise<Buffer>>();
+
+async function swaggerAsset(file: string): Promise<{ type: string; body: Buffer | string }> {
+  if (file === "reference.js") return { type: "text/javascript; charset=utf-8", body: REFERENCE_SCRIPT };
+  const type = ASSET_TYPES[file];
+  if (!type) throw appError("GEN-404-001", `No documentation asset ${file} exists.`);
+  let body = assets.get(file);
+  if (!body) {
+    // read on first use: the 1.5 MB bundle costs nothing at start-up or for clients that never open /docs
+    body = readFile(join(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")), file));
+    assets.set(file, body);
+  }
+  return { type, body: await body };
+}
