@@ -6,6 +6,7 @@ import { sumDecimals, valueUsd } from "../../../lib/decimal.ts";
 import { assetBalanceViews, walletAssets, type AssetBalanceView, type WalletAssetServices } from "../balances/wallet-assets.ts";
 import { sourceBalances } from "../transactions/balances.ts";
 import type { Prisma } from "../db.ts";
+import type { AccountView } from "../types/account.ts";
 import { usdPriceNow } from "../transactions/usd-value.ts";
 
 /** One entry of the unified account view; bank accounts and cards fill the same fields (chain_id and address null). */
@@ -21,10 +22,8 @@ export interface AccountEntry {
   card: { status: CardStatus; currency: string; funding_source: { type: CardFundingSourceType; id: string } } | null;
 }
 
-export interface AccountViewRecord {
-  items: AccountEntry[];
-  total_value_usd: string;
-}
+/** The user's accounts as GraphQL's AccountView answers them, each entry as made here (an asset's price resolves on its own). */
+export type UserAccounts = Omit<AccountView, "items"> & { items: AccountEntry[] };
 
 /** The user's wallets as the users subgraph hands them over (`@requires` on User.wallets). */
 export interface AccountWallet extends BalanceWallet {
@@ -124,7 +123,7 @@ async function externalAccounts(services: WalletAssetServices, userId: string): 
  * outside services, then linked bank accounts, then cards last, after both kinds of source a card
  * may spend from. The total is the exact sum of the entries' totals.
  */
-export async function accountView(services: WalletAssetServices, userId: string, wallets: readonly AccountWallet[]): Promise<AccountViewRecord> {
+export async function accountView(services: WalletAssetServices, userId: string, wallets: readonly AccountWallet[]): Promise<UserAccounts> {
   const [walletItems, externalItems, bankItems, cardItems] = await Promise.all([
     Promise.all([...wallets].sort((a, b) => a.id - b.id).map((wallet) => walletAccount(services, wallet))),
     externalAccounts(services, userId),
