@@ -35,7 +35,7 @@ export const assetRoutes = [
       chain_id: Type.Optional({ ...ChainId, description: "crypto assets on this chain; not with asset_type=fiat" }),
       symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: "any case", examples: ["usdc"] })),
     }),
-    operation: `query ListAssets($asset_type: String, $chain_id: Int, $symbol: String) { assets(asset_type: $asset_type, chain_id: $chain_id, symbol: $symbol) { ${ASSET_FIELDS} } }`,
+    operation: `query ListAssets($asset_type: AssetType, $chain_id: Int, $symbol: String) { assets(asset_type: $asset_type, chain_id: $chain_id, symbol: $symbol) { ${ASSET_FIELDS} } }`,
     variables: ({ query }) => ({ asset_type: query.asset_type ?? null, chain_id: query.chain_id ?? null, symbol: query.symbol ?? null }),
     result: (data) => ({ items: data.assets }),
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/assets")) }),

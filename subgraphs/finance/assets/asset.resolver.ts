@@ -4,7 +4,8 @@ import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
 import type { AssetPrice } from "../prices/asset-prices.ts";
-import { Asset, AssetPriceQuote } from "../types/asset.ts";
+import type { AssetType } from "../../../lib/vocabulary/assets.ts";
+import { Asset, AssetPriceQuote, AssetTypeEnum } from "../types/asset.ts";
 import type { AssetView } from "./asset-view.ts";
 import { getAsset } from "./get-asset.ts";
 import { listAssets } from "./list-assets.ts";
@@ -19,7 +20,7 @@ export class AssetResolver {
   @Query(() => [Asset], { description: "The asset catalogue (GET /v0/assets); filters combine with AND." })
   assets(
     @Ctx() ctx: RequestContext,
-    @Arg("asset_type", () => String, { nullable: true, description: "crypto or fiat" }) assetType?: string | null,
+    @Arg("asset_type", () => AssetTypeEnum, { nullable: true }) assetType?: AssetType | null,
     @Arg("chain_id", () => Int, { nullable: true, description: "crypto assets on this chain; not with asset_type fiat" }) chainId?: number | null,
     @Arg("symbol", () => String, { nullable: true, description: "any case" }) symbol?: string | null,
   ): Promise<AssetView[]> {

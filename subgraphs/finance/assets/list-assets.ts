@@ -1,11 +1,10 @@
 import { validationError } from "../../../lib/errors/app-error.ts";
-import { ASSET_TYPES } from "../../../lib/vocabulary/assets.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { AssetType } from "../../../lib/vocabulary/assets.ts";
 import type { FinanceDb, Prisma } from "../db.ts";
 import { ASSET_INCLUDE, assetView, type AssetView } from "./asset-view.ts";
 
 export interface AssetFilter {
-  asset_type?: string | null;
+  asset_type?: AssetType | null;
   chain_id?: number | null;
   symbol?: string | null;
 }
@@ -16,7 +15,7 @@ export interface AssetFilter {
  * `asset_type=fiat` (fiat has no chain); `symbol` matches in any case.
  */
 export function assetWhere(filter: AssetFilter): Prisma.AssetWhereInput {
-  const assetType = filter.asset_type == null ? undefined : requireOneOf(ASSET_TYPES, filter.asset_type, ["asset_type"]);
+  const assetType = filter.asset_type ?? undefined;
   if (filter.chain_id != null && assetType === "fiat")
     throw validationError(["chain_id"], "Value error, chain_id applies to crypto assets only; leave it out with asset_type=fiat", filter.chain_id, "value_error", {
       asset_type: assetType,

@@ -1,6 +1,4 @@
 import { appError } from "../../../lib/errors/app-error.ts";
-import { CARD_FUNDING_SOURCE_TYPES } from "../../../lib/vocabulary/cards.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import type { FinanceDb } from "../db.ts";
 import type { CardFundingSourceInput } from "../types/card.ts";
@@ -12,7 +10,7 @@ import { resolveSettlement, type CardCurrency } from "./card-settlement.ts";
  * authorizations check its balance from then on. A closed card refuses (CRD-409-001).
  */
 export async function setCardFunding(db: FinanceDb, users: FederatedClient, options: { user_id: string; card_id: string; funding_source: CardFundingSourceInput; trace_id: string }): Promise<CardView> {
-  const type = requireOneOf(CARD_FUNDING_SOURCE_TYPES, options.funding_source.type, ["type"]);
+  const { type } = options.funding_source;
   const closed = () => appError("CRD-409-001", "The card is closed; its funding source can no longer change.");
   const current = await findOwnCardRow(db, options.user_id, options.card_id);
   if (current.status === "closed") throw closed();

@@ -1,7 +1,5 @@
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
-import { CARD_FUNDING_SOURCE_TYPES, CARD_TYPES } from "../../../lib/vocabulary/cards.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import type { FinanceDb } from "../db.ts";
@@ -34,8 +32,8 @@ export type CreateCardOptions = CreateCardInput & { user_id: string; idempotency
  */
 export async function createCard(services: CreateCardServices, options: CreateCardOptions): Promise<CardView> {
   const issuer = requireIssuer(services.cardIssuer);
-  const type = requireOneOf(CARD_TYPES, options.type, ["type"]);
-  const fundingType = requireOneOf(CARD_FUNDING_SOURCE_TYPES, options.funding_source.type, ["funding_source", "type"]);
+  const { type } = options;
+  const fundingType = options.funding_source.type;
   const currency = requireCardCurrency(options.currency, ["currency"]);
   const controls = applyControls(NO_CONTROLS, options.controls, CARD_DECIMALS);
   const shipping = options.shipping_address ?? null;

@@ -152,8 +152,8 @@ export class CardControlsInput {
 
 @InputType()
 export class CardFundingSourceInput {
-  @Field(() => String, { description: "crypto_wallet or bank_account" })
-  type!: string;
+  @Field(() => CardFundingSourceTypeEnum)
+  type!: CardFundingSourceType;
 
   @Field(() => String, { description: "The wallet id (as a string) or bank account id." })
   id!: string;
@@ -161,8 +161,8 @@ export class CardFundingSourceInput {
 
 @InputType()
 export class CreateCardInput {
-  @Field(() => String, { description: "virtual or physical" })
-  type!: string;
+  @Field(() => CardTypeEnum)
+  type!: CardType;
 
   @Field(() => CardFundingSourceInput)
   funding_source!: CardFundingSourceInput;
