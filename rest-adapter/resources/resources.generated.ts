@@ -390,6 +390,14 @@ export const CardFundingSourceInput = Type.Object({
   id: FundingSourceId,
 });
 
+/** CliConfig's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/cli-config.ts). */
+export const CLI_CONFIG_FIELDS = "debug";
+
+/** CliConfig as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/cli-config.ts). */
+export const CliConfig = Type.Object({
+  debug: Type.Boolean({ description: "Whether the CLI emits verbose output." }),
+});
+
 /** Connector's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/connector.ts). */
 export const CONNECTOR_FIELDS = "id name description type auth";
 
@@ -850,6 +858,39 @@ export const Ramp = Type.Object({
   failure_reason: Type.Union([Type.String(), Type.Null()], { description: "Why the provider failed it." }),
   created_at: EpochMs,
   updated_at: EpochMs,
+});
+
+/** SiweChallenge's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/siwe-challenge.ts). */
+export const SIWE_CHALLENGE_FIELDS = "nonce expires_at domain uri scheme version chain_ids statement";
+
+/** SiweChallenge as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/siwe-challenge.ts). */
+export const SiweChallenge = Type.Object({
+  nonce: Type.String({ description: "32 hex characters (128 random bits); the message's Nonce line", examples: ["9f86d081884c7d659a2feaa0c55ad015"] }),
+  expires_at: EpochMs,
+  domain: Type.String({ description: "host[:port] of the platform's public URL: the message's domain must be exactly this", examples: ["api.example.com"] }),
+  uri: Type.String({ description: "suggested URI line (the platform's public URL); not checked" }),
+  scheme: Type.String({ description: "The only scheme a message may name, if it names one." }),
+  version: Type.Literal("1"),
+  chain_ids: Type.Array(Type.Integer(), { description: "Chain IDs a message may name." }),
+  statement: Type.String({ description: "Suggested statement; not checked." }),
+});
+
+/** SiweSession's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/siwe-session.ts). */
+export const SIWE_SESSION_FIELDS = "token token_type expires_at address chain_id";
+
+/** SiweSession as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/siwe-session.ts). */
+export const SiweSession = Type.Object({
+  token: Type.String({ description: "JWT for x-platform-jwt: iss the siwe provider's issuer, sub the checksummed address, aud the provider's audience if configured, chain_id" }),
+  token_type: Type.Literal("JWT"),
+  expires_at: EpochMs,
+  address: Type.String({ description: "checksummed address that signed in (the token's sub, the user's auth_provider_id)" }),
+  chain_id: Type.Integer(),
+});
+
+/** A request body: the GraphQL input SiweVerifyInput, its String fields taking the enums of SiweSession's. */
+export const SiweVerifyInput = Type.Object({
+  message: Type.String({ description: "The EIP-4361 message exactly as signed.", minLength: 1, maxLength: 8192 }),
+  signature: Type.String({ description: "0x-prefixed hex signature (EIP-191 personal_sign; ERC-1271 or ERC-6492 for smart accounts).", pattern: "^0x([0-9a-fA-F]{2})+$", maxLength: 32768 }),
 });
 
 /** StatusChange's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/status-change.ts). */

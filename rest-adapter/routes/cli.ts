@@ -1,7 +1,7 @@
-import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
-import { Links } from "../route-kit/schemas.ts";
+import { withLinks } from "../route-kit/schemas.ts";
+import { CLI_CONFIG_FIELDS, CliConfig } from "../resources/resources.generated.ts";
 
 export const cliRoutes = [
   defineRoute({
@@ -13,10 +13,10 @@ export const cliRoutes = [
     description: "With `x-platform-pat`: toggles resolved for the owning user. Without one, or with one that does not verify: deployment-wide defaults (`CLI_DEBUG`). Always 200.",
     security: ["PlatformPat"],
     optionalSecurity: true,
-    operation: `query CliConfig { cli_config { debug } }`,
+    operation: `query CliConfig { cli_config { ${CLI_CONFIG_FIELDS} } }`,
     result: (data) => data.cli_config,
     links: (_body, { base_url }) => ({ self: link(href(base_url, "/v0/cli/config")) }),
-    responses: { 200: { description: "The toggles", schema: Type.Object({ debug: Type.Boolean(), _links: Links }) } },
+    responses: { 200: { description: "The toggles", schema: withLinks(CliConfig) } },
     errors: [],
   }),
 ];

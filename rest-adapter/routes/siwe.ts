@@ -1,12 +1,10 @@
-import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
-import { EpochMs, Links } from "../route-kit/schemas.ts";
+import { withLinks } from "../route-kit/schemas.ts";
+import { SIWE_CHALLENGE_FIELDS, SIWE_SESSION_FIELDS, SiweChallenge, SiweSession, SiweVerifyInput } from "../resources/resources.generated.ts";
 
 /** Sign-in with Ethereum (EIP-4361): the platform is the issuer; no credential needed. */
 
-const CHALLENGE_FIELDS = "nonce expires_at domain uri scheme version chain_ids statement";
-const SESSION_FIELDS = "token token_type expires_at address chain_id";
 
 const MESSAGE_FORMAT = [
   "The message is EIP-4361 text, signed with EIP-191 `personal_sign` (viem: `createSiweMessage`, then `signMessage`):",
@@ -30,27 +28,6 @@ const MESSAGE_FORMAT = [
   "```",
 ].join("\n");
 
-const ChallengeBody = Type.Object({
-  nonce: Type.String({ description: "32 hex characters (128 random bits); the message's Nonce line", examples: ["9f86d081884c7d659a2feaa0c55ad015"] }),
-  expires_at: EpochMs,
-  domain: Type.String({ description: "host[:port] of the platform's public URL: the message's domain must be exactly this", examples: ["api.example.com"] }),
-  uri: Type.String({ description: "suggested URI line (the platform's public URL); not checked" }),
-  scheme: Type.String({ description: "a message that names a scheme before the domain must name this one" }),
-  version: Type.Literal("1"),
-  chain_ids: Type.Array(Type.Integer(), { description: "chain ids a message may name" }),
-  statement: Type.String({ description: "suggested statement; not checked" }),
-  _links: Links,
-});
-
-const SessionBody = Type.Object({
-  token: Type.String({ description: "JWT for x-platform-jwt: iss the siwe provider's issuer, sub the checksummed address, aud the provider's audience if configured, chain_id" }),
-  token_type: Type.Literal("JWT"),
-  expires_at: EpochMs,
-  address: Type.String({ description: "checksummed address that signed in (the token's sub, the user's auth_provider_id)" }),
-  chain_id: Type.Integer(),
-  _links: Links,
-});
-
 export const siweRoutes = [
   defineRoute({
     operationId: "createSiweNonce",
@@ -68,14 +45,14 @@ export const siweRoutes = [
       "503 `SIW-503-001` when the deployment has no `siwe` entry in AUTH_PROVIDERS.",
     ].join("\n"),
     security: [],
-    operation: `mutation SiweNonce { challenge: siwe_nonce { ${CHALLENGE_FIELDS} } }`,
+    operation: `mutation SiweNonce { challenge: siwe_nonce { ${SIWE_CHALLENGE_FIELDS} } }`,
     result: (data) => data.challenge,
     status: 201,
     links: (_body, { base_url }) => ({
       verify: link(href(base_url, "/v0/auth/siwe/verify"), { method: "POST", description: "send the signed message" }),
       jwks: link(href(base_url, "/.well-known/jwks.json"), { description: "keys that verify the session token" }),
     }),
-    responses: { 201: { description: "A nonce and the message's required values", schema: ChallengeBody } },
+    responses: { 201: { description: "A nonce and the message's required values", schema: withLinks(SiweChallenge) } },
     errors: ["SIW-503-001"],
   }),
   defineRoute({
@@ -96,11 +73,8 @@ export const siweRoutes = [
       "Errors: 401 `SIW-401-001` message or signature invalid (the detail names the rule; also a smart-account signature on a chain with no RPC configured); 401 `SIW-401-002` nonce unknown, expired or used (get a new nonce and sign again); 502 `CHN-502-001` the chain's RPC did not answer (retry the same request; the nonce is not consumed); 503 `SIW-503-001` sign-in with Ethereum is not enabled; 422 malformed body.",
     ].join("\n"),
     security: [],
-    body: Type.Object({
-      message: Type.String({ minLength: 1, maxLength: 8192, description: "the EIP-4361 message exactly as signed" }),
-      signature: Type.String({ pattern: "^0x([0-9a-fA-F]{2})+$", maxLength: 32768, description: "0x-hex signature: 65-byte ECDSA, or ERC-1271 / ERC-6492 bytes for smart accounts" }),
-    }),
-    operation: `mutation SiweVerify($input: SiweVerifyInput!) { session: siwe_verify(input: $input) { ${SESSION_FIELDS} } }`,
+    body: SiweVerifyInput,
+    operation: `mutation SiweVerify($input: SiweVerifyInput!) { session: siwe_verify(input: $input) { ${SIWE_SESSION_FIELDS} } }`,
     variables: ({ body }) => ({ input: { message: body.message, signature: body.signature } }),
     result: (data) => data.session,
     links: (_body, { base_url }) => ({
@@ -108,7 +82,7 @@ export const siweRoutes = [
       me: link(href(base_url, "/v0/user/me")),
       jwks: link(href(base_url, "/.well-known/jwks.json"), { description: "keys that verify the token" }),
     }),
-    responses: { 200: { description: "The session token", schema: SessionBody } },
+    responses: { 200: { description: "The session token", schema: withLinks(SiweSession) } },
     errors: ["SIW-401-001", "SIW-401-002", "SIW-503-001", "CHN-502-001"],
   }),
 ];
