@@ -182,6 +182,24 @@ export const BankAccount = Type.Object({
   updated_at: EpochMs,
 });
 
+/** BankLinkToken's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/bank-link-token.ts). */
+export const BANK_LINK_TOKEN_FIELDS = "link_token expires_at";
+
+/** BankLinkToken as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/bank-link-token.ts). */
+export const BankLinkToken = Type.Object({
+  link_token: Type.String(),
+  expires_at: EpochMs,
+});
+
+/** BankPublicToken's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/bank-public-token.ts). */
+export const BANK_PUBLIC_TOKEN_FIELDS = "public_token expires_at";
+
+/** BankPublicToken as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/bank-public-token.ts). */
+export const BankPublicToken = Type.Object({
+  public_token: Type.String(),
+  expires_at: EpochMs,
+});
+
 /** Budget's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/budget.ts). */
 export const BUDGET_FIELDS = "id category amount currency period period_start period_end time_zone spent remaining percentage_used created_at updated_at";
 

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { SANDBOX_INSTITUTIONS } from "../../lib/contracts/bank-accounts.ts";
 import { href, link } from "../route-kit/links.ts";
 import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
-import { BANK_ACCOUNT_FIELDS, BankAccount } from "../resources/resources.generated.ts";
+import { BANK_ACCOUNT_FIELDS, BANK_LINK_TOKEN_FIELDS, BANK_PUBLIC_TOKEN_FIELDS, BankAccount, BankLinkToken, BankPublicToken } from "../resources/resources.generated.ts";
 import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 import { BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_LINK_OUTCOMES } from "../../lib/vocabulary/bank-accounts.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS } from "../../lib/vocabulary/transactions.ts";
@@ -21,10 +21,10 @@ export const openBankingRoutes = [
     description:
       "Open the banking provider's widget with `link_token` (30 minutes). The widget hands your app a public token when the user has logged in at their bank; exchange it with POST /v0/open-banking/exchange. In sandbox mode, POST /v0/sandbox/open-banking/link plays the widget. No provider configured: 503 `BNK-503-001`.",
     security: ["PlatformJwt", "PlatformPat"],
-    operation: `mutation CreateBankLinkToken { token: create_bank_link_token { link_token expires_at } }`,
+    operation: `mutation CreateBankLinkToken { token: create_bank_link_token { ${BANK_LINK_TOKEN_FIELDS} } }`,
     result: (data) => data.token,
     status: 201,
-    responses: { 201: { description: "The link token", schema: Type.Object({ link_token: Type.String(), expires_at: Type.Integer() }) } },
+    responses: { 201: { description: "The link token", schema: BankLinkToken } },
     errors: ["BNK-503-001", "USR-403-001", "USR-404-001"],
   }),
   defineRoute({
@@ -56,11 +56,11 @@ export const openBankingRoutes = [
       .join("; ")}. \`outcome\`: \`success\` (default) or \`invalid_credentials\` (422 \`BNK-422-002\`, nothing linked).`,
     security: ["PlatformJwt", "PlatformPat"],
     body: Type.Object({ link_token: Type.String({ minLength: 1, maxLength: 2000 }), institution_id: Type.String({ minLength: 1, maxLength: 100 }), outcome: Type.Optional(literalUnion(SANDBOX_LINK_OUTCOMES)) }),
-    operation: `mutation PlaySandboxBankLink($link_token: String!, $institution_id: String!, $outcome: String) { token: sandbox_bank_link(link_token: $link_token, institution_id: $institution_id, outcome: $outcome) { public_token expires_at } }`,
+    operation: `mutation PlaySandboxBankLink($link_token: String!, $institution_id: String!, $outcome: String) { token: sandbox_bank_link(link_token: $link_token, institution_id: $institution_id, outcome: $outcome) { ${BANK_PUBLIC_TOKEN_FIELDS} } }`,
     variables: ({ body }) => ({ link_token: body.link_token, institution_id: body.institution_id, outcome: body.outcome ?? null }),
     result: (data) => data.token,
     status: 201,
-    responses: { 201: { description: "The public token", schema: Type.Object({ public_token: Type.String(), expires_at: Type.Integer() }) } },
+    responses: { 201: { description: "The public token", schema: BankPublicToken } },
     errors: ["BNK-400-001", "BNK-422-001", "BNK-422-002", "BNK-503-001", "USR-403-001", "USR-404-001"],
   }),
   defineRoute({
