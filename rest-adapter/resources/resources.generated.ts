@@ -5,6 +5,7 @@ import { Address, CardFundingSource, ChainId, EpochMs, Instant, Links } from "..
 import { ScheduledAt } from "./agent-task.ts";
 import { FundingSourceId, ShippingAddress } from "./card.ts";
 import { AuthProviders } from "./environment.ts";
+import { UnconvertedInstant } from "./transaction-page.ts";
 import { SandboxPaymentType } from "./transaction.ts";
 import { SyncCounts } from "./user-connector.ts";
 
@@ -934,6 +935,39 @@ export const Strategy = Type.Object({
   description: Type.String(),
   category: Type.Union([Type.Literal("savings"), Type.Literal("investing"), Type.Literal("spending"), Type.Literal("alerts")], { description: "savings, investing, spending or alerts (spec 2.10)" }),
   parameters_schema: Type.Record(Type.String(), Type.Unknown(), { description: "the JSON Schema a user strategy's `parameters` must meet (defaults filled in)" }),
+});
+
+/** TransactionPage's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/transaction-page.ts). */
+export const TRANSACTION_PAGE_FIELDS = "items { id type status direction amount asset { symbol decimals } currency amount_usd category description merchant { name mcc } wallet_id card_id bank_account_id counterparty chain_id tx_hash note timestamp created_at updated_at status_history { from to changed_at } } pagination { limit offset total }";
+
+/** The fields of TransactionPage answered only when asked for, each under `@include(if: $<field>)`: an operation selecting them declares those Boolean variables. */
+export const TRANSACTION_PAGE_EXPANSIONS = "meta @include(if: $meta) { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } }";
+
+/** TransactionPage as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/transaction-page.ts). */
+export const TransactionPage = Type.Object({
+  items: Type.Array(Type.Ref("Transaction")),
+  pagination: Type.Object({
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    total: Type.Integer({ description: "transactions passing the filters, over all pages" }),
+  }),
+  meta: Type.Optional(Type.Object({
+    transaction_count: Type.Integer(),
+    date_range: Type.Object({
+      earliest: Type.Union([UnconvertedInstant, Type.Null()], { description: "The oldest timestamp of the filtered set; null when it is empty." }),
+      latest: Type.Union([UnconvertedInstant, Type.Null()], { description: "The newest timestamp of the filtered set; null when it is empty." }),
+    }, { description: "oldest and newest `timestamp` of the filtered set in epoch milliseconds (null when empty); not converted by X-Timestamp-Format, which spec 2.1 applies to `*_at`, `timestamp` and `period_*` only" }),
+    cashflow: Type.Object({
+      gross_in: Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "USD, exact decimal string" }),
+      gross_out: Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "USD, exact decimal string" }),
+      net: Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "USD, exact decimal string" }),
+    }, { description: "exact sums of `amount_usd`; failed movements and movements without a price count nothing; net = gross_in − gross_out" }),
+    categories: Type.Array(Type.Object({
+      category: Type.Union([Type.Literal("restaurants"), Type.Literal("groceries"), Type.Literal("transportation"), Type.Literal("entertainment"), Type.Literal("shopping"), Type.Literal("utilities"), Type.Literal("travel"), Type.Literal("health"), Type.Literal("other")]),
+      total_amount: Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "USD, exact decimal string" }),
+      percentage_of_total: Type.Number({ description: "Share of gross_out in percent, 2 decimals; the shares sum to 100 within rounding." }),
+    }), { description: "spending (direction out) per category, largest first; an uncategorised outflow counts as `other`; empty when nothing was spent" }),
+  }, { description: "only with meta=true; spec 2.10, over every page of the filtered set, computed in SQL" })),
 });
 
 /** Transaction's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/transaction.ts). */

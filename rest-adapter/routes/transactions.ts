@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
 import { href, link, pageLinks } from "../route-kit/links.ts";
-import { SandboxDepositInput, SandboxPaymentInput, TRANSACTION_FIELDS, UpdateTransactionInput } from "../resources/resources.generated.ts";
-import { Instant, Links, literalUnion, PageOffset } from "../route-kit/schemas.ts";
+import { SandboxDepositInput, SandboxPaymentInput, TRANSACTION_FIELDS, TRANSACTION_PAGE_EXPANSIONS, TRANSACTION_PAGE_FIELDS, TransactionPage, UpdateTransactionInput } from "../resources/resources.generated.ts";
+import { Instant, literalUnion, PageOffset, withLinks } from "../route-kit/schemas.ts";
 import { SANDBOX_BACKDATE_DAYS, SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_NOTE_LENGTH, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
@@ -16,7 +16,6 @@ function transactionLinks(base: string, transaction: { id: string; wallet_id: nu
 }
 
 const DecimalBound = Type.String({ pattern: "^[0-9]{1,60}(\\.[0-9]{1,18})?$", description: "decimal in asset units, compared exactly", examples: ["0.1"] });
-const UsdAmount = Type.String({ pattern: "^-?[0-9]+(\\.[0-9]+)?$", description: "USD, exact decimal string" });
 
 const FeedQuery = Type.Object({
   type: Type.Optional(literalUnion(TRANSACTION_TYPES)),
@@ -35,28 +34,6 @@ const FeedQuery = Type.Object({
   meta: Type.Optional(Type.Boolean({ default: false, description: "true adds `meta` over the whole filtered set" })),
 });
 
-const TransactionMeta = Type.Object(
-  {
-    transaction_count: Type.Integer(),
-    date_range: Type.Object(
-      {
-        earliest: Type.Union([Type.Integer(), Type.Null()]),
-        latest: Type.Union([Type.Integer(), Type.Null()]),
-      },
-      { description: "oldest and newest `timestamp` of the filtered set in epoch milliseconds (null when empty); not converted by X-Timestamp-Format, which spec 2.1 applies to `*_at`, `timestamp` and `period_*` only" },
-    ),
-    cashflow: Type.Object(
-      { gross_in: UsdAmount, gross_out: UsdAmount, net: UsdAmount },
-      { description: "exact sums of `amount_usd`; failed movements and movements without a price count nothing; net = gross_in − gross_out" },
-    ),
-    categories: Type.Array(
-      Type.Object({ category: literalUnion(SPENDING_CATEGORIES), total_amount: UsdAmount, percentage_of_total: Type.Number({ description: "share of gross_out in percent, 2 decimals" }) }),
-      { description: "spending (direction out) per category, largest first; an uncategorised outflow counts as `other`; empty when nothing was spent" },
-    ),
-  },
-  { description: "spec 2.10, over every page of the filtered set, computed in SQL" },
-);
-
 export const transactionRoutes = [
   defineRoute({
     operationId: "listTransactions",
@@ -73,19 +50,14 @@ export const transactionRoutes = [
     agentScope: "read:transactions",
     agentExample: { direction: "out", category: "groceries", period_start: 1793491200000, period_end: 1796083200000, meta: true, limit: 20 },
     query: FeedQuery,
-    operation: `query ListTransactions($filter: TransactionFilter, $page: PageInput, $meta: Boolean!) { transactions(filter: $filter, page: $page) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta @include(if: $meta) { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`,
+    operation: `query ListTransactions($filter: TransactionFilter, $page: PageInput, $meta: Boolean!) { transactions(filter: $filter, page: $page) { ${TRANSACTION_PAGE_FIELDS} ${TRANSACTION_PAGE_EXPANSIONS} } }`,
     variables: ({ query: { limit, offset, meta, ...filter } }) => ({ filter, page: { limit, offset }, meta: meta ?? false }),
     result: (data) => data.transactions,
     links: (body, { base_url, query }) => pageLinks(href(base_url, "/v0/transactions"), query, body.pagination),
     responses: {
       200: {
         description: "One page of transactions",
-        schema: Type.Object({
-          items: Type.Array(Type.Ref("Transaction")),
-          pagination: Type.Object({ limit: Type.Integer(), offset: Type.Integer(), total: Type.Integer({ description: "transactions passing the filters, over all pages" }) }),
-          meta: Type.Optional({ ...TransactionMeta, description: `only with meta=true; ${TransactionMeta.description}` }),
-          _links: Links,
-        }),
+        schema: withLinks(TransactionPage),
       },
     },
     errors: ["USR-404-001"],
