@@ -60,12 +60,6 @@ export async function linkSandboxBank(platform: TestPlatform, jwt: string, insti
   return (await exchanged.json()).items;
 }
 
-/** A problem answer's status and error_code. */
-export async function statusAndCode(response: Response) {
-  const body = await response.json();
-  return { status: response.status, code: body.error_code as string };
-}
-
 /** The user's transaction feed (GET /v0/transactions), up to 100 items. */
 export async function transactionFeed(platform: TestPlatform, jwt: string, query = "") {
   const response = await platform.api(`/v0/transactions?limit=100${query}`, { jwt });

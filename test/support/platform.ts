@@ -17,8 +17,8 @@ export interface TestPlatform extends RunningPlatform {
   dashboard: TestIssuer;
   /** fetch against the identity listener; `bearer` becomes `Authorization: Bearer …` */
   identity(path: string, init?: RequestInit & { bearer?: string; json?: unknown }): Promise<Response>;
-  /** fetch against the platform listener */
-  api(path: string, init?: RequestInit & { jwt?: string; pat?: string; json?: unknown }): Promise<Response>;
+  /** fetch against the platform listener; `agent` is an agent token, sent as x-platform-token */
+  api(path: string, init?: RequestInit & { jwt?: string; pat?: string; agent?: string; json?: unknown }): Promise<Response>;
   /** REST answers that differed from their route's documented responses so far; `stop()` fails when there are any */
   responseMismatches: ResponseMismatch[];
   /** registers a user for a fresh subject, its primary EOA `account` (fresh by default) signing for it; returns its JWT and id */
@@ -69,6 +69,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     const headers = new Headers(init.headers);
     if (init.jwt) headers.set("x-platform-jwt", init.jwt);
     if (init.pat) headers.set("x-platform-pat", init.pat);
+    if (init.agent) headers.set("x-platform-token", init.agent);
     if (init.json !== undefined) headers.set("content-type", "application/json");
     return fetch(running.urls.platform + path, { ...init, headers, ...(init.json !== undefined && { body: JSON.stringify(init.json) }) });
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linkSandboxBank, sandboxDeposit, userWithAllWallets } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { agentToken, readOnlyPat, statusAndCode } from "../../support/route-cases.ts";
 
 // GET /v0/accounts (issue 9): every wallet of the caller as a crypto_wallet account, and each linked
 // bank account at the bank's reported balance, with exact totals; only the caller's own.
@@ -94,5 +95,20 @@ describe("bank accounts in GET /v0/accounts", () => {
     // the new user's wallets hold nothing: the total is the banks'
     expect(accounts.total_value_usd).toBe("2157.74");
     expect(accounts._links.bank_accounts.href).toContain("/v0/bank-accounts");
+  });
+});
+
+describe("GET /v0/accounts: security", () => {
+  it("answers 404 USR-404-001 to a subject with no user", async () => {
+    const unregistered = await platform.issuer.sign({ sub: "sub-never-registered" });
+    expect(await statusAndCode(await platform.api("/v0/accounts", { jwt: unregistered }))).toEqual({ status: 404, code: "USR-404-001" });
+  });
+
+  it("reads with a read-only personal access token and an agent token holding read:balances, not one without it (403 AGT-403-001) nor one restricted to wallets (403 AGT-403-003)", async () => {
+    const { jwt, eoa } = await userWithWallets();
+    expect((await platform.api("/v0/accounts", { pat: await readOnlyPat(platform, jwt) })).status).toBe(200);
+    expect((await platform.api("/v0/accounts", { agent: await agentToken(platform, jwt, ["read:balances"]) })).status).toBe(200);
+    expect(await statusAndCode(await platform.api("/v0/accounts", { agent: await agentToken(platform, jwt, ["read:transactions", "write:strategies"]) }))).toEqual({ status: 403, code: "AGT-403-001" });
+    expect(await statusAndCode(await platform.api("/v0/accounts", { agent: await agentToken(platform, jwt, ["read:balances"], [eoa]) }))).toEqual({ status: 403, code: "AGT-403-003" });
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableStrategy, problemSummary as problem, runStrategy } from "../../support/agent-tasks.ts";
 import { userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Agent tasks (spec 3.5) through /v0/agent-tasks: their kinds and inputs, the moves a task may make,
 // another user's task 404.
@@ -34,5 +35,45 @@ describe("agent tasks", () => {
     const stranger = await platform.createUser();
     for (const response of [await platform.api(`/v0/agent-tasks/${done.id}`, { jwt: stranger.jwt }), await platform.api(`/v0/agent-tasks/${done.id}/cancel`, { method: "POST", jwt: stranger.jwt })])
       expect(await problem(response)).toMatchObject({ status: 404, code: "TSK-404-001" });
+  });
+});
+
+describe("agent tasks: errors and security", () => {
+  it("answers 404 STR-404-002 to run another user's strategy", async () => {
+    const owner = await userWithWallet(platform);
+    const { id: ust } = await (await enable(owner.jwt, "stg_low_balance_alert", { wallet_id: owner.wallet_id, asset: "USDC", threshold: "1" })).json();
+    const stranger = await platform.createUser();
+    expect(await problem(await platform.api("/v0/agent-tasks", { method: "POST", jwt: stranger.jwt, json: { kind: "strategy_run", input: { user_strategy_id: ust } } }))).toMatchObject({ status: 404, code: "STR-404-002" });
+  });
+
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:transactions read but neither queues nor cancels (403 USR-403-001, AGT-403-001), an agent token without read:transactions reads nothing (403 AGT-403-001)", async () => {
+    const user = await userWithWallet(platform);
+    const { id: ust } = await (await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "1" })).json();
+    const queued = await platform.api("/v0/agent-tasks", { method: "POST", jwt: user.jwt, json: { kind: "strategy_run", input: { user_strategy_id: ust }, scheduled_at: Date.now() + 3_600_000 } });
+    const { id } = await queued.json();
+    const reads: RouteCall[] = [{ path: "/v0/agent-tasks" }, { path: `/v0/agent-tasks/${id}` }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/agent-tasks", json: { kind: "strategy_run", input: { user_strategy_id: ust } } },
+      { method: "POST", path: `/v0/agent-tasks/${id}/cancel` },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
+    for (const { path } of reads) {
+      expect((await platform.api(path, { pat })).status, path).toBe(200);
+      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    }
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    await expectEachProblem(platform, writes, { agent: reader }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+  });
+
+  it("lets an agent token holding write:strategies queue a task, and answers 403 AGT-403-003 to one restricted to wallets", async () => {
+    const user = await userWithWallet(platform);
+    const { id: ust } = await (await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "1" })).json();
+    const writer = await agentToken(platform, user.jwt, ["write:strategies"]);
+    expect((await platform.api("/v0/agent-tasks", { method: "POST", agent: writer, json: { kind: "strategy_run", input: { user_strategy_id: ust }, scheduled_at: Date.now() + 3_600_000 } })).status).toBe(201);
+    const restricted = await agentToken(platform, user.jwt, ["read:transactions", "write:strategies"], [user.wallet_id]);
+    await expectEachProblem(platform, [{ path: "/v0/agent-tasks" }, { method: "POST", path: "/v0/agent-tasks", json: { kind: "strategy_run", input: { user_strategy_id: ust } } }], { agent: restricted }, { status: 403, code: "AGT-403-003" });
   });
 });

@@ -4,7 +4,8 @@ import { BANKING_SIGNATURE_HEADER, signBankingPayload } from "../../../lib/webho
 import { sandboxWebhookSecret } from "../../../lib/webhooks/sandbox-webhook-secret.ts";
 import { BANKING_WEBHOOK_SIGNATURE_DETAIL } from "../../../rest-adapter/webhooks/banking-provider-events.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
-import { deliverBankingEvent, linkSandboxBank, statusAndCode as problem, transactionFeed, type BankingDelivery } from "../../support/finance.ts";
+import { deliverBankingEvent, linkSandboxBank, transactionFeed, type BankingDelivery } from "../../support/finance.ts";
+import { statusAndCode as problem } from "../../support/route-cases.ts";
 
 // Issue 12: bank transactions synced by cursor, the banking-provider webhook receiver (signature,
 // rotation, tolerance, exactly-once) and connection status; on/off-ramps driven by its events are in

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
-import { approvedUser, deliverBankingEvent, linkSandboxBank, statusAndCode as problem, transactionFeed, userWithWallet } from "../../support/finance.ts";
+import { approvedUser, deliverBankingEvent, linkSandboxBank, transactionFeed, userWithWallet } from "../../support/finance.ts";
+import { statusAndCode as problem } from "../../support/route-cases.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 12: on- and off-ramps (the Open Banking tag's /v0/ramps routes), each state reported by the
