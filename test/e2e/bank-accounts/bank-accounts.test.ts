@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
+import { linkSandboxBank, transactionFeed, userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { agentToken, expectEachProblem, readOnlyPat, statusAndCode as problem, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 12, linking bank accounts (Open Banking, Bank Accounts): link token → the sandbox widget
 // → public token → exchange (once) → accounts; another user's is 404; unlinking revokes the login.
@@ -12,10 +14,6 @@ beforeAll(async () => {
   db = (platform.subgraphs.finance as any).services.db;
 });
 afterAll(() => platform?.stop());
-
-async function problem(response: Response) {
-  return { status: response.status, code: (await response.json()).error_code as string };
-}
 
 async function publicToken(jwt: string, institution_id = "ins_sandbox_first"): Promise<string> {
   const link = await platform.api("/v0/open-banking/link-token", { method: "POST", jwt });
@@ -94,5 +92,44 @@ describe("linking a sandbox bank", () => {
     await exchange(jwt, await publicToken(jwt, "ins_sandbox_euro"));
     const body = await (await fetch(platform.urls.graphql, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: JSON.stringify({ query: "{ me { bank_accounts { institution_id currency mask } } }" }) })).json();
     expect(body.data.me.bank_accounts).toEqual([{ institution_id: "ins_sandbox_euro", currency: "EUR", mask: expect.stringMatching(/^\d{4}$/) }]);
+  });
+});
+
+describe("bank accounts: security", () => {
+  it("answers 404 BNK-404-001 to a connection event on another user's account", async () => {
+    const owner = await platform.createUser();
+    const [checking] = await linkSandboxBank(platform, owner.jwt);
+    const stranger = await platform.createUser();
+    expect(await problem(await platform.api(`/v0/sandbox/bank-accounts/${checking!.id}/connection-events`, { method: "POST", jwt: stranger.jwt, json: { event: "link.completed" } }))).toEqual({ status: 404, code: "BNK-404-001" });
+  });
+
+  it("answers 401 without a credential; a read-only personal access token reads but links, unlinks and plays nothing (403 USR-403-001)", async () => {
+    const { jwt } = await platform.createUser();
+    const [checking] = await linkSandboxBank(platform, jwt);
+    const transaction = (await transactionFeed(platform, jwt, `&bank_account_id=${checking!.id}`)).items[0];
+    const reads: RouteCall[] = [{ path: "/v0/bank-accounts" }, { path: `/v0/bank-accounts/${checking!.id}` }];
+    const writes: RouteCall[] = [
+      { method: "DELETE", path: `/v0/bank-accounts/${checking!.id}` },
+      { method: "POST", path: "/v0/open-banking/link-token" },
+      { method: "POST", path: "/v0/open-banking/exchange", json: { public_token: "public-sandbox-missing" } },
+      { method: "POST", path: "/v0/sandbox/open-banking/link", json: { link_token: "link-sandbox-missing", institution_id: "ins_sandbox_first" } },
+      { method: "POST", path: `/v0/sandbox/bank-accounts/${checking!.id}/transactions`, json: { amount: "1.00", direction: "in", type: "interest", description: "probe" } },
+      { method: "POST", path: `/v0/sandbox/transactions/${transaction.id}/bank-settlement`, json: { outcome: "posted" } },
+      { method: "POST", path: `/v0/sandbox/bank-accounts/${checking!.id}/connection-events`, json: { event: "link.completed" } },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    for (const { path } of reads) expect((await platform.api(path, { pat })).status, path).toBe(200);
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+  });
+
+  it("lets an agent token holding read:balances read the accounts, not one without it (403 AGT-403-001) nor one restricted to wallets (403 AGT-403-003)", async () => {
+    const user = await userWithWallet(platform);
+    const [checking] = await linkSandboxBank(platform, user.jwt);
+    const reads: RouteCall[] = [{ path: "/v0/bank-accounts" }, { path: `/v0/bank-accounts/${checking!.id}` }];
+    const reader = await agentToken(platform, user.jwt, ["read:balances"]);
+    for (const { path } of reads) expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:transactions", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

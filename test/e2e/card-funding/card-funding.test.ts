@@ -3,6 +3,7 @@ import { Prisma, type FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { availableAfter } from "../../../subgraphs/finance/transactions/balances.ts";
 import { approvedUser, linkSandboxBank } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Bank accounts as card funding: a card funded by one is authorized against the bank's reported
 // balance less the outflows the bank has not posted yet, and books its purchases against the bank
@@ -92,5 +93,36 @@ describe("a card funded by a bank account", () => {
     // the merchant lets the first go: its purchase fails and the balance is free again
     expect((await platform.api(`/v0/sandbox/card-authorizations/${first.id}/reverse`, { method: "POST", jwt: user.jwt })).status).toBe(200);
     expect(await authorize(user.jwt, card.id, "1200")).toMatchObject({ decision: "approved", transaction: { bank_account_id: checking!.id, currency: "USD", asset: null } });
+  });
+});
+
+describe("a card's funding source: errors and security", () => {
+  it("reads a bank-funded card's source, keeps another user's card out of reach (404 CRD-404-001) and a closed card's source fixed (409 CRD-409-001)", async () => {
+    const owner = await approvedUser(platform);
+    const [checking, savings] = await link(owner.jwt);
+    const card = await (await issue(owner.jwt, checking!.id)).json();
+    const read = await platform.api(`/v0/cards/${card.id}/funding`, { jwt: owner.jwt });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ type: "bank_account", id: checking!.id, _links: { bank_account: { href: expect.stringContaining(checking!.id) } } });
+    const stranger = await approvedUser(platform);
+    const [theirs] = await link(stranger.jwt);
+    await expectEachProblem(platform, [{ path: `/v0/cards/${card.id}/funding` }, { method: "PUT", path: `/v0/cards/${card.id}/funding`, json: { type: "bank_account", id: theirs!.id } }], { jwt: stranger.jwt }, { status: 404, code: "CRD-404-001" });
+    expect((await platform.api(`/v0/cards/${card.id}/close`, { method: "POST", jwt: owner.jwt })).status).toBe(200);
+    expect(await problem(await platform.api(`/v0/cards/${card.id}/funding`, { method: "PUT", jwt: owner.jwt, json: { type: "bank_account", id: savings!.id } }))).toMatchObject({ status: 409, code: "CRD-409-001" });
+  });
+
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:balances read the source, the PAT changes nothing (403 USR-403-001), other agent tokens read nothing (403 AGT-403-001, AGT-403-003)", async () => {
+    const user = await approvedUser(platform);
+    const [checking, savings] = await link(user.jwt);
+    const card = await (await issue(user.jwt, checking!.id)).json();
+    const read: RouteCall = { path: `/v0/cards/${card.id}/funding` };
+    const write: RouteCall = { method: "PUT", path: `/v0/cards/${card.id}/funding`, json: { type: "bank_account", id: savings!.id } };
+    await expectEachProblem(platform, [read, write], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    expect((await platform.api(read.path, { pat })).status).toBe(200);
+    await expectEachProblem(platform, [write], { pat }, { status: 403, code: "USR-403-001" });
+    expect((await platform.api(read.path, { agent: await agentToken(platform, user.jwt, ["read:balances"]) })).status).toBe(200);
+    await expectEachProblem(platform, [read], { agent: await agentToken(platform, user.jwt, ["read:transactions", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, [read], { agent: await agentToken(platform, user.jwt, ["read:balances"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

@@ -3,6 +3,7 @@ import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { sourceBalances } from "../../../subgraphs/finance/transactions/balances.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { approvedUser, ensureAsset } from "../../support/finance.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 10, authorizations: one decision for every path (each decline reason), the sandbox
 // simulator (authorize, capture, reverse, refund) booking card_purchase / card_refund against the
@@ -319,5 +320,30 @@ describe("cards in the account view and GraphQL", () => {
     const { data, errors } = await response.json();
     expect(errors).toBeUndefined();
     expect(data.card.authorizations).toEqual({ items: [{ decision: "approved", status: "pending", amount: "1", transaction: { type: "card_purchase", card_id: user.card.id } }], pagination: { total: 1 } });
+  });
+});
+
+describe("card authorizations: security", () => {
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:transactions list, but the PAT simulates nothing (403 USR-403-001)", async () => {
+    const user = await holder("100");
+    const one = await approved(user.jwt, user.card.id);
+    const list: RouteCall = { path: `/v0/cards/${user.card.id}/authorizations` };
+    const writes: RouteCall[] = [
+      { method: "POST", path: `/v0/sandbox/cards/${user.card.id}/authorizations`, json: { amount: "1", currency: "USD", merchant: GROCERY } },
+      ...(["capture", "reverse"] as const).map((action): RouteCall => ({ method: "POST", path: `/v0/sandbox/card-authorizations/${one.id}/${action}` })),
+      { method: "POST", path: `/v0/sandbox/card-authorizations/${one.id}/refund`, json: {} },
+    ];
+    await expectEachProblem(platform, [list, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    expect((await platform.api(list.path, { pat })).status).toBe(200);
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    expect((await platform.api(list.path, { agent: await agentToken(platform, user.jwt, ["read:transactions"]) })).status).toBe(200);
+  });
+
+  it("answers 403 AGT-403-001 to an agent token without read:transactions and 403 AGT-403-003 to one restricted to wallets", async () => {
+    const user = await holder("0");
+    const list = [{ path: `/v0/cards/${user.card.id}/authorizations` }];
+    await expectEachProblem(platform, list, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, list, { agent: await agentToken(platform, user.jwt, ["read:transactions"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

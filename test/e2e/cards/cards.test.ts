@@ -6,6 +6,7 @@ import { isLuhnValid, SANDBOX_BIN } from "../../../subgraphs/finance/cards/sandb
 import { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { approvedUser, ensureAsset, userWithWallet } from "../../support/finance.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 10, cards: POST/GET/PATCH /v0/cards, the spec 3.3 lifecycle (activate, freeze, unfreeze,
 // close), controls, funding (GET/PUT /v0/cards/{id}/funding), KYC required, numbers sealed at rest.
@@ -263,5 +264,33 @@ describe("GraphQL", () => {
     const { data, errors } = await response.json();
     expect(errors, JSON.stringify(errors)).toBeUndefined();
     expect(data.me.cards).toEqual([{ id: card.id, status: "active", last_four: card.last_four, funding_source: { type: "crypto_wallet", wallet: { id: user.wallet_id, chain_id: expect.any(Number), address: expect.any(String) } }, transactions: { pagination: { total: 0 } } }]);
+  });
+});
+
+describe("security", () => {
+  it("answers 401 without a credential on every card route, and a read-only personal access token reads cards but changes none (403 USR-403-001)", async () => {
+    const user = await approvedUser(platform);
+    const card = await issue(user);
+    const reads: RouteCall[] = [{ path: "/v0/cards" }, { path: `/v0/cards/${card.id}` }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/cards", json: { type: "virtual", funding_source: { type: "crypto_wallet", id: String(user.wallet_id) } } },
+      { method: "PATCH", path: `/v0/cards/${card.id}`, json: { nickname: "mine" } },
+      { method: "POST", path: `/v0/cards/${card.id}/activate`, json: { last_four: card.last_four } },
+      ...(["freeze", "unfreeze", "close"] as const).map((action): RouteCall => ({ method: "POST", path: `/v0/cards/${card.id}/${action}` })),
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    for (const { path } of reads) expect((await platform.api(path, { pat })).status, path).toBe(200);
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+  });
+
+  it("lets an agent token holding read:balances read cards, not one without it (403 AGT-403-001) nor one restricted to wallets (403 AGT-403-003)", async () => {
+    const user = await approvedUser(platform);
+    const card = await issue(user);
+    const reads: RouteCall[] = [{ path: "/v0/cards" }, { path: `/v0/cards/${card.id}` }];
+    const reader = await agentToken(platform, user.jwt, ["read:balances"]);
+    for (const { path } of reads) expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:transactions", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });
