@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentsDb } from "../../../subgraphs/agents/db.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { expectEachProblem, readOnlyPat, statusAndCode as problem, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 13: connectors. A sandbox exchange's balances and trades feed the ledger once each and
 // show in the accounts view; spec 3.6's connection states move through one table.
@@ -12,11 +13,6 @@ beforeAll(async () => {
   agentsDb = (platform.subgraphs.agents as any).services.db;
 });
 afterAll(() => platform?.stop());
-
-async function problem(response: Response) {
-  const body = await response.json();
-  return { status: response.status, code: body.error_code as string };
-}
 
 const GOOD = { api_key: "sbx_alice123", api_secret: "s3cret-s3cret-s3cret" };
 const connect = (jwt: string, credentials: Record<string, unknown>, connector_id = "con_sandbox_exchange") => platform.api("/v0/user/me/connectors", { method: "POST", jwt, json: { connector_id, credentials } });
@@ -73,7 +69,12 @@ describe("connectors", () => {
     const fixed = await (await action(user.jwt, failing.id, "reconnect", { credentials: GOOD })).json();
     expect(fixed).toMatchObject({ status: "connected", last_error: null, last_synced_at: expect.any(Number) });
 
-    for (const response of [await platform.api(`/v0/user/me/connectors/${fixed.id}`, { jwt: other.jwt }), await action(other.jwt, fixed.id, "sync"), await action(other.jwt, fixed.id, "disconnect")])
+    for (const response of [
+      await platform.api(`/v0/user/me/connectors/${fixed.id}`, { jwt: other.jwt }),
+      await action(other.jwt, fixed.id, "sync"),
+      await action(other.jwt, fixed.id, "disconnect"),
+      await action(other.jwt, fixed.id, "reconnect", { credentials: GOOD }),
+    ])
       expect(await problem(response)).toEqual({ status: 404, code: "CON-404-002" });
   });
 
@@ -100,5 +101,31 @@ describe("connectors", () => {
     expect((await (await action(user.jwt, tax.id, "sync")).json()).last_sync).toEqual({ exported: 0 });
     // outbound services hold no money: nothing of theirs shows in the accounts
     expect((await (await platform.api("/v0/accounts", { jwt: user.jwt })).json()).items.map((item: { source_id: string }) => item.source_id)).not.toContain(books.id);
+  });
+});
+
+describe("connectors: errors and security", () => {
+  it("reads one connector of the catalogue, and answers 404 CON-404-001 to connect one it does not offer", async () => {
+    const { jwt } = await platform.createUser();
+    const one = await platform.api("/v0/connectors/con_sandbox_exchange", { jwt });
+    expect(one.status).toBe(200);
+    expect(await one.json()).toMatchObject({ id: "con_sandbox_exchange", type: "exchange" });
+    expect(await problem(await connect(jwt, GOOD, "con_nothing"))).toEqual({ status: 404, code: "CON-404-001" });
+  });
+
+  it("answers 401 without a credential; a read-only personal access token reads connectors and connections but connects, syncs and disconnects nothing (403 USR-403-001)", async () => {
+    const { jwt } = await platform.createUser();
+    const { id } = await (await connect(jwt, GOOD)).json();
+    const reads: RouteCall[] = [{ path: "/v0/connectors" }, { path: "/v0/connectors/con_sandbox_exchange" }, { path: "/v0/user/me/connectors" }, { path: `/v0/user/me/connectors/${id}` }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/user/me/connectors", json: { connector_id: "con_sandbox_exchange", credentials: GOOD } },
+      { method: "POST", path: `/v0/user/me/connectors/${id}/sync` },
+      { method: "POST", path: `/v0/user/me/connectors/${id}/disconnect` },
+      { method: "POST", path: `/v0/user/me/connectors/${id}/reconnect`, json: { credentials: GOOD } },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    for (const { path } of reads) expect((await platform.api(path, { pat })).status, path).toBe(200);
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signKycPayload } from "../../../lib/webhooks/kyc-payload-digest.ts";
 import { startPostgresCluster, type PostgresCluster } from "../../support/postgres.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { expectEachProblem, readOnlyPat, statusAndCode, type RouteCall } from "../../support/route-cases.ts";
 import { onPostgres } from "../../support/test-database.ts";
 
 // POST /v0/webhooks/kyc/kyc-provider/events (spec 3.1, 4.5, 5.3, 6) and the sandbox decision
@@ -412,5 +413,29 @@ describe("KYC webhook: handler failure", () => {
     const user = await me(jwt, own);
     expect(user.status).toBe("approved");
     expect(providerRows(user.status_history)).toMatchObject([{ from: "in_progress", to: "approved", cause: "kyc_approved", ignored: false }]);
+  });
+});
+
+describe("KYC routes: errors and security", () => {
+  it("answers 409 KYC-409-001 to a second submission while one is in review, and to a new session once rejected", async () => {
+    const { jwt } = await submittedUser();
+    expect(await statusAndCode(await platform.api("/v0/kyc/submissions", { method: "POST", jwt }))).toEqual({ status: 409, code: "KYC-409-001" });
+    expect((await platform.api("/v0/kyc/sandbox/decision", { method: "POST", jwt, json: { answer: "RED" } })).status).toBe(200);
+    expect(await statusAndCode(await platform.api("/v0/kyc/access-token", { method: "POST", jwt }))).toEqual({ status: 409, code: "KYC-409-001" });
+  });
+
+  it("answers 401 without a credential; a read-only personal access token reads the status but opens, submits and decides nothing (403 USR-403-001)", async () => {
+    const { jwt } = await platform.createUser();
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/kyc/access-token" },
+      { method: "POST", path: "/v0/kyc/submissions" },
+      { method: "POST", path: "/v0/kyc/sandbox/decision", json: { answer: "GREEN" } },
+    ];
+    await expectEachProblem(platform, [{ path: "/v0/kyc/status" }, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    const status = await platform.api("/v0/kyc/status", { pat });
+    expect(status.status).toBe(200);
+    expect(await status.json()).toMatchObject({ status: "pending", can_submit: true, applicant_id: null });
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
   });
 });
