@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableStrategy, problemSummary as problem, runStrategy } from "../../support/agent-tasks.ts";
 import { userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // The user's notifications (GET /v0/notifications, POST /v0/notifications/{notification_id}/read),
 // written here by a low-balance alert strategy's run (issue 13).
@@ -37,5 +38,20 @@ describe("notifications", () => {
     expect((await deposit(user.jwt, user.wallet_id, "100")).status).toBe(201);
     expect((await run(user.jwt, id)).output).toMatchObject({ triggered: false });
     expect((await (await platform.api("/v0/notifications", { jwt: user.jwt })).json()).items).toHaveLength(1);
+  });
+});
+
+describe("notifications: security", () => {
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:transactions list, the PAT marks nothing read (403 USR-403-001), other agent tokens list nothing (403 AGT-403-001, AGT-403-003)", async () => {
+    const user = await userWithWallet(platform);
+    const list: RouteCall = { path: "/v0/notifications" };
+    const mark: RouteCall = { method: "POST", path: "/v0/notifications/ntf_missing/read" };
+    await expectEachProblem(platform, [list, mark], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    expect((await platform.api(list.path, { pat })).status).toBe(200);
+    await expectEachProblem(platform, [mark], { pat }, { status: 403, code: "USR-403-001" });
+    expect((await platform.api(list.path, { agent: await agentToken(platform, user.jwt, ["read:transactions"]) })).status).toBe(200);
+    await expectEachProblem(platform, [list], { agent: await agentToken(platform, user.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, [list], { agent: await agentToken(platform, user.jwt, ["read:transactions"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

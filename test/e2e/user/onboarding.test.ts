@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { expectEachProblem, readOnlyPat, statusAndCode, type RouteCall } from "../../support/route-cases.ts";
 
 // KYC and onboarding through the REST adapter (phone verification: phone.test.ts) (the domain rules have their
 // own integration tests; these check the documented HTTP contract).
@@ -90,5 +91,25 @@ describe("onboarding", () => {
     expect(kyc.status).toBe(200);
     expect((await kyc.json()).steps.find((s: { name: string }) => s.name === "kyc").step_status).toBe("processing");
     expect((await (await platform.api("/v0/kyc/status", { jwt })).json()).status).toBe("in_progress");
+  });
+});
+
+describe("onboarding: errors and security", () => {
+  it("answers 400 ONB-400-001 to a field that does not belong to the mode", async () => {
+    const { jwt, address } = await platform.createUser();
+    expect(await statusAndCode(await platform.api("/v0/user/me/onboarding/safe", { method: "POST", jwt, json: { mode: "agent_create2", safe_address: address } }))).toEqual({ status: 400, code: "ONB-400-001" });
+    expect(await statusAndCode(await platform.api("/v0/user/me/onboarding/safe", { method: "POST", jwt, json: { mode: "byo", transaction_hash: `0x${"ab".repeat(32)}` } }))).toEqual({ status: 400, code: "ONB-400-001" });
+  });
+
+  it("answers 401 without a credential; a read-only personal access token reads the Safe step but submits nothing (403 USR-403-001)", async () => {
+    const { jwt } = await platform.createUser();
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/user/me/onboarding/safe", json: { mode: "byo" } },
+      { method: "POST", path: "/v0/user/me/onboarding/steps", json: { name: "phone", action: "skip" } },
+    ];
+    await expectEachProblem(platform, [{ path: "/v0/user/me/onboarding/safe" }, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    expect((await platform.api("/v0/user/me/onboarding/safe", { pat })).status).toBe(200);
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
   });
 });

@@ -7,6 +7,7 @@ import type { PrivateKeyAccount } from "viem/accounts";
 import { pregeneratedWalletMessage } from "../../../subgraphs/users/pregenerated/register-pregenerated-wallet.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { newAccount } from "../../support/registration.ts";
+import { expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 import { onPostgres } from "../../support/test-database.ts";
 
 // POST /v0/webhooks/embedded-wallet/wallet-claimed (spec 2.8, 4.5, 5.3, 6), on real listeners.
@@ -154,6 +155,21 @@ describe("POST /v0/wallets/pregenerated", () => {
     expect(await (await platform.api("/v0/wallets/pregenerated", { jwt: squatter.jwt })).json()).toMatchObject({ items: [] });
     expect((await deliver(platform, envelope(`pw_${randomUUID()}`, victimWallet.address))).status).toBe(200);
     expect(await claims(platform, { user_id: victim.id })).toHaveLength(1);
+  });
+});
+
+describe("/v0/wallets/pregenerated: security", () => {
+  it("answers 401 without a credential, lists only the caller's own, and a read-only personal access token lists but registers nothing (403 USR-403-001)", async () => {
+    const { user } = await userWithPregeneratedWallet();
+    const other = await platform.createUser();
+    expect((await (await platform.api("/v0/wallets/pregenerated", { jwt: other.jwt })).json()).items).toEqual([]);
+    const register: RouteCall = { method: "POST", path: "/v0/wallets/pregenerated", json: await pregeneratedBody(user.id, newAccount()) };
+    await expectEachProblem(platform, [{ path: "/v0/wallets/pregenerated" }, register], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    const listed = await platform.api("/v0/wallets/pregenerated", { pat });
+    expect(listed.status).toBe(200);
+    expect((await listed.json()).items).toHaveLength(1);
+    await expectEachProblem(platform, [register], { pat }, { status: 403, code: "USR-403-001" });
   });
 });
 
