@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { expectEachProblem, readOnlyPat, statusAndCode, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 11, chat: sessions and messages of spec 2.10's types; the built-in assistant answers from
 // the ledger by calling AgentTool operations with the user's own credential, every step stored.
@@ -126,5 +127,29 @@ describe("chat with the built-in assistant", () => {
     expect(await latest(3)).toEqual(all.slice(-3).map((m) => m.id));
     expect(await latest(0)).toEqual(all.slice(-1).map((m) => m.id));
     expect(await latest(5000)).toEqual(all.map((m) => m.id));
+  });
+});
+
+describe("chat: errors and security", () => {
+  it("keeps another user out of a session's actions (404 CHT-404-001), and answers 404 CHT-404-002 to decline an action the session does not hold", async () => {
+    const session = await newSession();
+    const other = await platform.createUser();
+    await expectEachProblem(platform, [{ path: `/v0/chat/sessions/${session}/actions` }, { method: "POST", path: `/v0/chat/sessions/${session}/actions/act_missing/decline` }], { jwt: other.jwt }, { status: 404, code: "CHT-404-001" });
+    expect((await platform.api(`/v0/chat/sessions/${session}/actions`, { jwt: user.jwt })).status).toBe(200);
+    expect(await statusAndCode(await platform.api(`/v0/chat/sessions/${session}/actions/act_missing/decline`, { method: "POST", jwt: user.jwt }))).toEqual({ status: 404, code: "CHT-404-002" });
+  });
+
+  it("answers 401 without a credential, and a read-only personal access token starts no session (403 USR-403-001)", async () => {
+    const session = await newSession();
+    const calls: RouteCall[] = [
+      { path: "/v0/chat/sessions" },
+      { method: "POST", path: "/v0/chat/sessions", json: { title: "probe" } },
+      { path: `/v0/chat/sessions/${session}` },
+      { path: `/v0/chat/sessions/${session}/messages` },
+      { path: `/v0/chat/sessions/${session}/actions` },
+      { method: "POST", path: `/v0/chat/sessions/${session}/actions/act_missing/decline` },
+    ];
+    await expectEachProblem(platform, calls, {}, { status: 401, code: "USR-401-001" });
+    await expectEachProblem(platform, [calls[1]!], { pat: await readOnlyPat(platform, user.jwt) }, { status: 403, code: "USR-403-001" });
   });
 });

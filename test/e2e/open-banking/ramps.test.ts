@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { approvedUser, deliverBankingEvent, linkSandboxBank, transactionFeed, userWithWallet } from "../../support/finance.ts";
-import { statusAndCode as problem } from "../../support/route-cases.ts";
+import { agentToken, expectEachProblem, readOnlyPat, statusAndCode as problem, type RouteCall } from "../../support/route-cases.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 12: on- and off-ramps (the Open Banking tag's /v0/ramps routes), each state reported by the
@@ -164,5 +164,31 @@ describe("on- and off-ramps", () => {
 
     await platform.api(`/v0/sandbox/bank-accounts/${ownChecking!.id}/connection-events`, { method: "POST", jwt: owner.jwt, json: { event: "link.reauth_required" } });
     expect(await problem(await quote(owner.jwt, { direction: "on", bank_account_id: ownChecking!.id, wallet_id: owner.wallet_id, asset: "USDC", amount: "10.00" }))).toEqual({ status: 409, code: "RMP-409-003" });
+  });
+});
+
+describe("ramps: security", () => {
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:transactions read ramps, the PAT quotes, ramps and settles nothing (403 USR-403-001), other agent tokens read none (403 AGT-403-001, AGT-403-003)", async () => {
+    const user = await approvedUser(platform);
+    const [checking] = await linkBank(user.jwt);
+    const quoted = await (await platform.api("/v0/ramps/quotes", { method: "POST", jwt: user.jwt, json: { direction: "on", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "10.00" } })).json();
+    const ramp = await (await platform.api("/v0/ramps/on", { method: "POST", jwt: user.jwt, json: { quote_id: quoted.id } })).json();
+    const reads: RouteCall[] = [{ path: "/v0/ramps" }, { path: `/v0/ramps/${ramp.id}` }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/ramps/quotes", json: { direction: "on", bank_account_id: checking!.id, wallet_id: user.wallet_id, asset: "USDC", amount: "10.00" } },
+      { method: "POST", path: "/v0/ramps/on", json: { quote_id: quoted.id } },
+      { method: "POST", path: "/v0/ramps/off", json: { quote_id: quoted.id } },
+      { method: "POST", path: `/v0/sandbox/ramps/${ramp.id}/settle`, json: { outcome: "completed" } },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
+    for (const { path } of reads) {
+      expect((await platform.api(path, { pat })).status, path).toBe(200);
+      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    }
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:transactions"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { enableStrategy, finishedTask, problemSummary as problem, runStrategy } from "../../support/agent-tasks.ts";
 import { approvedUser, userWithWallet } from "../../support/finance.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 import { sumDecimals as sumOf } from "../../../lib/decimal.ts";
 
 // Issue 13, first part: the strategy catalogue, user strategies (spec 3.6) and their runs as
@@ -87,10 +88,8 @@ describe("user strategies", () => {
 
   it("lets an agent token with write:strategies enable and run strategies; read:transactions only reads them", async () => {
     const user = await userWithWallet(platform);
-    const token = async (scopes: string[]) => (await (await platform.api("/v0/agent/tokens", { method: "POST", jwt: user.jwt, json: { name: scopes.join(" "), scopes } })).json()).token as string;
-    const [writer, reader] = [await token(["write:strategies"]), await token(["read:transactions"])];
-    const asAgent = (agent: string, path: string, json?: unknown) =>
-      fetch(platform.urls.platform + path, { method: json ? "POST" : "GET", headers: { "x-platform-token": agent, ...(json ? { "content-type": "application/json" } : {}) }, ...(json ? { body: JSON.stringify(json) } : {}) });
+    const [writer, reader] = [await agentToken(platform, user.jwt, ["write:strategies"]), await agentToken(platform, user.jwt, ["read:transactions"])];
+    const asAgent = (agent: string, path: string, json?: unknown) => platform.api(path, { method: json ? "POST" : "GET", agent, ...(json !== undefined && { json }) });
     const body = { strategy_id: "stg_low_balance_alert", parameters: { wallet_id: user.wallet_id, asset: "USDC", threshold: "10" } };
     expect(await problem(await asAgent(reader, "/v0/user/me/strategies", body))).toMatchObject({ status: 403, code: "AGT-403-001" });
     const made = await asAgent(writer, "/v0/user/me/strategies", body);
@@ -98,6 +97,36 @@ describe("user strategies", () => {
     const { id } = await made.json();
     expect((await asAgent(writer, "/v0/agent-tasks", { kind: "strategy_run", input: { user_strategy_id: id } })).status).toBe(201);
     expect((await (await asAgent(reader, "/v0/user/me/strategies")).json()).items.map((s: { id: string }) => s.id)).toEqual([id]);
+  });
+});
+
+describe("strategies: security", () => {
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:transactions read, but neither enables, changes nor deletes (403 USR-403-001, AGT-403-001)", async () => {
+    const user = await userWithWallet(platform);
+    const { id } = await (await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "50" })).json();
+    const reads: RouteCall[] = [{ path: "/v0/strategies" }, { path: "/v0/strategies/stg_round_up" }, { path: "/v0/user/me/strategies" }, { path: `/v0/user/me/strategies/${id}` }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/user/me/strategies", json: { strategy_id: "stg_low_balance_alert", parameters: { wallet_id: user.wallet_id, asset: "USDC", threshold: "5" } } },
+      { method: "PATCH", path: `/v0/user/me/strategies/${id}`, json: { status: "disabled" } },
+      { method: "DELETE", path: `/v0/user/me/strategies/${id}` },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
+    for (const { path } of reads) {
+      expect((await platform.api(path, { pat })).status, path).toBe(200);
+      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    }
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    await expectEachProblem(platform, writes, { agent: reader }, { status: 403, code: "AGT-403-001" });
+  });
+
+  it("answers 403 AGT-403-001 to an agent token without read:transactions, and 403 AGT-403-003 to one restricted to wallets", async () => {
+    const user = await userWithWallet(platform);
+    const { id } = await (await enable(user.jwt, "stg_low_balance_alert", { wallet_id: user.wallet_id, asset: "USDC", threshold: "50" })).json();
+    const reads: RouteCall[] = [{ path: "/v0/strategies" }, { path: "/v0/strategies/stg_round_up" }, { path: "/v0/user/me/strategies" }, { path: `/v0/user/me/strategies/${id}` }];
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:transactions", "write:strategies"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });
 

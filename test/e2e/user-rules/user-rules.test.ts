@@ -5,6 +5,9 @@ import { scheduleScanner } from "../../../subgraphs/agents/automation/schedule-s
 import { createLogger } from "../../../lib/logger.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { approvedUser, userWithWallet } from "../../support/finance.ts";
+import { problemSummary as problem } from "../../support/agent-tasks.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
+import { RULE_LIMITS } from "../../../lib/contracts/rules.ts";
 
 // Issue 13: automation driven by the ledger's outbox (each event applied once) and by the clock:
 // strategies that react to transactions, and user rules with their triggers, actions and firings.
@@ -19,10 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => platform?.stop());
 
-async function problem(response: Response) {
-  const body = await response.json();
-  return { status: response.status, code: body.error_code as string, loc: Array.isArray(body.detail) ? body.detail.map((item: { loc: unknown[] }) => item.loc.join(".")) : undefined };
-}
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   for (let i = 0; i < 300; i++) {
@@ -179,11 +178,10 @@ describe("user rules", () => {
 
   it("refuses a transfer rule from an agent token without write:transfers, and records disabled rules' silence", async () => {
     const user = await userWithWallet(platform);
-    const token = (await (await platform.api("/v0/agent/tokens", { method: "POST", jwt: user.jwt, json: { name: "rules", scopes: ["write:strategies"] } })).json()).token as string;
-    const response = await fetch(`${platform.urls.platform}/v0/user/me/rules`, {
+    const response = await platform.api("/v0/user/me/rules", {
       method: "POST",
-      headers: { "x-platform-token": token, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Move", trigger_type: "transaction_received", trigger: {}, action_type: "transfer", action: { from_wallet_id: user.wallet_id, to_wallet_id: user.wallet_id + 1, asset: "USDC", amount: "1" } }),
+      agent: await agentToken(platform, user.jwt, ["write:strategies"]),
+      json: { name: "Move", trigger_type: "transaction_received", trigger: {}, action_type: "transfer", action: { from_wallet_id: user.wallet_id, to_wallet_id: user.wallet_id + 1, asset: "USDC", amount: "1" } },
     });
     expect(await problem(response)).toMatchObject({ status: 403, code: "AGT-403-001" });
     const quiet = await (await rule(user.jwt, { name: "Quiet", trigger_type: "transaction_received", trigger: {}, action_type: "notification", action: {}, enabled: false })).json();
@@ -191,5 +189,44 @@ describe("user rules", () => {
     await settled();
     expect(await executions(user.jwt, quiet.id)).toEqual([]);
     expect((await (await platform.api(`/v0/user/me/rules/${quiet.id}`, { method: "PATCH", jwt: user.jwt, json: { enabled: true } })).json()).enabled).toBe(true);
+  });
+});
+
+describe("user rules: errors and security", () => {
+  const notify = { trigger_type: "transaction_received", trigger: {}, action_type: "notification", action: {} };
+
+  it("keeps another user's rule out of reach to change or delete (404 RUL-404-001), and refuses a rule past the most a user holds (409 RUL-409-001) until one is deleted", async () => {
+    const user = await userWithWallet(platform);
+    const other = await userWithWallet(platform);
+    const made = await (await rule(user.jwt, { name: "Mine", ...notify })).json();
+    for (const response of [await platform.api(`/v0/user/me/rules/${made.id}`, { method: "PATCH", jwt: other.jwt, json: { enabled: false } }), await platform.api(`/v0/user/me/rules/${made.id}`, { method: "DELETE", jwt: other.jwt })])
+      expect(await problem(response)).toMatchObject({ status: 404, code: "RUL-404-001" });
+    for (let i = 1; i < RULE_LIMITS.rules_per_user; i++) expect((await rule(user.jwt, { name: `Rule ${i}`, ...notify })).status).toBe(201);
+    expect(await problem(await rule(user.jwt, { name: "One too many", ...notify }))).toMatchObject({ status: 409, code: "RUL-409-001" });
+    expect((await platform.api(`/v0/user/me/rules/${made.id}`, { method: "DELETE", jwt: user.jwt })).status).toBe(200);
+    expect(await problem(await platform.api(`/v0/user/me/rules/${made.id}`, { jwt: user.jwt }))).toMatchObject({ status: 404, code: "RUL-404-001" });
+    expect((await rule(user.jwt, { name: "In its place", ...notify })).status).toBe(201);
+  });
+
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:transactions read rules, but neither makes, changes nor deletes one (403 USR-403-001, AGT-403-001)", async () => {
+    const user = await userWithWallet(platform);
+    const made = await (await rule(user.jwt, { name: "Mine", ...notify })).json();
+    const reads: RouteCall[] = [{ path: "/v0/user/me/rules" }, { path: `/v0/user/me/rules/${made.id}` }, { path: `/v0/user/me/rules/${made.id}/executions` }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/user/me/rules", json: { name: "Another", ...notify } },
+      { method: "PATCH", path: `/v0/user/me/rules/${made.id}`, json: { enabled: false } },
+      { method: "DELETE", path: `/v0/user/me/rules/${made.id}` },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
+    for (const { path } of reads) {
+      expect((await platform.api(path, { pat })).status, path).toBe(200);
+      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    }
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    await expectEachProblem(platform, writes, { agent: reader }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, [...reads, ...writes], { agent: await agentToken(platform, user.jwt, ["read:transactions", "write:strategies"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

@@ -4,6 +4,7 @@ import { SandboxSafeDeployer } from "../../../subgraphs/users/safe/sandbox-safe-
 import { walletRegistrationMessage } from "../../../subgraphs/users/wallets/register-wallet.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { newAccount } from "../../support/registration.ts";
+import { agentToken, expectEachProblem, readOnlyPat, statusAndCode, type RouteCall } from "../../support/route-cases.ts";
 
 let platform: TestPlatform;
 // owners (lower case) whose Safe deployment the sandbox fails, switchable per test
@@ -77,7 +78,7 @@ describe("wallets", () => {
     const created = await register(jwt, id, { signer: account });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ address: account.address, type: "EOA", role: "wallet", is_primary: false });
-    expect((await register(jwt, id, { signer: account })).status).toBe(409);
+    expect(await statusAndCode(await register(jwt, id, { signer: account }))).toEqual({ status: 409, code: "WAL-409-003" });
 
     const stale = await register(jwt, id, { issued_at: Date.now() - 11 * 60_000 });
     expect(stale.status).toBe(400);
@@ -174,7 +175,7 @@ describe("wallets", () => {
     expect((await (await platform.api("/v0/user/me", { jwt })).json()).safe_creation_status).toBe("failed");
 
     const notFailed = await platform.api(`/v0/wallets/${(await (await platform.api("/v0/wallets?is_eoa=true", { jwt })).json()).items[0].id}`, { method: "PATCH", jwt, json: { retry_safe_creation: true } });
-    expect(notFailed.status).toBe(409);
+    expect(await statusAndCode(notFailed)).toEqual({ status: 409, code: "WAL-409-004" });
 
     failingOwners.delete(address.toLowerCase());
     const retry = await platform.api(`/v0/wallets/${safe.id}`, { method: "PATCH", jwt, json: { retry_safe_creation: true } });
@@ -184,5 +185,31 @@ describe("wallets", () => {
     expect(retried.safe_creation_event_id).not.toBe(failed.safe_creation_event_id);
     const completed = await waitForSafe(jwt, safe.id, "completed");
     expect(completed.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  });
+});
+
+describe("wallets: security", () => {
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:balances read wallets, the PAT registers, changes, proves and deletes nothing (403 USR-403-001), other agent tokens read none (403 AGT-403-001)", async () => {
+    const { jwt, id } = await platform.createUser();
+    const wallet = (await (await platform.api("/v0/wallets", { jwt })).json()).items[0];
+    const reads: RouteCall[] = [{ path: "/v0/wallets" }, { path: `/v0/wallets/${wallet.id}` }];
+    const signer = privateKeyToAccount(generatePrivateKey());
+    const fields = { user_id: id, address: signer.address, chain_id: 8453, type: "EOA", role: "wallet", issued_at: Date.now() };
+    const { user_id: _u, ...registration } = fields;
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/wallets", json: { ...registration, signature: await signer.signMessage({ message: walletRegistrationMessage(fields) }) } },
+      { method: "PATCH", path: `/v0/wallets/${wallet.id}`, json: { nickname: "probe" } },
+      { method: "POST", path: `/v0/wallets/${wallet.id}/address-proof`, json: {} },
+      { method: "DELETE", path: `/v0/wallets/${wallet.id}` },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    const reader = await agentToken(platform, jwt, ["read:balances"]);
+    for (const { path } of reads) {
+      expect((await platform.api(path, { pat })).status, path).toBe(200);
+      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    }
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, jwt, ["read:transactions", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
   });
 });

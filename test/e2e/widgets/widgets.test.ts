@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { userWithWallet } from "../../support/finance.ts";
+import { expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 13: the dashboard's widgets and their data, answered by the same REST operations.
 let platform: TestPlatform;
@@ -58,5 +59,24 @@ describe("widgets", () => {
     expect((await platform.api(`/v0/widgets/${chat.id}/data`)).status).toBe(401);
     expect((await platform.api(`/v0/widgets/${chat.id}`, { method: "DELETE", jwt: user.jwt })).status).toBe(200);
     expect((await (await platform.api("/v0/widgets", { jwt: user.jwt })).json()).items).toEqual([]);
+  });
+});
+
+describe("widgets: security", () => {
+  it("keeps another user's widget unchanged (404 WDG-404-001); answers 401 without a credential, and a read-only personal access token reads widgets but adds, changes and removes none (403 USR-403-001)", async () => {
+    const user = await userWithWallet(platform);
+    const widget = await (await add(user.jwt, { type: "balance", position: { x: 0, y: 0, w: 1, h: 1 } })).json();
+    const other = await userWithWallet(platform);
+    expect(await problem(await platform.api(`/v0/widgets/${widget.id}`, { method: "PATCH", jwt: other.jwt, json: { title: "mine" } }))).toMatchObject({ status: 404, code: "WDG-404-001" });
+    const reads: RouteCall[] = [{ path: "/v0/widgets" }, { path: `/v0/widgets/${widget.id}` }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/widgets", json: { type: "balance", position: { x: 0, y: 0, w: 1, h: 1 } } },
+      { method: "PATCH", path: `/v0/widgets/${widget.id}`, json: { title: "probe" } },
+      { method: "DELETE", path: `/v0/widgets/${widget.id}` },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    for (const { path } of reads) expect((await platform.api(path, { pat })).status, path).toBe(200);
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
   });
 });
