@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRANSACTION_FIELDS } from "../../../rest-adapter/resources/resources.generated.ts";
 import { userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 11, agent tokens: issued, listed and revoked by the user; x-platform-token reaches the
 // AgentTool operations within its scopes on REST and /graphql, and nothing else; every use recorded.
@@ -253,5 +254,20 @@ describe("agent tokens restricted to some wallets", () => {
     const stranger = await userWithWallet(platform);
     expect(await problem(await issue(user.jwt, { name: "x", scopes: ["read:balances"], wallet_ids: [stranger.wallet_id] }))).toEqual({ status: 404, code: "WAL-404-001" });
     expect(await problem(await issue(user.jwt, { name: "x", scopes: ["read:balances"], wallet_ids: [] }))).toEqual({ status: 422, code: "GEN-422-001" });
+  });
+});
+
+describe("agent token management: security", () => {
+  it("answers 401 without a credential; a read-only personal access token lists tokens and their uses but issues and revokes none (403 USR-403-001)", async () => {
+    const { id } = await agentToken(["read:balances"]);
+    const reads: RouteCall[] = [{ path: "/v0/agent/tokens" }, { path: `/v0/agent/tokens/${id}/uses` }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/agent/tokens", json: { name: "probe", scopes: ["read:balances"] } },
+      { method: "DELETE", path: `/v0/agent/tokens/${id}` },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, user.jwt);
+    for (const { path } of reads) expect((await platform.api(path, { pat })).status, path).toBe(200);
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
   });
 });

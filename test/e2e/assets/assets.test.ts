@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress } from "viem";
 import { DEFAULT_ASSET_PRICES } from "../../../lib/price-config.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 9, the asset catalogue: GET /v0/assets (filters), GET /v0/assets/{asset_id}, the seeded
 // catalogue's real contract addresses and the static prices.
@@ -129,5 +130,20 @@ describe("GraphQL", () => {
         price: { value_usd: "1.08", stale: false },
       },
     ]);
+  });
+});
+
+describe("the catalogue: security", () => {
+  it("answers 401 on both routes without a credential; a read-only personal access token and an agent token holding read:balances read it, one without read:balances does not (403 AGT-403-001)", async () => {
+    const [first] = (await list()).body.items as Asset[];
+    const reads: RouteCall[] = [{ path: "/v0/assets" }, { path: `/v0/assets/${first!.id}` }];
+    await expectEachProblem(platform, reads, {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    const reader = await agentToken(platform, jwt, ["read:balances"]);
+    for (const { path } of reads) {
+      expect((await platform.api(path, { pat })).status, path).toBe(200);
+      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    }
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, jwt, ["read:transactions", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
   });
 });

@@ -4,6 +4,7 @@ import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { calendarPeriod } from "../../../subgraphs/finance/budgets/budget-period.ts";
 import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 9, budgets: CRUD under /v0/budgets, the current period's spent / remaining /
 // percentage_used from the ledger, periods in the user's time zone (GET/PATCH /v0/budgets/settings).
@@ -137,17 +138,31 @@ describe("security", () => {
     expect((await (await budgets(owner.jwt, `/${budget.id}`)).json()).amount).toBe("75");
   });
 
-  it("needs a credential (401) and the write scope to change anything (403)", async () => {
+  it("needs a credential (401) and the write scope to change anything (403 USR-403-001)", async () => {
     const { jwt } = await platform.createUser();
-    for (const [path, init] of [["", {}], ["", { method: "POST", json: { category: "other", amount: "1", period: "weekly" } }], ["/bgt_x", {}], ["/settings", {}]] as const) {
-      const response = await budgets(undefined, path, init);
-      expect(response.status).toBe(401);
-      expect(await errorCode(response)).toBe("USR-401-001");
-    }
-    const token = await (await platform.api("/v0/user/me/personal-access-tokens", { method: "POST", jwt, json: { name: "ro", scopes: ["read"] } })).json();
-    const refused = await platform.api("/v0/budgets", { method: "POST", pat: token.token, json: { category: "other", amount: "1", period: "weekly" } });
-    expect(refused.status).toBe(403);
-    expect((await platform.api("/v0/budgets", { pat: token.token })).status).toBe(200);
+    const budget = await create(jwt, { category: "other", amount: "5", period: "monthly" });
+    const reads: RouteCall[] = [{ path: "/v0/budgets" }, { path: `/v0/budgets/${budget.id}` }, { path: "/v0/budgets/settings" }];
+    const writes: RouteCall[] = [
+      { method: "POST", path: "/v0/budgets", json: { category: "other", amount: "1", period: "weekly" } },
+      { method: "PATCH", path: `/v0/budgets/${budget.id}`, json: { amount: "1" } },
+      { method: "DELETE", path: `/v0/budgets/${budget.id}` },
+      { method: "PATCH", path: "/v0/budgets/settings", json: { time_zone: "UTC" } },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    for (const { path } of reads) expect((await platform.api(path, { pat })).status, path).toBe(200);
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+  });
+
+  it("lets an agent token holding read:transactions read budgets and settings, not one without it (403 AGT-403-001) nor one restricted to wallets (403 AGT-403-003)", async () => {
+    const user = await platform.createUser();
+    const budget = await create(user.jwt, { category: "other", amount: "5", period: "monthly" });
+    const reads: RouteCall[] = [{ path: "/v0/budgets" }, { path: `/v0/budgets/${budget.id}` }, { path: "/v0/budgets/settings" }];
+    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
+    for (const { path } of reads) expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    const wallet = (await (await platform.api("/v0/wallets", { jwt: user.jwt })).json()).items[0].id;
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:transactions"], [wallet]) }, { status: 403, code: "AGT-403-003" });
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { ensureAsset, userWithWallet } from "../../support/finance.ts";
+import { agentToken, expectEachProblem, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 9: the sandbox payment helper (POST /v0/sandbox/payments) and insights over REST and
 // GraphQL: GET /v0/insights, GET /v0/insights/{id}, POST /v0/insights/{id}/dismiss,
@@ -192,5 +193,17 @@ describe("insights", () => {
     expect(errors).toBeUndefined();
     expect(data.me.wallets.length).toBeGreaterThan(0);
     expect(data.me.insights).toMatchObject({ items: [{ type: "recurring_charge", data: { merchant: "Netflix" } }], pagination: { total: 1 } });
+  });
+});
+
+describe("insights: agent tokens", () => {
+  it("lets an agent token holding read:transactions read insights, not one without it (403 AGT-403-001) nor one restricted to wallets (403 AGT-403-003)", async () => {
+    const owner = await subscriber();
+    const [insight] = (await (await refresh(owner.jwt)).json()).items;
+    const reads: RouteCall[] = [{ path: "/v0/insights" }, { path: `/v0/insights/${insight.id}` }];
+    const reader = await agentToken(platform, owner.jwt, ["read:transactions"]);
+    for (const { path } of reads) expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, owner.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, owner.jwt, ["read:transactions"], [owner.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

@@ -6,6 +6,7 @@ import { moveTransactionStatus } from "../../../subgraphs/finance/transactions/m
 import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { ensureAsset, userWithWallet } from "../../support/finance.ts";
+import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 9, the ledger: sandbox deposits, GET /v0/transactions/{id}, Idempotency-Key, balances
 // computed in SQL, overdrafts refused and concurrent requests (on PostgreSQL in e2e-postgres).
@@ -314,5 +315,27 @@ describe("the ledger", () => {
 
     const read = await (await platform.api(`/v0/transactions/${pending.id}`, { jwt })).json();
     expect(read.status).toBe("failed");
+  });
+});
+
+describe("transactions: security", () => {
+  it("answers 401 without a credential; a read-only personal access token and an agent token holding read:transactions read the feed, the PAT notes and books nothing (403 USR-403-001), an agent token without read:transactions reads nothing (403 AGT-403-001)", async () => {
+    const { jwt, wallet_id } = await userWithWallet(platform);
+    const { id } = await (await deposit(jwt, { wallet_id, asset: "ETH", amount: "1" })).json();
+    const reads: RouteCall[] = [{ path: "/v0/transactions" }, { path: `/v0/transactions/${id}` }];
+    const writes: RouteCall[] = [
+      { method: "PATCH", path: `/v0/transactions/${id}`, json: { note: "probe" } },
+      { method: "POST", path: "/v0/sandbox/deposits", json: { wallet_id, asset: "ETH", amount: "1" } },
+      { method: "POST", path: "/v0/sandbox/payments", json: { wallet_id, asset: "ETH", amount: "0.1" } },
+    ];
+    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    const reader = await agentToken(platform, jwt, ["read:transactions"]);
+    for (const { path } of reads) {
+      expect((await platform.api(path, { pat })).status, path).toBe(200);
+      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+    }
+    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    await expectEachProblem(platform, reads, { agent: await agentToken(platform, jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
   });
 });

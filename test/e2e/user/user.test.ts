@@ -4,6 +4,7 @@ import { predictSafeAddress } from "../../../subgraphs/users/safe/safe-address.t
 import { saltNonceFor } from "../../../subgraphs/users/wallets/safe-deployment.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { newAccount, registrationBody } from "../../support/registration.ts";
+import { expectEachProblem, readOnlyPat, statusAndCode, type RouteCall } from "../../support/route-cases.ts";
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -226,6 +227,30 @@ describe("GET /v0/user/me", () => {
       expect(unknown.status).toBe(200);
       expect(Number.isInteger((await unknown.json()).created_at)).toBe(true);
     }
+  });
+});
+
+describe("the user's credentials: security", () => {
+  it("answers 401 without a credential; a personal access token reads the user but registers none and manages no tokens (403 USR-403-001)", async () => {
+    const { jwt } = await platform.createUser();
+    const calls: RouteCall[] = [
+      { method: "POST", path: "/v0/user/", json: { primary_eoa_address: randomAddress(), chain_id: 8453 } },
+      { method: "POST", path: "/v0/user/me/personal-access-tokens", json: { name: "probe", scopes: ["read"] } },
+      { path: "/v0/user/me/personal-access-tokens" },
+      { method: "DELETE", path: "/v0/user/me/personal-access-tokens/pat_missing" },
+    ];
+    await expectEachProblem(platform, [{ path: "/v0/user/me" }, ...calls], {}, { status: 401, code: "USR-401-001" });
+    const pat = await readOnlyPat(platform, jwt);
+    expect((await platform.api("/v0/user/me", { pat })).status).toBe(200);
+    await expectEachProblem(platform, calls, { pat }, { status: 403, code: "USR-403-001" });
+  });
+
+  it("answers 404 PAT-404-001 to revoke another user's personal access token, which keeps working", async () => {
+    const owner = await platform.createUser();
+    const created = await (await platform.api("/v0/user/me/personal-access-tokens", { method: "POST", jwt: owner.jwt, json: { name: "mine", scopes: ["read"] } })).json();
+    const other = await platform.createUser();
+    expect(await statusAndCode(await platform.api(`/v0/user/me/personal-access-tokens/${created.id}`, { method: "DELETE", jwt: other.jwt }))).toEqual({ status: 404, code: "PAT-404-001" });
+    expect((await platform.api("/v0/user/me", { pat: created.token })).status).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxDeposit, userWithAllWallets } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { agentToken, expectEachProblem } from "../../support/route-cases.ts";
 
 // Issue 9, assets and balances: GET /v0/wallets/{wallet_id}/assets over the ledger (BALANCE_SOURCE=ledger, the default), after sandbox deposits; exact values, another
 // user's wallet invisible.
@@ -62,5 +63,15 @@ describe("GET /v0/wallets/{wallet_id}/assets", () => {
     const response = await platform.api(`/v0/wallets/${eoa}/assets`, { pat: token.token });
     expect(response.status).toBe(200);
     expect((await response.json()).assets).toEqual([expect.objectContaining({ balance: "500000000000000000", value_usd: "1500" })]);
+  });
+});
+
+describe("GET /v0/wallets/{wallet_id}/assets: agent tokens", () => {
+  it("lets an agent token holding read:balances read a wallet's assets, also one restricted to that wallet, and refuses one without read:balances (403 AGT-403-001)", async () => {
+    const { jwt, eoa } = await userWithWallets();
+    const path = `/v0/wallets/${eoa}/assets`;
+    expect((await platform.api(path, { agent: await agentToken(platform, jwt, ["read:balances"]) })).status).toBe(200);
+    expect((await platform.api(path, { agent: await agentToken(platform, jwt, ["read:balances"], [eoa]) })).status).toBe(200);
+    await expectEachProblem(platform, [{ path }], { agent: await agentToken(platform, jwt, ["read:transactions", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
   });
 });
