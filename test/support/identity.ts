@@ -5,8 +5,12 @@ import { startTestPlatform, type TestPlatform } from "./platform.ts";
 export const ORG = "org_boot";
 export const ENV = "env_boot";
 
-/** A platform whose identity host holds ORG and ENV, with `owner` a dashboard session of their owner. */
-export async function startBootstrappedIdentity(): Promise<{ platform: TestPlatform; owner: string }> {
+/**
+ * A platform whose identity host holds ORG and ENV, with `owner` a dashboard session of their
+ * owner, and the checks its suites make bound to it: a problem answer, and minting a key in ORG
+ * (as `owner` unless another bearer is given).
+ */
+export async function startBootstrappedIdentity() {
   const platform = await startTestPlatform({
     IDENTITY_BOOTSTRAP: JSON.stringify({
       organisation: { id: ORG, name: "Bootstrap Ltd", contact_email: "ops@boot.test" },
@@ -14,7 +18,15 @@ export async function startBootstrappedIdentity(): Promise<{ platform: TestPlatf
       members: [{ sub: "dash-owner", email: "owner@boot.test", name: "Owner" }],
     }),
   });
-  return { platform, owner: await platform.dashboard.sign({ sub: "dash-owner" }) };
+  const owner = await platform.dashboard.sign({ sub: "dash-owner" });
+  return { platform, owner, expectIdentityProblem: identityProblemCheck(platform), mint: (body: unknown, bearer = owner) => mintKey(platform, bearer, body) };
+}
+
+export type BootstrappedIdentity = Awaited<ReturnType<typeof startBootstrappedIdentity>>;
+
+/** expectIdentityProblem bound to one platform. */
+export function identityProblemCheck(platform: TestPlatform) {
+  return (response: Response, status: number, code: string, typeName: string) => expectIdentityProblem(platform, response, status, code, typeName);
 }
 
 /** An identity host's problem answer: status, code, type and documentation links and trace id together. */

@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../../lib/auth/secret-token.ts";
-import { ENV, expectIdentityProblem as expectProblem, mintKey, ORG, startBootstrappedIdentity } from "../../support/identity.ts";
+import { ENV, ORG, startBootstrappedIdentity, type BootstrappedIdentity } from "../../support/identity.ts";
 import type { TestPlatform } from "../../support/platform.ts";
 
 // API keys on the identity host (spec 2.6, 4.7, 5.2).
 let platform: TestPlatform;
 let owner: string;
+let expectIdentityProblem: BootstrappedIdentity["expectIdentityProblem"];
+let mint: BootstrappedIdentity["mint"];
 
 beforeAll(async () => {
-  ({ platform, owner } = await startBootstrappedIdentity());
+  ({ platform, owner, expectIdentityProblem, mint } = await startBootstrappedIdentity());
 });
 afterAll(() => platform?.stop());
-
-const expectIdentityProblem = (response: Response, status: number, code: string, typeName: string) => expectProblem(platform, response, status, code, typeName);
-const mint = (body: unknown, bearer = owner) => mintKey(platform, bearer, body);
 
 describe("API keys", () => {
   it("mints a server key once: partition from the scopes, prefix shows partition and environment kind, only the hash stored", async () => {

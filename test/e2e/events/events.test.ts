@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENV, expectIdentityProblem as expectProblem, mintKey, ORG, startBootstrappedIdentity } from "../../support/identity.ts";
+import { ENV, ORG, startBootstrappedIdentity, type BootstrappedIdentity } from "../../support/identity.ts";
 import type { TestPlatform } from "../../support/platform.ts";
 
 // An organisation's events on the identity host (spec 2.5, 6).
 let platform: TestPlatform;
 let owner: string;
+let expectIdentityProblem: BootstrappedIdentity["expectIdentityProblem"];
+let mint: BootstrappedIdentity["mint"];
 
 beforeAll(async () => {
-  ({ platform, owner } = await startBootstrappedIdentity());
+  ({ platform, owner, expectIdentityProblem, mint } = await startBootstrappedIdentity());
 });
 afterAll(() => platform?.stop());
-
-const expectIdentityProblem = (response: Response, status: number, code: string, typeName: string) => expectProblem(platform, response, status, code, typeName);
-const mint = (body: unknown, bearer = owner) => mintKey(platform, bearer, body);
 
 // Issue 25 item 6: spec 2.5 names `_links.events`; until outgoing events exist (spec 6) it answers an empty list.
 describe("organisation events", () => {

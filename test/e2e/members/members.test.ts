@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectIdentityProblem as expectProblem } from "../../support/identity.ts";
+import { identityProblemCheck } from "../../support/identity.ts";
 import { TestIssuer } from "../../support/jwt-issuer.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // An organisation's members on the identity host (spec 2.5, 4.6, 5.2).
 let platform: TestPlatform;
+let expectIdentityProblem: ReturnType<typeof identityProblemCheck>;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
+  expectIdentityProblem = identityProblemCheck(platform);
 });
 afterAll(() => platform?.stop());
-
-const expectIdentityProblem = (response: Response, status: number, code: string, typeName: string) => expectProblem(platform, response, status, code, typeName);
 
 // Security review item 9: admins manage members, but only owners touch the owner role.
 describe("roles", () => {

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { identityRoutes } from "../../../rest-adapter/hosts/identity.ts";
-import { ENV, expectIdentityProblem as expectProblem, mintKey, ORG, startBootstrappedIdentity } from "../../support/identity.ts";
+import { ENV, ORG, startBootstrappedIdentity, type BootstrappedIdentity } from "../../support/identity.ts";
 import type { TestPlatform } from "../../support/platform.ts";
 
 // Organisations and environments on the identity host (spec 2.5, 4.6, 5.2); its members, API keys
 // and events are in test/e2e/members/, api-keys/ and events/.
 let platform: TestPlatform;
 let owner: string;
+let expectIdentityProblem: BootstrappedIdentity["expectIdentityProblem"];
+let mint: BootstrappedIdentity["mint"];
 
 beforeAll(async () => {
-  ({ platform, owner } = await startBootstrappedIdentity());
+  ({ platform, owner, expectIdentityProblem, mint } = await startBootstrappedIdentity());
 });
 afterAll(() => platform?.stop());
-
-const expectIdentityProblem = (response: Response, status: number, code: string, typeName: string) => expectProblem(platform, response, status, code, typeName);
-const mint = (body: unknown, bearer = owner) => mintKey(platform, bearer, body);
 
 describe("organisations", () => {
   it("serves the bootstrapped organisation to its member, with the wrapper links of spec 2.5", async () => {
