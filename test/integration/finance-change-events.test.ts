@@ -1,58 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
 import { newId } from "../../lib/ids.ts";
-import { JobQueue } from "../../lib/jobs/job-queue.ts";
-import { createLogger } from "../../lib/logger.ts";
 import { createBudget } from "../../subgraphs/finance/budgets/create-budget.ts";
 import { deleteBudget } from "../../subgraphs/finance/budgets/delete-budget.ts";
 import { updateBudget } from "../../subgraphs/finance/budgets/update-budget.ts";
-import { changeEventsHandler, CHANGE_EVENTS_JOB } from "../../subgraphs/finance/changes/change-events.ts";
-import { createFinanceDb, type FinanceDb, type FinanceTx } from "../../subgraphs/finance/db.ts";
-import { insightsSubscriber } from "../../subgraphs/finance/insights/compute-insights.ts";
-import { NO_GOALS } from "../../subgraphs/finance/insights/goal-progress.ts";
+import { CHANGE_EVENTS_JOB } from "../../subgraphs/finance/changes/change-events.ts";
+import type { FinanceDb, FinanceTx } from "../../subgraphs/finance/db.ts";
 import { listInsights } from "../../subgraphs/finance/insights/insight-queries.ts";
 import { recordMovement } from "../../subgraphs/finance/transactions/record-movement.ts";
+import { cardPurchase, changeEventsWorker, DAY, openFinanceDb } from "../support/finance-db.ts";
 
 // Issue 28, part 5: finance's writers publish a change event in their own database transaction
 // (subgraphs/finance/changes/change-events.ts) and insights subscribe to it. An event committed
 // with its change is told even after the process that committed it is gone; a change rolled back
 // publishes none; a budget and its event are written together or not at all.
 
-let database: Database;
 let db: FinanceDb;
-const DAY = 86_400_000;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["finance"]);
-  db = createFinanceDb(database);
+  ({ db, close } = await openFinanceDb());
 });
-afterAll(async () => {
-  await db.$disconnect();
-  await database.close();
-});
+afterAll(() => close());
 
 /** A process starting afresh, wired as the finance subgraph wires its queue. */
-const freshWorker = () => new JobQueue({ db, schema: "finance", logger: createLogger("silent"), handlers: { [CHANGE_EVENTS_JOB]: changeEventsHandler([insightsSubscriber({ db, goals: NO_GOALS })]) } });
+const freshWorker = () => changeEventsWorker(db);
 const eventOf = (user_id: string) => db.job.findUnique({ where: { key: `finance_changed:${user_id}` } });
 const insightsOf = async (user_id: string) => (await listInsights(db, { user_id, filter: { status: "all" } })).items;
 
 /** Three monthly Netflix charges booked in `tx`: a recurring_charge once insights are computed. */
 async function netflixCharges(tx: FinanceTx, user_id: string): Promise<void> {
-  for (const days of [62, 32, 2])
-    await recordMovement(tx, {
-      user_id,
-      type: "card_purchase",
-      direction: "out",
-      amount: "15.99",
-      unit: { currency: "USD", decimals: 2 },
-      source: { kind: "card", id: `card_${user_id}` },
-      overdraft: "allow",
-      status: "completed",
-      merchant: { name: "Netflix", mcc: "4899" },
-      timestamp: new Date(Date.now() - days * DAY),
-    });
+  for (const days of [62, 32, 2]) await recordMovement(tx, cardPurchase(user_id, "15.99", new Date(Date.now() - days * DAY), { merchant: { name: "Netflix", mcc: "4899" } }));
 }
 
 describe("insights follow finance's change events", () => {

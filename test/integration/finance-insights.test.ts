@@ -1,55 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
 import { newId } from "../../lib/ids.ts";
-import { JobQueue } from "../../lib/jobs/job-queue.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { createFinanceDb, type FinanceDb } from "../../subgraphs/finance/db.ts";
+import type { FinanceDb } from "../../subgraphs/finance/db.ts";
 import { createBudget } from "../../subgraphs/finance/budgets/create-budget.ts";
-import { changeEventsHandler, CHANGE_EVENTS_JOB } from "../../subgraphs/finance/changes/change-events.ts";
-import { computeInsights, insightsSubscriber } from "../../subgraphs/finance/insights/compute-insights.ts";
+import { CHANGE_EVENTS_JOB } from "../../subgraphs/finance/changes/change-events.ts";
+import { computeInsights } from "../../subgraphs/finance/insights/compute-insights.ts";
 import { NO_GOALS, type GoalSource, type SavingsGoal } from "../../subgraphs/finance/insights/goal-progress.ts";
 import { dismissInsight } from "../../subgraphs/finance/insights/dismiss-insight.ts";
 import { getInsight, listInsights } from "../../subgraphs/finance/insights/insight-queries.ts";
 import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
 import { moveTransactionStatus } from "../../subgraphs/finance/transactions/move-transaction-status.ts";
+import { cardPurchase, changeEventsWorker, DAY, openFinanceDb } from "../support/finance-db.ts";
 
 // Issue 9, insights: computed from the ledger after each change event (a durable job) and on
 // demand; each finding once while it stands; dismissed stays dismissed; resolved when it stops.
 
-let database: Database;
 let db: FinanceDb;
-const DAY = 86_400_000;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["finance"]);
-  db = createFinanceDb(database);
+  ({ db, close } = await openFinanceDb());
 });
-afterAll(async () => {
-  await db.$disconnect();
-  await database.close();
-});
+afterAll(() => close());
 
 const user = () => newId("usr");
 const daysAgo = (days: number, now = Date.now()) => new Date(now - days * DAY);
 
 /** An outgoing card payment in USD, booked straight into the ledger (cards may go below zero). */
 function pay(user_id: string, amount: string, at: Date, extra: Partial<MovementInput> = {}) {
-  return db.$transaction((tx) =>
-    recordMovement(tx, {
-      user_id,
-      type: "card_purchase",
-      direction: "out",
-      amount,
-      unit: { currency: "USD", decimals: 2 },
-      source: { kind: "card", id: `card_${user_id}` },
-      overdraft: "allow",
-      status: "completed",
-      timestamp: at,
-      ...extra,
-    }),
-  );
+  return db.$transaction((tx) => recordMovement(tx, cardPurchase(user_id, amount, at, extra)));
 }
 
 /** `times` charges 30 days apart, the latest `latestDaysAgo` days ago. */
@@ -191,7 +169,7 @@ describe("insights after change events", () => {
     expect(await active(id)).toEqual([]);
 
     await db.job.updateMany({ where: { key: `finance_changed:${id}` }, data: { run_at: new Date(Date.now() - 1) } });
-    const queue = new JobQueue({ db, schema: "finance", logger: createLogger("silent"), handlers: { [CHANGE_EVENTS_JOB]: changeEventsHandler([insightsSubscriber({ db, goals: NO_GOALS })]) } });
+    const queue = changeEventsWorker(db);
     await queue.drain();
     expect(await active(id)).toMatchObject([{ type: "recurring_charge" }]);
     expect(await db.job.findFirst({ where: { key: `finance_changed:${id}` } })).toMatchObject({ status: "succeeded" });
