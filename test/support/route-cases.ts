@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { AgentTokenScope } from "../../lib/vocabulary/agents.ts";
+import { AGENT_TOKEN_SCOPES, type AgentTokenScope } from "../../lib/vocabulary/agents.ts";
 import type { TestPlatform } from "./platform.ts";
 
 // What each route's security cases share (CONTRIBUTING.md, "Tests"): a credential lacking the
@@ -42,4 +42,27 @@ export async function expectEachProblem(
   const answers: Record<string, unknown> = {};
   for (const { method = "GET", path, json } of calls) answers[`${method} ${path}`] = await statusAndCode(await platform.api(path, { method, ...credential, ...(json !== undefined && { json }) }));
   expect(answers).toEqual(Object.fromEntries(calls.map(({ method = "GET", path }) => [`${method} ${path}`, problem])));
+}
+
+/**
+ * A route module's credential cases over its calls: each answers 401 USR-401-001 without a
+ * credential; a read-only personal access token of the user makes the reads (200) and none of the
+ * writes (403 USR-403-001); with `agentScope`, an agent token holding just that scope makes the
+ * reads and one holding every other scope none (403 AGT-403-001). Answers the tokens it made.
+ */
+export async function expectCredentialCases(
+  platform: TestPlatform,
+  jwt: string,
+  { reads, writes, agentScope }: { reads: RouteCall[]; writes: RouteCall[]; agentScope?: AgentTokenScope },
+): Promise<{ pat: string; reader?: string }> {
+  await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
+  const pat = await readOnlyPat(platform, jwt);
+  const reader = agentScope && (await agentToken(platform, jwt, [agentScope]));
+  for (const { path } of reads) {
+    expect((await platform.api(path, { pat })).status, path).toBe(200);
+    if (reader) expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
+  }
+  await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+  if (agentScope) await expectEachProblem(platform, reads, { agent: await agentToken(platform, jwt, AGENT_TOKEN_SCOPES.filter((scope) => scope !== agentScope)) }, { status: 403, code: "AGT-403-001" });
+  return { pat, ...(reader && { reader }) };
 }

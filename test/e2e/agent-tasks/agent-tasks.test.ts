@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableStrategy, problemSummary as problem, runStrategy } from "../../support/agent-tasks.ts";
 import { userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
-import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
+import { agentToken, expectCredentialCases, expectEachProblem, type RouteCall } from "../../support/route-cases.ts";
 
 // Agent tasks (spec 3.5) through /v0/agent-tasks: their kinds and inputs, the moves a task may make,
 // another user's task 404.
@@ -56,16 +56,8 @@ describe("agent tasks: errors and security", () => {
       { method: "POST", path: "/v0/agent-tasks", json: { kind: "strategy_run", input: { user_strategy_id: ust } } },
       { method: "POST", path: `/v0/agent-tasks/${id}/cancel` },
     ];
-    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
-    const pat = await readOnlyPat(platform, user.jwt);
-    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
-    for (const { path } of reads) {
-      expect((await platform.api(path, { pat })).status, path).toBe(200);
-      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
-    }
-    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    const { reader } = await expectCredentialCases(platform, user.jwt, { reads, writes, agentScope: "read:transactions" });
     await expectEachProblem(platform, writes, { agent: reader }, { status: 403, code: "AGT-403-001" });
-    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
   });
 
   it("lets an agent token holding write:strategies queue a task, and answers 403 AGT-403-003 to one restricted to wallets", async () => {

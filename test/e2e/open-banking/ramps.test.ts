@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { approvedUser, deliverBankingEvent, linkSandboxBank, transactionFeed, userWithWallet } from "../../support/finance.ts";
-import { agentToken, expectEachProblem, readOnlyPat, statusAndCode as problem, type RouteCall } from "../../support/route-cases.ts";
+import { agentToken, expectCredentialCases, expectEachProblem, statusAndCode as problem, type RouteCall } from "../../support/route-cases.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 12: on- and off-ramps (the Open Banking tag's /v0/ramps routes), each state reported by the
@@ -180,15 +180,7 @@ describe("ramps: security", () => {
       { method: "POST", path: "/v0/ramps/off", json: { quote_id: quoted.id } },
       { method: "POST", path: `/v0/sandbox/ramps/${ramp.id}/settle`, json: { outcome: "completed" } },
     ];
-    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
-    const pat = await readOnlyPat(platform, user.jwt);
-    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
-    for (const { path } of reads) {
-      expect((await platform.api(path, { pat })).status, path).toBe(200);
-      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
-    }
-    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
-    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectCredentialCases(platform, user.jwt, { reads, writes, agentScope: "read:transactions" });
     await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:transactions"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { enableStrategy, finishedTask, problemSummary as problem, runStrategy } from "../../support/agent-tasks.ts";
 import { approvedUser, userWithWallet } from "../../support/finance.ts";
-import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
+import { agentToken, expectCredentialCases, expectEachProblem, type RouteCall } from "../../support/route-cases.ts";
 import { sumDecimals as sumOf } from "../../../lib/decimal.ts";
 
 // Issue 13, first part: the strategy catalogue, user strategies (spec 3.6) and their runs as
@@ -110,14 +110,7 @@ describe("strategies: security", () => {
       { method: "PATCH", path: `/v0/user/me/strategies/${id}`, json: { status: "disabled" } },
       { method: "DELETE", path: `/v0/user/me/strategies/${id}` },
     ];
-    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
-    const pat = await readOnlyPat(platform, user.jwt);
-    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
-    for (const { path } of reads) {
-      expect((await platform.api(path, { pat })).status, path).toBe(200);
-      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
-    }
-    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    const { reader } = await expectCredentialCases(platform, user.jwt, { reads, writes, agentScope: "read:transactions" });
     await expectEachProblem(platform, writes, { agent: reader }, { status: 403, code: "AGT-403-001" });
   });
 

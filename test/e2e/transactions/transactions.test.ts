@@ -6,7 +6,7 @@ import { moveTransactionStatus } from "../../../subgraphs/finance/transactions/m
 import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { ensureAsset, userWithWallet } from "../../support/finance.ts";
-import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
+import { expectCredentialCases, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 9, the ledger: sandbox deposits, GET /v0/transactions/{id}, Idempotency-Key, balances
 // computed in SQL, overdrafts refused and concurrent requests (on PostgreSQL in e2e-postgres).
@@ -328,14 +328,6 @@ describe("transactions: security", () => {
       { method: "POST", path: "/v0/sandbox/deposits", json: { wallet_id, asset: "ETH", amount: "1" } },
       { method: "POST", path: "/v0/sandbox/payments", json: { wallet_id, asset: "ETH", amount: "0.1" } },
     ];
-    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
-    const pat = await readOnlyPat(platform, jwt);
-    const reader = await agentToken(platform, jwt, ["read:transactions"]);
-    for (const { path } of reads) {
-      expect((await platform.api(path, { pat })).status, path).toBe(200);
-      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
-    }
-    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
-    await expectEachProblem(platform, reads, { agent: await agentToken(platform, jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectCredentialCases(platform, jwt, { reads, writes, agentScope: "read:transactions" });
   });
 });

@@ -6,7 +6,7 @@ import { createLogger } from "../../../lib/logger.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { approvedUser, userWithWallet } from "../../support/finance.ts";
 import { problemSummary as problem } from "../../support/agent-tasks.ts";
-import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
+import { agentToken, expectCredentialCases, expectEachProblem, type RouteCall } from "../../support/route-cases.ts";
 import { RULE_LIMITS } from "../../../lib/contracts/rules.ts";
 
 // Issue 13: automation driven by the ledger's outbox (each event applied once) and by the clock:
@@ -217,16 +217,8 @@ describe("user rules: errors and security", () => {
       { method: "PATCH", path: `/v0/user/me/rules/${made.id}`, json: { enabled: false } },
       { method: "DELETE", path: `/v0/user/me/rules/${made.id}` },
     ];
-    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
-    const pat = await readOnlyPat(platform, user.jwt);
-    const reader = await agentToken(platform, user.jwt, ["read:transactions"]);
-    for (const { path } of reads) {
-      expect((await platform.api(path, { pat })).status, path).toBe(200);
-      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
-    }
-    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
+    const { reader } = await expectCredentialCases(platform, user.jwt, { reads, writes, agentScope: "read:transactions" });
     await expectEachProblem(platform, writes, { agent: reader }, { status: 403, code: "AGT-403-001" });
-    await expectEachProblem(platform, reads, { agent: await agentToken(platform, user.jwt, ["read:balances", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
     await expectEachProblem(platform, [...reads, ...writes], { agent: await agentToken(platform, user.jwt, ["read:transactions", "write:strategies"], [user.wallet_id]) }, { status: 403, code: "AGT-403-003" });
   });
 });

@@ -4,7 +4,7 @@ import { SandboxSafeDeployer } from "../../../subgraphs/users/safe/sandbox-safe-
 import { walletRegistrationMessage } from "../../../subgraphs/users/wallets/register-wallet.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { newAccount } from "../../support/registration.ts";
-import { agentToken, expectEachProblem, readOnlyPat, statusAndCode, type RouteCall } from "../../support/route-cases.ts";
+import { expectCredentialCases, statusAndCode, type RouteCall } from "../../support/route-cases.ts";
 
 let platform: TestPlatform;
 // owners (lower case) whose Safe deployment the sandbox fails, switchable per test
@@ -202,14 +202,6 @@ describe("wallets: security", () => {
       { method: "POST", path: `/v0/wallets/${wallet.id}/address-proof`, json: {} },
       { method: "DELETE", path: `/v0/wallets/${wallet.id}` },
     ];
-    await expectEachProblem(platform, [...reads, ...writes], {}, { status: 401, code: "USR-401-001" });
-    const pat = await readOnlyPat(platform, jwt);
-    const reader = await agentToken(platform, jwt, ["read:balances"]);
-    for (const { path } of reads) {
-      expect((await platform.api(path, { pat })).status, path).toBe(200);
-      expect((await platform.api(path, { agent: reader })).status, path).toBe(200);
-    }
-    await expectEachProblem(platform, writes, { pat }, { status: 403, code: "USR-403-001" });
-    await expectEachProblem(platform, reads, { agent: await agentToken(platform, jwt, ["read:transactions", "write:transfers", "write:strategies"]) }, { status: 403, code: "AGT-403-001" });
+    await expectCredentialCases(platform, jwt, { reads, writes, agentScope: "read:balances" });
   });
 });
