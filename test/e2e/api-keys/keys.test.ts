@@ -88,3 +88,30 @@ describe("a suspended organisation", () => {
     expect((await platform.identity("/v0/idsvc/key", { bearer: key })).status).toBe(200);
   });
 });
+
+describe("API key routes: errors and security", () => {
+  it("answers 401 IDS-401-002 without a session, 404 IDS-404-001 to a non-member and to an unknown key, and 403 IDS-403-003 to a plain member minting or revoking", async () => {
+    const { id } = await (await mint({ name: "guarded", env_id: ENV, scopes: ["idsvc.lookup"] })).json();
+    const keys = `/v0/organisation/${ORG}/keys`;
+    const calls = [
+      { path: keys, method: "POST", json: { name: "x", env_id: ENV, scopes: ["idsvc.lookup"] } },
+      { path: keys, method: "GET" },
+      { path: `${keys}/${id}`, method: "GET" },
+      { path: `${keys}/${id}`, method: "DELETE" },
+    ];
+    const stranger = await platform.dashboard.sign({ sub: "keys-stranger" });
+    for (const { path, method, json } of calls) {
+      await expectIdentityProblem(await platform.identity(path, { method, ...(json && { json }) }), 401, "IDS-401-002", "invalid_session");
+      await expectIdentityProblem(await platform.identity(path, { method, bearer: stranger, ...(json && { json }) }), 404, "IDS-404-001", "not_found");
+    }
+    await expectIdentityProblem(await platform.identity(`${keys}/key_missing`, { bearer: owner }), 404, "IDS-404-001", "not_found");
+    await expectIdentityProblem(await platform.identity(`${keys}/key_missing`, { method: "DELETE", bearer: owner }), 404, "IDS-404-001", "not_found");
+
+    expect((await platform.identity(`/v0/organisation/${ORG}/members`, { method: "POST", bearer: owner, json: { sub: "keys-member", role: "member" } })).status).toBe(201);
+    const member = await platform.dashboard.sign({ sub: "keys-member" });
+    expect((await platform.identity(keys, { bearer: member })).status).toBe(200);
+    await expectIdentityProblem(await mint({ name: "x", env_id: ENV, scopes: ["idsvc.lookup"] }, member), 403, "IDS-403-003", "insufficient_role");
+    await expectIdentityProblem(await platform.identity(`${keys}/${id}`, { method: "DELETE", bearer: member }), 403, "IDS-403-003", "insufficient_role");
+    expect((await platform.identity(`${keys}/${id}`, { bearer: owner })).status).toBe(200);
+  });
+});

@@ -116,3 +116,27 @@ describe("membership by issuer and subject", () => {
     expect((await unknown.json()).detail[0]).toMatchObject({ loc: ["body", "issuer"] });
   });
 });
+
+describe("member routes: errors and security", () => {
+  it("answers 401 IDS-401-002 without a session, 403 IDS-403-003 to a plain member managing members, and 409 IDS-409-001 to adding a member twice", async () => {
+    const founder = await platform.dashboard.sign({ sub: "guard-founder" });
+    const orgId = (await (await platform.identity("/v0/organisations", { method: "POST", bearer: founder, json: { name: "Guarded Ltd" } })).json()).organisation.id;
+    const members = `/v0/organisation/${orgId}/members`;
+    const added = await platform.identity(members, { method: "POST", bearer: founder, json: { sub: "guard-member", role: "member" } });
+    expect(added.status).toBe(201);
+    const { id } = await added.json();
+    await expectIdentityProblem(await platform.identity(members, { method: "POST", bearer: founder, json: { sub: "guard-member" } }), 409, "IDS-409-001", "conflict");
+    const calls = [
+      { path: members, method: "POST", json: { sub: "guard-other" } },
+      { path: `${members}/${id}`, method: "PATCH", json: { role: "admin" } },
+      { path: `${members}/${id}`, method: "DELETE" },
+    ];
+    const member = await platform.dashboard.sign({ sub: "guard-member" });
+    expect((await platform.identity(members, { bearer: member })).status).toBe(200);
+    for (const { path, method, json } of calls) {
+      await expectIdentityProblem(await platform.identity(path, { method, bearer: member, ...(json && { json }) }), 403, "IDS-403-003", "insufficient_role");
+      await expectIdentityProblem(await platform.identity(path, { method, ...(json && { json }) }), 401, "IDS-401-002", "invalid_session");
+    }
+    await expectIdentityProblem(await platform.identity(members), 401, "IDS-401-002", "invalid_session");
+  });
+});
