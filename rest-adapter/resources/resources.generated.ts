@@ -497,6 +497,17 @@ export const Insight = Type.Object({
   _links: Type.Optional(Links),
 }, { $id: "Insight" });
 
+/** KycAccessToken's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/kyc-access-token.ts). */
+export const KYC_ACCESS_TOKEN_FIELDS = "token expires_at applicant_id provider";
+
+/** KycAccessToken as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/kyc-access-token.ts). */
+export const KycAccessToken = Type.Object({
+  token: Type.String({ description: "Pass to the provider's web SDK." }),
+  expires_at: EpochMs,
+  applicant_id: Type.String({ description: "The user's applicant at the provider (created on first call; externalUserId is the user id)." }),
+  provider: Type.String({ description: "The verification provider that holds the applicant." }),
+});
+
 /** KycStatus's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/kyc-status.ts). */
 export const KYC_STATUS_FIELDS = "status applicant_id provider updated_at can_submit";
 

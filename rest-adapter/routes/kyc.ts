@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
-import { KYC_STATUS_FIELDS, KycStatus } from "../resources/resources.generated.ts";
-import { EpochMs, Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
+import { KYC_ACCESS_TOKEN_FIELDS, KYC_STATUS_FIELDS, KycAccessToken, KycStatus } from "../resources/resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 import { SANDBOX_KYC_DECISIONS } from "../../lib/vocabulary/kyc.ts";
 
 function kycLinks(base: string) {
@@ -23,13 +23,13 @@ export const kycRoutes = [
     description:
       "Creates the user's applicant at the provider (`KYC_PROVIDER`) on first call (externalUserId = the user id). 409 `KYC-409-001` once the user is rejected (terminal); 502 `KYC-502-001` when the provider fails; 503 `KYC-503-001` when no provider is configured.",
     security: ["PlatformJwt", "PlatformPat"],
-    operation: `mutation KycAccessToken { token: kyc_access_token { token expires_at applicant_id provider } }`,
+    operation: `mutation KycAccessToken { token: kyc_access_token { ${KYC_ACCESS_TOKEN_FIELDS} } }`,
     result: (data) => data.token,
     links: (_body, { base_url }) => kycLinks(base_url),
     responses: {
       200: {
         description: "The token",
-        schema: Type.Object({ token: Type.String(), expires_at: EpochMs, applicant_id: Type.String(), provider: Type.String(), _links: Links }),
+        schema: withLinks(KycAccessToken),
       },
     },
     errors: ["USR-403-001", "USR-404-001", "KYC-409-001", "KYC-502-001", "KYC-503-001"],
