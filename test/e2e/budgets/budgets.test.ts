@@ -4,6 +4,7 @@ import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { calendarPeriod } from "../../../subgraphs/finance/budgets/budget-period.ts";
 import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { cardPurchase } from "../../support/finance-db.ts";
 import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Issue 9, budgets: CRUD under /v0/budgets, the current period's spent / remaining /
@@ -31,21 +32,7 @@ async function create(jwt: string, body: Record<string, unknown>) {
 /** A card spending of the user, booked straight into the ledger (cards may go below zero here). */
 function spend(user_id: string, amount: string, extra: Partial<MovementInput> & { at: Date }) {
   const { at, ...rest } = extra;
-  return db.$transaction((tx) =>
-    recordMovement(tx, {
-      user_id,
-      type: "card_purchase",
-      direction: "out",
-      amount,
-      unit: { currency: "USD", decimals: 2 },
-      source: { kind: "card", id: `card_${user_id}` },
-      overdraft: "allow",
-      status: "completed",
-      category: "groceries",
-      timestamp: at,
-      ...rest,
-    }),
-  );
+  return db.$transaction((tx) => recordMovement(tx, cardPurchase(user_id, amount, at, { category: "groceries", ...rest })));
 }
 
 async function errorCode(response: Response): Promise<string> {
