@@ -409,6 +409,54 @@ export const CardFundingSourceInput = Type.Object({
   id: FundingSourceId,
 });
 
+/** ChatAction's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/chat-action.ts). */
+export const CHAT_ACTION_FIELDS = "id session_id tool_call_id tool_name method path body summary status result_status result expires_at decided_at created_at";
+
+/** ChatAction as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/chat-action.ts). */
+export const ChatAction = Type.Object({
+  id: Type.String({ description: "act_<id>" }),
+  session_id: Type.String(),
+  tool_call_id: Type.String({ description: "the tool_call that proposed it" }),
+  tool_name: Type.String({ description: "the AgentAction tool the assistant called" }),
+  method: Type.String({ description: "the REST request it makes once confirmed: method, path and query, JSON body" }),
+  path: Type.String({ description: "The REST request it makes once confirmed: path and query string" }),
+  body: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "The REST request it makes once confirmed: JSON body" }),
+  summary: Type.String({ description: "what it does, to read before confirming; for a money movement, what moves where" }),
+  status: Type.Union([Type.Literal("proposed"), Type.Literal("confirmed"), Type.Literal("completed"), Type.Literal("failed"), Type.Literal("declined"), Type.Literal("expired")], { description: "proposed (waiting for you), confirmed (running), completed or failed (the write answered), declined, expired (not decided in time)" }),
+  result_status: Type.Union([Type.Integer(), Type.Null()], { description: "the HTTP status the confirmed write answered" }),
+  result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "the confirmed write's REST body" }),
+  expires_at: EpochMs,
+  decided_at: Type.Union([EpochMs, Type.Null()]),
+  created_at: EpochMs,
+});
+
+/** ChatMessage's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/chat-message.ts). */
+export const CHAT_MESSAGE_FIELDS = "id session_id type content tool_call_id tool_name tool_arguments tool_result created_at";
+
+/** ChatMessage as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/chat-message.ts). */
+export const ChatMessage = Type.Object({
+  id: Type.String({ description: "msg_<id>" }),
+  session_id: Type.String(),
+  type: Type.Union([Type.Literal("user"), Type.Literal("assistant"), Type.Literal("tool_call"), Type.Literal("tool_result")], { description: "user, assistant, tool_call or tool_result" }),
+  content: Type.Union([Type.String(), Type.Null()], { description: "the text of user and assistant messages" }),
+  tool_call_id: Type.Union([Type.String(), Type.Null()], { description: "pairs a tool_call with its tool_result" }),
+  tool_name: Type.Union([Type.String(), Type.Null()], { description: "the AgentTool a tool_call runs (its MCP tool name)" }),
+  tool_arguments: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "A tool_call's arguments." }),
+  tool_result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "`{ status, body }`: the REST answer of the tool's route" }),
+  created_at: EpochMs,
+});
+
+/** ChatSession's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/chat-session.ts). */
+export const CHAT_SESSION_FIELDS = "id title created_at updated_at";
+
+/** ChatSession as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/chat-session.ts). */
+export const ChatSession = Type.Object({
+  id: Type.String({ description: "chs_<id>" }),
+  title: Type.String(),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
 /** CliConfig's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/cli-config.ts). */
 export const CLI_CONFIG_FIELDS = "debug";
 

@@ -1,50 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { CHAT_ACTION_STATUSES, CHAT_MESSAGE_TYPES } from "../../lib/vocabulary/agents.ts";
 import { CHAT_ACTION_TTL_MS, MAX_CHAT_TITLE_LENGTH } from "../../lib/contracts/chat.ts";
 import { href, link } from "../route-kit/links.ts";
 import { defineRoute } from "../route-kit/route.ts";
-import { literalUnion, Links, withLinks } from "../route-kit/schemas.ts";
-
-export const CHAT_SESSION_FIELDS = "id title created_at updated_at";
-export const CHAT_MESSAGE_FIELDS = "id session_id type content tool_call_id tool_name tool_arguments tool_result created_at";
-
-export const ChatSession = Type.Object({
-  id: Type.String({ description: "chs_<id>" }),
-  title: Type.String(),
-  created_at: Type.Integer(),
-  updated_at: Type.Integer({ description: "when its latest message arrived" }),
-});
-
-export const ChatMessage = Type.Object({
-  id: Type.String({ description: "msg_<id>" }),
-  session_id: Type.String(),
-  type: literalUnion(CHAT_MESSAGE_TYPES),
-  content: Type.Union([Type.String(), Type.Null()], { description: "the text of user and assistant messages" }),
-  tool_call_id: Type.Union([Type.String(), Type.Null()], { description: "pairs a tool_call with its tool_result" }),
-  tool_name: Type.Union([Type.String(), Type.Null()], { description: "the AgentTool a tool_call runs (its MCP tool name)" }),
-  tool_arguments: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  tool_result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "`{ status, body }`: the REST answer of the tool's route" }),
-  created_at: Type.Integer(),
-});
-
-export const CHAT_ACTION_FIELDS = "id session_id tool_call_id tool_name method path body summary status result_status result expires_at decided_at created_at";
-
-export const ChatAction = Type.Object({
-  id: Type.String({ description: "act_<id>" }),
-  session_id: Type.String(),
-  tool_call_id: Type.String({ description: "the tool_call that proposed it" }),
-  tool_name: Type.String({ description: "the AgentAction tool the assistant called" }),
-  method: Type.String({ description: "the REST request it makes once confirmed: method, path and query, JSON body" }),
-  path: Type.String(),
-  body: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  summary: Type.String({ description: "what it does, to read before confirming; for a money movement, what moves where" }),
-  status: literalUnion(CHAT_ACTION_STATUSES, { description: "proposed (waiting for you), confirmed (running), completed or failed (the write answered), declined, expired (not decided in time)" }),
-  result_status: Type.Union([Type.Integer(), Type.Null()], { description: "the HTTP status the confirmed write answered" }),
-  result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: "the confirmed write's REST body" }),
-  expires_at: Type.Integer(),
-  decided_at: Type.Union([Type.Integer(), Type.Null()]),
-  created_at: Type.Integer(),
-});
+import { Links, withLinks } from "../route-kit/schemas.ts";
+import { CHAT_ACTION_FIELDS, CHAT_MESSAGE_FIELDS, CHAT_SESSION_FIELDS, ChatAction, ChatMessage, ChatSession } from "../resources/resources.generated.ts";
 
 /** Where a proposed action is read and decided. */
 export function chatActionLinks(base: string, action: { id: string; session_id: string; status: string }) {

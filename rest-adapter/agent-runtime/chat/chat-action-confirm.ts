@@ -3,7 +3,8 @@ import { CHAT_ACTION_TTL_MS } from "../../../lib/contracts/chat.ts";
 import { errorFromGraphQL } from "../../route-kit/graphql-errors.ts";
 import { href, link } from "../../route-kit/links.ts";
 import { defineComposedRoute } from "../../route-kit/route.ts";
-import { CHAT_ACTION_FIELDS, ChatAction, chatActionLinks } from "../../routes/chat.ts";
+import { chatActionLinks } from "../../routes/chat.ts";
+import { CHAT_ACTION_FIELDS, ChatAction } from "../../resources/resources.generated.ts";
 import { withLinks } from "../../route-kit/schemas.ts";
 
 const ActionId = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 64 }), action_id: Type.String({ minLength: 1, maxLength: 64 }) });

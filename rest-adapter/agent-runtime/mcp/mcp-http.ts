@@ -6,7 +6,8 @@ import type { GatewayClient } from "../../route-kit/gateway-client.ts";
 import { errorFromGraphQL } from "../../route-kit/graphql-errors.ts";
 import { renderProblem } from "../../route-kit/problem.ts";
 import { proposedAction } from "../chat/proposals.ts";
-import { CHAT_ACTION_FIELDS, chatActionLinks } from "../../routes/chat.ts";
+import { chatActionLinks } from "../../routes/chat.ts";
+import { CHAT_ACTION_FIELDS } from "../../resources/resources.generated.ts";
 import type { AgentTool, ToolRequest } from "./agent-tools.ts";
 import { injectingCaller } from "../../route-kit/in-listener.ts";
 
