@@ -126,8 +126,7 @@ export function compileRoute(route: Route, gateway: GatewayClient): CompiledRout
 function compiler(route: Route, gateway: GatewayClient): () => CompiledRoute {
   if (isOperationRoute(route) && route.idempotent && !/\$idempotency_key\s*:\s*String\b/.test(route.operation))
     throw new Error(`${route.operationId}: an idempotent route's operation declares $idempotency_key: String`);
-  let compiled: CompiledRoute | undefined;
-  return () => (compiled ??= compileRoute(route, gateway));
+  return once(() => compileRoute(route, gateway));
 }
 
 /** Validates every part and reports all failures at once, as FastAPI does. */
@@ -215,11 +214,17 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     style: options.errorStyle ?? "platform",
   });
 
-  const sendProblem = (request: FastifyRequest, reply: FastifyReply, error: AppError) => {
-    if (error.retryAfter !== undefined) reply.header("retry-after", String(error.retryAfter));
-    const problem = renderProblem(error, problemContext(request));
+  /** The failure's ProblemDetail, the server's own failures logged; the one path of every error this listener answers, streamed ones included. */
+  const problemOf = (request: FastifyRequest, failure: AppError, error: unknown): ProblemDetail => {
+    if (failure.status >= 500 && !isChosenRefusal(failure)) request.log.error({ err: failure.cause ?? error, trace_id: request.id }, "request failed");
+    const problem = renderProblem(failure, problemContext(request));
     options.observeProblems?.(problem);
-    return reply.code(error.status).type("application/problem+json").send(problem);
+    return problem;
+  };
+
+  const sendProblem = (request: FastifyRequest, reply: FastifyReply, failure: AppError, error: unknown = failure) => {
+    if (failure.retryAfter !== undefined) reply.header("retry-after", String(failure.retryAfter));
+    return reply.code(failure.status).type("application/problem+json").send(problemOf(request, failure, error));
   };
 
   app.addHook("onRequest", async (request, reply) => {
@@ -238,8 +243,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     let appErr =
       error instanceof AppError ? error : ((bodyError && routeBodyError(bodyError, error as never)) || (fromFastifyError(error as never) ?? asAppError(error)));
     if (rateLimitError && appErr.code === "GEN-429-001") appErr = new AppError(rateLimitError, { retryAfter: appErr.retryAfter ?? 1 });
-    if (appErr.status >= 500 && !isChosenRefusal(appErr)) request.log.error({ err: appErr.cause ?? error, trace_id: request.id }, "request failed");
-    return sendProblem(request, reply, appErr);
+    return sendProblem(request, reply, appErr, error);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -289,12 +293,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       answer = await handle({ ...validated, inject: injectingCaller(app, validated.credentials, request), ...(events && { events }) });
     } catch (error) {
       if (!events?.opened) throw error;
-      // the stream has begun: the failure is its last event, logged as the error handler would
-      const failure = asAppError(error);
-      if (failure.status >= 500 && !isChosenRefusal(failure)) request.log.error({ err: failure.cause ?? error, trace_id: request.id }, "request failed");
-      const problem = renderProblem(failure, problemContext(request));
-      options.observeProblems?.(problem);
-      events.end("error", problem);
+      // the stream has begun: the failure is its last event
+      events.end("error", problemOf(request, asAppError(error), error));
       return reply;
     }
     if (events?.opened) {
