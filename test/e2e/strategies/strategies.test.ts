@@ -135,7 +135,13 @@ describe("strategy runs as agent tasks", () => {
       expect((await platform.api(`/v0/sandbox/cards/${card.id}/authorizations`, { method: "POST", jwt: user.jwt, json: { amount, currency: "USD", merchant: { name: "Corner Cafe", mcc: "5814" } } })).status).toBe(201);
 
     const savedAmounts = async () => (await (await platform.api(`/v0/transactions?type=transfer&wallet_id=${savings.id}`, { jwt: user.jwt })).json()).items.map((t: { amount: string }) => t.amount) as string[];
-    for (let i = 0; i < 200 && sumOf(await savedAmounts()) !== "0.71"; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    // the runs the purchases start have read all three (the whole "7" rounds up to nothing, so the
+    // saved sum alone cannot tell whether its run is still to come)
+    const purchasesRead = async () => {
+      const tasks = (await (await platform.api("/v0/agent-tasks?limit=100", { jwt: user.jwt })).json()).items as { status: string; output: { purchases?: number } | null }[];
+      return tasks.every((t) => t.status === "completed") ? tasks.reduce((n, t) => n + (t.output?.purchases ?? 0), 0) : -1;
+    };
+    for (let i = 0; i < 200 && (sumOf(await savedAmounts()) !== "0.71" || (await purchasesRead()) !== 3); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const transfers = (await (await platform.api(`/v0/transactions?type=transfer&wallet_id=${savings.id}`, { jwt: user.jwt })).json()).items;
     expect(transfers.every((t: { direction: string; status: string; description: string }) => t.direction === "in" && t.status === "completed" && t.description.startsWith("Round-up savings"))).toBe(true);
     expect(sumOf(transfers.map((t: { amount: string }) => t.amount))).toBe("0.71");
