@@ -1,0 +1,37 @@
+/**
+ * The outgoing event catalogue (issue 29): every type a webhook endpoint may subscribe to, named
+ * `<resource>.<change>`. Producers, the identity service's subscriptions and the REST documents
+ * all read this one list.
+ */
+export const EVENT_TYPES = [
+  "user.created",
+  "user.kyc_status_changed",
+  "safe.deployment_completed",
+  "safe.deployment_failed",
+  "wallet.claimed",
+  "transaction.created",
+  "transaction.status_changed",
+  "card.created",
+  "card.status_changed",
+  "card.authorization_approved",
+  "card.authorization_declined",
+  "bank_account.linked",
+  "bank_account.login_required",
+  "bank_account.unlinked",
+  "ramp.status_changed",
+  "budget.threshold_crossed",
+  "insight.created",
+  "agent_task.finished",
+  "user_rule.fired",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An endpoint subscribed to `*` receives every type, including those added later. */
+export const ALL_EVENT_TYPES = "*";
+
+/** Endpoints per organisation environment, at most; event types listed per endpoint, at most. */
+export const MAX_WEBHOOK_ENDPOINTS = 20;
+export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
+/** How long the previous secret still signs after a rotation, by default and at most (seconds). */
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 86_400;
+export const MAX_SECRET_OVERLAP_SECONDS = 7 * 86_400;
