@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RE
 import { errorDefinition, type ErrorCode } from "../../lib/errors/catalogue.ts";
 import { jsonInvalid, MAX_JSON_DEPTH } from "../../lib/json-body.ts";
 import { renderProblem, type ProblemContext } from "./problem.ts";
-import { exampleRequest } from "../agent-runtime/mcp/agent-tools.ts";
+import { exampleRequest } from "./tool-request.ts";
 import { AGENT_ACTION_TAG, AGENT_TOOL_TAG, agentScopeOf, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
 import { COMPONENTS } from "./components.ts";
 import { problemSchema } from "./schemas.ts";

@@ -3,7 +3,7 @@ import { buildSchema, parse, type GraphQLSchema } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
 import { agentRequirement, agentSurface, missingScope, type AgentSurface } from "../../gateway/agent-access.ts";
 import { AGENT_TOKEN_SCOPES } from "../../lib/vocabulary/agents.ts";
-import { exampleRequest } from "../../rest-adapter/agent-runtime/mcp/agent-tools.ts";
+import { exampleRequest } from "../../rest-adapter/route-kit/tool-request.ts";
 import { platformRoutes } from "../../rest-adapter/hosts/platform.ts";
 import { isOperationRoute } from "../../rest-adapter/route-kit/route.ts";
 import { compileValidator } from "../../lib/json-validation.ts";

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { agentActions, agentTools, exampleRequest, ToolArgumentError, toolRequest, type AgentTool } from "../../rest-adapter/agent-runtime/mcp/agent-tools.ts";
+import { agentActions, agentTools, type AgentTool } from "../../rest-adapter/agent-runtime/mcp/agent-tools.ts";
+import { exampleRequest, ToolArgumentError, toolRequest } from "../../rest-adapter/route-kit/tool-request.ts";
 import { platformRoutes } from "../../rest-adapter/hosts/platform.ts";
 import type { Route } from "../../rest-adapter/route-kit/route.ts";
 

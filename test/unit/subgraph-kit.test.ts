@@ -72,6 +72,11 @@ describe("the subgraph kit", () => {
     for (const file of files) for (const target of importedPaths(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^subgraphs\//);
   });
 
+  // issue 28: the route kit serves the agent runtime (tools are its routes' requests), never the other way round
+  it("keeps the agent runtime out of the route kit", () => {
+    for (const file of sourceFiles("rest-adapter/route-kit")) for (const target of importedPaths(file)) expect(target, `${file} imports ${target}`).not.toMatch(/^rest-adapter\/agent-runtime\//);
+  });
+
   it("declares every subgraph's peers by registry name, never itself", () => {
     for (const name of SUBGRAPH_NAMES) {
       for (const peer of subgraphPeers(name)) {

@@ -1,4 +1,5 @@
-import type { AgentTool, ToolRequest } from "../mcp/agent-tools.ts";
+import type { AgentTool } from "../mcp/agent-tools.ts";
+import type { ToolRequest } from "../../route-kit/tool-request.ts";
 
 /** A money movement a proposed write would make or schedule, as the user reads it. */
 function movements(value: unknown, found: string[] = []): string[] {

@@ -8,7 +8,8 @@ import { renderProblem } from "../../route-kit/problem.ts";
 import { proposedAction } from "../chat/proposals.ts";
 import { chatActionLinks } from "../../routes/chat.ts";
 import { CHAT_ACTION_FIELDS } from "../../resources/resources.generated.ts";
-import type { AgentTool, ToolRequest } from "./agent-tools.ts";
+import type { AgentTool } from "./agent-tools.ts";
+import type { ToolRequest } from "../../route-kit/tool-request.ts";
 import { injectingCaller } from "../../route-kit/in-listener.ts";
 
 /** The MCP SDK loads on the first MCP request: most deployments never get one (start-up time and memory: issue 15). */

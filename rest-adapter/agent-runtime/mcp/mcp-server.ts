@@ -2,7 +2,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode as McpErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../../../lib/errors/app-error.ts";
 import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
-import { IDEMPOTENCY_KEY_ARGUMENT, ToolArgumentError, toolRequest, type AgentTool, type ToolRequest } from "./agent-tools.ts";
+import type { AgentTool } from "./agent-tools.ts";
+import { IDEMPOTENCY_KEY_ARGUMENT, ToolArgumentError, toolRequest, type ToolRequest } from "../../route-kit/tool-request.ts";
 import type { InListenerCaller } from "../../route-kit/in-listener.ts";
 
 export const MCP_SERVER_INFO = { name: "platform-agent-tools", version: "0.2.0" };
