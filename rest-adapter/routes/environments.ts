@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
-import { Links } from "../route-kit/schemas.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
 import { CreateEnvironmentInput, Environment, ENVIRONMENT_FIELDS, UpdateEnvironmentInput } from "../resources/resources.generated.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
@@ -55,7 +55,7 @@ export const environmentRoutes = [
     result: (data) => data.environment,
     status: 201,
     links: (body, { base_url, params }) => environmentLinks(base_url, params.org_id, body.id),
-    responses: { 201: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
+    responses: { 201: { description: "The environment", schema: withLinks(Environment) } },
     errors: ["IDS-403-003", "IDS-404-001"],
   }),
   defineRoute({
@@ -70,7 +70,7 @@ export const environmentRoutes = [
     variables: ({ params }) => ({ org_id: params.org_id, env_id: params.env_id }),
     result: (data) => data.environment,
     links: (_body, { base_url, params }) => environmentLinks(base_url, params.org_id, params.env_id),
-    responses: { 200: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The environment", schema: withLinks(Environment) } },
     errors: ["IDS-404-001"],
   }),
   defineRoute({
@@ -87,7 +87,7 @@ export const environmentRoutes = [
     variables: ({ params, body }) => ({ org_id: params.org_id, env_id: params.env_id, input: body }),
     result: (data) => data.environment,
     links: (_body, { base_url, params }) => environmentLinks(base_url, params.org_id, params.env_id),
-    responses: { 200: { description: "The environment", schema: Type.Composite([Environment, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The environment", schema: withLinks(Environment) } },
     errors: ["IDS-403-003", "IDS-404-001"],
   }),
   defineRoute({

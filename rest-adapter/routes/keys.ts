@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link, type Links as LinkMap } from "../route-kit/links.ts";
 import { ApiKey, API_KEY_FIELDS, MintApiKeyInput } from "../resources/resources.generated.ts";
-import { Links } from "../route-kit/schemas.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const KeyPath = Type.Object({ org_id: Type.String({ minLength: 1 }), key_id: Type.String({ minLength: 1 }) });
@@ -39,7 +39,7 @@ export const keyRoutes = [
     operation: `query CurrentApiKey { key: current_api_key { ${API_KEY_FIELDS} } }`,
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
-    responses: { 200: { description: "The key", schema: Type.Composite([ApiKey, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The key", schema: withLinks(ApiKey) } },
     errors: [],
   }),
   defineRoute({
@@ -57,7 +57,7 @@ export const keyRoutes = [
     result: (data) => data.key,
     status: 201,
     links: (body, context) => keyLinks(context, body),
-    responses: { 201: { description: "The key, with its secret shown this once", schema: Type.Composite([ApiKey, Type.Object({ key: Type.String(), _links: Links })]) } },
+    responses: { 201: { description: "The key, with its secret shown this once", schema: withLinks(Type.Composite([ApiKey, Type.Object({ key: Type.String() })])) } },
     errors: ["IDS-403-003", "IDS-404-001", "IDS-422-006", "IDS-422-007"],
   }),
   defineRoute({
@@ -87,7 +87,7 @@ export const keyRoutes = [
     variables: ({ params }) => ({ org_id: params.org_id, key_id: params.key_id }),
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
-    responses: { 200: { description: "The key", schema: Type.Composite([ApiKey, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The key", schema: withLinks(ApiKey) } },
     errors: ["IDS-404-001"],
   }),
   defineRoute({
@@ -103,7 +103,7 @@ export const keyRoutes = [
     variables: ({ params }) => ({ org_id: params.org_id, key_id: params.key_id }),
     result: (data) => data.key,
     links: (body, context) => keyLinks(context, body),
-    responses: { 200: { description: "The revoked key", schema: Type.Composite([ApiKey, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The revoked key", schema: withLinks(ApiKey) } },
     errors: ["IDS-403-003", "IDS-404-001"],
   }),
 ];

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
-import { Links, literalUnion } from "../route-kit/schemas.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
 import { AddMemberInput, Member, MEMBER_FIELDS } from "../resources/resources.generated.ts";
 import { MEMBER_ROLES } from "../../lib/vocabulary/organisations.ts";
 
@@ -44,7 +44,7 @@ export const memberRoutes = [
       list: link(membersHref(base_url, params.org_id)),
       remove: link(href(base_url, "/v0/organisation/{org_id}/members/{member_id}", { org_id: params.org_id, member_id: body.id }), { method: "DELETE" }),
     }),
-    responses: { 201: { description: "The member", schema: Type.Composite([Member, Type.Object({ _links: Links })]) } },
+    responses: { 201: { description: "The member", schema: withLinks(Member) } },
     errors: ["IDS-403-003", "IDS-403-004", "IDS-404-001", "IDS-409-001", "IDS-409-002"],
   }),
   defineRoute({
@@ -65,7 +65,7 @@ export const memberRoutes = [
       list: link(membersHref(base_url, params.org_id)),
       remove: link(href(base_url, "/v0/organisation/{org_id}/members/{member_id}", { org_id: params.org_id, member_id: body.id }), { method: "DELETE" }),
     }),
-    responses: { 200: { description: "The member", schema: Type.Composite([Member, Type.Object({ _links: Links })]) } },
+    responses: { 200: { description: "The member", schema: withLinks(Member) } },
     errors: ["IDS-403-003", "IDS-403-004", "IDS-404-001", "IDS-409-002"],
   }),
   defineRoute({
