@@ -303,6 +303,12 @@ export const CardDetails = Type.Object({
   expiry_year: Type.Integer({ description: "four digits", examples: [2029] }),
 });
 
+/** A request body: the GraphQL input RevealCardDetailsInput, its String fields taking the enums of CardDetails's. */
+export const RevealCardDetailsInput = Type.Object({
+  challenge_id: Type.String({ minLength: 1, maxLength: 64, description: "the id of a challenge from POST …/secure-details/challenge" }),
+  signature: Type.String({ pattern: "^0x[0-9a-fA-F]{130}$", description: "the primary EOA's EIP-191 signature of the challenge's message (65 bytes, hex)" }),
+}, { additionalProperties: false });
+
 /** CardRevealPage's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/card-reveal-page.ts). */
 export const CARD_REVEAL_PAGE_FIELDS = "items { id card_id challenge_id method ip user_agent created_at } pagination { limit offset total }";
 

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link, pageLinks } from "../route-kit/links.ts";
 import { PageOffset, withLinks } from "../route-kit/schemas.ts";
-import { CARD_DETAILS_CHALLENGE_FIELDS, CARD_DETAILS_FIELDS, CARD_REVEAL_PAGE_FIELDS, CardDetails, CardDetailsChallenge, CardRevealPage } from "../resources/resources.generated.ts";
+import { CARD_DETAILS_CHALLENGE_FIELDS, CARD_DETAILS_FIELDS, CARD_REVEAL_PAGE_FIELDS, CardDetails, CardDetailsChallenge, CardRevealPage, RevealCardDetailsInput } from "../resources/resources.generated.ts";
 import { CARD_DETAILS_CHALLENGE_TTL_MS, CARD_REVEAL_WINDOW_MS, CARD_REVEALS_PER_WINDOW } from "../../lib/contracts/cards.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
@@ -54,15 +54,9 @@ export const cardSecureDetailsRoutes = [
     description: FLOW,
     security: ["PlatformJwt"],
     params: CardId,
-    body: Type.Object(
-      {
-        challenge_id: Type.String({ minLength: 1, maxLength: 64, description: "the id of a challenge from POST …/secure-details/challenge" }),
-        signature: Type.String({ pattern: "^0x[0-9a-fA-F]{130}$", description: "the primary EOA's EIP-191 signature of the challenge's message (65 bytes, hex)" }),
-      },
-      { additionalProperties: false },
-    ),
-    operation: `mutation RevealCardDetails($card_id: ID!, $challenge_id: ID!, $signature: String!) { details: reveal_card_details(card_id: $card_id, challenge_id: $challenge_id, signature: $signature) { ${CARD_DETAILS_FIELDS} } }`,
-    variables: ({ params, body }) => ({ card_id: params.card_id, challenge_id: body.challenge_id, signature: body.signature }),
+    body: RevealCardDetailsInput,
+    operation: `mutation RevealCardDetails($card_id: ID!, $input: RevealCardDetailsInput!) { details: reveal_card_details(card_id: $card_id, input: $input) { ${CARD_DETAILS_FIELDS} } }`,
+    variables: ({ params, body }) => ({ card_id: params.card_id, input: body }),
     result: (data) => data.details,
     headers: { "cache-control": "no-store" },
     responses: { 200: { description: "The card's details, once per challenge; never cache or log them", schema: CardDetails } },

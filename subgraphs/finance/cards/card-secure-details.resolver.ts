@@ -4,7 +4,7 @@ import { CARD_DETAILS_CHALLENGE_TTL_MS } from "../../../lib/contracts/cards.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
-import { CardDetails, CardDetailsChallenge, CardRevealPage } from "../types/card-secure-details.ts";
+import { CardDetails, CardDetailsChallenge, CardRevealPage, RevealCardDetailsInput } from "../types/card-secure-details.ts";
 import { PageInput } from "../types/transaction-page.ts";
 import { createCardDetailsChallenge } from "./card-details-challenge.ts";
 import { listCardReveals } from "./list-card-reveals.ts";
@@ -31,12 +31,11 @@ export class CardSecureDetailsResolver {
   @Mutation(() => CardDetails, { description: "The card's number, CVV and expiry, for a challenge signed by the primary EOA; spends the challenge, is recorded and limited per card. JWT only." })
   reveal_card_details(
     @Arg("card_id", () => ID) cardId: string,
-    @Arg("challenge_id", () => ID) challengeId: string,
-    @Arg("signature", () => String) signature: string,
+    @Arg("input", () => RevealCardDetailsInput) input: RevealCardDetailsInput,
     @Ctx() ctx: RequestContext,
   ): Promise<CardDetails> {
     const user_id = jwtUser(ctx);
-    return revealCardDetails(this.services, { user_id, card_id: cardId, challenge_id: challengeId, signature, ip: ctx.client?.address, user_agent: ctx.client?.user_agent });
+    return revealCardDetails(this.services, { ...input, user_id, card_id: cardId, ip: ctx.client?.address, user_agent: ctx.client?.user_agent });
   }
 
   @Query(() => CardRevealPage, { description: "The card's detail reveals, newest first (the audit trail). JWT only." })

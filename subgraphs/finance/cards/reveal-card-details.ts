@@ -5,6 +5,7 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { CardRevealMethod } from "../../../lib/vocabulary/cards.ts";
 import type { FinanceDb } from "../db.ts";
+import type { RevealCardDetailsInput } from "../types/card-secure-details.ts";
 import { findOwnCardRow } from "./card-view.ts";
 import { lockKey } from "../../../lib/db/advisory-lock.ts";
 
@@ -16,17 +17,14 @@ export interface CardDetailsView {
   expiry_year: number;
 }
 
-export interface RevealCardDetailsOptions {
+export type RevealCardDetailsOptions = RevealCardDetailsInput & {
   user_id: string;
   card_id: string;
-  challenge_id: string;
-  /** EIP-191 signature of the challenge's message by its address */
-  signature: string;
   /** the client as the listener saw it, for the audit trail */
   ip?: string | null;
   user_agent?: string | null;
   now?: Date;
-}
+};
 
 const METHOD: CardRevealMethod = "eip191";
 const USER_AGENT_MAX = 512;

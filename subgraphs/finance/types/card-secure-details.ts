@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { CARD_REVEAL_METHODS } from "../../../lib/vocabulary/cards.ts";
 import { Pagination } from "./transaction-page.ts";
@@ -36,6 +36,15 @@ export class CardDetails {
 
   @Field(() => Int)
   expiry_year!: number;
+}
+
+@InputType({ description: "A signed challenge, to reveal a card's details with." })
+export class RevealCardDetailsInput {
+  @Field(() => ID, { description: "the id of a challenge from create_card_details_challenge" })
+  challenge_id!: string;
+
+  @Field(() => String, { description: "the primary EOA's EIP-191 signature of the challenge's message" })
+  signature!: string;
 }
 
 @ObjectType({ description: "One reveal of a card's details in its audit trail." })
