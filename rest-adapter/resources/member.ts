@@ -8,11 +8,11 @@ export const MEMBER: TypeOverlay = {
   },
 };
 
-/** A member of an organisation in REST (spec 2.5), written inline by the identity host's routes; its body from AddMemberInput. */
+/** A member of an organisation in REST (spec 2.5), written inline by the identity host's routes; its bodies from AddMemberInput and UpdateMemberRoleInput. */
 export const resource = {
   type: "Member",
   component: false,
-  inputs: { AddMemberInput: "Member" },
+  inputs: { AddMemberInput: "Member", UpdateMemberRoleInput: "Member" },
   types: {
     Member: MEMBER,
     AddMemberInput: {
@@ -28,5 +28,6 @@ export const resource = {
         role: { acceptsNull: false },
       },
     },
+    UpdateMemberRoleInput: { additionalProperties: false },
   },
 } satisfies RestResource;

@@ -598,6 +598,11 @@ export const AddMemberInput = Type.Object({
   role: Type.Optional(Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")])),
 });
 
+/** A request body: the GraphQL input UpdateMemberRoleInput, its String fields taking the enums of Member's. */
+export const UpdateMemberRoleInput = Type.Object({
+  role: Type.Union([Type.Literal("owner"), Type.Literal("admin"), Type.Literal("member")]),
+}, { additionalProperties: false });
+
 /** Notification's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/notification.ts). */
 export const NOTIFICATION_FIELDS = "id source title body data read_at created_at";
 

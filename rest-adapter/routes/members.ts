@@ -1,9 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
-import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
-import { AddMemberInput, Member, MEMBER_FIELDS } from "../resources/resources.generated.ts";
-import { MEMBER_ROLES } from "../../lib/vocabulary/organisations.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
+import { AddMemberInput, Member, MEMBER_FIELDS, UpdateMemberRoleInput } from "../resources/resources.generated.ts";
 
 const OrgId = Type.Object({ org_id: Type.String({ minLength: 1 }) });
 const MemberPath = Type.Object({ org_id: Type.String({ minLength: 1 }), member_id: Type.String({ minLength: 1 }) });
@@ -57,9 +56,9 @@ export const memberRoutes = [
       "Owners and admins (403 `IDS-403-003`). Only owners grant the owner role or take it away (403 `IDS-403-004`); the last owner cannot be demoted (409 `IDS-409-002`).",
     security: ["DashboardSession"],
     params: MemberPath,
-    body: Type.Object({ role: literalUnion(MEMBER_ROLES) }, { additionalProperties: false }),
-    operation: `mutation UpdateMember($org_id: ID!, $member_id: ID!, $role: String!) { member: update_member_role(org_id: $org_id, member_id: $member_id, role: $role) { ${MEMBER_FIELDS} } }`,
-    variables: ({ params, body }) => ({ org_id: params.org_id, member_id: params.member_id, role: body.role }),
+    body: UpdateMemberRoleInput,
+    operation: `mutation UpdateMember($org_id: ID!, $member_id: ID!, $input: UpdateMemberRoleInput!) { member: update_member_role(org_id: $org_id, member_id: $member_id, input: $input) { ${MEMBER_FIELDS} } }`,
+    variables: ({ params, body }) => ({ org_id: params.org_id, member_id: params.member_id, input: body }),
     result: (data) => data.member,
     links: (body, { base_url, params }) => ({
       list: link(membersHref(base_url, params.org_id)),

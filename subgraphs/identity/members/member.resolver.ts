@@ -32,6 +32,12 @@ class AddMemberInput {
   role?: string | null;
 }
 
+@InputType()
+class UpdateMemberRoleInput {
+  @Field(() => String, { description: "owner, admin or member; only owners grant or take away owner" })
+  role!: string;
+}
+
 @Resolver(() => Member)
 export class MemberResolver {
   constructor(private readonly services: IdentityServices) {}
@@ -50,10 +56,10 @@ export class MemberResolver {
   update_member_role(
     @Arg("org_id", () => ID) orgId: string,
     @Arg("member_id", () => ID) memberId: string,
-    @Arg("role", () => String) newRole: string,
+    @Arg("input", () => UpdateMemberRoleInput) input: UpdateMemberRoleInput,
     @Ctx() ctx: RequestContext,
   ): Promise<unknown> {
-    return updateMemberRole(this.services.db, requireDashboard(ctx.principal), orgId, memberId, role(newRole)!);
+    return updateMemberRole(this.services.db, requireDashboard(ctx.principal), orgId, memberId, role(input.role)!);
   }
 
   @Mutation(() => Member)
