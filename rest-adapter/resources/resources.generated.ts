@@ -463,6 +463,11 @@ export const ChatSession = Type.Object({
   updated_at: EpochMs,
 });
 
+/** A request body: the GraphQL input CreateChatSessionInput, its String fields taking the enums of ChatSession's. */
+export const CreateChatSessionInput = Type.Object({
+  title: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+});
+
 /** CliConfig's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/cli-config.ts). */
 export const CLI_CONFIG_FIELDS = "debug";
 

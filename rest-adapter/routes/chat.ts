@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { CHAT_ACTION_TTL_MS, MAX_CHAT_TITLE_LENGTH } from "../../lib/contracts/chat.ts";
+import { CHAT_ACTION_TTL_MS } from "../../lib/contracts/chat.ts";
 import { href, link } from "../route-kit/links.ts";
 import { defineRoute } from "../route-kit/route.ts";
 import { Links, withLinks } from "../route-kit/schemas.ts";
-import { CHAT_ACTION_FIELDS, CHAT_MESSAGE_FIELDS, CHAT_SESSION_FIELDS, ChatAction, ChatMessage, ChatSession } from "../resources/resources.generated.ts";
+import { CHAT_ACTION_FIELDS, CHAT_MESSAGE_FIELDS, CHAT_SESSION_FIELDS, ChatAction, ChatMessage, ChatSession, CreateChatSessionInput } from "../resources/resources.generated.ts";
 
 /** Where a proposed action is read and decided. */
 export function chatActionLinks(base: string, action: { id: string; session_id: string; status: string }) {
@@ -28,9 +28,9 @@ export const chatRoutes = [
     summary: "Start a chat session with the assistant",
     description: "Then send messages with POST /v0/chat/sessions/{session_id}/messages. `title` defaults to \"New chat\".",
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({ title: Type.Optional(Type.Union([Type.String({ maxLength: MAX_CHAT_TITLE_LENGTH }), Type.Null()])) }),
-    operation: `mutation CreateChatSession($title: String) { session: create_chat_session(title: $title) { ${CHAT_SESSION_FIELDS} } }`,
-    variables: ({ body }) => ({ title: body.title ?? null }),
+    body: CreateChatSessionInput,
+    operation: `mutation CreateChatSession($input: CreateChatSessionInput) { session: create_chat_session(input: $input) { ${CHAT_SESSION_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
     result: (data) => data.session,
     status: 201,
     links: (body, { base_url }) => sessionLinks(base_url, body.id),

@@ -5,10 +5,11 @@ import { newId } from "../../../lib/ids.ts";
 import { CHAT_MESSAGE_TYPES, type ChatMessageType } from "../../../lib/vocabulary/agents.ts";
 import { isOneOf } from "../../../lib/vocabulary/values.ts";
 import type { AgentsDb } from "../db.ts";
+import type { CreateChatSessionInput } from "../types/chat.ts";
 
 const DEFAULT_TITLE = "New chat";
 
-export function createChatSession(db: AgentsDb, options: { user_id: string; title?: string | null }) {
+export function createChatSession(db: AgentsDb, options: CreateChatSessionInput & { user_id: string }) {
   const title = options.title?.trim() || DEFAULT_TITLE;
   if (title.length > MAX_CHAT_TITLE_LENGTH) throw validationError(["title"], `Value error, at most ${MAX_CHAT_TITLE_LENGTH} characters`, options.title);
   return db.chatSession.create({ data: { id: newId("chs"), user_id: options.user_id, title } });

@@ -3,7 +3,7 @@ import { requireInternal, requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { AgentsServices } from "../services.ts";
-import { ChatMessage, ChatSession } from "../types/chat.ts";
+import { ChatMessage, ChatSession, CreateChatSessionInput } from "../types/chat.ts";
 import { appendChatMessages, createChatSession, getChatSession, listChatMessages, listChatSessions } from "./chat-sessions.ts";
 
 @InputType()
@@ -57,8 +57,8 @@ export class ChatResolver {
   }
 
   @Mutation(() => ChatSession)
-  create_chat_session(@Arg("title", () => String, { nullable: true }) title: string | null, @Ctx() ctx: RequestContext): Promise<unknown> {
-    return createChatSession(this.services.db, { user_id: requireUser(ctx.principal, "write").user_id, title });
+  create_chat_session(@Arg("input", () => CreateChatSessionInput, { nullable: true, description: "Absent: a session titled \"New chat\"." }) input: CreateChatSessionInput | null, @Ctx() ctx: RequestContext): Promise<unknown> {
+    return createChatSession(this.services.db, { ...input, user_id: requireUser(ctx.principal, "write").user_id });
   }
 
   @Mutation(() => [ChatMessage], { description: "Internal (the adapter's chat turn): appends messages to a user's session." })

@@ -1,5 +1,12 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
+import { MAX_CHAT_TITLE_LENGTH } from "../../../lib/contracts/chat.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
+
+@InputType({ description: `A new chat session: its title, at most ${MAX_CHAT_TITLE_LENGTH} characters; absent, null or blank: "New chat".` })
+export class CreateChatSessionInput {
+  @Field(() => String, { nullable: true })
+  title?: string | null;
+}
 
 @ObjectType({ description: "A conversation of the user with the assistant." })
 export class ChatSession {
