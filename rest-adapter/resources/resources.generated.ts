@@ -1336,8 +1336,8 @@ export const Wallet = Type.Object({
 export const RegisterWalletInput = Type.Object({
   address: Address,
   chain_id: ChainId,
-  type: Type.Union([Type.Literal("EOA"), Type.Literal("Safe")]),
-  role: Type.Optional(Type.Union([Type.Literal("wallet"), Type.Literal("signer")], { default: "wallet" })),
+  type: Type.Union([Type.Literal("EOA"), Type.Literal("Safe")], { description: "EOA or Safe" }),
+  role: Type.Optional(Type.Union([Type.Literal("wallet"), Type.Literal("signer")], { description: "wallet (default) or signer", default: "wallet" })),
   nickname: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
   issued_at: Type.Integer({ description: "epoch milliseconds written in the signed message" }),
   signature: Type.String({ description: "Signature by the address over the registration message.", pattern: "^0x[0-9a-fA-F]+$" }),

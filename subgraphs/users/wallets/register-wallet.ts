@@ -2,8 +2,7 @@ import type { Address } from "viem";
 import { checksummedAddress } from "../../../lib/address.ts";
 import { requireSupportedChain } from "../../../lib/chains.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
-import { WALLET_ROLES, WALLET_TYPES } from "../../../lib/vocabulary/wallets.ts";
+import type { WalletRole, WalletType } from "../../../lib/vocabulary/wallets.ts";
 import type { UsersDb } from "../db.ts";
 import { isFreshProof, verifyAddressControl } from "./address-control.ts";
 import { findOwnWallet, lockUserWallets } from "./wallet-access.ts";
@@ -12,9 +11,8 @@ export interface RegisterWalletOptions {
   user_id: string;
   address: string;
   chain_id: number;
-  /** checked against WALLET_TYPES and WALLET_ROLES: GraphQL takes them as String (see lib/graphql/enums.ts) */
-  type: string;
-  role: string;
+  type: WalletType;
+  role: WalletRole;
   nickname?: string | null;
   /** epoch ms the client put in the signed message */
   issued_at: number;
@@ -45,8 +43,7 @@ export function walletRegistrationMessage(input: { user_id: string; address: Add
  * primary Safe, after checking a signature by that address over `walletRegistrationMessage`.
  */
 export async function registerWallet(db: UsersDb, options: RegisterWalletOptions) {
-  const type = requireOneOf(WALLET_TYPES, options.type, ["type"]);
-  const role = requireOneOf(WALLET_ROLES, options.role, ["role"]);
+  const { type, role } = options;
   const address = checksummedAddress(options.address, ["address"]);
   requireSupportedChain(options.supportedChainIds, options.chain_id);
   if (role === "signer" && type !== "EOA") throw validationError(["type"], "Value error, a signer is a key-controlled (EOA) address", type);

@@ -3,8 +3,10 @@ import { appError } from "../../../lib/errors/app-error.ts";
 import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
+import type { WalletRole, WalletType } from "../../../lib/vocabulary/wallets.ts";
 import type { UsersServices } from "../services.ts";
 import { LISTED_WALLETS } from "../user/user-queries.ts";
+import { WalletRoleEnum, WalletTypeEnum } from "../types/enums.ts";
 import { Wallet } from "../types/wallet.ts";
 import { proveWalletAddress } from "./address-proof.ts";
 import { deleteWallet } from "./delete-wallet.ts";
@@ -32,11 +34,11 @@ class RegisterWalletInput {
   @Field(() => Int)
   chain_id!: number;
 
-  @Field(() => String, { description: "EOA or Safe" })
-  type!: string;
+  @Field(() => WalletTypeEnum, { description: "EOA or Safe" })
+  type!: WalletType;
 
-  @Field(() => String, { nullable: true, description: "wallet (default) or signer" })
-  role?: string | null;
+  @Field(() => WalletRoleEnum, { nullable: true, description: "wallet (default) or signer" })
+  role?: WalletRole | null;
 
   @Field(() => String, { nullable: true })
   nickname?: string | null;

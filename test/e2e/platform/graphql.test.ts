@@ -41,11 +41,11 @@ describe("/graphql", () => {
     expect((await direct.json()).errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
   });
 
-  it("checks value-list inputs (String in the schema, so inline literals work) against the lists the enums are made of", async () => {
+  it("refuses a value outside a value list's enum before any resolver runs", async () => {
     const { jwt } = await platform.createUser();
-    const input = `{ address: "0x52908400098527886E0F7030069857D2E4169EE7", chain_id: 84532, type: "Wallet", issued_at: ${Date.now()}, signature: "0x00" }`;
+    const input = `{ address: "0x52908400098527886E0F7030069857D2E4169EE7", chain_id: 84532, type: Wallet, issued_at: ${Date.now()}, signature: "0x00" }`;
     const body = await (await graphql(`mutation { register_wallet(input: ${input}) { id } }`, { "x-platform-jwt": jwt })).json();
-    expect(body.errors[0].extensions).toMatchObject({ error_code: "GEN-422-001", validation: [{ loc: ["type"], msg: "Input should be 'EOA', 'Safe'" }] });
+    expect(body.errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
     const me = await (await graphql("{ me { status safe_creation_status wallets { type role } } }", { "x-platform-jwt": jwt })).json();
     expect(me.data.me.status).toBe("pending");
     expect(["processing", "completed"]).toContain(me.data.me.safe_creation_status);
