@@ -55,9 +55,12 @@ const SCALARS: Scalars = {
 };
 const OUTPUT_SCALARS: Scalars = {
   ...SCALARS,
+  // a description where REST says more of the instant than EpochMs does; anything else would break EpochMs's shape
   [TimestampScalar.name]: (options, where) => {
-    if (options) throw new Error(`${where}: a Timestamp answers as EpochMs, which takes no options`);
-    return "EpochMs";
+    if (!options) return "EpochMs";
+    const { description, ...others } = options;
+    if (description === undefined || !isEmpty(others)) throw new Error(`${where}: a Timestamp answers as EpochMs, which takes a description only`);
+    return call("Type.Integer", [], { description });
   },
 };
 const INPUT_SCALARS: Scalars = { ...SCALARS, [TimestampScalar.name]: (options) => call("Type.Integer", [], options) };

@@ -9,8 +9,7 @@ export const resource = {
   types: {
     ChatSession: {
       omit: ["user_id"],
-      // updated_at answers as every instant does (EpochMs), GraphQL's "when its latest message arrived" aside
-      fields: { id: { description: "chs_<id>" } },
+      fields: { id: { description: "chs_<id>" }, updated_at: { description: "when its latest message arrived" } },
     },
     CreateChatSessionInput: { fields: { title: { maxLength: MAX_CHAT_TITLE_LENGTH } } },
   },

@@ -460,7 +460,7 @@ export const ChatSession = Type.Object({
   id: Type.String({ description: "chs_<id>" }),
   title: Type.String(),
   created_at: EpochMs,
-  updated_at: EpochMs,
+  updated_at: Type.Integer({ description: "when its latest message arrived" }),
 });
 
 /** A request body: the GraphQL input CreateChatSessionInput, its String fields taking the enums of ChatSession's. */

@@ -159,6 +159,11 @@ describe("renderRestSchemas", () => {
     expect(visit).toContain('ended_at: Type.Union([EpochMs, Type.Null()], { description: "When it ended; null while under way." }),');
   });
 
+  it("answers an instant with the overlay's description as an integer of its own, and refuses any other option", () => {
+    expect(render({ type: "Thing", types: { Thing: { fields: { seen_at: { description: "when it was last seen" } } } } })).toContain('seen_at: Type.Integer({ description: "when it was last seen" }),');
+    expect(() => render({ type: "Thing", types: { Thing: { fields: { seen_at: { description: "when", minimum: 0 } } } } })).toThrow(/Thing.seen_at: a Timestamp answers as EpochMs, which takes a description only/);
+  });
+
   it("imports a replacement that is one of REST's shared shapes from rest-adapter/route-kit/schemas.ts", () => {
     const shared = render({ type: "Thing", types: { Thing: { omit: ["owner"] }, CreateThingInput: { fields: { name: { schema: Address } } } }, inputs: { CreateThingInput: "Thing" } });
     expect(shared).toContain('import { Address, EpochMs, Links } from "../route-kit/schemas.ts";');
@@ -215,6 +220,6 @@ describe("renderRestSchemas", () => {
     expect(() => render({ type: "Thing", types: { Thing: { fields: { pages: {} } } } })).toThrow(/Thing.pages takes arguments/);
     expect(() => render({ type: "Thing", types: { Thing: { omit: ["owner"] }, Owner: {} } })).toThrow(/thing: Owner is overlaid but not part of Thing/);
     expect(() => render({ type: "Thing", types: { Thing: { fields: { config: { schema: Config } } } } })).toThrow(/Thing.config: export the schema/);
-    expect(() => render({ type: "Thing", types: { Thing: { fields: { seen_at: { description: "when" } } } } })).toThrow(/Thing.seen_at: a Timestamp answers as EpochMs/);
+    expect(() => render({ type: "Thing", types: { Thing: { fields: { seen_at: { examples: [1] } } } } })).toThrow(/Thing.seen_at: a Timestamp answers as EpochMs/);
   });
 });
