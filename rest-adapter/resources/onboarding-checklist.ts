@@ -1,5 +1,4 @@
 import type { RestResource } from "../route-kit/resource-overlay.ts";
-import { ONBOARDING_STEP_ACTIONS } from "../../lib/vocabulary/onboarding.ts";
 import { STEP_STATUS } from "./onboarding-safe.ts";
 
 /** The onboarding checklist in REST (POST /v0/user/me/onboarding/steps), written inline with _links; its body from SubmitOnboardingStepInput. */
@@ -9,6 +8,5 @@ export const resource = {
   inputs: { SubmitOnboardingStepInput: "OnboardingStep" },
   types: {
     OnboardingStep: { fields: { step_status: STEP_STATUS } },
-    SubmitOnboardingStepInput: { fields: { action: { values: ONBOARDING_STEP_ACTIONS } } },
   },
 } satisfies RestResource;

@@ -637,7 +637,7 @@ export const OnboardingChecklist = Type.Object({
 
 /** A request body: the GraphQL input SubmitOnboardingStepInput, its String fields taking the enums of OnboardingStep's. */
 export const SubmitOnboardingStepInput = Type.Object({
-  name: Type.Union([Type.Literal("safe"), Type.Literal("phone"), Type.Literal("kyc")]),
+  name: Type.Union([Type.Literal("safe"), Type.Literal("phone"), Type.Literal("kyc")], { description: "safe, phone or kyc." }),
   action: Type.Union([Type.Literal("complete"), Type.Literal("skip")], { description: "complete (kyc: documents submitted in the provider SDK, as submit_kyc; phone and safe: accepted once their own flow completed them) or skip (optional steps only: phone)." }),
 });
 
@@ -688,7 +688,7 @@ export const OnboardingSafe = Type.Object({
 
 /** A request body: the GraphQL input SubmitOnboardingSafeInput, its String fields taking the enums of OnboardingSafe's. */
 export const SubmitOnboardingSafeInput = Type.Object({
-  mode: Type.Union([Type.Literal("user_signed_deploy"), Type.Literal("byo"), Type.Literal("agent_create2")]),
+  mode: Type.Union([Type.Literal("user_signed_deploy"), Type.Literal("byo"), Type.Literal("agent_create2")], { description: "user_signed_deploy, byo or agent_create2." }),
   safe_address: Type.Optional(Address),
   transaction_hash: Type.Optional(Type.String({ description: "user_signed_deploy only: hash of the deployment transaction the user sent (config.deploy_transaction). Omitted: only records the choice.", pattern: "^0x[0-9a-fA-F]{64}$" })),
 });

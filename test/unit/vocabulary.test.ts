@@ -11,7 +11,7 @@ import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS, CARD_FUNDING_SOURCE_TYPES, CARD_REVEAL_METHODS, CARD_STATUSES, CARD_TYPES } from "../../lib/vocabulary/cards.ts";
 import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
 import { ACCOUNT_STATUSES } from "../../lib/vocabulary/kyc.ts";
-import { ONBOARDING_SAFE_MODES, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
+import { ONBOARDING_SAFE_MODES, ONBOARDING_STEP_ACTIONS, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
 import { MEMBER_ROLES, MEMBER_STATUSES, ORGANISATION_STATUSES } from "../../lib/vocabulary/organisations.ts";
 import { PINT_REVOKERS, PINT_STATUSES } from "../../lib/vocabulary/pints.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../lib/vocabulary/transactions.ts";
@@ -29,6 +29,7 @@ const ENUMS: Record<string, readonly string[]> = {
   OnboardingStepStatus: STEP_STATUSES,
   OnboardingSafeMode: ONBOARDING_SAFE_MODES,
   OnboardingStepName: ONBOARDING_STEPS,
+  OnboardingStepAction: ONBOARDING_STEP_ACTIONS,
   PersonalAccessTokenScope: PAT_SCOPES,
   OrganisationStatus: ORGANISATION_STATUSES,
   MemberStatus: MEMBER_STATUSES,

@@ -3,8 +3,7 @@ import type { UsersDb, UsersTx } from "../db.ts";
 import { submitKyc } from "../kyc/submit-kyc.ts";
 import { findPhoneState } from "../phone/phone-state.ts";
 import type { AccountStatus } from "../../../lib/vocabulary/kyc.ts";
-import { ONBOARDING_STEP_ACTIONS, ONBOARDING_STEPS, type OnboardingStepName, type StepStatus } from "../../../lib/vocabulary/onboarding.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { OnboardingStepAction, OnboardingStepName, StepStatus } from "../../../lib/vocabulary/onboarding.ts";
 import { findOnboardingSafe } from "./onboarding-safe.ts";
 import { isStepRequired, kycStepStatus, phoneStepStatus } from "./step-status.ts";
 
@@ -55,10 +54,8 @@ export async function findOnboardingChecklist(db: UsersTx, options: { user_id: s
  *   already happened (for phone it also clears a skip) and is ONB-409-001 otherwise.
  * Returns the checklist.
  */
-export async function submitOnboardingStep(db: UsersDb, options: { user_id: string; name: string; action: string }): Promise<OnboardingChecklistView> {
-  const name = requireOneOf(ONBOARDING_STEPS, options.name, ["name"]);
-  const action = requireOneOf(ONBOARDING_STEP_ACTIONS, options.action, ["action"]);
-  const { user_id } = options;
+export async function submitOnboardingStep(db: UsersDb, options: { user_id: string; name: OnboardingStepName; action: OnboardingStepAction }): Promise<OnboardingChecklistView> {
+  const { user_id, name, action } = options;
 
   if (action === "skip") {
     if (!SKIPPABLE_STEPS.includes(name)) throw appError("ONB-400-003", `The ${name} step is required and cannot be skipped.`);

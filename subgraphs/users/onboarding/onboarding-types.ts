@@ -1,8 +1,8 @@
 import { createUnionType, Field, InputType, Int, ObjectType } from "type-graphql";
 import { Wallet } from "../types/wallet.ts";
 import type { OnboardingSafeConfig as OnboardingSafeConfigValue } from "./onboarding-safe.ts";
-import { OnboardingSafeModeEnum, OnboardingStepNameEnum, StepStatusEnum } from "../types/enums.ts";
-import { ONBOARDING_SAFE_CONFIG_TYPES } from "../../../lib/vocabulary/onboarding.ts";
+import { OnboardingSafeModeEnum, OnboardingStepActionEnum, OnboardingStepNameEnum, StepStatusEnum } from "../types/enums.ts";
+import { ONBOARDING_SAFE_CONFIG_TYPES, type OnboardingSafeMode, type OnboardingStepAction, type OnboardingStepName } from "../../../lib/vocabulary/onboarding.ts";
 
 @ObjectType({ description: "The transaction the user signs and sends for user_signed_deploy: SafeProxyFactory.createProxyWithNonce." })
 export class SafeDeployTransaction {
@@ -140,8 +140,8 @@ export class OnboardingChecklist {
 
 @InputType({ description: "POST /v0/user/me/onboarding/safe." })
 export class SubmitOnboardingSafeInput {
-  @Field(() => String, { description: "user_signed_deploy, byo or agent_create2." })
-  mode!: string;
+  @Field(() => OnboardingSafeModeEnum, { description: "user_signed_deploy, byo or agent_create2." })
+  mode!: OnboardingSafeMode;
 
   @Field(() => String, { nullable: true, description: "byo only: the existing Safe on the primary chain. Omitted: only records the choice of byo." })
   safe_address?: string | null;
@@ -155,12 +155,12 @@ export class SubmitOnboardingSafeInput {
 
 @InputType({ description: "POST /v0/user/me/onboarding/steps: one action on one named step." })
 export class SubmitOnboardingStepInput {
-  @Field(() => String, { description: "safe, phone or kyc." })
-  name!: string;
+  @Field(() => OnboardingStepNameEnum, { description: "safe, phone or kyc." })
+  name!: OnboardingStepName;
 
-  @Field(() => String, {
+  @Field(() => OnboardingStepActionEnum, {
     description:
       "complete (kyc: documents submitted in the provider SDK, as submit_kyc; phone and safe: accepted once their own flow completed them) or skip (optional steps only: phone).",
   })
-  action!: string;
+  action!: OnboardingStepAction;
 }

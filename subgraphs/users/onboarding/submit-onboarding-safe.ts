@@ -11,8 +11,7 @@ import { eoaProvenAt } from "../wallets/address-proof.ts";
 import { lockUserWallets } from "../wallets/wallet-access.ts";
 import { ACCEPTED_SAFE_VERSIONS, findOnboardingSafe, findPrimarySafe, plannedSafe, type OnboardingSafeView, type SafeWalletRow } from "./onboarding-safe.ts";
 import type { SafeInspector } from "./safe-inspector.ts";
-import { ONBOARDING_SAFE_MODES, type OnboardingSafeMode } from "../../../lib/vocabulary/onboarding.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { OnboardingSafeMode } from "../../../lib/vocabulary/onboarding.ts";
 import { safeCreationModeOf } from "./step-status.ts";
 
 /**
@@ -25,7 +24,7 @@ export const USER_SIGNED_DEPLOY_GRACE_MS = 120_000;
 
 export interface SubmitOnboardingSafeOptions {
   user_id: string;
-  mode: string;
+  mode: OnboardingSafeMode;
   /** byo: the existing Safe, on the user's primary chain */
   safe_address?: string | null;
   /** user_signed_deploy: the hash of the deployment transaction the user sent */
@@ -84,7 +83,7 @@ async function recordMode(tx: UsersTx, userId: string, mode: OnboardingSafeMode)
  * one-primary-Safe rule holds under concurrent requests.
  */
 export async function submitOnboardingSafe(db: UsersDb, options: SubmitOnboardingSafeOptions): Promise<SubmitOnboardingSafeResult> {
-  const mode = requireOneOf(ONBOARDING_SAFE_MODES, options.mode, ["mode"]);
+  const { mode } = options;
   if (options.safe_address != null && mode !== "byo") throw appError("ONB-400-001", "safe_address is only accepted with mode byo.");
   if (options.transaction_hash != null && mode !== "user_signed_deploy")
     throw appError("ONB-400-001", "transaction_hash is only accepted with mode user_signed_deploy.");

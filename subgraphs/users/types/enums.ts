@@ -1,7 +1,7 @@
 import { PAT_SCOPES } from "../../../lib/auth/personal-access-token.ts";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { ACCOUNT_STATUSES } from "../../../lib/vocabulary/kyc.ts";
-import { ONBOARDING_SAFE_MODES, ONBOARDING_STEPS, STEP_STATUSES } from "../../../lib/vocabulary/onboarding.ts";
+import { ONBOARDING_SAFE_MODES, ONBOARDING_STEP_ACTIONS, ONBOARDING_STEPS, STEP_STATUSES } from "../../../lib/vocabulary/onboarding.ts";
 import { SAFE_CREATION_STATUSES, WALLET_ROLES, WALLET_TYPES } from "../../../lib/vocabulary/wallets.ts";
 
 /** The users subgraph's output enums, one per vocabulary list (see lib/graphql/enums.ts). */
@@ -18,4 +18,5 @@ export const StepStatusEnum = graphqlEnum(
 );
 export const OnboardingSafeModeEnum = graphqlEnum(ONBOARDING_SAFE_MODES, "OnboardingSafeMode", "How the user's Safe comes to be (spec 2.4).");
 export const OnboardingStepNameEnum = graphqlEnum(ONBOARDING_STEPS, "OnboardingStepName", "The onboarding steps, in the order a client walks them.");
+export const OnboardingStepActionEnum = graphqlEnum(ONBOARDING_STEP_ACTIONS, "OnboardingStepAction", "What POST /v0/user/me/onboarding/steps does to a step: complete or skip.");
 export const PatScopeEnum = graphqlEnum(PAT_SCOPES, "PersonalAccessTokenScope", "What a personal access token may do: read, or also write.");
