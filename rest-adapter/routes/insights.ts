@@ -3,7 +3,7 @@ import { defineRoute } from "../route-kit/route.ts";
 import { href, link, pageLinks, type QueryValues } from "../route-kit/links.ts";
 import { INSIGHT_FIELDS } from "../resources/resources.generated.ts";
 import { Links, literalUnion, PageOffset } from "../route-kit/schemas.ts";
-import { INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
+import { INSIGHT_STATUS_FILTERS, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../lib/contracts/transactions.ts";
 
 const InsightId = Type.Object({ insight_id: Type.String({ minLength: 1, maxLength: 64, description: "ins_<id>" }) });
@@ -52,7 +52,7 @@ export const insightRoutes = [
     security: ["PlatformJwt", "PlatformPat"],
     agentScope: "read:transactions",
     agentExample: { status: "active", limit: 10 },
-    query: Type.Object({ type: Type.Optional(literalUnion(INSIGHT_TYPES)), status: Type.Optional(literalUnion([...INSIGHT_STATUSES, "all"], { default: "active" })), ...PageQuery }),
+    query: Type.Object({ type: Type.Optional(literalUnion(INSIGHT_TYPES)), status: Type.Optional(literalUnion(INSIGHT_STATUS_FILTERS, { default: "active" })), ...PageQuery }),
     operation: `query ListInsights($filter: InsightFilter, $page: PageInput) { insights(filter: $filter, page: $page) { ${PAGE_FIELDS} } }`,
     variables: ({ query: { limit, offset, ...filter } }) => ({ filter, page: { limit, offset } }),
     result: (data) => data.insights,

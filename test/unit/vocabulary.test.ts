@@ -9,7 +9,7 @@ import { ACCOUNT_SOURCES, ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabular
 import { RAMP_DIRECTIONS } from "../../lib/vocabulary/bank-accounts.ts";
 import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
 import { CARD_AUTHORIZATION_DECISIONS, CARD_AUTHORIZATION_STATUSES, CARD_DECLINE_REASONS, CARD_FUNDING_SOURCE_TYPES, CARD_REVEAL_METHODS, CARD_STATUSES, CARD_TYPES } from "../../lib/vocabulary/cards.ts";
-import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
+import { INSIGHT_SEVERITIES, INSIGHT_STATUS_FILTERS, INSIGHT_STATUSES, INSIGHT_TYPES } from "../../lib/vocabulary/insights.ts";
 import { ACCOUNT_STATUSES } from "../../lib/vocabulary/kyc.ts";
 import { ONBOARDING_SAFE_MODES, ONBOARDING_STEP_ACTIONS, ONBOARDING_STEPS, STEP_STATUSES } from "../../lib/vocabulary/onboarding.ts";
 import { MEMBER_ROLES, MEMBER_STATUSES, ORGANISATION_STATUSES } from "../../lib/vocabulary/organisations.ts";
@@ -56,6 +56,7 @@ const ENUMS: Record<string, readonly string[]> = {
   CardDeclineReason: CARD_DECLINE_REASONS,
   InsightType: INSIGHT_TYPES,
   InsightStatus: INSIGHT_STATUSES,
+  InsightStatusFilter: INSIGHT_STATUS_FILTERS,
   InsightSeverity: INSIGHT_SEVERITIES,
   RuleTrigger: RULE_TRIGGERS,
   RuleAction: RULE_ACTIONS,

@@ -2,11 +2,12 @@ import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
-import { INSIGHT_SEVERITIES, INSIGHT_STATUSES, INSIGHT_TYPES } from "../../../lib/vocabulary/insights.ts";
+import { INSIGHT_SEVERITIES, INSIGHT_STATUS_FILTERS, INSIGHT_STATUSES, INSIGHT_TYPES, type InsightStatusFilter, type InsightType } from "../../../lib/vocabulary/insights.ts";
 import { Pagination } from "./transaction-page.ts";
 
 export const InsightTypeEnum = graphqlEnum(INSIGHT_TYPES, "InsightType", "What the insight found (spec 2.10).");
 export const InsightStatusEnum = graphqlEnum(INSIGHT_STATUSES, "InsightStatus", "active while the finding stands; resolved once it no longer does; dismissed by the user.");
+export const InsightStatusFilterEnum = graphqlEnum(INSIGHT_STATUS_FILTERS, "InsightStatusFilter", "An insight status to list, or all.");
 export const InsightSeverityEnum = graphqlEnum(INSIGHT_SEVERITIES, "InsightSeverity", "How much the insight asks for attention.");
 
 @Directive(AGENT_TAG)
@@ -46,13 +47,13 @@ export class Insight {
   dismissed_at!: Date | null;
 }
 
-@InputType({ description: "Which insights; the domain function checks the values." })
+@InputType({ description: "Which insights." })
 export class InsightFilter {
-  @Field(() => String, { nullable: true, description: "An insight type (spec 2.10)." })
-  type?: string | null;
+  @Field(() => InsightTypeEnum, { nullable: true, description: "An insight type (spec 2.10)." })
+  type?: InsightType | null;
 
-  @Field(() => String, { nullable: true, description: "active (default), resolved, dismissed or all." })
-  status?: string | null;
+  @Field(() => InsightStatusFilterEnum, { nullable: true, description: "active (default), resolved, dismissed or all." })
+  status?: InsightStatusFilter | null;
 }
 
 @Directive(AGENT_TAG)

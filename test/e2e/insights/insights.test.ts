@@ -187,7 +187,7 @@ describe("insights", () => {
     const response = await fetch(platform.urls.graphql, {
       method: "POST",
       headers: { "content-type": "application/json", "x-platform-jwt": jwt },
-      body: JSON.stringify({ query: `{ me { wallets { id } insights(filter: { type: "recurring_charge" }) { items { type data } pagination { total } } } }` }),
+      body: JSON.stringify({ query: `{ me { wallets { id } insights(filter: { type: recurring_charge }) { items { type data } pagination { total } } } }` }),
     });
     const { data, errors } = await response.json();
     expect(errors).toBeUndefined();
