@@ -25,6 +25,9 @@ export type BankingEventType = (typeof BANKING_EVENT_TYPES)[number];
 export const SANDBOX_LINK_OUTCOMES = ["success", "invalid_credentials"] as const;
 export type SandboxLinkOutcome = (typeof SANDBOX_LINK_OUTCOMES)[number];
 
+/** What the sandbox provider may report about a login (a subset of BANKING_EVENT_TYPES). */
+export const SANDBOX_CONNECTION_EVENTS = ["link.completed", "link.failed", "link.reauth_required"] as const satisfies readonly BankingEventType[];
+
 /** How a sandbox bank transaction or ramp ends. */
 export const SANDBOX_BANK_SETTLEMENTS = ["posted", "removed"] as const;
 export type SandboxBankSettlement = (typeof SANDBOX_BANK_SETTLEMENTS)[number];

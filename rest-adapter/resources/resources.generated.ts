@@ -183,6 +183,36 @@ export const BankAccount = Type.Object({
   updated_at: EpochMs,
 });
 
+/** A request body: the GraphQL input SandboxBankLinkInput, its String fields taking the enums of BankAccount's. */
+export const SandboxBankLinkInput = Type.Object({
+  link_token: Type.String({ minLength: 1, maxLength: 2000 }),
+  institution_id: Type.String({ minLength: 1, maxLength: 100 }),
+  outcome: Type.Optional(Type.Union([Type.Literal("success"), Type.Literal("invalid_credentials")], { description: "success (default) or invalid_credentials" })),
+});
+
+/** A request body: the GraphQL input SandboxBankTransactionInput, its String fields taking the enums of BankAccount's. */
+export const SandboxBankTransactionInput = Type.Object({
+  amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 40, description: "in the account's currency, cents at most", examples: ["42.10"] }),
+  direction: Type.Union([Type.Literal("in"), Type.Literal("out")], { description: "in or out" }),
+  type: Type.Union([Type.Literal("bank_transfer"), Type.Literal("direct_debit"), Type.Literal("standing_order"), Type.Literal("bank_payment"), Type.Literal("bank_refund"), Type.Literal("interest"), Type.Literal("fee")], { description: "bank_transfer, direct_debit, standing_order, bank_payment, bank_refund, interest or fee" }),
+  description: Type.String({ minLength: 1, maxLength: 200 }),
+  category: Type.Optional(Type.Union([Type.Literal("restaurants"), Type.Literal("groceries"), Type.Literal("transportation"), Type.Literal("entertainment"), Type.Literal("shopping"), Type.Literal("utilities"), Type.Literal("travel"), Type.Literal("health"), Type.Literal("other")], { description: "A spending category (spec 2.10)." })),
+  merchant_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  counterparty: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  pending: Type.Optional(Type.Boolean({ description: "Not yet posted by the bank (default false).", default: false })),
+});
+
+/** A request body: the GraphQL input SandboxBankSettlementInput, its String fields taking the enums of BankAccount's. */
+export const SandboxBankSettlementInput = Type.Object({
+  outcome: Type.Union([Type.Literal("posted"), Type.Literal("removed")], { description: "posted or removed" }),
+  amount: Type.Optional(Type.String({ description: "Posted at this amount instead of the booked one (as a tip changes a restaurant bill).", pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 40 })),
+});
+
+/** A request body: the GraphQL input SandboxBankConnectionEventInput, its String fields taking the enums of BankAccount's. */
+export const SandboxBankConnectionEventInput = Type.Object({
+  event: Type.Union([Type.Literal("link.completed"), Type.Literal("link.failed"), Type.Literal("link.reauth_required")], { description: "link.completed, link.failed or link.reauth_required" }),
+});
+
 /** BankLinkToken's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/bank-link-token.ts). */
 export const BANK_LINK_TOKEN_FIELDS = "link_token expires_at";
 

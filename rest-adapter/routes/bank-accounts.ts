@@ -2,10 +2,19 @@ import { Type } from "@sinclair/typebox";
 import { SANDBOX_INSTITUTIONS } from "../../lib/contracts/bank-accounts.ts";
 import { href, link } from "../route-kit/links.ts";
 import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
-import { BANK_ACCOUNT_FIELDS, BANK_LINK_TOKEN_FIELDS, BANK_PUBLIC_TOKEN_FIELDS, BankAccount, BankLinkToken, BankPublicToken } from "../resources/resources.generated.ts";
-import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
-import { BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_LINK_OUTCOMES } from "../../lib/vocabulary/bank-accounts.ts";
-import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS } from "../../lib/vocabulary/transactions.ts";
+import {
+  BANK_ACCOUNT_FIELDS,
+  BANK_LINK_TOKEN_FIELDS,
+  BANK_PUBLIC_TOKEN_FIELDS,
+  BankAccount,
+  BankLinkToken,
+  BankPublicToken,
+  SandboxBankConnectionEventInput,
+  SandboxBankLinkInput,
+  SandboxBankSettlementInput,
+  SandboxBankTransactionInput,
+} from "../resources/resources.generated.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
 
 const accountHref = (base: string, id: string) => href(base, "/v0/bank-accounts/{bank_account_id}", { bank_account_id: id });
 const BankAccountId = Type.Object({ bank_account_id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -55,9 +64,9 @@ export const openBankingRoutes = [
       .map(([id, institution]) => `\`${id}\` (${institution.name}: ${institution.accounts.map((a) => `${a.account_type} ${a.currency}`).join(", ")})`)
       .join("; ")}. \`outcome\`: \`success\` (default) or \`invalid_credentials\` (422 \`BNK-422-002\`, nothing linked).`,
     security: ["PlatformJwt", "PlatformPat"],
-    body: Type.Object({ link_token: Type.String({ minLength: 1, maxLength: 2000 }), institution_id: Type.String({ minLength: 1, maxLength: 100 }), outcome: Type.Optional(literalUnion(SANDBOX_LINK_OUTCOMES)) }),
-    operation: `mutation PlaySandboxBankLink($link_token: String!, $institution_id: String!, $outcome: String) { token: sandbox_bank_link(link_token: $link_token, institution_id: $institution_id, outcome: $outcome) { ${BANK_PUBLIC_TOKEN_FIELDS} } }`,
-    variables: ({ body }) => ({ link_token: body.link_token, institution_id: body.institution_id, outcome: body.outcome ?? null }),
+    body: SandboxBankLinkInput,
+    operation: `mutation PlaySandboxBankLink($input: SandboxBankLinkInput!) { token: sandbox_bank_link(input: $input) { ${BANK_PUBLIC_TOKEN_FIELDS} } }`,
+    variables: ({ body }) => ({ input: body }),
     result: (data) => data.token,
     status: 201,
     responses: { 201: { description: "The public token", schema: BankPublicToken } },
@@ -73,16 +82,7 @@ export const openBankingRoutes = [
       "The sandbox bank books it and announces it with a signed `transactions.available` webhook; the platform's receiver syncs it into the feed before this answers, with the ledger transaction's id. `pending: true` leaves it pending until POST /v0/sandbox/transactions/{transaction_id}/bank-settlement posts or removes it. Transactions made here live in the process that made them (the login's history survives a restart).",
     security: ["PlatformJwt", "PlatformPat"],
     params: BankAccountId,
-    body: Type.Object({
-      amount: Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 40, description: "in the account's currency, cents at most", examples: ["42.10"] }),
-      direction: literalUnion(TRANSACTION_DIRECTIONS),
-      type: literalUnion(BANK_TRANSACTION_TYPES),
-      description: Type.String({ minLength: 1, maxLength: 200 }),
-      category: Type.Optional(literalUnion(SPENDING_CATEGORIES)),
-      merchant_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-      counterparty: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-      pending: Type.Optional(Type.Boolean({ default: false })),
-    }),
+    body: SandboxBankTransactionInput,
     operation: `mutation SandboxBankTransaction($bank_account_id: ID!, $input: SandboxBankTransactionInput!) { delivery: sandbox_bank_transaction(bank_account_id: $bank_account_id, input: $input) { webhook_status transaction_id } }`,
     variables: ({ params, body }) => ({ bank_account_id: params.bank_account_id, input: body }),
     result: (data) => data.delivery,
@@ -101,9 +101,9 @@ export const openBankingRoutes = [
       "`posted` (optionally at another `amount`, as a tip changes a restaurant bill) moves the ledger transaction pending → processing → completed; `removed` moves it to failed (a posted transaction cannot be removed). Announced with a signed `transactions.available` webhook and synced before this answers. Not a pending bank transaction: 409 `BNK-409-001`; not yours or not a bank transaction: 404 `TXN-404-001`.",
     security: ["PlatformJwt", "PlatformPat"],
     params: Type.Object({ transaction_id: Type.String({ minLength: 1, maxLength: 64 }) }),
-    body: Type.Object({ outcome: literalUnion(SANDBOX_BANK_SETTLEMENTS), amount: Type.Optional(Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$", maxLength: 40 })) }),
-    operation: `mutation SettleSandboxBankTransaction($transaction_id: ID!, $outcome: String!, $amount: String) { delivery: sandbox_settle_bank_transaction(transaction_id: $transaction_id, outcome: $outcome, amount: $amount) { webhook_status transaction_id outcome } }`,
-    variables: ({ params, body }) => ({ transaction_id: params.transaction_id, outcome: body.outcome, amount: body.amount ?? null }),
+    body: SandboxBankSettlementInput,
+    operation: `mutation SettleSandboxBankTransaction($transaction_id: ID!, $input: SandboxBankSettlementInput!) { delivery: sandbox_settle_bank_transaction(transaction_id: $transaction_id, input: $input) { webhook_status transaction_id outcome } }`,
+    variables: ({ params, body }) => ({ transaction_id: params.transaction_id, input: body }),
     result: (data) => data.delivery,
     links: (_body, { base_url, params }) => ({ transaction: link(href(base_url, "/v0/transactions/{transaction_id}", { transaction_id: params.transaction_id })) }),
     responses: { 200: { description: "Settled and synced", schema: Type.Object({ webhook_status: Type.Integer(), transaction_id: Type.Union([Type.String(), Type.Null()]), outcome: Type.Union([Type.String(), Type.Null()]), _links: Links }) } },
@@ -119,9 +119,9 @@ export const openBankingRoutes = [
       "Delivers the signed webhook the provider would send about the account's login: `link.reauth_required` (→ `reauth_required`), `link.failed` (→ `error`) or `link.completed` (→ `active` again). A move the connection's table does not have (e.g. `link.completed` while active, anything once revoked) is recorded and ignored.",
     security: ["PlatformJwt", "PlatformPat"],
     params: BankAccountId,
-    body: Type.Object({ event: literalUnion(["link.completed", "link.failed", "link.reauth_required"] as const) }),
-    operation: `mutation SandboxBankConnectionEvent($bank_account_id: ID!, $event: String!) { delivery: sandbox_bank_connection_event(bank_account_id: $bank_account_id, event: $event) { webhook_status } }`,
-    variables: ({ params, body }) => ({ bank_account_id: params.bank_account_id, event: body.event }),
+    body: SandboxBankConnectionEventInput,
+    operation: `mutation SandboxBankConnectionEvent($bank_account_id: ID!, $input: SandboxBankConnectionEventInput!) { delivery: sandbox_bank_connection_event(bank_account_id: $bank_account_id, input: $input) { webhook_status } }`,
+    variables: ({ params, body }) => ({ bank_account_id: params.bank_account_id, input: body }),
     result: (data) => data.delivery,
     links: (_body, { base_url, params }) => ({ bank_account: link(accountHref(base_url, params.bank_account_id)) }),
     responses: { 200: { description: "Delivered", schema: Type.Object({ webhook_status: Type.Integer(), _links: Links }) } },

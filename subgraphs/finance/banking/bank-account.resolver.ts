@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, ID, Info, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
 import { PageInput, TransactionFilter, TransactionPage } from "../types/transaction-page.ts";
 import { feedPage } from "../transactions/user-transactions.resolver.ts";
 import { requireUser } from "../../../lib/auth/authorize.ts";
@@ -12,6 +12,18 @@ import { getBankAccount, linkBankAccounts, listBankAccounts, requireBanking, unl
 import { SANDBOX_LINK_OUTCOMES } from "../../../lib/vocabulary/bank-accounts.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import { sandboxProvider } from "./bank-sandbox.ts";
+
+@InputType({ description: "A login at a sandbox institution through the provider's widget." })
+class SandboxBankLinkInput {
+  @Field(() => String)
+  link_token!: string;
+
+  @Field(() => String)
+  institution_id!: string;
+
+  @Field(() => String, { nullable: true, description: "success (default) or invalid_credentials" })
+  outcome?: string | null;
+}
 
 @Resolver(() => BankAccount)
 export class BankAccountResolver {
@@ -61,14 +73,9 @@ export class BankAccountResolver {
   }
 
   @Mutation(() => BankPublicToken, { description: "Sandbox mode only: plays the provider's linking widget for a link token." })
-  sandbox_bank_link(
-    @Arg("link_token", () => String) linkToken: string,
-    @Arg("institution_id", () => String) institutionId: string,
-    @Arg("outcome", () => String, { nullable: true, description: "success (default) or invalid_credentials" }) outcome: string | null,
-    @Ctx() ctx: RequestContext,
-  ): BankPublicToken {
+  sandbox_bank_link(@Arg("input", () => SandboxBankLinkInput) input: SandboxBankLinkInput, @Ctx() ctx: RequestContext): BankPublicToken {
     requireUser(ctx.principal, "write");
-    return sandboxProvider(this.services).playLink(linkToken, institutionId, requireOneOf(SANDBOX_LINK_OUTCOMES, outcome ?? "success", ["outcome"]), new Date());
+    return sandboxProvider(this.services).playLink(input.link_token, input.institution_id, requireOneOf(SANDBOX_LINK_OUTCOMES, input.outcome ?? "success", ["outcome"]), new Date());
   }
 }
 

@@ -32,6 +32,21 @@ class SandboxBankTransactionInput {
   pending?: boolean | null;
 }
 
+@InputType({ description: "How the sandbox bank settles a pending bank transaction." })
+class SandboxBankSettlementInput {
+  @Field(() => String, { description: "posted or removed" })
+  outcome!: string;
+
+  @Field(() => String, { nullable: true, description: "Posted at this amount instead of the booked one (as a tip changes a restaurant bill)." })
+  amount?: string | null;
+}
+
+@InputType({ description: "What the sandbox provider reports about an account's login." })
+class SandboxBankConnectionEventInput {
+  @Field(() => String, { description: "link.completed, link.failed or link.reauth_required" })
+  event!: string;
+}
+
 /** The sandbox banking provider's helpers: each acts at the sandbox bank and delivers the signed webhook a real provider would. */
 @Resolver()
 export class BankSandboxResolver {
@@ -49,16 +64,19 @@ export class BankSandboxResolver {
   @Mutation(() => BankingSandboxDelivery, { description: "Sandbox: the bank posts (optionally at another amount) or removes a pending bank transaction." })
   sandbox_settle_bank_transaction(
     @Arg("transaction_id", () => ID) transactionId: string,
-    @Arg("outcome", () => String, { description: "posted or removed" }) outcome: string,
-    @Arg("amount", () => String, { nullable: true }) amount: string | null,
+    @Arg("input", () => SandboxBankSettlementInput) input: SandboxBankSettlementInput,
     @Ctx() ctx: RequestContext,
   ): Promise<BankingSandboxDelivery> {
-    return sandboxSettleBankTransaction(this.services, requireUser(ctx.principal, "write").user_id, transactionId, outcome, amount ?? null);
+    return sandboxSettleBankTransaction(this.services, requireUser(ctx.principal, "write").user_id, transactionId, input.outcome, input.amount ?? null);
   }
 
   @Mutation(() => BankingSandboxDelivery, { description: "Sandbox: the provider reports on the account's login: link.completed, link.failed or link.reauth_required." })
-  sandbox_bank_connection_event(@Arg("bank_account_id", () => ID) bankAccountId: string, @Arg("event", () => String) event: string, @Ctx() ctx: RequestContext): Promise<BankingSandboxDelivery> {
-    return sandboxConnectionEvent(this.services, requireUser(ctx.principal, "write").user_id, bankAccountId, event);
+  sandbox_bank_connection_event(
+    @Arg("bank_account_id", () => ID) bankAccountId: string,
+    @Arg("input", () => SandboxBankConnectionEventInput) input: SandboxBankConnectionEventInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<BankingSandboxDelivery> {
+    return sandboxConnectionEvent(this.services, requireUser(ctx.principal, "write").user_id, bankAccountId, input.event);
   }
 
   @Mutation(() => BankingSandboxDelivery, { description: "Sandbox: the provider finishes a ramp: completed or failed." })

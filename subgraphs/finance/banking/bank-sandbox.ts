@@ -1,5 +1,5 @@
 import { appError } from "../../../lib/errors/app-error.ts";
-import { BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_RAMP_OUTCOMES, type BankingEventType } from "../../../lib/vocabulary/bank-accounts.ts";
+import { BANK_TRANSACTION_TYPES, SANDBOX_BANK_SETTLEMENTS, SANDBOX_CONNECTION_EVENTS, SANDBOX_RAMP_OUTCOMES } from "../../../lib/vocabulary/bank-accounts.ts";
 import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS } from "../../../lib/vocabulary/transactions.ts";
 import { requireOneOf } from "../../../lib/vocabulary/values.ts";
 import { requireSandbox } from "../../../lib/sandbox.ts";
@@ -85,7 +85,7 @@ export async function sandboxSettleBankTransaction(services: SandboxServices, us
 /** The sandbox provider reports on the account's login (link.completed, link.failed, link.reauth_required). */
 export async function sandboxConnectionEvent(services: SandboxServices, userId: string, bankAccountId: string, type: string): Promise<SandboxDelivery> {
   const provider = sandboxProvider(services);
-  const event = requireOneOf(["link.completed", "link.failed", "link.reauth_required"] as const satisfies readonly BankingEventType[], type, ["event"]);
+  const event = requireOneOf(SANDBOX_CONNECTION_EVENTS, type, ["event"]);
   const { access_token } = await sandboxAccount(services, userId, bankAccountId);
   const reported = await provider.reportConnection(access_token, event);
   return { webhook_status: delivered(reported.webhook_status), transaction_id: null, outcome: null };
