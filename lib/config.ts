@@ -18,6 +18,7 @@ import { loadBalanceConfig, type BalanceConfig } from "./balance-config.ts";
 import { loadDatabaseTimeouts, type DatabaseTimeouts } from "./db/database-timeouts.ts";
 import { SUBGRAPHS, type SubgraphName } from "./graphql/subgraph-registry.ts";
 import { jwksUriProblem, STRICT_JWKS_POLICY, type JwksUriPolicy } from "./auth/jwks-fetch.ts";
+import type { PublicUrlPolicy } from "./net/public-url.ts";
 
 export { ConfigError };
 export { AUTH_PROVIDER_NAMES, type AuthProviderConfig } from "./auth/auth-provider.ts";
@@ -81,6 +82,8 @@ export interface Config {
   dashboardAuth: AuthProviderConfig[];
   /** JWKS_ALLOW_LOOPBACK_HTTP: where any jwks_uri (AUTH_PROVIDERS, DASHBOARD_AUTH, environments) may point */
   jwksPolicy: JwksUriPolicy;
+  /** WEBHOOK_ALLOW_LOOPBACK: where a webhook endpoint's `url` may point (lib/net/public-url.ts) */
+  webhookUrlPolicy: PublicUrlPolicy;
   identityBootstrap?: IdentityBootstrap;
   publicBaseUrl: string;
   /**
@@ -217,6 +220,17 @@ function jwksPolicy(env: Env): JwksUriPolicy {
   if (allowLoopbackHttp && envText(env, "NODE_ENV") === "production")
     throw new ConfigError("JWKS_ALLOW_LOOPBACK_HTTP", "is a development switch; it is refused when NODE_ENV=production");
   return { allowLoopbackHttp };
+}
+
+/**
+ * Webhook endpoints on this machine (`http://127.0.0.1:…`, `localhost`) for sandbox development,
+ * like `stripe listen`; never in production, where an endpoint's URL is an organisation's choice.
+ */
+function webhookUrlPolicy(env: Env, sandbox: boolean): PublicUrlPolicy {
+  const production = envText(env, "NODE_ENV") === "production";
+  const allowLoopbackHttp = bool(env, "WEBHOOK_ALLOW_LOOPBACK", sandbox && !production);
+  if (allowLoopbackHttp && production) throw new ConfigError("WEBHOOK_ALLOW_LOOPBACK", "is a development switch; it is refused when NODE_ENV=production");
+  return { allowLoopbackHttp, switchName: "WEBHOOK_ALLOW_LOOPBACK" };
 }
 
 /**
@@ -413,6 +427,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: parseTrustProxy(env),
     authProviders: [...providers(env, "AUTH_PROVIDERS", AUTH_PROVIDER_NAMES, jwks), ...(sandboxIssuer ? sandboxAuthProviders(publicBaseUrl) : [])],
     jwksPolicy: jwks,
+    webhookUrlPolicy: webhookUrlPolicy(env, sandbox),
     dashboardAuth,
     identityBootstrap: bootstrap(env, dashboardAuth),
     publicBaseUrl,

@@ -1,9 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP } from "node:net";
 import type { JSONWebKeySet } from "jose";
-import { addressClass, type AddressClass } from "../net/address-class.ts";
+import { addressClass } from "../net/address-class.ts";
+import { allowedAddress, publicHttpsUrlProblem } from "../net/public-url.ts";
 
 /**
  * Where a `jwks_uri` may point. Organisation admins choose it (an environment's `auth_providers`),
@@ -37,38 +37,12 @@ export class JwksFetchError extends Error {
   override readonly name = "JwksFetchError";
 }
 
-function allowed(kind: AddressClass, protocol: string, policy: JwksUriPolicy): boolean {
-  if (kind === "loopback") return policy.allowLoopbackHttp;
-  return kind === "public" && protocol === "https:";
-}
-
-/** `localhost` and `*.localhost` are loopback by definition (RFC 6761), whatever DNS says. */
-function isLocalhostName(hostname: string): boolean {
-  return /(^|\.)localhost\.?$/i.test(hostname);
-}
-
 /**
- * What is wrong with a `jwks_uri` on its face (scheme, credentials, an address literal or a
- * localhost name that may not be reached), or undefined. Names are only resolved at fetch time,
- * where every resolved address is checked again.
+ * What is wrong with a `jwks_uri` on its face, or undefined (lib/net/public-url.ts). Names are
+ * only resolved at fetch time, where every resolved address is checked again.
  */
 export function jwksUriProblem(uri: string, policy: JwksUriPolicy): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return "expected an https URL";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return "expected an https URL";
-  if (url.username || url.password) return "must not carry credentials";
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const kind = isIP(host) ? addressClass(host) : isLocalhostName(host) ? "loopback" : undefined;
-  if (url.protocol === "http:") {
-    if (!policy.allowLoopbackHttp) return "expected an https URL";
-    if (kind !== "loopback") return "http is allowed for loopback addresses only (JWKS_ALLOW_LOOPBACK_HTTP)";
-  }
-  if (kind !== undefined && !allowed(kind, url.protocol, policy)) return `must not point at a non-public address (${kind})`;
-  return undefined;
+  return publicHttpsUrlProblem(uri, { allowLoopbackHttp: policy.allowLoopbackHttp, switchName: "JWKS_ALLOW_LOOPBACK_HTTP" });
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -82,7 +56,7 @@ function guardedLookup(protocol: string, policy: JwksUriPolicy, resolve: Resolve
   return (hostname: string, options: { family?: number; all?: boolean }, callback: LookupCallback) => {
     resolve(hostname, options.family ?? 0).then(
       (addresses) => {
-        const refused = addresses.find((a) => !allowed(addressClass(a.address), protocol, policy));
+        const refused = addresses.find((a) => !allowedAddress(addressClass(a.address), protocol, policy.allowLoopbackHttp));
         if (addresses.length === 0 || refused)
           return callback(new JwksFetchError(`${hostname} resolves to ${refused ? `a non-public address (${addressClass(refused.address)})` : "no address"}`), []);
         if (options.all) return callback(null, addresses);
