@@ -35,3 +35,13 @@ export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
 /** How long the previous secret still signs after a rotation, by default and at most (seconds). */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = 86_400;
 export const MAX_SECRET_OVERLAP_SECONDS = 7 * 86_400;
+
+/**
+ * Why an endpoint is disabled: its receiver answered 410 Gone, its deliveries failed for days, or
+ * a member switched it off. Null while it is enabled.
+ */
+export const WEBHOOK_DISABLED_REASONS = ["gone", "failing", "user"] as const;
+export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
+
+/** The longest endpoint URL taken. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;

@@ -1,4 +1,5 @@
 import { supportedChainIds } from "../../lib/chains.ts";
+import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
 import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
@@ -15,9 +16,11 @@ import { PintResolver } from "./pints/pint.resolver.ts";
 import { Eip1271Verifier } from "./pints/signature.ts";
 import type { IdentityServices } from "./services.ts";
 import { IdentityUser } from "./types/user.ts";
+import { WebhookEndpointResolver } from "./webhook-endpoints/webhook-endpoint.resolver.ts";
 
 /**
- * The identity service: organisations, environments, members, API keys, user lookup and PINTs.
+ * The identity service: organisations, environments, members, API keys, webhook endpoints, user
+ * lookup and PINTs.
  * It asks the users subgraph who owns a wallet (PINT exchange and revocation) and never reads
  * the users tables.
  */
@@ -31,6 +34,8 @@ export const identitySubgraph = defineSubgraph({
     publicRpcUrl: config.publicRpcUrl,
     docsUrl: config.docsUrl,
     jwksPolicy: config.jwksPolicy,
+    webhookSecretCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
+    webhookUrlPolicy: config.webhookUrlPolicy,
     ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
     dashboardIssuers: [...new Set(config.dashboardAuth.map((provider) => provider.issuer))],
     signingKey,
@@ -41,7 +46,7 @@ export const identitySubgraph = defineSubgraph({
     pintExchangeRule: rateLimits.rules.pint_exchange,
     users: peers.users,
   }),
-  resolvers: [OrganisationResolver, OrganisationEventResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver],
+  resolvers: [OrganisationResolver, OrganisationEventResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, WebhookEndpointResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver],
   orphanedTypes: [IdentityUser],
   references: () => ({ User: { __resolveReference: resolveIdentityUserReference } }),
   async prepare(services) {

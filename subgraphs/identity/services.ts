@@ -1,5 +1,7 @@
 import type { Hex } from "viem";
 import type { JwksUriPolicy } from "../../lib/auth/jwks-fetch.ts";
+import type { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
+import type { PublicUrlPolicy } from "../../lib/net/public-url.ts";
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import type { IdentityBootstrap } from "../../lib/config.ts";
 import type { FederatedClient } from "../../lib/graphql/federated-client.ts";
@@ -32,6 +34,10 @@ export interface IdentityServices {
   pintExchangeRule: RateLimitRule;
   /** where an environment's `jwks_uri` may point (JWKS_ALLOW_LOOPBACK_HTTP) */
   jwksPolicy: JwksUriPolicy;
+  /** seals webhook endpoints' signing secrets (CARD_DATA_KEY, like finance's card data) */
+  webhookSecretCipher: CardDataCipher;
+  /** where a webhook endpoint's `url` may point (WEBHOOK_ALLOW_LOOPBACK) */
+  webhookUrlPolicy: PublicUrlPolicy;
   /** the users subgraph, its peer: who owns a wallet (pints/wallet-owners.ts) */
   users: FederatedClient;
 }
