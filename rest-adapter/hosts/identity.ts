@@ -13,9 +13,10 @@ import { memberRoutes } from "../routes/members.ts";
 import { organisationRoutes } from "../routes/organisations.ts";
 import { documentPintDomainSalt, pintRoutes } from "../routes/pints.ts";
 import { userLookupRoutes } from "../routes/user-lookup.ts";
+import { webhookEndpointRoutes } from "../routes/webhook-endpoints.ts";
 
 /** Every route of the identity listener ({sis_url}). */
-export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...eventRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes, ...pintRoutes];
+export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...eventRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes, ...webhookEndpointRoutes, ...pintRoutes];
 
 /**
  * The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`).

@@ -8,6 +8,7 @@ import { AuthProviders } from "./environment.ts";
 import { UnconvertedInstant } from "./transaction-page.ts";
 import { SandboxPaymentType } from "./transaction.ts";
 import { SyncCounts } from "./user-connector.ts";
+import { EventTypeNames } from "./webhook-endpoint.ts";
 
 /** AccountView's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/account-view.ts). */
 export const ACCOUNT_VIEW_FIELDS = "items { source source_id name chain_id address balances { asset { id asset_type symbol name decimals contract_addresses { chain_id address } price { value_usd timestamp stale source } } balance value_usd } total_value_usd card { status currency funding_source { type id } } } total_value_usd";
@@ -1384,6 +1385,42 @@ export const UpdateWalletInput = Type.Object({
 export const WalletAddressProofInput = Type.Object({
   issued_at: Type.Optional(Type.Integer({ description: "with signature: epoch milliseconds written in the signed message" })),
   signature: Type.Optional(Type.String({ description: "The address's signature over the address-proof message; not needed when the JWT vouches for the address.", pattern: "^0x[0-9a-fA-F]+$" })),
+});
+
+/** WebhookEndpoint's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/webhook-endpoint.ts). */
+export const WEBHOOK_ENDPOINT_FIELDS = "id url description event_types enabled disabled_reason created_at updated_at";
+
+/** WebhookEndpoint as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/webhook-endpoint.ts). */
+export const WebhookEndpoint = Type.Object({
+  id: Type.String({ description: "whe_<id>", examples: ["whe_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  url: Type.String({ description: "https on a public host; each delivery POSTs the event there.", examples: ["https://hooks.example.com/platform"] }),
+  description: Type.Union([Type.String(), Type.Null()]),
+  event_types: Type.Array(Type.String(), { description: "The event types delivered: catalogue names such as \"user.created\", or [\"*\"] for every type, including those added later." }),
+  enabled: Type.Boolean({ description: "false: nothing is delivered to it." }),
+  disabled_reason: Type.Union([Type.Literal("gone"), Type.Literal("failing"), Type.Literal("user"), Type.Null()], { description: "Why it is disabled; null while enabled." }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+});
+
+/** A request body: the GraphQL input CreateWebhookEndpointInput, its String fields taking the enums of WebhookEndpoint's. */
+export const CreateWebhookEndpointInput = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: "`https` to a public host: `http`, credentials in the URL, and private, loopback, link-local and other internal address literals are refused (422), and every address the name resolves to is checked again at delivery. With `WEBHOOK_ALLOW_LOOPBACK` (sandbox mode) loopback such as `http://127.0.0.1:3000/hook` is admitted too", examples: ["https://hooks.example.com/platform"] }),
+  event_types: EventTypeNames,
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 500, examples: ["Production receiver"] }), Type.Null()])),
+  enabled: Type.Optional(Type.Boolean({ description: "Default true." })),
+});
+
+/** A request body: the GraphQL input UpdateWebhookEndpointInput, its String fields taking the enums of WebhookEndpoint's. */
+export const UpdateWebhookEndpointInput = Type.Object({
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "`https` to a public host: `http`, credentials in the URL, and private, loopback, link-local and other internal address literals are refused (422), and every address the name resolves to is checked again at delivery. With `WEBHOOK_ALLOW_LOOPBACK` (sandbox mode) loopback such as `http://127.0.0.1:3000/hook` is admitted too", examples: ["https://hooks.example.com/platform"] })),
+  event_types: Type.Optional(EventTypeNames),
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 500, examples: ["Production receiver"] }), Type.Null()], { description: "null removes it." })),
+  enabled: Type.Optional(Type.Boolean({ description: "true enables it again and clears disabled_reason; false disables it (disabled_reason user)." })),
+});
+
+/** A request body: the GraphQL input RotateWebhookSecretInput, its String fields taking the enums of WebhookEndpoint's. */
+export const RotateWebhookSecretInput = Type.Object({
+  overlap_seconds: Type.Optional(Type.Integer({ description: "How long the previous secret still signs, in seconds: 0 to 604800 (7 days), default 86400.", minimum: 0, maximum: 604800, examples: [3600] })),
 });
 
 /** Widget's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/widget.ts). */

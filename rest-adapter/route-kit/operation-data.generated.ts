@@ -3286,6 +3286,77 @@ export interface OperationData {
       revoked_at: number | null;
     };
   };
+  /** GET /v0/organisation/{org_id}/environments/{env_id}/webhook-endpoints */
+  listWebhookEndpoints: {
+    endpoints: {
+      id: string;
+      url: string;
+      description: string | null;
+      event_types: string[];
+      enabled: boolean;
+      disabled_reason: "gone" | "failing" | "user" | null;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/organisation/{org_id}/environments/{env_id}/webhook-endpoints */
+  createWebhookEndpoint: {
+    endpoint: {
+      id: string;
+      url: string;
+      description: string | null;
+      event_types: string[];
+      enabled: boolean;
+      disabled_reason: "gone" | "failing" | "user" | null;
+      created_at: number;
+      updated_at: number;
+      secret: string;
+    };
+  };
+  /** GET /v0/organisation/{org_id}/environments/{env_id}/webhook-endpoints/{endpoint_id} */
+  getWebhookEndpoint: {
+    endpoint: {
+      id: string;
+      url: string;
+      description: string | null;
+      event_types: string[];
+      enabled: boolean;
+      disabled_reason: "gone" | "failing" | "user" | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/organisation/{org_id}/environments/{env_id}/webhook-endpoints/{endpoint_id} */
+  updateWebhookEndpoint: {
+    endpoint: {
+      id: string;
+      url: string;
+      description: string | null;
+      event_types: string[];
+      enabled: boolean;
+      disabled_reason: "gone" | "failing" | "user" | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/organisation/{org_id}/environments/{env_id}/webhook-endpoints/{endpoint_id} */
+  deleteWebhookEndpoint: {
+    deleted: string;
+  };
+  /** POST /v0/organisation/{org_id}/environments/{env_id}/webhook-endpoints/{endpoint_id}/rotate-secret */
+  rotateWebhookEndpointSecret: {
+    endpoint: {
+      id: string;
+      url: string;
+      description: string | null;
+      event_types: string[];
+      enabled: boolean;
+      disabled_reason: "gone" | "failing" | "user" | null;
+      created_at: number;
+      updated_at: number;
+      secret: string;
+    };
+  };
   /** POST /v0/idsvc/token/pint */
   exchangePint: {
     exchange: {
