@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS, MAX_WEBHOOK_ENDPOINTS } from "../../lib/contracts/events.ts";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
-import { Links } from "../route-kit/schemas.ts";
+import { Links, withLinks } from "../route-kit/schemas.ts";
 import { CreateWebhookEndpointInput, RotateWebhookSecretInput, UpdateWebhookEndpointInput, WEBHOOK_ENDPOINT_FIELDS, WebhookEndpoint } from "../resources/resources.generated.ts";
 
 const TAG = "Webhook Endpoints";
@@ -16,8 +16,7 @@ const Secret = Type.String({
   pattern: "^whsec_[A-Za-z0-9+/]{43}=$",
   description: "`whsec_` and 32 random bytes in base64: the key of the `webhook-signature` header's HMAC-SHA256 (Standard Webhooks). Shown only in this answer; stored sealed",
 });
-const WithSecret = Type.Composite([WebhookEndpoint, Type.Object({ secret: Secret, _links: Links })]);
-const WithLinks = Type.Composite([WebhookEndpoint, Type.Object({ _links: Links })]);
+const WithSecret = withLinks(Type.Composite([WebhookEndpoint, Type.Object({ secret: Secret })]));
 
 const ACCESS = "Members read; owners and admins write (403 `IDS-403-003`); anyone else, an unknown or deleted environment, and an endpoint of another organisation or environment: 404 `IDS-404-001`.";
 const SIGNING =
@@ -95,7 +94,7 @@ export const webhookEndpointRoutes = [
     variables: ({ params }) => pathOf(params),
     result: (data) => data.endpoint,
     links: (body, { base_url, params }) => endpointLinks(base_url, params, body.id),
-    responses: { 200: { description: "The endpoint", schema: WithLinks } },
+    responses: { 200: { description: "The endpoint", schema: withLinks(WebhookEndpoint) } },
     errors: ["IDS-404-001"],
   }),
   defineRoute({
@@ -114,7 +113,7 @@ export const webhookEndpointRoutes = [
     variables: ({ params, body }) => ({ ...pathOf(params), input: body }),
     result: (data) => data.endpoint,
     links: (body, { base_url, params }) => endpointLinks(base_url, params, body.id),
-    responses: { 200: { description: "The endpoint", schema: WithLinks } },
+    responses: { 200: { description: "The endpoint", schema: withLinks(WebhookEndpoint) } },
     errors: ["IDS-403-003", "IDS-404-001"],
   }),
   defineRoute({

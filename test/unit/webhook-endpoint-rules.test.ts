@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { checkEventTypes } from "../../subgraphs/identity/webhook-endpoints/webhook-endpoint-input.ts";
-import { newWebhookSecret, rotatedSecretColumns, signingSecrets } from "../../subgraphs/identity/webhook-endpoints/webhook-secrets.ts";
+import { newWebhookSecret, signStandardWebhook } from "../../lib/webhooks/standard-webhooks.ts";
+import { rotatedSecretColumns, signingSecrets } from "../../subgraphs/identity/webhook-endpoints/webhook-secrets.ts";
 
 // A webhook endpoint's rules as plain functions (subgraphs/identity/webhook-endpoints/): the event
 // types it takes, and which secrets sign a delivery at a given time.
@@ -53,6 +55,10 @@ describe("signingSecrets", () => {
     expect(at(0)).toEqual([secret, first]);
     expect(at(3_599_999)).toEqual([secret, first]);
     expect(at(3_600_000)).toEqual([secret]);
+    // a delivery signed with them verifies with either secret in the reference library
+    const body = JSON.stringify({ id: "evt_01", type: "user.created" });
+    const headers = signStandardWebhook("evt_01", Math.floor(Date.now() / 1000), body, at(0));
+    for (const receiverSecret of [secret, first]) expect(new Webhook(receiverSecret).verify(body, { ...headers })).toEqual(JSON.parse(body));
   });
 
   it("keeps no previous secret with an overlap of 0, and only the latest previous one after two rotations", () => {

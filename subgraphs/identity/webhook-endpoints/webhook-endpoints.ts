@@ -9,7 +9,8 @@ import type { WebhookEndpoint as WebhookEndpointRow } from "../generated/prisma/
 import { requireMembership } from "../organisations/membership.ts";
 import type { CreateWebhookEndpointInput, RotateWebhookSecretInput, UpdateWebhookEndpointInput, WebhookEndpoint, WebhookEndpointWithSecret } from "../types/webhook-endpoint.ts";
 import { checkDescription, checkEventTypes, checkWebhookUrl } from "./webhook-endpoint-input.ts";
-import { newWebhookSecret, rotatedSecretColumns } from "./webhook-secrets.ts";
+import { newWebhookSecret } from "../../../lib/webhooks/standard-webhooks.ts";
+import { rotatedSecretColumns } from "./webhook-secrets.ts";
 
 // Webhook endpoints of an organisation environment (issue 29), beside its API keys: members read,
 // owners and admins write (IDS-403-003); anyone else, and any endpoint of another organisation or

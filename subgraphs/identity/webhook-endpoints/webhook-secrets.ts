@@ -1,11 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
+import { newWebhookSecret } from "../../../lib/webhooks/standard-webhooks.ts";
 import type { WebhookEndpoint as WebhookEndpointRow } from "../generated/prisma/client.ts";
-
-/** A new signing secret: `whsec_` and 32 random bytes in base64, as Standard Webhooks libraries take it. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
-}
 
 /**
  * The secrets a delivery at `now` is signed with, current first: the previous one too while its
