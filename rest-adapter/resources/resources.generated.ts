@@ -555,7 +555,7 @@ export const Environment = Type.Object({
 export const CreateEnvironmentInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   label: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-  kind: Type.Optional(Type.Union([Type.Literal("live"), Type.Literal("test")])),
+  kind: Type.Optional(Type.Union([Type.Literal("live"), Type.Literal("test")], { description: "live or test (default)" })),
   auth_providers: Type.Optional(AuthProviders),
   auth_is_active: Type.Optional(Type.Boolean({ description: "false: no JWT is accepted with x-platform-orgid <org_id>:<env_id>" })),
 });

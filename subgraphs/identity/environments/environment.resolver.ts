@@ -3,6 +3,8 @@ import { requireDashboard, requireInternal } from "../../../lib/auth/authorize.t
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
 import type { IdentityServices } from "../services.ts";
+import type { EnvironmentKind } from "../../../lib/auth/api-key.ts";
+import { EnvironmentKindEnum } from "../types/enums.ts";
 import { Environment } from "../types/environment.ts";
 import { createEnvironment, deleteEnvironment, environmentAuth, getEnvironment, listEnvironments, updateEnvironment } from "./environments.ts";
 
@@ -17,8 +19,8 @@ class CreateEnvironmentInput {
   @Field(() => String, { nullable: true })
   label?: string | null;
 
-  @Field(() => String, { nullable: true, description: "live or test (default)" })
-  kind?: string | null;
+  @Field(() => EnvironmentKindEnum, { nullable: true, description: "live or test (default)" })
+  kind?: EnvironmentKind | null;
 
   @Field(() => [JSONObjectScalar], { nullable: true, description: `${AUTH_PROVIDERS_DESCRIPTION}; none by default` })
   auth_providers?: Record<string, unknown>[] | null;

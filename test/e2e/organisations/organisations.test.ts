@@ -99,20 +99,20 @@ describe("/graphql for dashboards", () => {
     expect(minted.errors[0].extensions).toMatchObject({ error_code: "IDS-422-006" });
   });
 
-  it("reads value lists as enums (the same strings on the wire) and takes them in inputs as inline strings, checked against the same lists", async () => {
+  it("reads value lists as enums (the same strings on the wire) and takes them in inputs, where GraphQL refuses another value", async () => {
     const graphql = (query: string) =>
       fetch(platform.urls.graphql, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${owner}` },
         body: JSON.stringify({ query }),
       }).then((r) => r.json());
-    const created = await graphql(`mutation { create_environment(org_id: "${ORG}", input: { name: "inline-kind", kind: "live" }) { kind } }`);
+    const created = await graphql(`mutation { create_environment(org_id: "${ORG}", input: { name: "inline-kind", kind: live }) { kind } }`);
     expect(created.errors).toBeUndefined();
     expect(created.data.create_environment).toEqual({ kind: "live" });
     const read = await graphql(`{ organisation(id: "${ORG}") { status members { status role } } }`);
     expect(read.data.organisation).toMatchObject({ status: "active", members: [{ status: "active", role: "owner" }] });
-    const refused = await graphql(`mutation { create_environment(org_id: "${ORG}", input: { name: "bad-kind", kind: "production" }) { id } }`);
-    expect(refused.errors[0].extensions).toMatchObject({ error_code: "GEN-422-001", validation: [{ loc: ["kind"], type: "enum" }] });
+    const refused = await graphql(`mutation { create_environment(org_id: "${ORG}", input: { name: "bad-kind", kind: production }) { id } }`);
+    expect(refused.errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
   });
 });
 
