@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { UsersDb } from "../../../subgraphs/users/db.ts";
 import type { SandboxSmsSender } from "../../../subgraphs/users/phone/sandbox-sms-sender.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { statusAndCode } from "../../support/route-cases.ts";
 
 // The user's phone (GET /v0/user/me/phone) and its verification by SMS code, through the REST adapter.
 let platform: TestPlatform;
@@ -9,7 +11,18 @@ beforeAll(async () => {
 });
 afterAll(() => platform?.stop());
 
-const sms = () => (platform.subgraphs.users as unknown as { services: { sms: SandboxSmsSender } }).services.sms;
+const users = () => (platform.subgraphs.users as unknown as { services: { sms: SandboxSmsSender; db: UsersDb } }).services;
+const sms = () => users().sms;
+
+const confirm = (jwt: string, code: string) => platform.api("/v0/user/me/phone/verification/confirm", { method: "POST", jwt, json: { code } });
+
+/** Sends a code to `number` (E.164) and answers it as the SMS carried it. */
+async function requestCode(jwt: string, number: string): Promise<string> {
+  expect((await platform.api("/v0/user/me/phone/verification", { method: "POST", jwt, json: { phone_number: number } })).status).toBe(202);
+  return /\b(\d{6})\b/.exec(sms().outbox.get(number)!)![1]!;
+}
+
+const otherThan = (code: string) => (code === "000000" ? "111111" : "000000");
 
 describe("phone verification", () => {
   it("sends a code, refuses a wrong one, and verifies with the right one", async () => {
@@ -50,5 +63,30 @@ describe("phone verification", () => {
       expect((await refused.json()).error_code, path).toBe("USR-403-001");
     }
     expect(sms().outbox.has("+447700900124")).toBe(false);
+  });
+});
+
+describe("phone verification: errors", () => {
+  it("answers 404 PHN-404-001 to a code with none requested, and to the code once it was used", async () => {
+    const { jwt } = await platform.createUser();
+    expect(await statusAndCode(await confirm(jwt, "123456"))).toEqual({ status: 404, code: "PHN-404-001" });
+    const code = await requestCode(jwt, "+447700900131");
+    expect((await confirm(jwt, code)).status).toBe(200);
+    expect(await statusAndCode(await confirm(jwt, code))).toEqual({ status: 404, code: "PHN-404-001" });
+  });
+
+  it("answers 410 PHN-410-001 to the right code once it expired or used up its attempts, and verifies nothing", async () => {
+    const { jwt, id } = await platform.createUser();
+    const expiring = await requestCode(jwt, "+447700900132");
+    // ten minutes pass: the stored code's expiry moves into the past
+    const { count } = await users().db.phoneVerification.updateMany({ where: { user_id: id, phone_number: "+447700900132" }, data: { expires_at: new Date(Date.now() - 1000) } });
+    expect(count).toBe(1);
+    expect(await statusAndCode(await confirm(jwt, expiring))).toEqual({ status: 410, code: "PHN-410-001" });
+
+    const exhausted = await requestCode(jwt, "+447700900133");
+    for (let i = 0; i < 5; i++) expect(await statusAndCode(await confirm(jwt, otherThan(exhausted)))).toEqual({ status: 400, code: "PHN-400-001" });
+    expect(await statusAndCode(await confirm(jwt, exhausted))).toEqual({ status: 410, code: "PHN-410-001" });
+
+    expect(await (await platform.api("/v0/user/me/phone", { jwt })).json()).toMatchObject({ phone_number: null, verified: false, pending: null });
   });
 });
