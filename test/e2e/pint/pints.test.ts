@@ -160,7 +160,9 @@ const TYPE_NAMES: Record<string, string> = {
   "PINT-429-001": "rate_limited",
   "IDS-401-001": "invalid_api_key",
   "IDS-403-001": "insufficient_scope",
+  "IDS-403-003": "insufficient_role",
   "IDS-404-001": "not_found",
+  "IDS-409-001": "conflict",
 };
 
 /** Status, code, `type` ({docs_url}/errors/<type name>) and `documentation` ({docs_url}/errors/<code>) together. */
@@ -697,6 +699,29 @@ describe("a Safe wallet (EIP-1271 on the in-process chain)", () => {
   it("answers 401 PINT-401-002 for a Safe mandate on a chain without an RPC", async () => {
     const problem = await expectProblem(await safeExchange(safeOwner, safeMandate(safeOwner), BASE), 401, "PINT-401-002");
     expect(problem.detail).toMatch(/No RPC is configured for chain 8453/);
+  });
+});
+
+describe("audiences: errors", () => {
+  const audiences = `/v0/organisation/${ORG}/audiences`;
+  const listed = async () => (await (await platform.identity(audiences, { bearer: owner })).json()).items.map((a: { identifier: string }) => a.identifier).sort();
+
+  it("answers 403 IDS-403-003 to a plain member registering or removing an audience, and changes nothing", async () => {
+    expect((await platform.identity(`/v0/organisation/${ORG}/members`, { method: "POST", bearer: owner, json: { sub: "pint-plain-member", role: "member" } })).status).toBe(201);
+    const member = await platform.dashboard.sign({ sub: "pint-plain-member" });
+    const [audience] = (await (await platform.identity(audiences, { bearer: member })).json()).items;
+    const before = await listed();
+    await expectProblem(await platform.identity(audiences, { method: "POST", bearer: member, json: { identifier: "com.example.member-made" } }), 403, "IDS-403-003");
+    await expectProblem(await platform.identity(`${audiences}/${audience.id}`, { method: "DELETE", bearer: member }), 403, "IDS-403-003");
+    expect(await listed()).toEqual(before);
+  });
+
+  it("answers 409 IDS-409-001 to registering an identifier the organisation already registered, and keeps the one", async () => {
+    const identifier = `com.example.twice-${Date.now()}`;
+    expect((await platform.identity(audiences, { method: "POST", bearer: owner, json: { identifier } })).status).toBe(201);
+    const problem = await expectProblem(await platform.identity(audiences, { method: "POST", bearer: owner, json: { identifier, name: "Again" } }), 409, "IDS-409-001");
+    expect(problem.detail).toContain(identifier);
+    expect((await listed()).filter((registered: string) => registered === identifier)).toEqual([identifier]);
   });
 });
 
