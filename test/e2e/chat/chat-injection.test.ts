@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { expectEachProblem, statusAndCode } from "../../support/route-cases.ts";
 
 // Issue 26, finding 1: a stand-in OpenAI-compatible model on loopback that obeys any instruction
 // it reads. A merchant name carries an injected instruction to create a money-moving rule; the
@@ -149,8 +150,31 @@ describe("chat reads; the user decides", () => {
     const declined = await platform.api(`/v0/chat/sessions/${session}/actions/${task.id}/decline`, { method: "POST", jwt: user.jwt });
     expect(declined.status).toBe(200);
     expect(await declined.json()).toMatchObject({ status: "declined" });
-    const late = await platform.api(`/v0/chat/sessions/${session}/actions/${task.id}/confirm`, { method: "POST", jwt: user.jwt });
-    expect(late.status).toBe(409);
+    // decided once: neither confirming nor declining again moves it (409 CHT-409-001)
+    await expectEachProblem(
+      platform,
+      [
+        { method: "POST", path: `/v0/chat/sessions/${session}/actions/${task.id}/confirm` },
+        { method: "POST", path: `/v0/chat/sessions/${session}/actions/${task.id}/decline` },
+      ],
+      { jwt: user.jwt },
+      { status: 409, code: "CHT-409-001" },
+    );
     expect(await tasks()).toEqual([]);
+    const after = (await (await platform.api(`/v0/chat/sessions/${session}/actions`, { jwt: user.jwt })).json()).items;
+    expect(after.find((a: { id: string }) => a.id === task.id)).toMatchObject({ status: "declined" });
+  });
+
+  it("answers 409 CHT-409-001 to declining a confirmed proposal, which keeps its outcome", async () => {
+    const { session } = await turn();
+    const [rule] = (await (await platform.api(`/v0/chat/sessions/${session}/actions`, { jwt: user.jwt })).json()).items;
+    const confirmed = await platform.api(`/v0/chat/sessions/${session}/actions/${rule.id}/confirm`, { method: "POST", jwt: user.jwt });
+    expect(confirmed.status).toBe(200);
+    const { status } = await confirmed.json();
+    const before = await rules();
+    expect(await statusAndCode(await platform.api(`/v0/chat/sessions/${session}/actions/${rule.id}/decline`, { method: "POST", jwt: user.jwt }))).toEqual({ status: 409, code: "CHT-409-001" });
+    const after = (await (await platform.api(`/v0/chat/sessions/${session}/actions`, { jwt: user.jwt })).json()).items;
+    expect(after.find((a: { id: string }) => a.id === rule.id)).toMatchObject({ status });
+    expect(await rules()).toEqual(before);
   });
 });
