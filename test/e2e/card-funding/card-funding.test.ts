@@ -3,6 +3,7 @@ import { Prisma, type FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { availableAfter } from "../../../subgraphs/finance/transactions/balances.ts";
 import { approvedUser, linkSandboxBank } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
 import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../../support/route-cases.ts";
 
 // Bank accounts as card funding: a card funded by one is authorized against the bank's reported
@@ -109,6 +110,21 @@ describe("a card's funding source: errors and security", () => {
     await expectEachProblem(platform, [{ path: `/v0/cards/${card.id}/funding` }, { method: "PUT", path: `/v0/cards/${card.id}/funding`, json: { type: "bank_account", id: theirs!.id } }], { jwt: stranger.jwt }, { status: 404, code: "CRD-404-001" });
     expect((await platform.api(`/v0/cards/${card.id}/close`, { method: "POST", jwt: owner.jwt })).status).toBe(200);
     expect(await problem(await platform.api(`/v0/cards/${card.id}/funding`, { method: "PUT", jwt: owner.jwt, json: { type: "bank_account", id: savings!.id } }))).toMatchObject({ status: 409, code: "CRD-409-001" });
+  });
+
+  it("refuses a wallet whose address is not proven yet (403 WAL-403-001), keeping the source", async () => {
+    // registered with the documented body alone, as a spec client does: the EOA is recorded unproven
+    const jwt = await platform.issuer.sign({ sub: `unproven-${Math.random().toString(36).slice(2)}` });
+    expect((await platform.api("/v0/user/", { method: "POST", jwt, json: { primary_eoa_address: newAccount().address, chain_id: 8453 } })).status).toBe(201);
+    for (const [path, json] of [["/v0/kyc/access-token", undefined], ["/v0/kyc/submissions", undefined], ["/v0/kyc/sandbox/decision", { answer: "GREEN" }]] as const)
+      expect((await platform.api(path, { method: "POST", jwt, ...(json && { json }) })).ok, path).toBe(true);
+    const eoa = (await (await platform.api("/v0/user/me?expand=wallets", { jwt })).json()).wallets.find((w: { type: string }) => w.type === "EOA");
+    expect(eoa.address_verified).toBe(false);
+    const [checking] = await link(jwt);
+    const card = await (await issue(jwt, checking!.id)).json();
+    const refused = await problem(await platform.api(`/v0/cards/${card.id}/funding`, { method: "PUT", jwt, json: { type: "crypto_wallet", id: eoa.id } }));
+    expect(refused).toMatchObject({ status: 403, code: "WAL-403-001" });
+    expect(await (await platform.api(`/v0/cards/${card.id}/funding`, { jwt })).json()).toMatchObject({ type: "bank_account", id: checking!.id });
   });
 
   it("answers 401 without a credential; a read-only personal access token and an agent token holding read:balances read the source, the PAT changes nothing (403 USR-403-001), other agent tokens read nothing (403 AGT-403-001, AGT-403-003)", async () => {
