@@ -1,14 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileSolidity, DEVNET_CHAIN_ID, startDevnet, type Devnet } from "../../support/devnet.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+import { newAccount } from "../../support/registration.ts";
 import { expectEachProblem, readOnlyPat, statusAndCode, type RouteCall } from "../../support/route-cases.ts";
 
 // KYC and onboarding through the REST adapter (phone verification: phone.test.ts) (the domain rules have their
 // own integration tests; these check the documented HTTP contract).
 let platform: TestPlatform;
+let devnet: Devnet;
+// the platform's deployment of this owner's Safe fails, so the user may bring their own (byo) on the in-process chain
+const byoOwner = newAccount();
+/** What the platform reads of a Safe (VERSION, getOwners, getThreshold), and nothing else. */
+const SAFE_SHAPED = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract SafeShaped {
+  string public VERSION;
+  address[] private owners;
+  constructor(string memory version, address[] memory _owners) { VERSION = version; owners = _owners; }
+  function getOwners() external view returns (address[] memory) { return owners; }
+  function getThreshold() external pure returns (uint256) { return 1; }
+}`;
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  devnet = await startDevnet();
+  platform = await startTestPlatform({ CHAIN_RPC_URLS: JSON.stringify({ [DEVNET_CHAIN_ID]: devnet.url }), SAFE_SANDBOX_FAILURES: byoOwner.address });
 });
-afterAll(() => platform?.stop());
+afterAll(async () => {
+  await platform?.stop();
+  await devnet?.stop();
+});
 
 async function waitForStep(jwt: string, status: string) {
   for (let i = 0; i < 100; i++) {
@@ -99,6 +118,24 @@ describe("onboarding: errors and security", () => {
     const { jwt, address } = await platform.createUser();
     expect(await statusAndCode(await platform.api("/v0/user/me/onboarding/safe", { method: "POST", jwt, json: { mode: "agent_create2", safe_address: address } }))).toEqual({ status: 400, code: "ONB-400-001" });
     expect(await statusAndCode(await platform.api("/v0/user/me/onboarding/safe", { method: "POST", jwt, json: { mode: "byo", transaction_hash: `0x${"ab".repeat(32)}` } }))).toEqual({ status: 400, code: "ONB-400-001" });
+  });
+
+  it("answers 400 ONB-400-002 to a byo address holding no Safe, a Safe of an unaccepted version, or one the user's EOA does not own, and adopts none", async () => {
+    const { jwt } = await platform.createUser({ account: byoOwner, chain_id: DEVNET_CHAIN_ID });
+    expect((await waitForStep(jwt, "failed")).wallet).toMatchObject({ safe_creation_status: "failed" });
+    const safeShaped = compileSolidity(SAFE_SHAPED, "safe-shaped.sol").SafeShaped!;
+    const cases: [string, RegExp][] = [
+      [newAccount().address, /No Safe was found/],
+      [await devnet.deploy(safeShaped, ["1.1.1", [byoOwner.address]]), /version 1\.1\.1/],
+      [await devnet.deploy(safeShaped, ["1.3.0", [newAccount().address]]), /not an owner/],
+    ];
+    for (const [safe_address, detail] of cases) {
+      const refused = await platform.api("/v0/user/me/onboarding/safe", { method: "POST", jwt, json: { mode: "byo", safe_address } });
+      const problem = await refused.json();
+      expect({ status: refused.status, code: problem.error_code }, problem.detail).toEqual({ status: 400, code: "ONB-400-002" });
+      expect(problem.detail).toMatch(detail);
+    }
+    expect(await (await platform.api("/v0/user/me/onboarding/safe", { jwt })).json()).toMatchObject({ step_status: "failed", wallet: { safe_creation_status: "failed" } });
   });
 
   it("answers 401 without a credential; a read-only personal access token reads the Safe step but submits nothing (403 USR-403-001)", async () => {
