@@ -1,3 +1,5 @@
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+
 /**
  * The outgoing event catalogue (issue 29): every type a webhook endpoint may subscribe to, named
  * `<resource>.<change>`. Producers, the identity service's subscriptions and the REST documents
@@ -45,3 +47,32 @@ export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
 /** The longest endpoint URL taken. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+const EpochMs = Type.Integer({ description: "epoch milliseconds" });
+const UserId = Type.String({ description: "the user (`usr_…`)" });
+
+/**
+ * Each emitted type's `data`: the resource as the REST API renders it (ids, statuses, epoch-ms
+ * instants, decimal strings for money), small, never a secret. Types not yet emitted have none.
+ */
+export const EVENT_PAYLOADS = {
+  "user.created": Type.Object({ id: UserId, status: Type.String({ description: "the account (KYC) status it starts in" }), created_at: EpochMs }, { title: "UserCreatedEvent" }),
+  "user.kyc_status_changed": Type.Object(
+    { user_id: UserId, status: Type.String({ description: "the account (KYC) status now" }), previous_status: Type.String(), changed_at: EpochMs },
+    { title: "UserKycStatusChangedEvent" },
+  ),
+  "safe.deployment_completed": Type.Object(
+    { wallet_id: Type.Integer(), user_id: UserId, chain_id: Type.Integer(), address: Type.String({ description: "the deployed Safe" }), safe_creation_status: Type.Literal("completed") },
+    { title: "SafeDeploymentCompletedEvent" },
+  ),
+  "safe.deployment_failed": Type.Object(
+    { wallet_id: Type.Integer(), user_id: UserId, chain_id: Type.Integer(), safe_creation_status: Type.Literal("failed") },
+    { title: "SafeDeploymentFailedEvent" },
+  ),
+  "wallet.claimed": Type.Object(
+    { pregenerated_wallet_id: Type.Integer(), user_id: UserId, address: Type.String(), wallet_type: Type.String(), claimed_at: EpochMs },
+    { title: "WalletClaimedEvent" },
+  ),
+} satisfies Partial<Record<EventType, TSchema>>;
+export type EmittedEventType = keyof typeof EVENT_PAYLOADS;
+export type EventPayload<T extends EmittedEventType> = Static<(typeof EVENT_PAYLOADS)[T]>;

@@ -1,4 +1,5 @@
 import type { UsersDb } from "../db.ts";
+import { emitEvent } from "../outbox/outgoing-events.ts";
 import { walletAddressKey } from "./wallet-address-key.ts";
 
 /** The only event type the wallet-claimed receiver acts on (spec 2.8). */
@@ -23,8 +24,8 @@ export interface WalletClaimEvent {
 export type WalletClaimOutcome = "recorded" | "replay" | "already_claimed" | "unknown_wallet" | "ignored_type";
 
 /**
- * Records that the user took ownership of a wallet pregenerated for them (spec 6) and does
- * nothing else. One transaction; the claim row's primary key is the event id and its
+ * Records that the user took ownership of a wallet pregenerated for them (spec 6) and emits
+ * `wallet.claimed`, nothing else. One transaction; the claim row's primary key is the event id and its
  * pregenerated wallet is unique, so concurrent deliveries of one event insert it once
  * (`ON CONFLICT DO NOTHING` waits for the first inserter, then does nothing). A database
  * failure throws, so the receiver answers 5xx and the provider retries.
@@ -58,6 +59,12 @@ export async function recordWalletClaim(db: UsersDb, event: WalletClaimEvent): P
       return byEvent ? "replay" : "already_claimed";
     }
     await tx.pregeneratedWallet.update({ where: { id: wallet.id }, data: { claimed_at } });
+    await emitEvent(tx, {
+      type: "wallet.claimed",
+      user_id: wallet.user_id,
+      resource: { type: "pregenerated_wallet", id: String(wallet.id) },
+      data: { pregenerated_wallet_id: wallet.id, user_id: wallet.user_id, address: wallet.address, wallet_type: wallet.type, claimed_at: claimed_at.getTime() },
+    });
     return "recorded";
   });
 }

@@ -6,6 +6,7 @@ import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
 import { appError, validationError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
+import { emitEvent } from "../outbox/outgoing-events.ts";
 import type { UsersDb } from "../db.ts";
 import { assertUserCreationAllowed } from "../limits/environment-limits.ts";
 import { isFreshProof, verifyAddressControl } from "../wallets/address-control.ts";
@@ -77,8 +78,8 @@ async function provesAddressControl(options: RegisterUserOptions, address: Addre
 
 /**
  * POST /v0/user/: within the environment's ENVIRONMENT_LIMITS, the user in `pending`, its status
- * history, the primary EOA wallet (proven or not: `address_verified_at`) and the primary Safe in
- * `processing` with its deployment job, all in one transaction. The unique (environment, issuer,
+ * history, the primary EOA wallet (proven or not: `address_verified_at`), the primary Safe in
+ * `processing` with its deployment job and the `user.created` event, all in one transaction. The unique (environment, issuer,
  * subject) index makes concurrent registrations create exactly one user.
  */
 export async function registerUser(db: UsersDb, options: RegisterUserOptions): Promise<{ id: string }> {
@@ -94,7 +95,7 @@ export async function registerUser(db: UsersDb, options: RegisterUserOptions): P
   try {
     await db.$transaction(async (tx) => {
       await assertUserCreationAllowed(tx, options.environment_id, options.limits);
-      await tx.user.create({
+      const user = await tx.user.create({
         data: {
           id,
           ...identity,
@@ -105,6 +106,7 @@ export async function registerUser(db: UsersDb, options: RegisterUserOptions): P
         },
       });
       await tx.statusChange.create({ data: { user_id: id, from: null, to: REGISTRATION_STATUS, cause: "registration" } });
+      await emitEvent(tx, { type: "user.created", user_id: id, resource: { type: "user", id }, data: { id, status: user.status, created_at: user.created_at.getTime() } });
       await tx.wallet.create({ data: { user_id: id, type: "EOA", address, chain_id: options.chain_id, is_primary: true, address_verified_at } });
       await triggerSafeDeployment(tx, { user_id: id, chain_id: options.chain_id, owner: address, owner_verified_at: address_verified_at, is_primary: true, limits: options.limits });
     });

@@ -5,6 +5,7 @@ import type { UsersDb, UsersTx } from "../db.ts";
 import type { EnvironmentLimits } from "../../../lib/environment-limits.ts";
 import { recordSafeDeployment } from "../limits/environment-limits.ts";
 import type { SafeDeployer } from "../safe/safe-deployer.ts";
+import { emitEvent } from "../outbox/outgoing-events.ts";
 import { nextSafeCreationStatus } from "./safe-creation-status.ts";
 
 export const SAFE_DEPLOYMENT_JOB = "safe_deployment";
@@ -108,10 +109,22 @@ export async function retrySafeDeployment(
 export function safeDeploymentHandler(db: UsersDb, deployer: SafeDeployer): JobHandler {
   async function settle(payload: SafeDeploymentPayload, outcome: { address: Address } | { failed: true }) {
     const to = nextSafeCreationStatus("processing", "address" in outcome ? "deployed" : "deployment_failed");
-    // the guard on event id and status makes a late or repeated result a no-op
-    await db.wallet.updateMany({
-      where: { id: payload.wallet_id, safe_creation_event_id: payload.event_id, safe_creation_status: "processing" },
-      data: { safe_creation_status: to, ...("address" in outcome && { address: outcome.address }) },
+    await db.$transaction(async (tx) => {
+      // the guard on event id and status makes a late or repeated result a no-op, and emits nothing
+      const { count } = await tx.wallet.updateMany({
+        where: { id: payload.wallet_id, safe_creation_event_id: payload.event_id, safe_creation_status: "processing" },
+        data: { safe_creation_status: to, ...("address" in outcome && { address: outcome.address }) },
+      });
+      if (count === 0) return;
+      const { user_id } = await tx.wallet.findUniqueOrThrow({ where: { id: payload.wallet_id }, select: { user_id: true } });
+      const common = { user_id, resource: { type: "wallet", id: String(payload.wallet_id) } };
+      const wallet = { wallet_id: payload.wallet_id, user_id, chain_id: payload.chain_id };
+      await emitEvent(
+        tx,
+        "address" in outcome
+          ? { ...common, type: "safe.deployment_completed", data: { ...wallet, address: outcome.address, safe_creation_status: "completed" } }
+          : { ...common, type: "safe.deployment_failed", data: { ...wallet, safe_creation_status: "failed" } },
+      );
     });
   }
 
