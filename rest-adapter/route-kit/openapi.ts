@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import { SPEC_VERSION } from "../../lib/contracts/api-version.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS } from "../../lib/idempotency.ts";
 import { errorDefinition, type ErrorCode } from "../../lib/errors/catalogue.ts";
@@ -8,8 +9,6 @@ import { exampleRequest } from "./tool-request.ts";
 import { AGENT_ACTION_TAG, AGENT_TOOL_TAG, agentScopeOf, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
 import { COMPONENTS } from "./components.ts";
 import { problemSchema } from "./schemas.ts";
-
-export const SPEC_VERSION = "0.35.2";
 
 export interface OpenApiOptions {
   title: string;

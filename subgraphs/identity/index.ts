@@ -1,8 +1,11 @@
 import { supportedChainIds } from "../../lib/chains.ts";
 import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
+import { JobQueue } from "../../lib/jobs/job-queue.ts";
+import { peerOutbox } from "../../lib/outgoing-events.ts";
 import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
+import { eventRelay, EVENT_RELAY_JOB } from "./events/event-relay.ts";
 import { OrganisationEventResolver } from "./events/organisation-event.resolver.ts";
 import { ApiKeyResolver } from "./keys/api-key.resolver.ts";
 import { UserLookupResolver } from "./lookup/user-lookup.resolver.ts";
@@ -27,25 +30,33 @@ import { WebhookEndpointResolver } from "./webhook-endpoints/webhook-endpoint.re
 export const identitySubgraph = defineSubgraph({
   name: "identity",
   peers: ["users"],
-  services: ({ config, database, logger, signingKey, rateLimits }, peers): IdentityServices => ({
-    db: createIdentityDb(database),
-    logger,
-    publicIdentityUrl: config.publicIdentityUrl,
-    publicRpcUrl: config.publicRpcUrl,
-    docsUrl: config.docsUrl,
-    jwksPolicy: config.jwksPolicy,
-    webhookSecretCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
-    webhookUrlPolicy: config.webhookUrlPolicy,
-    ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
-    dashboardIssuers: [...new Set(config.dashboardAuth.map((provider) => provider.issuer))],
-    signingKey,
-    pintDomainSalt: config.pintDomainSalt,
-    supportedChainIds: supportedChainIds(config.chainRpcUrls),
-    eip1271: new Eip1271Verifier(config.chainRpcUrls),
-    rateLimiter: rateLimits.limiter,
-    pintExchangeRule: rateLimits.rules.pint_exchange,
-    users: peers.users,
-  }),
+  services: ({ config, database, logger, signingKey, rateLimits }, peers): IdentityServices => {
+    const db = createIdentityDb(database);
+    const log = logger.child({ subgraph: "identity" });
+    // one outbox per producer subgraph; finance and agents join by being listed (and peers)
+    const sources = [peerOutbox("users", peers.users)];
+    const jobs = new JobQueue({ db, schema: "identity", logger: log, leaseMs: config.jobLeaseMs, standing: [EVENT_RELAY_JOB], handlers: { [EVENT_RELAY_JOB]: eventRelay({ db, sources, logger: log }) } });
+    return {
+      db,
+      logger,
+      publicIdentityUrl: config.publicIdentityUrl,
+      publicRpcUrl: config.publicRpcUrl,
+      docsUrl: config.docsUrl,
+      jwksPolicy: config.jwksPolicy,
+      webhookSecretCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
+      webhookUrlPolicy: config.webhookUrlPolicy,
+      ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
+      dashboardIssuers: [...new Set(config.dashboardAuth.map((provider) => provider.issuer))],
+      signingKey,
+      pintDomainSalt: config.pintDomainSalt,
+      supportedChainIds: supportedChainIds(config.chainRpcUrls),
+      eip1271: new Eip1271Verifier(config.chainRpcUrls),
+      rateLimiter: rateLimits.limiter,
+      pintExchangeRule: rateLimits.rules.pint_exchange,
+      users: peers.users,
+      jobs,
+    };
+  },
   resolvers: [OrganisationResolver, OrganisationEventResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, WebhookEndpointResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver],
   orphanedTypes: [IdentityUser],
   references: () => ({ User: { __resolveReference: resolveIdentityUserReference } }),
@@ -55,4 +66,6 @@ export const identitySubgraph = defineSubgraph({
     // a fresh install has an organisation to administer before anything is served
     if (services.bootstrap) await applyBootstrap(services.db, services.bootstrap);
   },
+  start: (services) => services.jobs.start(),
+  stop: (services) => services.jobs.stop(),
 });

@@ -5,6 +5,7 @@ import type { PublicUrlPolicy } from "../../lib/net/public-url.ts";
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import type { IdentityBootstrap } from "../../lib/config.ts";
 import type { FederatedClient } from "../../lib/graphql/federated-client.ts";
+import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { RateLimiter, RateLimitRule } from "../../lib/rate-limit/rate-limiter.ts";
 import type { IdentityDb } from "./db.ts";
@@ -40,4 +41,6 @@ export interface IdentityServices {
   webhookUrlPolicy: PublicUrlPolicy;
   /** the users subgraph, its peer: who owns a wallet (pints/wallet-owners.ts) */
   users: FederatedClient;
+  /** the identity service's durable jobs: the event relay (events/event-relay.ts) */
+  jobs: JobQueue;
 }

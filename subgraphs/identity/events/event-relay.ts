@@ -1,0 +1,72 @@
+import { SPEC_VERSION } from "../../../lib/contracts/api-version.ts";
+import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
+import type { Logger } from "../../../lib/logger.ts";
+import type { OutboxEvent, OutboxSource } from "../../../lib/outgoing-events.ts";
+import type { IdentityDb } from "../db.ts";
+
+/** The standing job that relays the producers' outboxes into identity.events (one row, kept; it asks to run again after each pass). */
+export const EVENT_RELAY_JOB = "event_relay";
+const BATCH = 100;
+const POLL_MS = 1000;
+const RETRY_MS = 5000;
+
+/** `"<org-id>:<env-id>"` split; null for the default environment (no organisation) or anything else. */
+export function organisationEnvironment(environmentId: string): { org_id: string; env_id: string } | null {
+  const at = environmentId.indexOf(":");
+  if (at <= 0 || at === environmentId.length - 1) return null;
+  return { org_id: environmentId.slice(0, at), env_id: environmentId.slice(at + 1) };
+}
+
+/**
+ * Stores each producer's outgoing events (issue 29) for their organisation and acknowledges them:
+ * a batch is stored in one statement that skips event ids already stored, then acknowledged, so
+ * a batch re-pulled after a failure between the two is stored once (at-least-once pulls,
+ * exactly-once rows). Events of the default environment belong to no organisation and are only
+ * acknowledged. A producer that fails is asked again later; the others go on.
+ */
+export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSource[]; logger: Logger }): JobHandler {
+  const { db, sources, logger } = options;
+  return {
+    async run(): Promise<JobOutcome> {
+      let full = false;
+      let failed = false;
+      for (const source of sources) {
+        try {
+          full = (await relay(source)) || full;
+        } catch (error) {
+          // a standing job never fails for good: the producer or the database away, it looks again later
+          logger.warn({ err: error, producer: source.producer }, "event relay: pass failed; retrying");
+          failed = true;
+        }
+      }
+      return { outcome: "later", afterMs: full ? 0 : failed ? RETRY_MS : POLL_MS };
+    },
+  };
+
+  /** One batch of the source; answers whether it was full (more may wait). */
+  async function relay(source: OutboxSource): Promise<boolean> {
+    const traceId = `event-relay-${source.producer}`;
+    const events = await source.pull(BATCH, traceId);
+    const rows = events.flatMap((event) => stored(event));
+    if (rows.length > 0) await db.event.createMany({ data: rows, skipDuplicates: true });
+    await source.acknowledge(events.map((event) => event.id), traceId);
+    return events.length === BATCH;
+  }
+}
+
+function stored(event: OutboxEvent) {
+  const place = organisationEnvironment(event.environment_id);
+  if (!place) return [];
+  return [
+    {
+      event_id: event.event_id,
+      ...place,
+      type: event.type,
+      resource_type: event.resource_type,
+      resource_id: event.resource_id,
+      data: event.data as object,
+      api_version: SPEC_VERSION,
+      created_at: new Date(event.created_at),
+    },
+  ];
+}
