@@ -725,15 +725,20 @@ export const SubmitOnboardingSafeInput = Type.Object({
 });
 
 /** OrganisationEvent's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/organisation-event.ts). */
-export const ORGANISATION_EVENT_FIELDS = "id type created_at data api_version";
+export const ORGANISATION_EVENT_FIELDS = "id type api_version created_at environment_id resource { type id } data";
 
 /** OrganisationEvent as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/organisation-event.ts). */
 export const OrganisationEvent = Type.Object({
-  id: Type.String(),
-  type: Type.String({ description: "what happened, `<resource>.<change>`" }),
-  created_at: EpochMs,
-  data: Type.Record(Type.String(), Type.Unknown(), { description: "the resource the event is about, as the API version of `api_version` renders it" }),
+  id: Type.String({ description: "`evt_…`, stable: the `webhook-id` of its deliveries" }),
+  type: Type.String({ description: "what happened, `<resource>.<change>` (the catalogue of the Events tag)" }),
   api_version: Type.String({ description: "the interface version `data` was rendered with (`info.version` of /openapi.json)" }),
+  created_at: EpochMs,
+  environment_id: Type.String({ description: "the environment of the user it concerns, `<org-id>:<env-id>`" }),
+  resource: Type.Object({
+    type: Type.String({ description: "the resource's kind: `user`, `wallet`, `pregenerated_wallet`, …" }),
+    id: Type.String({ description: "its id, as the API renders it" }),
+  }),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: "the resource the event is about, as the API version of `api_version` renders it (the type's payload schema)" }),
 });
 
 /** Organisation's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/organisation.ts). */

@@ -3021,10 +3021,30 @@ export interface OperationData {
     events: {
       id: string;
       type: string;
-      created_at: number;
-      data: Record<string, unknown>;
       api_version: string;
+      created_at: number;
+      environment_id: string;
+      resource: {
+        type: string;
+        id: string;
+      };
+      data: Record<string, unknown>;
     }[];
+  };
+  /** GET /v0/organisation/{org_id}/events/{event_id} */
+  getOrganisationEvent: {
+    event: {
+      id: string;
+      type: string;
+      api_version: string;
+      created_at: number;
+      environment_id: string;
+      resource: {
+        type: string;
+        id: string;
+      };
+      data: Record<string, unknown>;
+    };
   };
   /** GET /v0/organisation/{org_id}/members */
   listMembers: {

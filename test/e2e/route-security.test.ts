@@ -173,6 +173,7 @@ const IDENTITY_SAMPLES: Record<string, { params?: Record<string, string>; body?:
   getOrganisation: {},
   updateOrganisation: { body: { name: "Probe Ltd" } },
   listOrganisationEvents: {},
+  getOrganisationEvent: { params: { event_id: "evt_missing" } },
   listMembers: {},
   addMember: { body: { sub: "probe-member" } },
   updateMember: { params: { member_id: "mem_missing" }, body: { role: "member" } },
