@@ -1123,7 +1123,7 @@ export const Transaction = Type.Object({
 
 /** A request body: the GraphQL input UpdateTransactionInput, its String fields taking the enums of Transaction's. */
 export const UpdateTransactionInput = Type.Object({
-  category: Type.Optional(Type.Union([Type.Literal("restaurants"), Type.Literal("groceries"), Type.Literal("transportation"), Type.Literal("entertainment"), Type.Literal("shopping"), Type.Literal("utilities"), Type.Literal("travel"), Type.Literal("health"), Type.Literal("other"), Type.Null()])),
+  category: Type.Optional(Type.Union([Type.Literal("restaurants"), Type.Literal("groceries"), Type.Literal("transportation"), Type.Literal("entertainment"), Type.Literal("shopping"), Type.Literal("utilities"), Type.Literal("travel"), Type.Literal("health"), Type.Literal("other"), Type.Null()], { description: "A spending category (spec 2.10); remembered for the merchant's later transactions." })),
   note: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: "At most 500 characters." })),
 }, { minProperties: 1 });
 

@@ -1,13 +1,12 @@
 import { validationError } from "../../../lib/errors/app-error.ts";
-import { SPENDING_CATEGORIES, TRANSACTION_DIRECTIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "../../../lib/vocabulary/transactions.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { SpendingCategory, TransactionDirection, TransactionStatus, TransactionType } from "../../../lib/vocabulary/transactions.ts";
 import { Prisma } from "../db.ts";
 
 /** The feed's filters as a client sends them (spec 4.3); every one optional, all combined with AND. */
 export interface TransactionFilterInput {
-  type?: string | null;
-  status?: string | null;
-  direction?: string | null;
+  type?: TransactionType | null;
+  status?: TransactionStatus | null;
+  direction?: TransactionDirection | null;
   wallet_id?: number | null;
   card_id?: string | null;
   bank_account_id?: string | null;
@@ -18,7 +17,7 @@ export interface TransactionFilterInput {
   /** decimal strings in asset units, compared with `amount` exactly (NUMERIC, never a float) */
   amount_min?: string | null;
   amount_max?: string | null;
-  category?: string | null;
+  category?: SpendingCategory | null;
   /** not a client's filter: the wallets an agent token is restricted to (`AuthenticatedUser.wallet_ids`) */
   wallet_ids?: readonly number[] | null;
 }
@@ -40,17 +39,17 @@ function instant(value: Date | null | undefined, name: string): Date | null {
 /**
  * The SQL condition selecting `userId`'s transactions that pass `filter` (parameters only, never
  * interpolated text): one condition for the page, its total and its meta, so they always agree.
- * Bad values are GEN-422-001 items at `<name>`.
+ * Bad instants and decimal bounds are GEN-422-001 items at `<name>`.
  */
 export function transactionCondition(userId: string, filter: TransactionFilterInput = {}): Prisma.Sql {
   const conditions = [Prisma.sql`"user_id" = ${userId}`];
   const equal = (column: string, value: string | number | null) => {
     if (value !== null) conditions.push(Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`);
   };
-  equal("type", filter.type == null ? null : requireOneOf(TRANSACTION_TYPES, filter.type, ["type"]));
-  equal("status", filter.status == null ? null : requireOneOf(TRANSACTION_STATUSES, filter.status, ["status"]));
-  equal("direction", filter.direction == null ? null : requireOneOf(TRANSACTION_DIRECTIONS, filter.direction, ["direction"]));
-  equal("category", filter.category == null ? null : requireOneOf(SPENDING_CATEGORIES, filter.category, ["category"]));
+  equal("type", filter.type ?? null);
+  equal("status", filter.status ?? null);
+  equal("direction", filter.direction ?? null);
+  equal("category", filter.category ?? null);
   equal("wallet_id", filter.wallet_id ?? null);
   equal("card_id", filter.card_id ?? null);
   equal("bank_account_id", filter.bank_account_id ?? null);

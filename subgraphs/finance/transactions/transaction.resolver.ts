@@ -4,6 +4,8 @@ import { MAX_NOTE_LENGTH } from "../../../lib/contracts/transactions.ts";
 import { AgentTool, AgentWalletScoped } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { FinanceServices } from "../services.ts";
+import type { SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
+import { SpendingCategoryEnum } from "../types/transaction-enums.ts";
 import { Transaction } from "../types/transaction.ts";
 import { sandboxDeposit, sandboxPayment } from "./sandbox-movements.ts";
 import { findOwnTransaction } from "./transaction-view.ts";
@@ -65,8 +67,8 @@ class SandboxPaymentInput {
 
 @InputType({ description: "What the user sets on a transaction; an absent field is unchanged, null clears it." })
 class UpdateTransactionInput {
-  @Field(() => String, { nullable: true, description: "A spending category (spec 2.10); remembered for the merchant's later transactions." })
-  category?: string | null;
+  @Field(() => SpendingCategoryEnum, { nullable: true, description: "A spending category (spec 2.10); remembered for the merchant's later transactions." })
+  category?: SpendingCategory | null;
 
   @Field(() => String, { nullable: true, description: `At most ${MAX_NOTE_LENGTH} characters.` })
   note?: string | null;

@@ -1,7 +1,6 @@
 import { MAX_NOTE_LENGTH } from "../../../lib/contracts/transactions.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
-import { SPENDING_CATEGORIES } from "../../../lib/vocabulary/transactions.ts";
-import { requireOneOf } from "../../../lib/vocabulary/values.ts";
+import type { SpendingCategory } from "../../../lib/vocabulary/transactions.ts";
 import type { FinanceDb } from "../db.ts";
 import { rememberCategory } from "./merchant-category-rules.ts";
 import { findOwnTransaction, type TransactionView } from "./transaction-view.ts";
@@ -11,7 +10,7 @@ export interface UpdateTransactionOptions {
   user_id: string;
   transaction_id: string;
   /** absent: unchanged; null: cleared */
-  category?: string | null;
+  category?: SpendingCategory | null;
   note?: string | null;
 }
 
@@ -24,7 +23,7 @@ export async function updateTransaction(db: FinanceDb, options: UpdateTransactio
   const setsCategory = options.category !== undefined;
   const setsNote = options.note !== undefined;
   if (!setsCategory && !setsNote) throw validationError([], "Give category, note or both", {}, "missing");
-  const category = options.category == null ? null : requireOneOf(SPENDING_CATEGORIES, options.category, ["category"]);
+  const category = options.category ?? null;
   if (typeof options.note === "string" && options.note.length > MAX_NOTE_LENGTH)
     throw validationError(["note"], `String should have at most ${MAX_NOTE_LENGTH} characters`, options.note, "string_too_long", { max_length: MAX_NOTE_LENGTH });
   return db.$transaction(async (tx) => {

@@ -2,19 +2,20 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../../lib/contracts/trans
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import type { TransactionFilterInput } from "../transactions/transaction-filter.ts";
-import { SpendingCategoryEnum } from "./transaction-enums.ts";
+import type { SpendingCategory, TransactionDirection, TransactionStatus, TransactionType } from "../../../lib/vocabulary/transactions.ts";
+import { SpendingCategoryEnum, TransactionDirectionEnum, TransactionStatusEnum, TransactionTypeEnum } from "./transaction-enums.ts";
 import { Transaction } from "./transaction.ts";
 
-@InputType({ description: "The feed's filters (spec 4.3), combined with AND; inputs are checked by the domain function." })
+@InputType({ description: "The feed's filters (spec 4.3), combined with AND; the instants and decimal bounds are checked by the domain function." })
 export class TransactionFilter implements TransactionFilterInput {
-  @Field(() => String, { nullable: true, description: "A transaction type (spec 2.10)." })
-  type?: string | null;
+  @Field(() => TransactionTypeEnum, { nullable: true, description: "A transaction type (spec 2.10)." })
+  type?: TransactionType | null;
 
-  @Field(() => String, { nullable: true, description: "pending, processing, completed or failed." })
-  status?: string | null;
+  @Field(() => TransactionStatusEnum, { nullable: true, description: "pending, processing, completed or failed." })
+  status?: TransactionStatus | null;
 
-  @Field(() => String, { nullable: true, description: "in or out." })
-  direction?: string | null;
+  @Field(() => TransactionDirectionEnum, { nullable: true, description: "in or out." })
+  direction?: TransactionDirection | null;
 
   @Field(() => Int, { nullable: true })
   wallet_id?: number | null;
@@ -37,8 +38,8 @@ export class TransactionFilter implements TransactionFilterInput {
   @Field(() => String, { nullable: true, description: "Decimal string in asset units; amount <= amount_max, compared exactly." })
   amount_max?: string | null;
 
-  @Field(() => String, { nullable: true, description: "A spending category (spec 2.10)." })
-  category?: string | null;
+  @Field(() => SpendingCategoryEnum, { nullable: true, description: "A spending category (spec 2.10)." })
+  category?: SpendingCategory | null;
 }
 
 @InputType({ description: `limit (default ${DEFAULT_PAGE_LIMIT}, 1 to ${MAX_PAGE_LIMIT}) and offset (default 0).` })
