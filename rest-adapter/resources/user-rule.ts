@@ -1,5 +1,4 @@
 import type { RestResource } from "../route-kit/resource-overlay.ts";
-import { RULE_ACTIONS, RULE_TRIGGERS, USER_RULE_STATUSES } from "../../lib/vocabulary/agents.ts";
 
 const NAME = { minLength: 1, maxLength: 120 };
 
@@ -9,13 +8,6 @@ export const resource = {
   component: false,
   inputs: { CreateUserRuleInput: "UserRule", UpdateUserRuleInput: "UserRule" },
   types: {
-    UserRule: {
-      fields: {
-        status: { values: USER_RULE_STATUSES },
-        trigger_type: { values: RULE_TRIGGERS },
-        action_type: { values: RULE_ACTIONS },
-      },
-    },
     // REST refuses null where GraphQL reads it as absent: absent enables a new rule, and leaves a rule's field unchanged
     CreateUserRuleInput: { fields: { name: NAME, enabled: { acceptsNull: false, default: true } } },
     UpdateUserRuleInput: { minProperties: 1, fields: { name: { ...NAME, acceptsNull: false }, enabled: { acceptsNull: false } } },

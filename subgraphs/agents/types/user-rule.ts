@@ -2,10 +2,11 @@ import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
-import { RULE_ACTIONS, RULE_TRIGGERS, type RuleAction, type RuleTrigger } from "../../../lib/vocabulary/agents.ts";
+import { RULE_ACTIONS, RULE_TRIGGERS, USER_RULE_STATUSES, type RuleAction, type RuleTrigger, type UserRuleStatus } from "../../../lib/vocabulary/agents.ts";
 
 export const RuleTriggerEnum = graphqlEnum(RULE_TRIGGERS, "RuleTrigger", "What fires a rule (spec 2.10); a rule's trigger holds its settings.");
 export const RuleActionEnum = graphqlEnum(RULE_ACTIONS, "RuleAction", "What a rule does when it fires (spec 2.10); a rule's action holds its settings.");
+export const UserRuleStatusEnum = graphqlEnum(USER_RULE_STATUSES, "UserRuleStatus", "A user rule's states: the user enables and disables it; automation puts it in error.");
 
 @Directive(AGENT_TAG)
 @ObjectType({ description: "A user rule (spec 2.10): when its trigger happens, its action runs." })
@@ -19,20 +20,20 @@ export class UserRule {
   @Field(() => Boolean, { description: "whether it fires: status is enabled" })
   enabled!: boolean;
 
-  @Field(() => String, { description: "enabled, disabled or error (automation stopped it: a loop, a chain too deep or its hourly cap; last_error says why)" })
-  status!: string;
+  @Field(() => UserRuleStatusEnum, { description: "enabled, disabled or error (automation stopped it: a loop, a chain too deep or its hourly cap; last_error says why)" })
+  status!: UserRuleStatus;
 
   @Field(() => String, { nullable: true, description: "Why automation stopped it, while in error (cleared when it is enabled or disabled)." })
   last_error!: string | null;
 
-  @Field(() => String, { description: "transaction_received, balance_threshold, time_based or price_alert" })
-  trigger_type!: string;
+  @Field(() => RuleTriggerEnum)
+  trigger_type!: RuleTrigger;
 
   @Field(() => JSONObjectScalar)
   trigger!: Record<string, unknown>;
 
-  @Field(() => String, { description: "transfer, notification or strategy_trigger" })
-  action_type!: string;
+  @Field(() => RuleActionEnum)
+  action_type!: RuleAction;
 
   @Field(() => JSONObjectScalar)
   action!: Record<string, unknown>;
