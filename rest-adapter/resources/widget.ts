@@ -1,5 +1,4 @@
 import type { RestResource } from "../route-kit/resource-overlay.ts";
-import { WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
 import { WIDGET_GRID, WIDGET_SETTINGS } from "../../lib/contracts/widgets.ts";
 
 // the grid's bounds, the same in answers and bodies
@@ -23,7 +22,6 @@ export const resource = {
   types: {
     Widget: {
       fields: {
-        type: { values: WIDGET_TYPES },
         settings: {
           description: `per type: ${Object.entries(WIDGET_SETTINGS)
             .map(([type, schema]) => `\`${type}\` {${Object.keys((schema as { properties: object }).properties).join(", ")}}`)

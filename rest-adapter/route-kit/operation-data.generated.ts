@@ -2456,7 +2456,7 @@ export interface OperationData {
   listWidgets: {
     widgets: {
       id: string;
-      type: string;
+      type: "balance" | "transactions" | "chat" | "budget";
       title: string | null;
       position: {
         x: number;
@@ -2474,7 +2474,7 @@ export interface OperationData {
   createWidget: {
     widget: {
       id: string;
-      type: string;
+      type: "balance" | "transactions" | "chat" | "budget";
       title: string | null;
       position: {
         x: number;
@@ -2492,7 +2492,7 @@ export interface OperationData {
   getWidget: {
     widget: {
       id: string;
-      type: string;
+      type: "balance" | "transactions" | "chat" | "budget";
       title: string | null;
       position: {
         x: number;
@@ -2510,7 +2510,7 @@ export interface OperationData {
   updateWidget: {
     widget: {
       id: string;
-      type: string;
+      type: "balance" | "transactions" | "chat" | "budget";
       title: string | null;
       position: {
         x: number;
@@ -2528,7 +2528,7 @@ export interface OperationData {
   deleteWidget: {
     widget: {
       id: string;
-      type: string;
+      type: "balance" | "transactions" | "chat" | "budget";
       title: string | null;
       position: {
         x: number;

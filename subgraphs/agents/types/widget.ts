@@ -41,8 +41,8 @@ export class Widget {
   @Field(() => ID, { description: "wdg_<id>" })
   id!: string;
 
-  @Field(() => String)
-  type!: string;
+  @Field(() => WidgetTypeEnum)
+  type!: WidgetType;
 
   @Field(() => String, { nullable: true })
   title!: string | null;
