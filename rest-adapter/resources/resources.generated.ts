@@ -1044,7 +1044,7 @@ export const Strategy = Type.Object({
   id: Type.String({ description: "stg_<name>", examples: ["stg_round_up"] }),
   name: Type.String(),
   description: Type.String(),
-  category: Type.Union([Type.Literal("savings"), Type.Literal("investing"), Type.Literal("spending"), Type.Literal("alerts")], { description: "savings, investing, spending or alerts (spec 2.10)" }),
+  category: Type.Union([Type.Literal("savings"), Type.Literal("investing"), Type.Literal("spending"), Type.Literal("alerts")]),
   parameters_schema: Type.Record(Type.String(), Type.Unknown(), { description: "the JSON Schema a user strategy's `parameters` must meet (defaults filled in)" }),
 });
 
@@ -1287,7 +1287,7 @@ export const UserStrategy = Type.Object({
     id: Type.String({ description: "stg_<name>", examples: ["stg_round_up"] }),
     name: Type.String(),
     description: Type.String(),
-    category: Type.Union([Type.Literal("savings"), Type.Literal("investing"), Type.Literal("spending"), Type.Literal("alerts")], { description: "savings, investing, spending or alerts (spec 2.10)" }),
+    category: Type.Union([Type.Literal("savings"), Type.Literal("investing"), Type.Literal("spending"), Type.Literal("alerts")]),
   }),
   parameters: Type.Record(Type.String(), Type.Unknown(), { description: "Checked against the strategy's parameters_schema, its defaults filled in." }),
   status: Type.Union([Type.Literal("enabled"), Type.Literal("disabled"), Type.Literal("error")], { description: "spec 3.6; see the transitions in the description" }),

@@ -1,5 +1,4 @@
 import type { RestResource } from "../route-kit/resource-overlay.ts";
-import { STRATEGY_CATEGORIES } from "../../lib/vocabulary/agents.ts";
 
 const ID = { examples: ["stg_round_up"] };
 
@@ -11,7 +10,6 @@ export const resource = {
     Strategy: {
       fields: {
         id: ID,
-        category: { values: STRATEGY_CATEGORIES },
         parameters_schema: { description: "the JSON Schema a user strategy's `parameters` must meet (defaults filled in)" },
       },
     },

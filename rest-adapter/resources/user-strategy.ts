@@ -1,5 +1,4 @@
 import type { RestResource } from "../route-kit/resource-overlay.ts";
-import { STRATEGY_CATEGORIES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
 
 /** A strategy the user turned on, in REST (spec 3.6), written inline by its routes; its bodies from EnableStrategyInput and UpdateUserStrategyInput. */
 export const resource = {
@@ -9,11 +8,11 @@ export const resource = {
   types: {
     UserStrategy: {
       fields: {
-        status: { values: USER_STRATEGY_STATUSES, description: "spec 3.6; see the transitions in the description" },
+        status: { description: "spec 3.6; see the transitions in the description" },
         last_run_at: { orNull: { description: "the instant its last successful run covered up to" } },
       },
     },
-    StrategySummary: { fields: { id: { examples: ["stg_round_up"] }, category: { values: STRATEGY_CATEGORIES } } },
+    StrategySummary: { fields: { id: { examples: ["stg_round_up"] } } },
     UserStrategyStatusChange: { fields: { cause: { values: ["user", "run_failures"] } } },
     EnableStrategyInput: { fields: { strategy_id: { minLength: 1, maxLength: 64 } } },
     // REST refuses null where GraphQL reads it as unchanged

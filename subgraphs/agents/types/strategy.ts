@@ -2,7 +2,7 @@ import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
-import { STRATEGY_CATEGORIES, USER_SET_STRATEGY_STATUSES, USER_STRATEGY_STATUSES, type UserSetStrategyStatus } from "../../../lib/vocabulary/agents.ts";
+import { STRATEGY_CATEGORIES, USER_SET_STRATEGY_STATUSES, USER_STRATEGY_STATUSES, type StrategyCategory, type UserSetStrategyStatus, type UserStrategyStatus } from "../../../lib/vocabulary/agents.ts";
 import { MAX_CONSECUTIVE_FAILURES } from "../strategies/user-strategy-status.ts";
 
 export const StrategyCategoryEnum = graphqlEnum(STRATEGY_CATEGORIES, "StrategyCategory", "What a strategy of the catalogue is for (spec 2.10).");
@@ -22,8 +22,8 @@ export class StrategySummary {
   @Field(() => String)
   description!: string;
 
-  @Field(() => String, { description: "savings, investing, spending or alerts (spec 2.10)" })
-  category!: string;
+  @Field(() => StrategyCategoryEnum)
+  category!: StrategyCategory;
 }
 
 @Directive(AGENT_TAG)
@@ -61,8 +61,8 @@ export class UserStrategy {
   @Field(() => JSONObjectScalar, { description: "Checked against the strategy's parameters_schema, its defaults filled in." })
   parameters!: Record<string, unknown>;
 
-  @Field(() => String, { description: "enabled, disabled or error" })
-  status!: string;
+  @Field(() => UserStrategyStatusEnum)
+  status!: UserStrategyStatus;
 
   @Field(() => String, { nullable: true, description: "Why its runs failed, while in error (kept until it is enabled again)." })
   last_error!: string | null;
