@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
 import type { RestResource } from "../route-kit/resource-overlay.ts";
-import { AGENT_TASK_STATUSES } from "../../lib/vocabulary/agents.ts";
 
 /** When a task may start, as REST takes it: epoch milliseconds or an ISO 8601 string. */
 export const ScheduledAt = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ format: "date-time" })], { description: "epoch milliseconds, or an ISO 8601 instant" });
@@ -11,7 +10,7 @@ export const resource = {
   component: false,
   inputs: { CreateAgentTaskInput: "AgentTask" },
   types: {
-    AgentTask: { fields: { status: { values: AGENT_TASK_STATUSES, description: "spec 3.5" } } },
+    AgentTask: { fields: { status: { description: "spec 3.5" } } },
     // REST refuses null where GraphQL reads it as absent
     CreateAgentTaskInput: {
       fields: {

@@ -2233,7 +2233,7 @@ export interface OperationData {
       kind: string;
       title: string;
       input: Record<string, unknown>;
-      status: string;
+      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
       output: Record<string, unknown> | null;
       error: string | null;
       user_strategy_id: string | null;
@@ -2258,7 +2258,7 @@ export interface OperationData {
       kind: string;
       title: string;
       input: Record<string, unknown>;
-      status: string;
+      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
       output: Record<string, unknown> | null;
       error: string | null;
       user_strategy_id: string | null;
@@ -2283,7 +2283,7 @@ export interface OperationData {
       kind: string;
       title: string;
       input: Record<string, unknown>;
-      status: string;
+      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
       output: Record<string, unknown> | null;
       error: string | null;
       user_strategy_id: string | null;
@@ -2308,7 +2308,7 @@ export interface OperationData {
       kind: string;
       title: string;
       input: Record<string, unknown>;
-      status: string;
+      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
       output: Record<string, unknown> | null;
       error: string | null;
       user_strategy_id: string | null;

@@ -2,7 +2,7 @@ import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
-import { AGENT_TASK_STATUSES } from "../../../lib/vocabulary/agents.ts";
+import { AGENT_TASK_STATUSES, type AgentTaskStatus } from "../../../lib/vocabulary/agents.ts";
 
 export const AgentTaskStatusEnum = graphqlEnum(AGENT_TASK_STATUSES, "AgentTaskStatus", "An agent task's states (spec 3.5).");
 
@@ -34,8 +34,8 @@ export class AgentTask {
   @Field(() => JSONObjectScalar)
   input!: Record<string, unknown>;
 
-  @Field(() => String, { description: "queued, next, running, completed, failed or cancelled" })
-  status!: string;
+  @Field(() => AgentTaskStatusEnum)
+  status!: AgentTaskStatus;
 
   @Field(() => JSONObjectScalar, { nullable: true, description: "What it did, once completed." })
   output!: Record<string, unknown> | null;
