@@ -515,7 +515,7 @@ export const Connector = Type.Object({
   id: Type.String({ description: "con_<name>" }),
   name: Type.String(),
   description: Type.String(),
-  type: Type.Union([Type.Literal("exchange"), Type.Literal("bank"), Type.Literal("accounting"), Type.Literal("tax")], { description: "exchange, bank, accounting or tax" }),
+  type: Type.Union([Type.Literal("exchange"), Type.Literal("bank"), Type.Literal("accounting"), Type.Literal("tax")]),
   auth: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("open_banking")], { description: "api_key (credentials), oauth (an authorization code) or open_banking (linked through /v0/open-banking)" }),
 });
 
@@ -1161,7 +1161,7 @@ export const UserConnector = Type.Object({
     id: Type.String({ description: "con_<name>" }),
     name: Type.String(),
     description: Type.String(),
-    type: Type.Union([Type.Literal("exchange"), Type.Literal("bank"), Type.Literal("accounting"), Type.Literal("tax")], { description: "exchange, bank, accounting or tax" }),
+    type: Type.Union([Type.Literal("exchange"), Type.Literal("bank"), Type.Literal("accounting"), Type.Literal("tax")]),
     auth: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("open_banking")], { description: "api_key (credentials), oauth (an authorization code) or open_banking (linked through /v0/open-banking)" }),
   }),
   status: Type.Union([Type.Literal("connected"), Type.Literal("disconnected"), Type.Literal("error")], { description: "spec 3.6; see the transitions in the description" }),

@@ -2548,7 +2548,7 @@ export interface OperationData {
       id: string;
       name: string;
       description: string;
-      type: string;
+      type: "exchange" | "bank" | "accounting" | "tax";
       auth: string;
     }[];
   };
@@ -2558,7 +2558,7 @@ export interface OperationData {
       id: string;
       name: string;
       description: string;
-      type: string;
+      type: "exchange" | "bank" | "accounting" | "tax";
       auth: string;
     };
   };
@@ -2570,7 +2570,7 @@ export interface OperationData {
         id: string;
         name: string;
         description: string;
-        type: string;
+        type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
       status: string;
@@ -2589,7 +2589,7 @@ export interface OperationData {
         id: string;
         name: string;
         description: string;
-        type: string;
+        type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
       status: string;
@@ -2608,7 +2608,7 @@ export interface OperationData {
         id: string;
         name: string;
         description: string;
-        type: string;
+        type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
       status: string;
@@ -2627,7 +2627,7 @@ export interface OperationData {
         id: string;
         name: string;
         description: string;
-        type: string;
+        type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
       status: string;
@@ -2646,7 +2646,7 @@ export interface OperationData {
         id: string;
         name: string;
         description: string;
-        type: string;
+        type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
       status: string;
@@ -2665,7 +2665,7 @@ export interface OperationData {
         id: string;
         name: string;
         description: string;
-        type: string;
+        type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
       status: string;

@@ -1,7 +1,7 @@
 import { Field, ID, InputType, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
-import { CONNECTOR_TYPES } from "../../../lib/vocabulary/agents.ts";
+import { CONNECTOR_TYPES, type ConnectorType } from "../../../lib/vocabulary/agents.ts";
 
 export const ConnectorTypeEnum = graphqlEnum(CONNECTOR_TYPES, "ConnectorType", "What a connector of the catalogue connects (spec 2.10).");
 
@@ -16,8 +16,8 @@ export class Connector {
   @Field(() => String)
   description!: string;
 
-  @Field(() => String, { description: "exchange, bank, accounting or tax" })
-  type!: string;
+  @Field(() => ConnectorTypeEnum)
+  type!: ConnectorType;
 
   @Field(() => String, { description: "api_key (credentials), oauth (an authorization code) or open_banking (linked through /v0/open-banking)" })
   auth!: string;
