@@ -2573,7 +2573,7 @@ export interface OperationData {
         type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
-      status: string;
+      status: "connected" | "disconnected" | "error";
       last_error: string | null;
       last_synced_at: number | null;
       last_sync: Record<string, unknown> | null;
@@ -2592,7 +2592,7 @@ export interface OperationData {
         type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
-      status: string;
+      status: "connected" | "disconnected" | "error";
       last_error: string | null;
       last_synced_at: number | null;
       last_sync: Record<string, unknown> | null;
@@ -2611,7 +2611,7 @@ export interface OperationData {
         type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
-      status: string;
+      status: "connected" | "disconnected" | "error";
       last_error: string | null;
       last_synced_at: number | null;
       last_sync: Record<string, unknown> | null;
@@ -2630,7 +2630,7 @@ export interface OperationData {
         type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
-      status: string;
+      status: "connected" | "disconnected" | "error";
       last_error: string | null;
       last_synced_at: number | null;
       last_sync: Record<string, unknown> | null;
@@ -2649,7 +2649,7 @@ export interface OperationData {
         type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
-      status: string;
+      status: "connected" | "disconnected" | "error";
       last_error: string | null;
       last_synced_at: number | null;
       last_sync: Record<string, unknown> | null;
@@ -2668,7 +2668,7 @@ export interface OperationData {
         type: "exchange" | "bank" | "accounting" | "tax";
         auth: string;
       };
-      status: string;
+      status: "connected" | "disconnected" | "error";
       last_error: string | null;
       last_synced_at: number | null;
       last_sync: Record<string, unknown> | null;

@@ -5,7 +5,7 @@ import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
 import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
 import { WEBHOOK_DISABLED_REASONS } from "../../lib/contracts/events.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
-import { AGENT_TASK_STATUSES, CONNECTOR_TYPES, RULE_ACTIONS, RULE_TRIGGERS, STRATEGY_CATEGORIES, USER_RULE_STATUSES, USER_SET_STRATEGY_STATUSES, USER_STRATEGY_STATUSES, WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
+import { AGENT_TASK_STATUSES, CONNECTOR_TYPES, RULE_ACTIONS, RULE_TRIGGERS, STRATEGY_CATEGORIES, USER_CONNECTOR_STATUSES, USER_RULE_STATUSES, USER_SET_STRATEGY_STATUSES, USER_STRATEGY_STATUSES, WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
 import { ACCOUNT_SOURCES, ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
 import { RAMP_DIRECTIONS } from "../../lib/vocabulary/bank-accounts.ts";
 import { BUDGET_PERIODS } from "../../lib/vocabulary/budgets.ts";
@@ -69,6 +69,7 @@ const ENUMS: Record<string, readonly string[]> = {
   UserStrategyStatus: USER_STRATEGY_STATUSES,
   AgentTaskStatus: AGENT_TASK_STATUSES,
   ConnectorType: CONNECTOR_TYPES,
+  UserConnectorStatus: USER_CONNECTOR_STATUSES,
   RampDirection: RAMP_DIRECTIONS,
 };
 

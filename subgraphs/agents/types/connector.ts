@@ -1,9 +1,10 @@
 import { Field, ID, InputType, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { JSONObjectScalar } from "../../../lib/graphql/scalars.ts";
-import { CONNECTOR_TYPES, type ConnectorType } from "../../../lib/vocabulary/agents.ts";
+import { CONNECTOR_TYPES, USER_CONNECTOR_STATUSES, type ConnectorType, type UserConnectorStatus } from "../../../lib/vocabulary/agents.ts";
 
 export const ConnectorTypeEnum = graphqlEnum(CONNECTOR_TYPES, "ConnectorType", "What a connector of the catalogue connects (spec 2.10).");
+export const UserConnectorStatusEnum = graphqlEnum(USER_CONNECTOR_STATUSES, "UserConnectorStatus", "A user's connection's states (spec 3.6).");
 
 @ObjectType({ description: "A connector of the catalogue (spec 2.10 types exchange, bank, accounting, tax)." })
 export class Connector {
@@ -31,8 +32,8 @@ export class UserConnector {
   @Field(() => Connector)
   connector!: Connector;
 
-  @Field(() => String, { description: "connected, disconnected or error" })
-  status!: string;
+  @Field(() => UserConnectorStatusEnum)
+  status!: UserConnectorStatus;
 
   @Field(() => String, { nullable: true, description: "Why its last sync failed." })
   last_error!: string | null;
