@@ -22,8 +22,12 @@ const SEED = process.env.FUZZ_SEED === "random" ? Date.now() % 2 ** 31 : Number(
 
 /** Tables a refused request may write by design: rate-limit counters. */
 const WRITTEN_WHEN_REFUSED = /^ratelimit\.buckets$/;
-/** Tables background work writes whatever requests do: job leases and the ledger outbox the agents consume. */
-const BACKGROUND = /\.jobs$|^finance\.ledger_events$/;
+/**
+ * Tables background work writes whatever requests do: job leases, the ledger outbox the agents
+ * consume, and the outgoing-event outboxes the identity service relays into its events (a Safe
+ * deployment settling emits, the relay acknowledges).
+ */
+const BACKGROUND = /\.jobs$|^finance\.ledger_events$|\.outgoing_events$|^identity\.events$/;
 
 const ORG = "org_fuzz";
 const ENV = "env_fuzz";
