@@ -1,9 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import type { JSONWebKeySet } from "jose";
-import { addressClass } from "../net/address-class.ts";
-import { allowedAddress, publicHttpsUrlProblem } from "../net/public-url.ts";
+import { guardedLookup, systemResolve, type Resolve } from "../net/guarded-lookup.ts";
+import { publicHttpsUrlProblem } from "../net/public-url.ts";
 
 /**
  * Where a `jwks_uri` may point. Organisation admins choose it (an environment's `auth_providers`),
@@ -17,11 +16,7 @@ export interface JwksUriPolicy {
 
 export const STRICT_JWKS_POLICY: JwksUriPolicy = Object.freeze({ allowLoopbackHttp: false });
 
-/** How a name resolves: node:dns `lookup` with `{all: true}` (tests give a resolver of their own). */
-export type Resolve = (hostname: string, family: number) => Promise<LookupAddress[]>;
-
-const systemResolve: Resolve = (hostname, family) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, family }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+export type { Resolve } from "../net/guarded-lookup.ts";
 
 export interface JwksFetchOptions {
   /** the whole fetch: resolution, connection, headers and body */
@@ -43,28 +38,6 @@ export class JwksFetchError extends Error {
  */
 export function jwksUriProblem(uri: string, policy: JwksUriPolicy): string | undefined {
   return publicHttpsUrlProblem(uri, { allowLoopbackHttp: policy.allowLoopbackHttp, switchName: "JWKS_ALLOW_LOOPBACK_HTTP" });
-}
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/**
- * A `lookup` for node:http(s) that resolves once, refuses the connection unless every address
- * is allowed, and hands the socket exactly those addresses: the connection goes to what was
- * checked, so a DNS answer cannot change between check and connect (rebinding).
- */
-function guardedLookup(protocol: string, policy: JwksUriPolicy, resolve: Resolve) {
-  return (hostname: string, options: { family?: number; all?: boolean }, callback: LookupCallback) => {
-    resolve(hostname, options.family ?? 0).then(
-      (addresses) => {
-        const refused = addresses.find((a) => !allowedAddress(addressClass(a.address), protocol, policy.allowLoopbackHttp));
-        if (addresses.length === 0 || refused)
-          return callback(new JwksFetchError(`${hostname} resolves to ${refused ? `a non-public address (${addressClass(refused.address)})` : "no address"}`), []);
-        if (options.all) return callback(null, addresses);
-        callback(null, addresses[0]!.address, addresses[0]!.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, []),
-    );
-  };
 }
 
 /**
@@ -95,7 +68,7 @@ export function fetchJwks(uri: string, policy: JwksUriPolicy, options: Partial<J
       headers: { accept: "application/json" },
       // a fresh connection per fetch, made through the guarded lookup (no pooled socket to reuse)
       agent: false,
-      lookup: guardedLookup(url.protocol, policy, limits.resolve) as never,
+      lookup: guardedLookup(url.protocol, policy.allowLoopbackHttp, limits.resolve, (message) => new JwksFetchError(message)) as never,
       maxHeaderSize: 16 * 1024,
     });
     const timer = setTimeout(() => finish(new JwksFetchError(`fetching the JWKS took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
