@@ -19,6 +19,8 @@ import { PintResolver } from "./pints/pint.resolver.ts";
 import { Eip1271Verifier } from "./pints/signature.ts";
 import type { IdentityServices } from "./services.ts";
 import { IdentityUser } from "./types/user.ts";
+import { webhookDelivery, WEBHOOK_DELIVERY_JOB } from "./webhook-delivery/delivery-job.ts";
+import { webhookSender } from "./webhook-delivery/send-webhook.ts";
 import { WebhookEndpointResolver } from "./webhook-endpoints/webhook-endpoint.resolver.ts";
 
 /**
@@ -35,7 +37,16 @@ export const identitySubgraph = defineSubgraph({
     const log = logger.child({ subgraph: "identity" });
     // one outbox per producer subgraph; finance and agents join by being listed (and peers)
     const sources = [peerOutbox("users", peers.users)];
-    const jobs = new JobQueue({ db, schema: "identity", logger: log, leaseMs: config.jobLeaseMs, standing: [EVENT_RELAY_JOB], handlers: { [EVENT_RELAY_JOB]: eventRelay({ db, sources, logger: log }) } });
+    const webhookSecretCipher = CardDataCipher.load(config.cardDataKey, config.dataDir);
+    const delivery = webhookDelivery({ db, cipher: webhookSecretCipher, send: webhookSender(config.webhookUrlPolicy), logger: log });
+    const jobs = new JobQueue({
+      db,
+      schema: "identity",
+      logger: log,
+      leaseMs: config.jobLeaseMs,
+      standing: [EVENT_RELAY_JOB, WEBHOOK_DELIVERY_JOB],
+      handlers: { [EVENT_RELAY_JOB]: eventRelay({ db, sources, logger: log }), [WEBHOOK_DELIVERY_JOB]: delivery },
+    });
     return {
       db,
       logger,
@@ -43,7 +54,7 @@ export const identitySubgraph = defineSubgraph({
       publicRpcUrl: config.publicRpcUrl,
       docsUrl: config.docsUrl,
       jwksPolicy: config.jwksPolicy,
-      webhookSecretCipher: CardDataCipher.load(config.cardDataKey, config.dataDir),
+      webhookSecretCipher,
       webhookUrlPolicy: config.webhookUrlPolicy,
       ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
       dashboardIssuers: [...new Set(config.dashboardAuth.map((provider) => provider.issuer))],

@@ -41,6 +41,6 @@ export interface IdentityServices {
   webhookUrlPolicy: PublicUrlPolicy;
   /** the users subgraph, its peer: who owns a wallet (pints/wallet-owners.ts) */
   users: FederatedClient;
-  /** the identity service's durable jobs: the event relay (events/event-relay.ts) */
+  /** the identity service's durable jobs: the event relay (events/event-relay.ts) and webhook deliveries (webhook-delivery/delivery-job.ts) */
   jobs: JobQueue;
 }

@@ -2,7 +2,11 @@ import { SPEC_VERSION } from "../../../lib/contracts/api-version.ts";
 import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { OutboxEvent, OutboxSource } from "../../../lib/outgoing-events.ts";
+import { newId } from "../../../lib/ids.ts";
 import type { IdentityDb } from "../db.ts";
+
+type Tx = Parameters<Parameters<IdentityDb["$transaction"]>[0]>[0];
+type StoredEvent = ReturnType<typeof stored>[number];
 
 /** The standing job that relays the producers' outboxes into identity.events (one row, kept; it asks to run again after each pass). */
 export const EVENT_RELAY_JOB = "event_relay";
@@ -21,7 +25,8 @@ export function organisationEnvironment(environmentId: string): { org_id: string
  * Stores each producer's outgoing events (issue 29) for their organisation and acknowledges them:
  * a batch is stored in one statement that skips event ids already stored, then acknowledged, so
  * a batch re-pulled after a failure between the two is stored once (at-least-once pulls,
- * exactly-once rows). Events of the default environment belong to no organisation and are only
+ * exactly-once rows). Each newly stored event gets one pending delivery per enabled endpoint of
+ * its environment that subscribes to its type, in the same transaction. Events of the default environment belong to no organisation and are only
  * acknowledged. A producer that fails is asked again later; the others go on.
  */
 export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSource[]; logger: Logger }): JobHandler {
@@ -48,7 +53,7 @@ export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSo
     const traceId = `event-relay-${source.producer}`;
     const events = await source.pull(BATCH, traceId);
     const rows = events.flatMap((event) => stored(event));
-    if (rows.length > 0) await db.event.createMany({ data: rows, skipDuplicates: true });
+    if (rows.length > 0) await db.$transaction((tx) => storeWithDeliveries(tx, rows));
     await source.acknowledge(events.map((event) => event.id), traceId);
     return events.length === BATCH;
   }
@@ -69,4 +74,23 @@ function stored(event: OutboxEvent) {
       created_at: new Date(event.created_at),
     },
   ];
+}
+
+/**
+ * Stores the events not stored yet and, for those only, their deliveries: an event re-pulled
+ * after a failure is skipped with its deliveries, so an endpoint created since does not get it.
+ */
+async function storeWithDeliveries(tx: Tx, rows: StoredEvent[]): Promise<void> {
+  const inserted = await tx.event.createManyAndReturn({ data: rows, skipDuplicates: true, select: { event_id: true, org_id: true, env_id: true, type: true } });
+  if (inserted.length === 0) return;
+  const endpoints = await tx.webhookEndpoint.findMany({
+    where: { enabled: true, deleted_at: null, OR: [...new Set(inserted.map((e) => `${e.org_id}:${e.env_id}`))].map((place) => ({ organisation_id: place.slice(0, place.indexOf(":")), environment_id: place.slice(place.indexOf(":") + 1) })) },
+    select: { id: true, organisation_id: true, environment_id: true, event_types: true },
+  });
+  const deliveries = inserted.flatMap((event) =>
+    endpoints
+      .filter((endpoint) => endpoint.organisation_id === event.org_id && endpoint.environment_id === event.env_id && (endpoint.event_types.includes("*") || endpoint.event_types.includes(event.type)))
+      .map((endpoint) => ({ id: newId("whd"), event_id: event.event_id, endpoint_id: endpoint.id })),
+  );
+  if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
 }

@@ -20,7 +20,7 @@ const DEFAULT_LIMIT = 50;
 type EventRow = Awaited<ReturnType<IdentityDb["event"]["findFirstOrThrow"]>>;
 
 /** A stored event as the events API answers it (the envelope receivers are sent). */
-function envelope(row: EventRow): OrganisationEventRecord {
+export function envelope(row: EventRow): OrganisationEventRecord {
   return {
     id: row.event_id,
     type: row.type,

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
+import { openDatabase, type Database } from "../../lib/db/database.ts";
+import { applyMigrations } from "../../lib/db/migrations.ts";
+import type { OutboxEvent } from "../../lib/outgoing-events.ts";
+import { newWebhookSecret, verifyStandardWebhook } from "../../lib/webhooks/standard-webhooks.ts";
+import { createIdentityDb, type IdentityDb } from "../../subgraphs/identity/db.ts";
+import { eventRelay } from "../../subgraphs/identity/events/event-relay.ts";
+import { webhookDelivery } from "../../subgraphs/identity/webhook-delivery/delivery-job.ts";
+import type { SendOutcome } from "../../subgraphs/identity/webhook-delivery/send-webhook.ts";
+import { capturingLogger } from "../support/log-capture.ts";
+
+// Issue 29: the relay makes one delivery per subscribed endpoint with the event, and the delivery
+// job applies the delivery rules on an injected clock.
+let database: Database;
+let db: IdentityDb;
+const cipher = CardDataCipher.load(undefined, "memory://");
+const { lines, logger } = capturingLogger("info");
+let sequence = 0;
+
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+  await applyMigrations(database, ["identity"]);
+  db = createIdentityDb(database);
+});
+// one database for the file: what an earlier test left owed is settled, so each job sees its own test's deliveries only
+beforeEach(async () => {
+  await db.webhookDelivery.updateMany({ where: { status: "pending" }, data: { status: "failed" } });
+});
+afterAll(async () => {
+  await db.$disconnect();
+  await database.close();
+});
+
+async function endpoint(env: string, fields: { event_types?: string[]; enabled?: boolean; deleted?: boolean } = {}) {
+  const secret = newWebhookSecret();
+  const row = await db.webhookEndpoint.create({
+    data: {
+      id: `whe_${env}_${++sequence}`,
+      organisation_id: "org_d",
+      environment_id: env,
+      url: "https://hooks.example.com/in",
+      event_types: fields.event_types ?? ["*"],
+      enabled: fields.enabled ?? true,
+      secret: cipher.seal(secret),
+      ...(fields.deleted && { deleted_at: new Date() }),
+    },
+  });
+  return { id: row.id, secret };
+}
+
+/** Relays `count` events of `type` in `env` through a one-batch outbox. */
+async function relay(env: string, type = "user.created", count = 1): Promise<string[]> {
+  const events: OutboxEvent[] = Array.from({ length: count }, () => {
+    const n = ++sequence;
+    return { id: String(n), event_id: `evt_${env}_${n}`, type, user_id: `usr_${n}`, environment_id: `org_d:${env}`, resource_type: "user", resource_id: `usr_${n}`, data: { id: `usr_${n}` }, created_at: Date.now() };
+  });
+  let pulled = false;
+  const source = { producer: "users", pull: async () => (pulled ? [] : ((pulled = true), events)), acknowledge: async () => {} };
+  await eventRelay({ db, sources: [source], logger }).run({ id: "j", kind: "event_relay", key: "event_relay", payload: {}, attempts: 1, max_attempts: 8 });
+  return events.map((event) => event.event_id);
+}
+
+/** A clock the test moves, and a receiver answering from a script (the last answer repeats). */
+function harness(answers: SendOutcome[], options: { perEndpoint?: number } = {}) {
+  let at = new Date(Date.now() + 1000);
+  const calls: { at: Date; url: string; body: string; headers: Record<string, string> }[] = [];
+  const job = webhookDelivery({
+    db,
+    cipher,
+    logger,
+    now: () => at,
+    random: () => 0.5, // no jitter: the schedule's own waits
+    ...(options.perEndpoint && { perEndpoint: options.perEndpoint }),
+    send: async (url, body, headers) => {
+      calls.push({ at, url, body, headers });
+      return answers[Math.min(calls.length - 1, answers.length - 1)]!;
+    },
+  });
+  return { job, calls, now: () => at, set: (date: Date) => (at = date), advance: (ms: number) => (at = new Date(at.getTime() + ms)) };
+}
+
+const ok = { status: 200, retry_after: null, excerpt: "ok" };
+const failing = { status: 500, retry_after: null, excerpt: "down" };
+
+describe("the relay's deliveries", () => {
+  it("makes one pending delivery per enabled, live endpoint of the event's environment subscribed to its type, once", async () => {
+    const all = await endpoint("env_r");
+    const typed = await endpoint("env_r", { event_types: ["user.created"] });
+    await endpoint("env_r", { event_types: ["card.created"] });
+    await endpoint("env_r", { enabled: false });
+    await endpoint("env_r", { deleted: true });
+    await endpoint("env_other");
+    const [eventId] = await relay("env_r");
+    const rows = await db.webhookDelivery.findMany({ where: { event_id: eventId! } });
+    expect(rows.map((row) => row.endpoint_id).sort()).toEqual([all.id, typed.id].sort());
+    expect(rows.every((row) => row.status === "pending" && row.attempts === 0)).toBe(true);
+    const [kyc] = await relay("env_r", "user.kyc_status_changed");
+    expect((await db.webhookDelivery.findMany({ where: { event_id: kyc! } })).map((row) => row.endpoint_id)).toEqual([all.id]);
+  });
+});
+
+describe("the delivery job", () => {
+  it("delivers on the third attempt after two 500s, at the scheduled times, signed with the endpoint's secret", async () => {
+    const target = await endpoint("env_a");
+    const [eventId] = await relay("env_a");
+    const { job, calls, now, advance } = harness([failing, failing, ok]);
+    const t0 = now();
+    expect(await job.deliverDue()).toBe(1);
+    advance(4_999);
+    expect(await job.deliverDue()).toBe(0);
+    advance(1);
+    expect(await job.deliverDue()).toBe(1);
+    advance(299_999);
+    expect(await job.deliverDue()).toBe(0);
+    advance(1);
+    expect(await job.deliverDue()).toBe(1);
+    advance(86_400_000);
+    expect(await job.deliverDue()).toBe(0);
+
+    expect(calls.map((call) => call.at.getTime() - t0.getTime())).toEqual([0, 5_000, 305_000]);
+    const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { event_id_endpoint_id: { event_id: eventId!, endpoint_id: target.id } }, include: { attempt_rows: { orderBy: { id: "asc" } } } });
+    expect(delivery).toMatchObject({ status: "delivered", attempts: 3, first_attempt_at: t0, last_status: 200, last_error: null, delivered_at: new Date(t0.getTime() + 305_000) });
+    expect(delivery.attempt_rows.map((row) => [row.attempted_at.getTime() - t0.getTime(), row.status_code, row.response_excerpt])).toEqual([
+      [0, 500, "down"],
+      [5_000, 500, "down"],
+      [305_000, 200, "ok"],
+    ]);
+    // every attempt carries the event's envelope under the same webhook-id, signed at its own time
+    for (const call of calls) {
+      expect(call.headers["webhook-id"]).toBe(eventId);
+      expect(call.headers["content-type"]).toBe("application/json");
+      expect(verifyStandardWebhook(call.body, call.headers, target.secret, call.at)).toBe(true);
+      expect(JSON.parse(call.body)).toMatchObject({ id: eventId, type: "user.created", environment_id: "org_d:env_a", resource: { type: "user" }, created_at: expect.any(Number) });
+    }
+    // one log line per attempt, without the secret
+    const logged = lines.filter((line) => line.includes(eventId!) && line.includes("webhook delivery attempt"));
+    expect(logged).toHaveLength(3);
+    expect(logged.some((line) => line.includes(target.secret) || line.includes("webhook-signature"))).toBe(false);
+  });
+
+  it("disables the endpoint on 410 (reason gone) and attempts nothing more to it", async () => {
+    const target = await endpoint("env_g");
+    await relay("env_g", "user.created", 2);
+    const { job, calls, advance } = harness([{ status: 410, retry_after: null, excerpt: "" }], { perEndpoint: 1 });
+    expect(await job.deliverDue()).toBe(1);
+    const first = calls[0]!.headers["webhook-id"];
+    const second = (await db.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: target.id, NOT: { event_id: first! } } })).event_id;
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ enabled: false, disabled_reason: "gone" });
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: first! } })).toMatchObject({ status: "failed", attempts: 1, last_status: 410 });
+    // the other event owed to it waits while it is disabled, and later events are not owed to it
+    advance(86_400_000);
+    expect(await job.deliverDue()).toBe(0);
+    expect(calls).toHaveLength(1);
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: second! } })).toMatchObject({ status: "pending", attempts: 0 });
+    const [later] = await relay("env_g");
+    expect(await db.webhookDelivery.count({ where: { event_id: later! } })).toBe(0);
+  });
+
+  it("honours Retry-After on 503 when it asks for longer than the schedule, and keeps the schedule when it asks for less", async () => {
+    await endpoint("env_ra");
+    const [eventId] = await relay("env_ra");
+    const { job, now, set } = harness([{ status: 503, retry_after: "120", excerpt: "" }, { status: 429, retry_after: "1", excerpt: "" }, ok]);
+    const due = async () => (await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).next_attempt_at;
+    await job.deliverDue();
+    expect((await due()).getTime() - now().getTime()).toBe(120_000);
+    set(await due());
+    await job.deliverDue();
+    // the second wait is the schedule's 5 min: a Retry-After never hurries it
+    expect((await due()).getTime() - now().getTime()).toBe(300_000);
+    set(await due());
+    await job.deliverDue();
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).toMatchObject({ status: "delivered", attempts: 3 });
+  });
+
+  it("keeps at most perEndpoint attempts in flight to one endpoint", async () => {
+    await endpoint("env_c");
+    await relay("env_c", "user.created", 6);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { job, calls } = harness([ok], { perEndpoint: 4 });
+    const slow = webhookDelivery({ db, cipher, logger, perEndpoint: 4, now: () => new Date(Date.now() + 1000), send: async (...args) => (calls.push({ at: new Date(), url: args[0], body: args[1], headers: args[2] }), await gate, ok) });
+    const first = slow.deliverDue();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(calls).toHaveLength(4);
+    // a second worker finds the endpoint full
+    expect(await job.deliverDue()).toBe(0);
+    release();
+    expect(await first).toBe(4);
+    expect(await job.deliverDue()).toBe(2);
+  });
+
+  it("gives up three days after the first attempt (failed)", async () => {
+    await endpoint("env_f");
+    const [eventId] = await relay("env_f");
+    const { job, set, now } = harness([failing]);
+    const t0 = now();
+    for (let i = 0; i < 30; i++) {
+      await job.deliverDue();
+      const row = await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } });
+      if (row.status !== "pending") break;
+      set(row.next_attempt_at);
+    }
+    const row = await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } });
+    expect(row.status).toBe("failed");
+    expect(row.attempts).toBe(13);
+    expect(now().getTime() - t0.getTime()).toBeGreaterThanOrEqual(3 * 86_400_000);
+  });
+});
