@@ -25,9 +25,10 @@ const WRITTEN_WHEN_REFUSED = /^ratelimit\.buckets$/;
 /**
  * Tables background work writes whatever requests do: job leases, the ledger outbox the agents
  * consume, and the outgoing-event outboxes the identity service relays into its events (a Safe
- * deployment settling emits, the relay acknowledges).
+ * deployment settling emits, the relay acknowledges), and the deliveries of those events (made
+ * with them, attempted by the delivery job).
  */
-const BACKGROUND = /\.jobs$|^finance\.ledger_events$|\.outgoing_events$|^identity\.events$/;
+const BACKGROUND = /\.jobs$|^finance\.ledger_events$|\.outgoing_events$|^identity\.events$|^identity\.webhook_deliver(ies|y_attempts)$/;
 
 const ORG = "org_fuzz";
 const ENV = "env_fuzz";
