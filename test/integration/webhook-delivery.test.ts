@@ -190,6 +190,24 @@ describe("the delivery job", () => {
     expect(await job.deliverDue()).toBe(2);
   });
 
+  it("attempts again, with the same webhook-id, a delivery whose worker died mid-attempt, once its claim has lapsed", async () => {
+    await endpoint("env_k");
+    const [eventId] = await relay("env_k");
+    const at = new Date(Date.now() + 1000);
+    // the first worker never hears back (killed while posting): its claim is all that is left
+    const dying = webhookDelivery({ db, cipher, logger, now: () => at, send: () => new Promise<never>(() => {}) });
+    void dying.deliverDue();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).toMatchObject({ status: "pending", attempts: 0, locked_until: expect.any(Date) });
+    const { job, calls, set } = harness([ok]);
+    set(new Date(at.getTime() + 59_000));
+    expect(await job.deliverDue()).toBe(0);
+    set(new Date(at.getTime() + 60_000));
+    expect(await job.deliverDue()).toBe(1);
+    expect(calls.map((call) => call.headers["webhook-id"])).toEqual([eventId]);
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).toMatchObject({ status: "delivered", attempts: 1 });
+  });
+
   it("gives up three days after the first attempt (failed)", async () => {
     await endpoint("env_f");
     const [eventId] = await relay("env_f");
