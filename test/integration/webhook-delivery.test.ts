@@ -190,6 +190,17 @@ describe("the delivery job", () => {
     expect(await job.deliverDue()).toBe(2);
   });
 
+  it("fills a pass with other endpoints' deliveries rather than one endpoint's backlog", async () => {
+    const busy = await endpoint("env_b1");
+    const quiet = await endpoint("env_b2");
+    await relay("env_b1", "user.created", 6);
+    await relay("env_b2");
+    const job = webhookDelivery({ db, cipher, logger, perEndpoint: 4, batch: 5, now: () => new Date(Date.now() + 1000), send: async () => ok });
+    expect(await job.deliverDue()).toBe(5);
+    const delivered = await db.webhookDelivery.groupBy({ by: ["endpoint_id"], where: { endpoint_id: { in: [busy.id, quiet.id] }, status: "delivered" }, _count: { _all: true } });
+    expect(Object.fromEntries(delivered.map((row) => [row.endpoint_id, row._count._all]))).toEqual({ [busy.id]: 4, [quiet.id]: 1 });
+  });
+
   it("attempts again, with the same webhook-id, a delivery whose worker died mid-attempt, once its claim has lapsed", async () => {
     await endpoint("env_k");
     const [eventId] = await relay("env_k");

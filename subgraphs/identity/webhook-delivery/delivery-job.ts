@@ -58,13 +58,20 @@ export function webhookDelivery(options: WebhookDeliveryOptions): JobHandler & {
   }
 
   async function claim(tx: Tx, at: Date): Promise<string[]> {
+    // at most perEndpoint of each endpoint's oldest due deliveries are candidates, so one endpoint's backlog cannot fill the batch
     const due = await tx.$queryRawUnsafe<{ id: string; endpoint_id: string }[]>(
       `SELECT d.id, d.endpoint_id FROM "identity"."webhook_deliveries" d
-       JOIN "identity"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.enabled AND e.deleted_at IS NULL
-       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
-       ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
+       WHERE d.id IN (
+         SELECT id FROM (
+           SELECT c.id, row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS rank
+           FROM "identity"."webhook_deliveries" c
+           JOIN "identity"."webhook_endpoints" e ON e.id = c.endpoint_id AND e.enabled AND e.deleted_at IS NULL
+           WHERE c.status = 'pending' AND c.next_attempt_at <= $1 AND (c.locked_until IS NULL OR c.locked_until <= $1)
+         ) ranked WHERE rank <= $3)
+       ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       at,
       batch,
+      perEndpoint,
     );
     if (due.length === 0) return [];
     const endpointIds = [...new Set(due.map((row) => row.endpoint_id))].sort();
