@@ -120,8 +120,9 @@ export function webhookDelivery(options: WebhookDeliveryOptions): JobHandler & {
       await tx.webhookDeliveryAttempt.create({
         data: { delivery_id: id, attempted_at: started, status_code, latency_ms, response_excerpt: "error" in outcome ? null : outcome.excerpt, error },
       });
-      await tx.webhookDelivery.update({
-        where: { id },
+      // a delivery settled meanwhile (its endpoint deleted) stays settled
+      await tx.webhookDelivery.updateMany({
+        where: { id, status: "pending" },
         data: {
           status,
           attempts,

@@ -138,15 +138,19 @@ export async function updateWebhookEndpoint(
   });
 }
 
-/** Deletes the endpoint: nothing more is delivered to it. Answers its id. */
+/** Deletes the endpoint: nothing more is delivered to it, and what it was still owed is failed. Answers its id. */
 export async function deleteWebhookEndpoint(db: IdentityDb, principal: DashboardPrincipal, path: EndpointPath): Promise<string> {
   await requireMembership(db, principal, path.org_id, "admin");
   await liveEnvironment(db, path.org_id, path.env_id);
-  const { count } = await db.webhookEndpoint.updateMany({
-    where: { id: path.endpoint_id, organisation_id: path.org_id, environment_id: path.env_id, deleted_at: null },
-    data: { deleted_at: new Date(), enabled: false },
+  await db.$transaction(async (tx: Tx) => {
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id: path.endpoint_id, organisation_id: path.org_id, environment_id: path.env_id, deleted_at: null },
+      data: { deleted_at: new Date(), enabled: false },
+    });
+    if (count === 0) throw appError("IDS-404-001", `Webhook endpoint ${path.endpoint_id} was not found.`);
+    // an attempt in flight keeps its answer in its attempt row; the delivery stays failed
+    await tx.webhookDelivery.updateMany({ where: { endpoint_id: path.endpoint_id, status: "pending" }, data: { status: "failed", last_error: "the endpoint was deleted" } });
   });
-  if (count === 0) throw appError("IDS-404-001", `Webhook endpoint ${path.endpoint_id} was not found.`);
   return path.endpoint_id;
 }
 

@@ -21,6 +21,7 @@ beforeAll(async () => {
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
       received.push({ headers: req.headers, body, event: JSON.parse(body) });
+      if (req.url === "/down") return res.writeHead(500).end("down");
       res.end("ok");
     });
   });
@@ -88,5 +89,21 @@ describe("webhook delivery", () => {
     const next = await deliveryOf("user.created", await register("deliveries-after-rotation"));
     expect(String(next.headers["webhook-signature"]).split(" ")).toHaveLength(2);
     for (const key of [secret, endpoint.secret]) expect(new Webhook(key).verify(next.body, headersOf(next))).toMatchObject({ type: "user.created" });
+  });
+
+  it("fails what a deleted endpoint was still owed: a receiver answering 500 gets no retry after its endpoint is deleted", async () => {
+    const path = `/v0/organisation/${ORG}/environments/${envId}/webhook-endpoints`;
+    const response = await platform.identity(path, { method: "POST", bearer: owner, json: { url: receiverUrl.replace(/hook$/, "down"), event_types: ["user.created"] } });
+    expect(response.status).toBe(201);
+    const endpoint = await response.json();
+    const userId = await register("deliveries-down");
+    const { db } = (platform.subgraphs.identity as any).services;
+    const first = await deliveryOf("user.created", userId);
+    // the first attempt answered 500: recorded, and due again in about 5 s
+    let delivery;
+    for (let i = 0; i < 50 && !(delivery = await db.webhookDelivery.findFirst({ where: { event_id: first.event.id, endpoint_id: endpoint.id, attempts: 1 } })); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(delivery).toMatchObject({ status: "pending", last_status: 500 });
+    expect((await platform.identity(`${path}/${endpoint.id}`, { method: "DELETE", bearer: owner })).status).toBeLessThan(300);
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "failed", last_error: "the endpoint was deleted" });
   });
 });
