@@ -23,11 +23,11 @@ export function organisationEnvironment(environmentId: string): { org_id: string
 
 /**
  * Stores each producer's outgoing events (issue 29) for their organisation and acknowledges them:
- * a batch is stored in one statement that skips event ids already stored, then acknowledged, so
+ * a batch is stored in one transaction that skips event ids already stored, then acknowledged, so
  * a batch re-pulled after a failure between the two is stored once (at-least-once pulls,
- * exactly-once rows). Each newly stored event gets one pending delivery per enabled endpoint of
- * its environment that subscribes to its type, in the same transaction. Events of the default environment belong to no organisation and are only
- * acknowledged. A producer that fails is asked again later; the others go on.
+ * exactly-once rows). Each newly stored event gets, in the same transaction, one pending delivery
+ * per enabled endpoint of its environment subscribed to its type. Events of the default
+ * environment belong to no organisation and are only acknowledged. A producer that fails is asked again later; the others go on.
  */
 export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSource[]; logger: Logger }): JobHandler {
   const { db, sources, logger } = options;
@@ -84,7 +84,14 @@ async function storeWithDeliveries(tx: Tx, rows: StoredEvent[]): Promise<void> {
   const inserted = await tx.event.createManyAndReturn({ data: rows, skipDuplicates: true, select: { event_id: true, org_id: true, env_id: true, type: true } });
   if (inserted.length === 0) return;
   const endpoints = await tx.webhookEndpoint.findMany({
-    where: { enabled: true, deleted_at: null, OR: [...new Set(inserted.map((e) => `${e.org_id}:${e.env_id}`))].map((place) => ({ organisation_id: place.slice(0, place.indexOf(":")), environment_id: place.slice(place.indexOf(":") + 1) })) },
+    where: {
+      enabled: true,
+      deleted_at: null,
+      OR: [...new Set(inserted.map((event) => `${event.org_id}:${event.env_id}`))].map((place) => {
+        const { org_id, env_id } = organisationEnvironment(place)!;
+        return { organisation_id: org_id, environment_id: env_id };
+      }),
+    },
     select: { id: true, organisation_id: true, environment_id: true, event_types: true },
   });
   const deliveries = inserted.flatMap((event) =>
