@@ -143,13 +143,15 @@ export async function deleteWebhookEndpoint(db: IdentityDb, principal: Dashboard
   await requireMembership(db, principal, path.org_id, "admin");
   await liveEnvironment(db, path.org_id, path.env_id);
   await db.$transaction(async (tx: Tx) => {
+    // deliveries before the endpoint, the order the delivery job locks them in (no deadlock with a claim);
+    // an attempt in flight keeps its answer in its attempt row, the delivery stays failed
+    await tx.webhookDelivery.updateMany({ where: { endpoint_id: path.endpoint_id, status: "pending" }, data: { status: "failed", last_error: "the endpoint was deleted" } });
     const { count } = await tx.webhookEndpoint.updateMany({
       where: { id: path.endpoint_id, organisation_id: path.org_id, environment_id: path.env_id, deleted_at: null },
       data: { deleted_at: new Date(), enabled: false },
     });
+    // rolls the deliveries back too: another environment's endpoint keeps what it is owed
     if (count === 0) throw appError("IDS-404-001", `Webhook endpoint ${path.endpoint_id} was not found.`);
-    // an attempt in flight keeps its answer in its attempt row; the delivery stays failed
-    await tx.webhookDelivery.updateMany({ where: { endpoint_id: path.endpoint_id, status: "pending" }, data: { status: "failed", last_error: "the endpoint was deleted" } });
   });
   return path.endpoint_id;
 }
