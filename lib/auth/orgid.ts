@@ -23,3 +23,10 @@ export const DEFAULT_ENVIRONMENT_ID = "default";
 export function environmentId(orgEnv: OrgEnvironment | null): string {
   return orgEnv === null ? DEFAULT_ENVIRONMENT_ID : `${orgEnv.org_id}:${orgEnv.env_id}`;
 }
+
+/** The inverse of `environmentId`: null for the default environment (no organisation) or anything not `<org-id>:<env-id>`. */
+export function orgEnvironmentOf(id: string): OrgEnvironment | null {
+  const at = id.indexOf(":");
+  if (at <= 0 || at === id.length - 1) return null;
+  return { org_id: id.slice(0, at), env_id: id.slice(at + 1) };
+}

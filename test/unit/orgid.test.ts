@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ENVIRONMENT_ID, environmentId, parseOrgId } from "../../lib/auth/orgid.ts";
+import { DEFAULT_ENVIRONMENT_ID, environmentId, orgEnvironmentOf, parseOrgId } from "../../lib/auth/orgid.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -39,5 +39,12 @@ describe("environmentId", () => {
     expect(DEFAULT_ENVIRONMENT_ID).toBe("default");
     expect(environmentId({ org_id: "acme", env_id: "prod" })).toBe("acme:prod");
     expect(environmentId(parseOrgId("a:b"))).toBe("a:b");
+  });
+});
+
+describe("orgEnvironmentOf", () => {
+  it("reads back what environmentId writes, and gives no organisation for the default environment or a malformed id", () => {
+    expect(orgEnvironmentOf(environmentId({ org_id: "acme", env_id: "prod" }))).toEqual({ org_id: "acme", env_id: "prod" });
+    for (const id of [DEFAULT_ENVIRONMENT_ID, ":prod", "acme:", ""]) expect(orgEnvironmentOf(id)).toBeNull();
   });
 });

@@ -3,6 +3,8 @@ import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { OutboxEvent, OutboxSource } from "../../../lib/outgoing-events.ts";
 import { newId } from "../../../lib/ids.ts";
+import { environmentId, orgEnvironmentOf } from "../../../lib/auth/orgid.ts";
+import { ALL_EVENT_TYPES } from "../../../lib/contracts/events.ts";
 import type { IdentityDb } from "../db.ts";
 
 type Tx = Parameters<Parameters<IdentityDb["$transaction"]>[0]>[0];
@@ -13,13 +15,6 @@ export const EVENT_RELAY_JOB = "event_relay";
 const BATCH = 100;
 const POLL_MS = 1000;
 const RETRY_MS = 5000;
-
-/** `"<org-id>:<env-id>"` split; null for the default environment (no organisation) or anything else. */
-export function organisationEnvironment(environmentId: string): { org_id: string; env_id: string } | null {
-  const at = environmentId.indexOf(":");
-  if (at <= 0 || at === environmentId.length - 1) return null;
-  return { org_id: environmentId.slice(0, at), env_id: environmentId.slice(at + 1) };
-}
 
 /**
  * Stores each producer's outgoing events (issue 29) for their organisation and acknowledges them:
@@ -60,7 +55,7 @@ export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSo
 }
 
 function stored(event: OutboxEvent) {
-  const place = organisationEnvironment(event.environment_id);
+  const place = orgEnvironmentOf(event.environment_id);
   if (!place) return [];
   return [
     {
@@ -87,8 +82,8 @@ async function storeWithDeliveries(tx: Tx, rows: StoredEvent[]): Promise<void> {
     where: {
       enabled: true,
       deleted_at: null,
-      OR: [...new Set(inserted.map((event) => `${event.org_id}:${event.env_id}`))].map((place) => {
-        const { org_id, env_id } = organisationEnvironment(place)!;
+      OR: [...new Set(inserted.map((event) => environmentId(event)))].map((place) => {
+        const { org_id, env_id } = orgEnvironmentOf(place)!;
         return { organisation_id: org_id, environment_id: env_id };
       }),
     },
@@ -96,7 +91,7 @@ async function storeWithDeliveries(tx: Tx, rows: StoredEvent[]): Promise<void> {
   });
   const deliveries = inserted.flatMap((event) =>
     endpoints
-      .filter((endpoint) => endpoint.organisation_id === event.org_id && endpoint.environment_id === event.env_id && (endpoint.event_types.includes("*") || endpoint.event_types.includes(event.type)))
+      .filter((endpoint) => endpoint.organisation_id === event.org_id && endpoint.environment_id === event.env_id && (endpoint.event_types.includes(ALL_EVENT_TYPES) || endpoint.event_types.includes(event.type)))
       .map((endpoint) => ({ id: newId("whd"), event_id: event.event_id, endpoint_id: endpoint.id })),
   );
   if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
