@@ -5,7 +5,7 @@ import { errorDefinition, type ErrorCode } from "../../lib/errors/catalogue.ts";
 import type { GatewayClient } from "./gateway-client.ts";
 import type { InListenerCaller } from "./in-listener.ts";
 import type { Links } from "./links.ts";
-import type { OperationData } from "./operation-data.generated.ts";
+import type { OperationData } from "../resources/resources.generated.ts";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -54,7 +54,7 @@ export interface ResponseDoc {
   schema?: TSchema;
 }
 
-/** The operationIds `npm run generate:operations` has typed (rest-adapter/route-kit/operation-data.generated.ts). */
+/** The operationIds `npm run generate:operations` has typed (rest-adapter/resources/resources.generated.ts). */
 export type OperationId = keyof OperationData;
 
 /**

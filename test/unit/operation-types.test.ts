@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { buildSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import { defineRoute } from "../../rest-adapter/route-kit/route.ts";
-import { OPERATION_TYPES_PATH, currentOperationTypes } from "../../scripts/operation-types-source.ts";
+import { currentOperationTypes } from "../../scripts/operation-types-source.ts";
+import { GENERATED_PATH, currentRestSchemas, generatedModule } from "../../scripts/rest-schemas-source.ts";
 import { operationDataType, renderOperationTypes } from "../../scripts/operation-types.ts";
 
 const SCHEMA = buildSchema(`
@@ -18,9 +19,9 @@ const SCHEMA = buildSchema(`
   type Mutation { rename(id: ID!, name: String!): Thing! }
 `);
 
-describe("rest-adapter/route-kit/operation-data.generated.ts", () => {
-  it("is what the committed supergraph and the route tables generate (run `npm run generate:operations` when this fails)", () => {
-    expect(readFileSync(OPERATION_TYPES_PATH, "utf8")).toBe(currentOperationTypes());
+describe("rest-adapter/resources/resources.generated.ts", () => {
+  it("is what the committed supergraph, the overlays and the route tables generate (run `npm run generate:operations` when this fails)", async () => {
+    expect(readFileSync(GENERATED_PATH, "utf8")).toBe(generatedModule(await currentRestSchemas(), currentOperationTypes()));
   });
 });
 

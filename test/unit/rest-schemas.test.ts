@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import { buildSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import type { RestResource } from "../../rest-adapter/route-kit/resource-overlay.ts";
 import { Address } from "../../rest-adapter/route-kit/schemas.ts";
-import { REST_SCHEMAS_PATH, currentRestSchemas } from "../../scripts/rest-schemas-source.ts";
 import { renderRestSchemas } from "../../scripts/rest-schemas.ts";
 
 const SCHEMA = buildSchema(`
@@ -48,12 +46,6 @@ const Config = Type.Object({ colour: Type.String() });
 function render(resource: RestResource, exports: Record<string, unknown> = {}): string {
   return renderRestSchemas(SCHEMA, [{ name: "thing", exports: { resource, ...exports } }]);
 }
-
-describe("rest-adapter/resources/resources.generated.ts", () => {
-  it("is what the committed supergraph and the overlays generate (run `npm run generate:operations` when this fails)", async () => {
-    expect(readFileSync(REST_SCHEMAS_PATH, "utf8")).toBe(await currentRestSchemas());
-  });
-});
 
 describe("renderRestSchemas", () => {
   const resource: RestResource = {
