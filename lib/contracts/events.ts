@@ -48,29 +48,29 @@ export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 /** The longest endpoint URL taken. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
-const EpochMs = Type.Integer({ description: "epoch milliseconds" });
-const UserId = Type.String({ description: "the user (`usr_…`)" });
+const EpochMs = Type.Integer({ description: "epoch milliseconds", examples: [1795694400000] });
+const UserId = Type.String({ description: "the user (`usr_…`)", examples: ["usr_01j9z3k4m5n6p7q8r9s0t1v2w3"] });
 
 /**
  * Each emitted type's `data`: the resource as the REST API renders it (ids, statuses, epoch-ms
  * instants, decimal strings for money), small, never a secret. Types not yet emitted have none.
  */
 export const EVENT_PAYLOADS = {
-  "user.created": Type.Object({ id: UserId, status: Type.String({ description: "the account (KYC) status it starts in" }), created_at: EpochMs }, { title: "UserCreatedEvent" }),
+  "user.created": Type.Object({ id: UserId, status: Type.String({ description: "the account (KYC) status it starts in", examples: ["pending"] }), created_at: EpochMs }, { title: "UserCreatedEvent" }),
   "user.kyc_status_changed": Type.Object(
-    { user_id: UserId, status: Type.String({ description: "the account (KYC) status now" }), previous_status: Type.String(), changed_at: EpochMs },
+    { user_id: UserId, status: Type.String({ description: "the account (KYC) status now", examples: ["approved"] }), previous_status: Type.String({ examples: ["in_progress"] }), changed_at: EpochMs },
     { title: "UserKycStatusChangedEvent" },
   ),
   "safe.deployment_completed": Type.Object(
-    { wallet_id: Type.Integer(), user_id: UserId, chain_id: Type.Integer(), address: Type.String({ description: "the deployed Safe" }), safe_creation_status: Type.Literal("completed") },
+    { wallet_id: Type.Integer({ examples: [42] }), user_id: UserId, chain_id: Type.Integer({ examples: [8453] }), address: Type.String({ description: "the deployed Safe", examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] }), safe_creation_status: Type.Literal("completed") },
     { title: "SafeDeploymentCompletedEvent" },
   ),
   "safe.deployment_failed": Type.Object(
-    { wallet_id: Type.Integer(), user_id: UserId, chain_id: Type.Integer(), safe_creation_status: Type.Literal("failed") },
+    { wallet_id: Type.Integer({ examples: [42] }), user_id: UserId, chain_id: Type.Integer({ examples: [8453] }), safe_creation_status: Type.Literal("failed") },
     { title: "SafeDeploymentFailedEvent" },
   ),
   "wallet.claimed": Type.Object(
-    { pregenerated_wallet_id: Type.Integer(), user_id: UserId, address: Type.String(), wallet_type: Type.String(), claimed_at: EpochMs },
+    { pregenerated_wallet_id: Type.Integer({ examples: [7] }), user_id: UserId, address: Type.String({ examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] }), wallet_type: Type.String({ examples: ["EVM"] }), claimed_at: EpochMs },
     { title: "WalletClaimedEvent" },
   ),
 } satisfies Partial<Record<EventType, TSchema>>;

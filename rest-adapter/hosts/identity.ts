@@ -14,6 +14,7 @@ import { organisationRoutes } from "../routes/organisations.ts";
 import { documentPintDomainSalt, pintRoutes } from "../routes/pints.ts";
 import { userLookupRoutes } from "../routes/user-lookup.ts";
 import { webhookEndpointRoutes } from "../routes/webhook-endpoints.ts";
+import { eventPayloadComponents, outgoingEventWebhooks } from "../webhooks/outgoing-events.ts";
 
 /** Every route of the identity listener ({sis_url}). */
 export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ...organisationRoutes, ...eventRoutes, ...memberRoutes, ...environmentRoutes, ...keyRoutes, ...webhookEndpointRoutes, ...pintRoutes];
@@ -25,11 +26,15 @@ export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ..
 export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pintDomainSalt: Hex }): Promise<FastifyInstance> {
   const document = buildOpenApiDocument({
     title: "Identity service",
-    description: "Organisations, environments, members, API keys, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3). Outgoing events are not emitted yet (spec 6): their list answers empty.",
+    description:
+      "Organisations, environments, members, API keys, webhook endpoints, outgoing events, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3; issue 29). " +
+      "The outgoing events your webhook endpoints receive are under `webhooks`, one per event type, with their Standard Webhooks headers and the envelope each is POSTed in; their payload schemas are in `components.schemas`.",
     serverUrl: options.baseUrl,
     errorStyle: "identity",
     docsUrl: options.docsUrl,
     routes: identityRoutes.map((route) => documentPintDomainSalt(route, options.pintDomainSalt)),
+    webhooks: outgoingEventWebhooks(),
+    schemas: eventPayloadComponents(),
   });
   return buildHttpApp({
     ...options,

@@ -116,7 +116,8 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
   const routes = options.sandbox ? platformRoutes : platformRoutes.filter((route) => route.tag !== SANDBOX_TAG);
   const document = buildOpenApiDocument({
     title: "Platform API",
-    description: "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5).",
+    description:
+      "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5). The outgoing events an organisation's webhook endpoints receive are documented by the identity host ({sis_url}/openapi.json, under `webhooks`), beside the endpoints and the events API.",
     serverUrl: options.baseUrl,
     docsUrl: options.docsUrl,
     routes: [...routes, ...webhooks.map(webhookDocumentation)],

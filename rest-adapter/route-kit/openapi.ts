@@ -19,6 +19,24 @@ export interface OpenApiOptions {
   errorStyle?: ProblemContext["style"];
   /** {docs_url}, for identity-style `type` and `documentation` URIs in the examples */
   docsUrl?: string;
+  /** requests this service makes to its integrators' endpoints (OpenAPI 3.1 `webhooks`) */
+  webhooks?: DocumentedWebhook[];
+  /** components besides COMPONENTS (each with its `$id`), such as the webhooks' payloads */
+  schemas?: TSchema[];
+}
+
+/** A request this service sends (an outgoing event), as the document's `webhooks` shows it. */
+export interface DocumentedWebhook {
+  /** its key in `webhooks` */
+  name: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  headers: { name: string; required: boolean; description: string; schema: Record<string, unknown> }[];
+  body: TSchema;
+  /** what each answer (`2XX`, a status, `default`) means to the sender */
+  responses: Record<string, string>;
 }
 
 const CREDENTIAL_HEADERS = [
@@ -219,6 +237,18 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
   };
 }
 
+function webhookOperation(webhook: DocumentedWebhook) {
+  return {
+    operationId: webhook.operationId,
+    tags: [webhook.tag],
+    summary: webhook.summary,
+    description: webhook.description,
+    parameters: webhook.headers.map((header) => ({ ...header, in: "header" })),
+    requestBody: { required: true, content: { "application/json": { schema: jsonSchema(webhook.body) } } },
+    responses: Object.fromEntries(Object.entries(webhook.responses).map(([status, description]) => [status, { description }])),
+  };
+}
+
 /** Every security scheme; a document declares those its operations use. */
 const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
   PlatformJwt: { type: "apiKey", in: "header", name: "x-platform-jwt", description: "JWT from provider_a, provider_b or sign-in with Ethereum" },
@@ -247,7 +277,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, problemContext);
   const used = new Set(options.routes.flatMap((r): SecurityScheme[] => (agentScopeOf(r) ? [...r.security, "AgentToken"] : r.security)));
   const schemas: Record<string, unknown> = {};
-  for (const component of COMPONENTS) {
+  for (const component of [...COMPONENTS, ...(options.schemas ?? [])]) {
     const { $id, ...schema } = jsonSchema(component);
     schemas[$id as string] = schema;
   }
@@ -255,8 +285,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     openapi: "3.1.0",
     info: { title: options.title, version: SPEC_VERSION, description: options.description },
     servers: [{ url: options.serverUrl }],
-    tags: [...new Set(options.routes.flatMap(routeTags))].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
+    tags: [...new Set([...options.routes.flatMap(routeTags), ...(options.webhooks ?? []).map((webhook) => webhook.tag)])].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
     paths,
+    ...(options.webhooks?.length && { webhooks: Object.fromEntries(options.webhooks.map((webhook) => [webhook.name, { post: webhookOperation(webhook) }])) }),
     components: {
       schemas,
       securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name as SecurityScheme))),

@@ -149,5 +149,7 @@ describe("organisation events", () => {
     expect(Object.keys(item.properties).sort()).toEqual(["api_version", "created_at", "data", "environment_id", "id", "resource", "type"]);
     expect(operation.parameters.map((p: { name: string; in: string }) => `${p.in} ${p.name}`)).toEqual(expect.arrayContaining(["path org_id", "query limit", "query offset", "query type", "query env_id"]));
     expect(document.paths["/v0/organisation/{org_id}/events/{event_id}"].get.operationId).toBe("getOrganisationEvent");
+    // each type's delivery is an OpenAPI 3.1 webhook (test/unit/openapi-webhooks.test.ts checks them all)
+    expect(document.webhooks["user.created"].post.requestBody.content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/UserCreatedEvent" });
   });
 });
