@@ -14,8 +14,8 @@ export interface OutboxEvent {
   event_id: string;
   type: string;
   user_id: string;
-  /** the user's environment: `"default"` or `"<org-id>:<env-id>"` */
-  environment_id: string;
+  /** the user's environment: `"default"` or `"<org-id>:<env-id>"`; null from a producer that does not know it (users owns it) */
+  environment_id: string | null;
   resource_type: string;
   resource_id: string;
   data: Record<string, unknown>;
@@ -33,7 +33,7 @@ export interface OutboxSource {
 }
 
 /** The producers whose subgraphs keep an outbox; each is a peer of the identity service. */
-export const OUTBOX_PRODUCERS = ["users"] as const;
+export const OUTBOX_PRODUCERS = ["users", "finance"] as const;
 export type OutboxProducer = (typeof OUTBOX_PRODUCERS)[number];
 
 /** A producer's outbox read through its peer client. */
@@ -48,5 +48,18 @@ export function peerOutbox(producer: OutboxProducer, client: FederatedClient): O
     async acknowledge(ids, traceId) {
       if (ids.length > 0) await client.query(ack, { ids }, traceId);
     },
+  };
+}
+
+/** The users' environments (`"default"` or `"<org-id>:<env-id>"`) by user id; an unknown user is absent. */
+export type UserEnvironments = (userIds: string[], traceId: string) => Promise<Map<string, string>>;
+
+/** The users subgraph's internal `_users_environments`, which the relay asks for events a producer answered without an environment. */
+export function peerUserEnvironments(users: FederatedClient): UserEnvironments {
+  const query = parse(`query ($ids: [String!]!) { environments: _users_environments(user_ids: $ids) { user_id environment_id } }`);
+  return async (userIds, traceId) => {
+    if (userIds.length === 0) return new Map();
+    const { environments } = await users.query<{ environments: { user_id: string; environment_id: string }[] }>(query, { ids: userIds }, traceId);
+    return new Map(environments.map((row) => [row.user_id, row.environment_id]));
   };
 }

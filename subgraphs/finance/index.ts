@@ -28,6 +28,7 @@ import { BankSandboxResolver } from "./banking/bank-sandbox.resolver.ts";
 import { BankingProviderEventResolver } from "./banking/banking-provider-event.resolver.ts";
 import { RampResolver } from "./ramps/ramp.resolver.ts";
 import { AgentsPeerResolver } from "./agents-peer/agents-peer.resolver.ts";
+import { OutboxPeerResolver } from "./outbox/outbox-peer.resolver.ts";
 import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
 
 export const financeSubgraph = defineSubgraph({
@@ -54,7 +55,7 @@ export const financeSubgraph = defineSubgraph({
       platformHost: new URL(config.publicBaseUrl).host,
     };
   },
-  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver, BankSandboxResolver, BankingProviderEventResolver, RampResolver, AgentsPeerResolver],
+  resolvers: [CardResolver, CardUserResolver, CardAuthorizationResolver, CardSecureDetailsResolver, AssetResolver, BudgetResolver, BudgetUserResolver, TransactionResolver, UserTransactionsResolver, TransactionFeedResolver, TransactionPageResolver, WalletAssetsResolver, AccountResolver, InsightResolver, InsightUserResolver, BankAccountResolver, UserBankAccountsResolver, BankSandboxResolver, BankingProviderEventResolver, RampResolver, AgentsPeerResolver, OutboxPeerResolver],
   orphanedTypes: [FinanceUser, FinanceWallet],
   // the references as the gateway sends them: the key, plus what `@requires` asked of the users subgraph
   references: () => ({

@@ -2,7 +2,7 @@ import { supportedChainIds } from "../../lib/chains.ts";
 import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
 import { JobQueue } from "../../lib/jobs/job-queue.ts";
-import { peerOutbox } from "../../lib/outgoing-events.ts";
+import { OUTBOX_PRODUCERS, peerOutbox, peerUserEnvironments } from "../../lib/outgoing-events.ts";
 import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
 import { eventRelay, EVENT_RELAY_JOB } from "./events/event-relay.ts";
@@ -26,17 +26,17 @@ import { WebhookEndpointResolver } from "./webhook-endpoints/webhook-endpoint.re
 /**
  * The identity service: organisations, environments, members, API keys, webhook endpoints, user
  * lookup and PINTs.
- * It asks the users subgraph who owns a wallet (PINT exchange and revocation) and never reads
- * the users tables.
+ * It asks the users subgraph who owns a wallet (PINT exchange and revocation) and the producers
+ * (users, finance) for their outgoing events, and never reads their tables.
  */
 export const identitySubgraph = defineSubgraph({
   name: "identity",
-  peers: ["users"],
+  peers: ["users", "finance"],
   services: ({ config, database, logger, signingKey, rateLimits }, peers): IdentityServices => {
     const db = createIdentityDb(database);
     const log = logger.child({ subgraph: "identity" });
-    // one outbox per producer subgraph; finance and agents join by being listed (and peers)
-    const sources = [peerOutbox("users", peers.users)];
+    // one outbox per producer subgraph, each a peer; a producer joins by being listed in OUTBOX_PRODUCERS
+    const sources = OUTBOX_PRODUCERS.map((producer) => peerOutbox(producer, peers[producer]));
     const webhookSecretCipher = CardDataCipher.load(config.cardDataKey, config.dataDir);
     const delivery = webhookDelivery({ db, cipher: webhookSecretCipher, send: webhookSender(config.webhookUrlPolicy), logger: log });
     const jobs = new JobQueue({
@@ -45,7 +45,7 @@ export const identitySubgraph = defineSubgraph({
       logger: log,
       leaseMs: config.jobLeaseMs,
       standing: [EVENT_RELAY_JOB, WEBHOOK_DELIVERY_JOB],
-      handlers: { [EVENT_RELAY_JOB]: eventRelay({ db, sources, logger: log }), [WEBHOOK_DELIVERY_JOB]: delivery },
+      handlers: { [EVENT_RELAY_JOB]: eventRelay({ db, sources, environments: peerUserEnvironments(peers.users), logger: log }), [WEBHOOK_DELIVERY_JOB]: delivery },
     });
     return {
       db,

@@ -9,7 +9,7 @@ import { usersHealth } from "./health/health.resolver.ts";
 import { KycResolver } from "./kyc/kyc.resolver.ts";
 import { KycProviderEventResolver } from "./kyc/kyc-provider-event.resolver.ts";
 import { OnboardingResolver } from "./onboarding/onboarding.resolver.ts";
-import { OutboxPeerResolver } from "./outbox/outbox-peer.resolver.ts";
+import { OutboxPeerResolver, UserEnvironmentsResolver } from "./outbox/outbox-peer.resolver.ts";
 import { RpcSafeInspector } from "./onboarding/safe-inspector.ts";
 import { derivePhoneCodeKey } from "./phone/phone-code-key.ts";
 import { PhoneResolver } from "./phone/phone.resolver.ts";
@@ -88,7 +88,7 @@ export const usersSubgraph = defineSubgraph({
   name: "users",
   peers: [],
   services: (deps: UsersSubgraphDeps) => usersServices(deps),
-  resolvers: [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver, OwnedWalletResolver, AccountHolderResolver, OutboxPeerResolver],
+  resolvers: [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver, OwnedWalletResolver, AccountHolderResolver, OutboxPeerResolver, UserEnvironmentsResolver],
   orphanedTypes: [Wallet],
   globalMiddlewares: [apiKeyFieldGuard],
   references: (services) => ({ User: { __resolveReference: resolveUserReference(services) }, Wallet: { __resolveReference: resolveWalletReference(services) } }),

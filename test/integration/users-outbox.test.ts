@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { changeAccountStatus } from "../../subgraphs/users/kyc/account-transition.ts";
-import { acknowledgeOutgoingEvents, unrelayedOutgoingEvents } from "../../subgraphs/users/outbox/outgoing-events.ts";
+import { acknowledgeOutgoingEvents, unrelayedOutgoingEvents } from "../../lib/outgoing-events-outbox.ts";
+import { userEnvironments } from "../../subgraphs/users/outbox/outgoing-events.ts";
 import type { JobRow } from "../../lib/jobs/job-queue.ts";
 import type { SafeDeployer } from "../../subgraphs/users/safe/safe-deployer.ts";
 import { safeDeploymentHandler, SAFE_DEPLOYMENT_JOB } from "../../subgraphs/users/wallets/safe-deployment.ts";
@@ -44,17 +45,19 @@ describe("outgoing events outbox", () => {
 
   it("answers unrelayed events in order with the user's environment, and forgets acknowledged ones", async () => {
     const { user_id } = await newUser();
-    const pending = await unrelayedOutgoingEvents(users.services.db, 500);
+    const outbox = users.services.db.outgoingEvent;
+    const pending = await unrelayedOutgoingEvents(outbox, 500);
     const mine = pending.filter((event) => event.user_id === user_id);
     expect(mine.map((event) => event.type)).toEqual(["user.created"]);
-    expect(mine[0]).toMatchObject({ environment_id: "default", resource_type: "user", resource_id: user_id });
+    expect(mine[0]).toMatchObject({ resource_type: "user", resource_id: user_id });
+    expect(await userEnvironments(users.services.db, [user_id, "usr_unknown"])).toEqual(new Map([[user_id, "default"]]));
     const ids = pending.map((event) => BigInt(event.id));
     expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : 1)));
 
-    expect(await acknowledgeOutgoingEvents(users.services.db, [...pending.map((event) => event.id), "not-an-id"])).toBe(pending.length);
-    expect((await unrelayedOutgoingEvents(users.services.db, 500)).some((event) => event.user_id === user_id)).toBe(false);
+    expect(await acknowledgeOutgoingEvents(outbox, [...pending.map((event) => event.id), "not-an-id"])).toBe(pending.length);
+    expect((await unrelayedOutgoingEvents(outbox, 500)).some((event) => event.user_id === user_id)).toBe(false);
     // a repeated acknowledgement marks nothing again
-    expect(await acknowledgeOutgoingEvents(users.services.db, mine.map((event) => event.id))).toBe(0);
+    expect(await acknowledgeOutgoingEvents(outbox, mine.map((event) => event.id))).toBe(0);
   });
 
   it("writes safe.deployment_completed or safe.deployment_failed where the Safe's deployment settles, once", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { openDatabase, type Database } from "../../lib/db/database.ts";
 import { applyMigrations } from "../../lib/db/migrations.ts";
-import type { OutboxEvent } from "../../lib/outgoing-events.ts";
+import type { OutboxEvent, UserEnvironments } from "../../lib/outgoing-events.ts";
 import { newWebhookSecret, verifyStandardWebhook } from "../../lib/webhooks/standard-webhooks.ts";
 import { createIdentityDb, type IdentityDb } from "../../subgraphs/identity/db.ts";
 import { eventRelay } from "../../subgraphs/identity/events/event-relay.ts";
@@ -55,10 +55,15 @@ async function relay(env: string, type = "user.created", count = 1): Promise<str
     const n = ++sequence;
     return { id: String(n), event_id: `evt_${env}_${n}`, type, user_id: `usr_${n}`, environment_id: `org_d:${env}`, resource_type: "user", resource_id: `usr_${n}`, data: { id: `usr_${n}` }, created_at: Date.now() };
   });
-  let pulled = false;
-  const source = { producer: "users", pull: async () => (pulled ? [] : ((pulled = true), events)), acknowledge: async () => {} };
-  await eventRelay({ db, sources: [source], logger }).run({ id: "j", kind: "event_relay", key: "event_relay", payload: {}, attempts: 1, max_attempts: 8 });
+  await relayBatch(events, async () => new Map());
   return events.map((event) => event.event_id);
+}
+
+/** One relay pass over a source answering `events` once, the users' environments from `environments`. */
+async function relayBatch(events: OutboxEvent[], environments: UserEnvironments): Promise<void> {
+  let pulled = false;
+  const source = { producer: "finance", pull: async () => (pulled ? [] : ((pulled = true), events)), acknowledge: async () => {} };
+  await eventRelay({ db, sources: [source], environments, logger }).run({ id: "j", kind: "event_relay", key: "event_relay", payload: {}, attempts: 1, max_attempts: 8 });
 }
 
 /** A clock the test moves, and a receiver answering from a script (the last answer repeats). */
@@ -97,6 +102,34 @@ describe("the relay's deliveries", () => {
     expect(rows.every((row) => row.status === "pending" && row.attempts === 0)).toBe(true);
     const [kyc] = await relay("env_r", "user.kyc_status_changed");
     expect((await db.webhookDelivery.findMany({ where: { event_id: kyc! } })).map((row) => row.endpoint_id)).toEqual([all.id]);
+  });
+
+  it("asks once per batch for the environments of the users whose events came without one, and stores only those of organisation environments", async () => {
+    const n = ++sequence;
+    const event = (suffix: string, user_id: string, environment_id: string | null): OutboxEvent => ({
+      id: `${n}${suffix}`,
+      event_id: `evt_env_lookup_${n}_${suffix}`,
+      type: "transaction.created",
+      user_id,
+      environment_id,
+      resource_type: "transaction",
+      resource_id: `txn_${suffix}`,
+      data: {},
+      created_at: Date.now(),
+    });
+    const batch = [event("1", "usr_org", null), event("2", "usr_org", null), event("3", "usr_default", null), event("4", "usr_gone", null), event("5", "usr_known", "org_d:env_k")];
+    const asked: string[][] = [];
+    await relayBatch(batch, async (userIds) => {
+      asked.push(userIds);
+      return new Map([["usr_org", "org_d:env_l"], ["usr_default", "default"]]);
+    });
+    expect(asked).toEqual([["usr_org", "usr_default", "usr_gone"]]);
+    const stored = await db.event.findMany({ where: { event_id: { in: batch.map((e) => e.event_id) } }, orderBy: { event_id: "asc" } });
+    expect(stored.map((row) => [row.event_id, row.org_id, row.env_id])).toEqual([
+      [`evt_env_lookup_${n}_1`, "org_d", "env_l"],
+      [`evt_env_lookup_${n}_2`, "org_d", "env_l"],
+      [`evt_env_lookup_${n}_5`, "org_d", "env_k"],
+    ]);
   });
 });
 

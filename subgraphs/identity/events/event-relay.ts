@@ -1,7 +1,7 @@
 import { SPEC_VERSION } from "../../../lib/contracts/api-version.ts";
 import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
-import type { OutboxEvent, OutboxSource } from "../../../lib/outgoing-events.ts";
+import type { OutboxEvent, OutboxSource, UserEnvironments } from "../../../lib/outgoing-events.ts";
 import { newId } from "../../../lib/ids.ts";
 import { environmentId, orgEnvironmentOf } from "../../../lib/auth/orgid.ts";
 import { ALL_EVENT_TYPES } from "../../../lib/contracts/events.ts";
@@ -23,9 +23,11 @@ const RETRY_MS = 5000;
  * exactly-once rows). Each newly stored event gets, in the same transaction, one pending delivery
  * per enabled endpoint of its environment subscribed to its type. Events of the default
  * environment belong to no organisation and are only acknowledged. A producer that fails is asked again later; the others go on.
+ * Events a producer answers without an environment (only users knows a user's) take it from
+ * `environments`, asked once per batch; a user it does not know has none (nothing stored).
  */
-export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSource[]; logger: Logger }): JobHandler {
-  const { db, sources, logger } = options;
+export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSource[]; environments: UserEnvironments; logger: Logger }): JobHandler {
+  const { db, sources, environments, logger } = options;
   return {
     async run(): Promise<JobOutcome> {
       let full = false;
@@ -47,15 +49,17 @@ export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSo
   async function relay(source: OutboxSource): Promise<boolean> {
     const traceId = `event-relay-${source.producer}`;
     const events = await source.pull(BATCH, traceId);
-    const rows = events.flatMap((event) => stored(event));
+    const unplaced = [...new Set(events.filter((event) => event.environment_id === null).map((event) => event.user_id))];
+    const places = await environments(unplaced, traceId);
+    const rows = events.flatMap((event) => stored(event, event.environment_id ?? places.get(event.user_id) ?? null));
     if (rows.length > 0) await db.$transaction((tx) => storeWithDeliveries(tx, rows));
     await source.acknowledge(events.map((event) => event.id), traceId);
     return events.length === BATCH;
   }
 }
 
-function stored(event: OutboxEvent) {
-  const place = orgEnvironmentOf(event.environment_id);
+function stored(event: OutboxEvent, environment: string | null) {
+  const place = environment === null ? null : orgEnvironmentOf(environment);
   if (!place) return [];
   return [
     {
