@@ -51,6 +51,32 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 const EpochMs = Type.Integer({ description: "epoch milliseconds", examples: [1795694400000] });
 const UserId = Type.String({ description: "the user (`usr_…`)", examples: ["usr_01j9z3k4m5n6p7q8r9s0t1v2w3"] });
 
+const Decimal = (description: string) => Type.String({ description: `${description}, a decimal string` });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A ledger movement as REST renders it (GET /v0/transactions/{id}), without its free text (description, note) and status history. */
+const TransactionEventData = {
+  id: Type.String({ description: "the transaction (`txn_…`)" }),
+  user_id: UserId,
+  type: Type.String(),
+  status: Type.String({ description: "pending, processing, completed or failed" }),
+  direction: Type.String({ description: "in or out" }),
+  amount: Decimal("in the asset's or currency's units"),
+  asset: Nullable(Type.Object({ symbol: Type.String(), decimals: Type.Integer() })),
+  currency: Nullable(Type.String()),
+  amount_usd: Nullable(Decimal("USD value at the time")),
+  category: Nullable(Type.String()),
+  merchant: Nullable(Type.Object({ name: Nullable(Type.String()), mcc: Nullable(Type.String()) })),
+  wallet_id: Nullable(Type.Integer()),
+  card_id: Nullable(Type.String()),
+  bank_account_id: Nullable(Type.String()),
+  counterparty: Nullable(Type.String()),
+  chain_id: Nullable(Type.Integer()),
+  tx_hash: Nullable(Type.String()),
+  timestamp: EpochMs,
+  created_at: EpochMs,
+};
+
 /**
  * Each emitted type's `data`: the resource as the REST API renders it (ids, statuses, epoch-ms
  * instants, decimal strings for money), small, never a secret. Types not yet emitted have none.
@@ -73,6 +99,7 @@ export const EVENT_PAYLOADS = {
     { pregenerated_wallet_id: Type.Integer({ examples: [7] }), user_id: UserId, address: Type.String({ examples: ["0x52908400098527886E0F7030069857D2E4169EE7"] }), wallet_type: Type.String({ examples: ["EVM"] }), claimed_at: EpochMs },
     { title: "WalletClaimedEvent" },
   ),
+  "transaction.created": Type.Object(TransactionEventData, { title: "TransactionCreatedEvent" }),
 } satisfies Partial<Record<EventType, TSchema>>;
 export type EmittedEventType = keyof typeof EVENT_PAYLOADS;
 export type EventPayload<T extends EmittedEventType> = Static<(typeof EVENT_PAYLOADS)[T]>;

@@ -21,6 +21,8 @@ import { loadTransaction, type TransactionView } from "./transaction-view.ts";
 import { pathFromInitial } from "./transaction-status.ts";
 import { usdValue } from "./usd-value.ts";
 import { publishChange } from "../changes/change-events.ts";
+import { emitEvent } from "../outbox/outgoing-events.ts";
+import { transactionEventData } from "./transaction-events.ts";
 
 /** A crypto asset, or `currency` for fiat; `decimals` bounds an amount's fraction digits. */
 export type MovementUnit = { asset_symbol: string; decimals: number } | { currency: string; decimals: number };
@@ -72,7 +74,8 @@ export interface MovementInput {
  * Records one movement in the ledger, in the caller's database transaction (which also holds the
  * Idempotency-Key row of the request, when there is one). The source is locked first, so an
  * outflow that would overdraw it is refused (TXN-409-002) even against concurrent outflows; the
- * row and its status_history (pending, then each move to `status`) are written together.
+ * row and its status_history (pending, then each move to `status`) are written together, with
+ * its outgoing transaction.created event.
  */
 export async function recordMovement(tx: FinanceTx, input: MovementInput): Promise<TransactionView> {
   const type = requireOneOf(TRANSACTION_TYPES, input.type, ["type"]);
@@ -129,5 +132,7 @@ export async function recordMovement(tx: FinanceTx, input: MovementInput): Promi
     },
   });
   await publishChange(tx, input.user_id, now);
-  return (await loadTransaction(tx, id))!;
+  const view = (await loadTransaction(tx, id))!;
+  await emitEvent(tx, { type: "transaction.created", user_id: input.user_id, resource: { type: "transaction", id }, data: transactionEventData(input.user_id, view) });
+  return view;
 }

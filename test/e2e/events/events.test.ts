@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENV, ORG, startBootstrappedIdentity, type BootstrappedIdentity } from "../../support/identity.ts";
 import type { TestPlatform } from "../../support/platform.ts";
 import { registrationBody } from "../../support/registration.ts";
+import { ensureAsset } from "../../support/finance.ts";
 
 // An organisation's outgoing events on the identity host (spec 2.5 `_links.events`, issue 29):
-// the users subgraph's changes reach the list through the identity service's relay.
+// the users and finance subgraphs' changes reach the list through the identity service's relay.
 let platform: TestPlatform;
 let owner: string;
 let expectIdentityProblem: BootstrappedIdentity["expectIdentityProblem"];
@@ -103,6 +104,26 @@ describe("organisation events", () => {
     // newest first: submitted, then approved
     expect(changes.map((event) => `${event.data.previous_status}->${event.data.status}`)).toEqual(["in_progress->approved", "pending->in_progress"]);
     expect(changes[0]).toMatchObject({ environment_id: orgid, resource: { type: "user", id: user.id }, data: { user_id: user.id, changed_at: expect.any(Number) } });
+  });
+
+  it("stores transaction.created for a sandbox deposit of an organisation environment's user, with the environment the users subgraph knows", async () => {
+    await ensureAsset((platform.subgraphs.finance as any).services.db, "USDC", 6);
+    const user = await registerInEnvironment("events-deposit", orgid);
+    const as = { jwt: user.jwt, headers: user.headers };
+    const wallets = await (await platform.api("/v0/wallets", as)).json();
+    const wallet_id = wallets.items.find((wallet: { type: string }) => wallet.type === "EOA").id as number;
+    const response = await platform.api("/v0/sandbox/deposits", { method: "POST", ...as, headers: { ...user.headers, "idempotency-key": "events-deposit-1" }, json: { wallet_id, asset: "USDC", amount: "25.50" } });
+    expect(response.status).toBe(201);
+    const transaction = await response.json();
+    // an idempotent retry answers the same transaction and writes no second event
+    const replay = await platform.api("/v0/sandbox/deposits", { method: "POST", ...as, headers: { ...user.headers, "idempotency-key": "events-deposit-1" }, json: { wallet_id, asset: "USDC", amount: "25.50" } });
+    expect((await replay.json()).id).toBe(transaction.id);
+    const created = await waitFor("?type=transaction.created", (items) => items.find((event) => event.resource.id === transaction.id));
+    expect(created).toMatchObject({ type: "transaction.created", environment_id: orgid, resource: { type: "transaction", id: transaction.id } });
+    const { id, type, status, direction, amount, asset, currency, amount_usd, category, merchant, card_id, bank_account_id, counterparty, chain_id, tx_hash, timestamp, created_at } = transaction;
+    expect(created.data).toEqual({ id, user_id: user.id, type, status, direction, amount, asset, currency, amount_usd, category, merchant, wallet_id, card_id, bank_account_id, counterparty, chain_id, tx_hash, timestamp, created_at });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await events("?type=transaction.created")).filter((event) => event.resource.id === transaction.id)).toHaveLength(1);
   });
 
   it("stores nothing for a user of the default environment", async () => {
