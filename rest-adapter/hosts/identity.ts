@@ -4,7 +4,7 @@ import { buildHttpApp } from "../route-kit/app.ts";
 import { IDENTITY_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
 import { buildOpenApiDocument } from "../route-kit/openapi.ts";
 import type { ListenerOptions } from "./platform.ts";
-import type { Route } from "../route-kit/route.ts";
+import { SANDBOX_TAG, type Route } from "../route-kit/route.ts";
 import { environmentRoutes } from "../routes/environments.ts";
 import { eventRoutes } from "../routes/events.ts";
 import { healthRoutes } from "../routes/health.ts";
@@ -22,8 +22,10 @@ export const identityRoutes: Route[] = [...healthRoutes, ...userLookupRoutes, ..
 /**
  * The identity host: Bearer credentials, and errors in the identity style (`{docs_url}/errors/<type name>`).
  * `pintDomainSalt` (PINT_DOMAIN_SALT) is written into the exchange's description, so integrators read this deployment's value.
+ * `sandbox`: SANDBOX; without it the Sandbox-tagged routes do not exist and are not documented, as on the platform host.
  */
-export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pintDomainSalt: Hex }): Promise<FastifyInstance> {
+export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pintDomainSalt: Hex; sandbox?: boolean }): Promise<FastifyInstance> {
+  const routes = options.sandbox ? identityRoutes : identityRoutes.filter((route) => route.tag !== SANDBOX_TAG);
   const document = buildOpenApiDocument({
     title: "Identity service",
     description:
@@ -32,14 +34,14 @@ export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pi
     serverUrl: options.baseUrl,
     errorStyle: "identity",
     docsUrl: options.docsUrl,
-    routes: identityRoutes.map((route) => documentPintDomainSalt(route, options.pintDomainSalt)),
+    routes: routes.map((route) => documentPintDomainSalt(route, options.pintDomainSalt)),
     webhooks: outgoingEventWebhooks(),
     schemas: eventPayloadComponents(),
   });
   return buildHttpApp({
     ...options,
     name: "identity",
-    routes: identityRoutes,
+    routes,
     errorStyle: "identity",
     credentialHeaders: IDENTITY_CREDENTIAL_HEADERS,
     document,

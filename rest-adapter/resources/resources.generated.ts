@@ -4841,6 +4841,21 @@ export interface OperationData {
   deleteWebhookEndpoint: {
     deleted: string;
   };
+  /** POST /v0/sandbox/organisation/{org_id}/environments/{env_id}/events */
+  emitSandboxEvent: {
+    event: {
+      id: string;
+      type: string;
+      api_version: string;
+      created_at: number;
+      environment_id: string;
+      resource: {
+        type: string;
+        id: string;
+      };
+      data: Record<string, unknown>;
+    };
+  };
   /** POST /v0/organisation/{org_id}/environments/{env_id}/webhook-endpoints/{endpoint_id}/rotate-secret */
   rotateWebhookEndpointSecret: {
     endpoint: {

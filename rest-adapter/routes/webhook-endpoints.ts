@@ -1,9 +1,17 @@
 import { Type } from "@sinclair/typebox";
-import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS, MAX_WEBHOOK_ENDPOINTS } from "../../lib/contracts/events.ts";
-import { defineRoute } from "../route-kit/route.ts";
+import { DEFAULT_SECRET_OVERLAP_SECONDS, EVENT_TYPES, MAX_SECRET_OVERLAP_SECONDS, MAX_WEBHOOK_ENDPOINTS } from "../../lib/contracts/events.ts";
+import { defineRoute, SANDBOX_TAG } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
-import { Links, withLinks } from "../route-kit/schemas.ts";
-import { CreateWebhookEndpointInput, RotateWebhookSecretInput, UpdateWebhookEndpointInput, WEBHOOK_ENDPOINT_FIELDS, WebhookEndpoint } from "../resources/resources.generated.ts";
+import { Links, literalUnion, withLinks } from "../route-kit/schemas.ts";
+import {
+  CreateWebhookEndpointInput,
+  ORGANISATION_EVENT_FIELDS,
+  OrganisationEvent,
+  RotateWebhookSecretInput,
+  UpdateWebhookEndpointInput,
+  WEBHOOK_ENDPOINT_FIELDS,
+  WebhookEndpoint,
+} from "../resources/resources.generated.ts";
 
 const TAG = "Webhook Endpoints";
 const LIST_PATH = "/v0/organisation/{org_id}/environments/{env_id}/webhook-endpoints";
@@ -130,6 +138,32 @@ export const webhookEndpointRoutes = [
     result: () => undefined,
     status: 204,
     responses: { 204: { description: "Deleted" } },
+    errors: ["IDS-403-003", "IDS-404-001"],
+  }),
+  defineRoute({
+    operationId: "emitSandboxEvent",
+    method: "POST",
+    path: "/v0/sandbox/organisation/{org_id}/environments/{env_id}/events",
+    tag: SANDBOX_TAG,
+    summary: "Sandbox mode only: emit a test event of any type to the environment's webhook endpoints",
+    description:
+      "**Exists only in sandbox mode** (`SANDBOX=true`, the default unless `NODE_ENV=production`); otherwise this path answers 404 like any unknown path and is not in this document. " +
+      "Makes an outgoing event of the catalogue `type` in the environment, its `data` a sample made from the type's payload schema examples (`webhooks` in this document; no real resource changes, and `resource.id` is the sample's), " +
+      "and hands it to the same store and delivery as every event: listed by the events API, delivered to each enabled endpoint of the environment subscribed to the type (or `*`), signed, retried and redeliverable. " +
+      `Answers the event (201). ${ACCESS}`,
+    security: ["DashboardSession"],
+    params: EnvPath,
+    body: Type.Object({ type: literalUnion(EVENT_TYPES, { description: "the catalogue type to emit" }) }),
+    operation: `mutation EmitSandboxEvent($org_id: ID!, $env_id: ID!, $type: String!) { event: sandbox_emit_event(org_id: $org_id, env_id: $env_id, type: $type) { ${ORGANISATION_EVENT_FIELDS} } }`,
+    variables: ({ params, body }) => ({ org_id: params.org_id, env_id: params.env_id, type: body.type }),
+    result: (data) => data.event,
+    status: 201,
+    links: (body, { base_url, params }) => ({
+      event: link(href(base_url, "/v0/organisation/{org_id}/events/{event_id}", { org_id: params.org_id, event_id: body.id })),
+      events: link(href(base_url, "/v0/organisation/{org_id}/events", { org_id: params.org_id })),
+      webhook_endpoints: link(href(base_url, LIST_PATH, params)),
+    }),
+    responses: { 201: { description: "The test event, stored and on its way to the subscribed endpoints", schema: withLinks(OrganisationEvent) } },
     errors: ["IDS-403-003", "IDS-404-001"],
   }),
   defineRoute({

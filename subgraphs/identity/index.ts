@@ -7,6 +7,7 @@ import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
 import { eventRelay, EVENT_RELAY_JOB } from "./events/event-relay.ts";
 import { OrganisationEventResolver } from "./events/organisation-event.resolver.ts";
+import { SandboxEventResolver } from "./events/sandbox-event.resolver.ts";
 import { ApiKeyResolver } from "./keys/api-key.resolver.ts";
 import { UserLookupResolver } from "./lookup/user-lookup.resolver.ts";
 import { resolveIdentityUserReference, UserPintsResolver } from "./lookup/user-pints.resolver.ts";
@@ -56,6 +57,7 @@ export const identitySubgraph = defineSubgraph({
       jwksPolicy: config.jwksPolicy,
       webhookSecretCipher,
       webhookUrlPolicy: config.webhookUrlPolicy,
+      sandbox: config.sandbox,
       ...(config.identityBootstrap && { bootstrap: config.identityBootstrap }),
       dashboardIssuers: [...new Set(config.dashboardAuth.map((provider) => provider.issuer))],
       signingKey,
@@ -68,7 +70,7 @@ export const identitySubgraph = defineSubgraph({
       jobs,
     };
   },
-  resolvers: [OrganisationResolver, OrganisationEventResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, WebhookEndpointResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver],
+  resolvers: [OrganisationResolver, OrganisationEventResolver, SandboxEventResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, WebhookEndpointResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver],
   orphanedTypes: [IdentityUser],
   references: () => ({ User: { __resolveReference: resolveIdentityUserReference } }),
   async prepare(services) {

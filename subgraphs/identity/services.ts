@@ -39,6 +39,8 @@ export interface IdentityServices {
   webhookSecretCipher: CardDataCipher;
   /** where a webhook endpoint's `url` may point (WEBHOOK_ALLOW_LOOPBACK) */
   webhookUrlPolicy: PublicUrlPolicy;
+  /** SANDBOX: the sandbox's test events (events/sandbox-event.ts) exist */
+  sandbox: boolean;
   /** the users subgraph, its peer: who owns a wallet (pints/wallet-owners.ts) */
   users: FederatedClient;
   /** the identity service's durable jobs: the event relay (events/event-relay.ts) and webhook deliveries (webhook-delivery/delivery-job.ts) */

@@ -194,6 +194,7 @@ const IDENTITY_SAMPLES: Record<string, { params?: Record<string, string>; body?:
   updateWebhookEndpoint: { params: { env_id: ENV, endpoint_id: "whe_missing" }, body: { enabled: false } },
   deleteWebhookEndpoint: { params: { env_id: ENV, endpoint_id: "whe_missing" } },
   rotateWebhookEndpointSecret: { params: { env_id: ENV, endpoint_id: "whe_missing" }, body: {} },
+  emitSandboxEvent: { params: { env_id: "env_missing" }, body: { type: "user.created" } },
   listPintAudiences: {},
   registerPintAudience: { body: { identifier: "com.example.probe" } },
   removePintAudience: { params: { audience_id: "aud_missing" } },

@@ -8,7 +8,8 @@ import { ALL_EVENT_TYPES } from "../../../lib/contracts/events.ts";
 import type { IdentityDb } from "../db.ts";
 
 type Tx = Parameters<Parameters<IdentityDb["$transaction"]>[0]>[0];
-type StoredEvent = ReturnType<typeof stored>[number];
+/** An event as identity.events stores it (the sandbox's test events are made in this shape too). */
+export type StoredEvent = ReturnType<typeof stored>[number];
 
 /** The standing job that relays the producers' outboxes into identity.events (one row, kept; it asks to run again after each pass). */
 export const EVENT_RELAY_JOB = "event_relay";
@@ -79,7 +80,7 @@ function stored(event: OutboxEvent, environment: string | null) {
  * Stores the events not stored yet and, for those only, their deliveries: an event re-pulled
  * after a failure is skipped with its deliveries, so an endpoint created since does not get it.
  */
-async function storeWithDeliveries(tx: Tx, rows: StoredEvent[]): Promise<void> {
+export async function storeWithDeliveries(tx: Tx, rows: StoredEvent[]): Promise<void> {
   const inserted = await tx.event.createManyAndReturn({ data: rows, skipDuplicates: true, select: { event_id: true, org_id: true, env_id: true, type: true } });
   if (inserted.length === 0) return;
   const endpoints = await tx.webhookEndpoint.findMany({

@@ -3,6 +3,7 @@ import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../lib/config.ts";
 import { SANDBOX_WARNING } from "../../../lib/sandbox.ts";
+import { identityRoutes } from "../../../rest-adapter/hosts/identity.ts";
 import { platformRoutes } from "../../../rest-adapter/hosts/platform.ts";
 import { SANDBOX_TAG } from "../../../rest-adapter/route-kit/route.ts";
 import { signKycPayload } from "../../../lib/webhooks/kyc-payload-digest.ts";
@@ -160,6 +161,12 @@ describe("sandbox off: the self-approval attack", () => {
       const response = await off.api(path, { method: route.method, jwt, ...(route.method !== "GET" && { json: {} }) });
       expect([route.operationId, response.status]).toEqual([route.operationId, 404]);
     }
+    // the identity host's too (issue 29's test events)
+    const session = await off.dashboard.sign({ sub: "sandbox-off" });
+    for (const route of identityRoutes.filter((r) => r.tag === SANDBOX_TAG)) {
+      const response = await off.identity(route.path.replace(/\{\w+\}/g, "x_missing"), { method: route.method, bearer: session, ...(route.method !== "GET" && { json: {} }) });
+      expect([route.operationId, response.status]).toEqual([route.operationId, 404]);
+    }
     expect((await (await off.api("/v0/connectors", { jwt })).json()).items.map((c: { id: string }) => c.id)).toEqual(["con_open_banking"]);
     expect((await (await off.api("/v0/connectors?type=exchange", { jwt })).json()).items).toEqual([]);
     const graphql = await fetch(off.urls.graphql, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: JSON.stringify({ query: "{ connectors { id } }" }) });
@@ -181,6 +188,9 @@ describe("sandbox off: the self-approval attack", () => {
     expect(Object.keys(document.paths).filter((path) => path.startsWith("/v0/sandbox/"))).toEqual([]);
     expect(document.paths["/v0/cards/{card_id}/authorizations"]).toBeDefined();
     expect(document.tags.map((t: { name: string }) => t.name)).not.toContain("Sandbox");
+    const identity = await (await off.identity("/openapi.json")).json();
+    expect(Object.keys(identity.paths).filter((path) => path.startsWith("/v0/sandbox/"))).toEqual([]);
+    expect(identity.tags.map((t: { name: string }) => t.name)).not.toContain("Sandbox");
   });
 });
 
