@@ -117,9 +117,6 @@ async function main(): Promise<void> {
   await edit(`subgraphs/${subgraph}/index.ts`, (text) =>
     insertBefore("index.ts", addImport("index.ts", text, `import { ${v.Singular}Resolver } from "./${plural}/${singular}.resolver.ts";`), /\]/, `, ${v.Singular}Resolver`, "resolvers: ["),
   );
-  await edit("rest-adapter/hosts/platform.ts", (text) =>
-    insertBefore("platform.ts", addImport("platform.ts", text, `import { ${v.singular}Routes } from "../routes/${plural}.ts";`), /^\];/m, `  ...${v.singular}Routes,\n`, "export const platformRoutes"),
-  );
   console.log(`
 Next, from the repository's root (CONTRIBUTING.md, "Adding a resource"):
   npm run migration:new -- ${subgraph} ${v.plural_snake}

@@ -39,7 +39,6 @@ import { OfflineAssistant } from "../agent-runtime/chat/offline-assistant.ts";
 import { userPintRoutes } from "../routes/user-pints.ts";
 import { walletRoutes } from "../routes/wallets.ts";
 import { transactionRoutes } from "../routes/transactions.ts";
-import { budgetRoutes } from "../routes/budgets.ts";
 import { insightRoutes } from "../routes/insights.ts";
 import { cardRoutes } from "../routes/cards.ts";
 import { cardFundingRoutes } from "../routes/card-funding.ts";
@@ -49,6 +48,7 @@ import { assetRoutes } from "../routes/assets.ts";
 import { walletAssetRoutes } from "../routes/wallet-assets.ts";
 import { accountRoutes } from "../routes/accounts.ts";
 import { pregeneratedWalletRoutes } from "../routes/pregenerated-wallets.ts";
+import { RESOURCE_ROUTES } from "../resources/resources.generated.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
 export const platformRoutes: Route[] = [
@@ -62,7 +62,8 @@ export const platformRoutes: Route[] = [
   ...pregeneratedWalletRoutes,
   ...walletRoutes,
   ...transactionRoutes,
-  ...budgetRoutes,
+  // the routes the resources' overlays hold (rest-adapter/resources/<entity>.ts), in file-name order
+  ...RESOURCE_ROUTES(),
   ...insightRoutes,
   ...cardRoutes,
   ...cardFundingRoutes,

@@ -2,8 +2,11 @@
 // (scripts/rest-schemas.ts) and the route tables (scripts/operation-types.ts); do not edit. test/unit/operation-types.test.ts
 // fails when it is stale.
 import { Type } from "@sinclair/typebox";
+import type { Route } from "../route-kit/route.ts";
+import * as generated from "./resources.generated.ts";
 import { Address, CardFundingSource, ChainId, EpochMs, Instant, Links } from "../route-kit/schemas.ts";
 import { ScheduledAt } from "./agent-task.ts";
+import { routes as budgetRoutes } from "./budget.ts";
 import { FundingSourceId, ShippingAddress } from "./card.ts";
 import { AuthProviders } from "./environment.ts";
 import { UnconvertedInstant } from "./transaction-page.ts";
@@ -1476,6 +1479,9 @@ export const UpdateWidgetInput = Type.Object({
 
 /** Every resource's component, for rest-adapter/route-kit/components.ts: a new resource is documented without being listed by hand. */
 export const RESOURCE_COMPONENTS = [Asset, Budget, Card, Insight, StatusChange, Transaction, User, Wallet];
+
+/** Every overlay's routes, made with the shapes above, for rest-adapter/hosts/platform.ts. */
+export const RESOURCE_ROUTES = (): Route[] => [...budgetRoutes(generated)];
 
 // Each route's operation data, from the route tables' operations (scripts/operation-types.ts).
 

@@ -66,6 +66,13 @@ describe("renderRestSchemas", () => {
   };
   const source = render(resource, { Config });
 
+  it("lists the routes an overlay holds for the platform host, made with the generated module's shapes", () => {
+    expect(source).toContain("export const RESOURCE_ROUTES = (): Route[] => [];");
+    const withRoutes = render(resource, { Config, routes: () => [] });
+    expect(withRoutes).toContain('import { Config, routes as thingRoutes } from "./thing.ts";');
+    expect(withRoutes).toContain("export const RESOURCE_ROUTES = (): Route[] => [...thingRoutes(generated)];");
+  });
+
   it("selects every field without arguments, nested types' too, less `omit`", () => {
     expect(source).toContain('export const THING_FIELDS = "id name kind previous tags seen_at part { size note } config";');
   });

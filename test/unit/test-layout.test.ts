@@ -1,10 +1,12 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import * as generated from "../../rest-adapter/resources/resources.generated.ts";
 import { SANDBOX_TAG, type Route } from "../../rest-adapter/route-kit/route.ts";
 
 // A tag's tests sit beside each other (CONTRIBUTING.md, "Tests"): test/e2e/<tag>/ holds the e2e
-// tests of the spec tag's routes, and each route module rest-adapter/routes/<name>.ts has its
+// tests of the spec tag's routes, and each route module, rest-adapter/routes/<name>.ts or a
+// resource's overlay with routes, rest-adapter/resources/<name>.ts, has its
 // test/e2e/<tag>/<name>.test.ts in the folder of one of its routes' tags.
 
 const root = join(import.meta.dirname, "..", "..");
@@ -19,16 +21,25 @@ function tagFolder(tag: string): string {
   return tag.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 }
 
-const modules = await Promise.all(
-  readdirSync(join(root, "rest-adapter", "routes"))
-    .filter((file) => file.endsWith(".ts"))
-    .map(async (file) => {
-      const exports: Record<string, unknown> = await import(join(root, "rest-adapter", "routes", file));
-      const routes = Object.values(exports).flatMap((value) => (Array.isArray(value) ? (value as Route[]) : [])).filter((route) => typeof route?.operationId === "string");
-      const tags = [...new Set(routes.map((route) => route.tag).filter((tag) => tag !== SANDBOX_TAG))];
-      return { name: file.replace(/\.ts$/, ""), tags };
-    }),
-);
+/** A module's routes: its arrays of routes, or an overlay's `routes` made with the generated shapes. */
+function routesOf(exports: Record<string, unknown>): Route[] {
+  if (typeof exports.routes === "function") return (exports.routes as (shapes: typeof generated) => Route[])(generated);
+  return Object.values(exports).flatMap((value) => (Array.isArray(value) ? (value as Route[]) : [])).filter((route) => typeof route?.operationId === "string");
+}
+
+const modules = (
+  await Promise.all(
+    ["routes", "resources"].flatMap((folder) =>
+      readdirSync(join(root, "rest-adapter", folder))
+        .filter((file) => file.endsWith(".ts") && !file.endsWith(".generated.ts"))
+        .map(async (file) => {
+          const routes = routesOf(await import(join(root, "rest-adapter", folder, file)));
+          const tags = [...new Set(routes.map((route) => route.tag).filter((tag) => tag !== SANDBOX_TAG))];
+          return { path: `rest-adapter/${folder}/${file}`, name: file.replace(/\.ts$/, ""), routes, tags };
+        }),
+    ),
+  )
+).filter(({ path, routes }) => path.startsWith("rest-adapter/routes/") || routes.length > 0);
 
 describe("e2e tests by tag", () => {
   it("finds the route modules and their tags", () => {
@@ -39,7 +50,7 @@ describe("e2e tests by tag", () => {
   it("gives each route module a test file named like it in the folder of one of its tags", () => {
     const missing = modules
       .filter(({ name, tags }) => !tags.some((tag) => existsSync(join(e2e, tagFolder(tag), `${name}.test.ts`))))
-      .map(({ name, tags }) => `rest-adapter/routes/${name}.ts: no ${tags.map((tag) => `test/e2e/${tagFolder(tag)}/${name}.test.ts`).join(" or ")}`);
+      .map(({ path, name, tags }) => `${path}: no ${tags.map((tag) => `test/e2e/${tagFolder(tag)}/${name}.test.ts`).join(" or ")}`);
     expect(missing).toEqual([]);
   });
 
