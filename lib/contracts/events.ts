@@ -100,6 +100,10 @@ export const EVENT_PAYLOADS = {
     { title: "WalletClaimedEvent" },
   ),
   "transaction.created": Type.Object(TransactionEventData, { title: "TransactionCreatedEvent" }),
+  "transaction.status_changed": Type.Object(
+    { ...TransactionEventData, previous_status: Type.String({ description: "the status it moved from (a walk of several steps reports its start)" }) },
+    { title: "TransactionStatusChangedEvent" },
+  ),
 } satisfies Partial<Record<EventType, TSchema>>;
 export type EmittedEventType = keyof typeof EVENT_PAYLOADS;
 export type EventPayload<T extends EmittedEventType> = Static<(typeof EVENT_PAYLOADS)[T]>;

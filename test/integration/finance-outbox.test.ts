@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unrelayedOutgoingEvents } from "../../lib/outgoing-events-outbox.ts";
 import type { FinanceDb } from "../../subgraphs/finance/db.ts";
+import { moveTransactionStatus, walkTransactionStatus } from "../../subgraphs/finance/transactions/move-transaction-status.ts";
 import { recordMovement } from "../../subgraphs/finance/transactions/record-movement.ts";
 import { cardPurchase, openFinanceDb } from "../support/finance-db.ts";
 
@@ -55,5 +56,22 @@ describe("finance outgoing events outbox", () => {
     // finance does not know the user's environment: the relay asks the users subgraph
     const pending = (await unrelayedOutgoingEvents(db.outgoingEvent, 500)).filter((event) => event.user_id === user_id);
     expect(pending).toEqual([expect.objectContaining({ event_id: rows[0]!.event_id, environment_id: null, type: "transaction.created" })]);
+  });
+
+  it("writes transaction.status_changed once per move, with the status it left, and nothing for a refused move", async () => {
+    const user_id = "usr_outbox_status";
+    const pending = await db.$transaction((tx) => recordMovement(tx, cardPurchase(user_id, "5", new Date(), { status: "pending" })));
+    await db.$transaction((tx) => moveTransactionStatus(tx, { user_id, transaction_id: pending.id, to: "processing" }));
+    await expect(db.$transaction((tx) => moveTransactionStatus(tx, { user_id, transaction_id: pending.id, to: "pending" }))).rejects.toMatchObject({ code: "TXN-409-001" });
+    // a provider's report walks several steps at once: one event, from where it stood
+    expect(await db.$transaction((tx) => walkTransactionStatus(tx, { id: pending.id, user_id, status: "processing" }, "completed"))).toBe(true);
+    // a replayed report finds the status moved on and writes nothing
+    expect(await db.$transaction((tx) => walkTransactionStatus(tx, { id: pending.id, user_id, status: "processing" }, "completed"))).toBe(false);
+    const changes = (await eventsOf(user_id)).filter((row) => row.type === "transaction.status_changed");
+    expect(changes.map((row) => row.data)).toEqual([
+      expect.objectContaining({ id: pending.id, user_id, previous_status: "pending", status: "processing" }),
+      expect.objectContaining({ id: pending.id, user_id, previous_status: "processing", status: "completed" }),
+    ]);
+    expect(changes.every((row) => row.resource_type === "transaction" && row.resource_id === pending.id)).toBe(true);
   });
 });

@@ -1,5 +1,8 @@
 import type { EventPayload } from "../../../lib/contracts/events.ts";
-import type { TransactionView } from "./transaction-view.ts";
+import type { TransactionStatus } from "../../../lib/vocabulary/transactions.ts";
+import type { FinanceTx } from "../db.ts";
+import { emitEvent } from "../outbox/outgoing-events.ts";
+import { loadTransaction, type TransactionView } from "./transaction-view.ts";
 
 /** A transaction as its outgoing events carry it (lib/contracts/events.ts): the REST rendering's fields, instants in epoch ms. */
 export function transactionEventData(user_id: string, view: TransactionView): EventPayload<"transaction.created"> {
@@ -24,4 +27,16 @@ export function transactionEventData(user_id: string, view: TransactionView): Ev
     timestamp: view.timestamp.getTime(),
     created_at: view.created_at.getTime(),
   };
+}
+
+/** Writes transaction.status_changed for a move from `previous_status` to the status the transaction now has, in the move's database transaction; answers the view. */
+export async function emitTransactionStatusChanged(tx: FinanceTx, transaction: { id: string; user_id: string }, previous_status: TransactionStatus): Promise<TransactionView> {
+  const view = (await loadTransaction(tx, transaction.id))!;
+  await emitEvent(tx, {
+    type: "transaction.status_changed",
+    user_id: transaction.user_id,
+    resource: { type: "transaction", id: view.id },
+    data: { ...transactionEventData(transaction.user_id, view), previous_status },
+  });
+  return view;
 }
