@@ -51,28 +51,29 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 const EpochMs = Type.Integer({ description: "epoch milliseconds", examples: [1795694400000] });
 const UserId = Type.String({ description: "the user (`usr_…`)", examples: ["usr_01j9z3k4m5n6p7q8r9s0t1v2w3"] });
 
-const Decimal = (description: string) => Type.String({ description: `${description}, a decimal string` });
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Decimal = (description: string, example: string) => Type.String({ description: `${description}, a decimal string`, examples: [example] });
+/** `schema` or null; `absent`: the sample shows null (a field a sandbox deposit leaves empty) */
+const Nullable = <T extends TSchema>(schema: T, absent = false) => Type.Union([schema, Type.Null()], absent ? { examples: [null] } : {});
 
 /** A ledger movement as REST renders it (GET /v0/transactions/{id}), without its free text (description, note) and status history. */
 const TransactionEventData = {
-  id: Type.String({ description: "the transaction (`txn_…`)" }),
+  id: Type.String({ description: "the transaction (`txn_…`)", examples: ["txn_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
   user_id: UserId,
-  type: Type.String(),
-  status: Type.String({ description: "pending, processing, completed or failed" }),
-  direction: Type.String({ description: "in or out" }),
-  amount: Decimal("in the asset's or currency's units"),
-  asset: Nullable(Type.Object({ symbol: Type.String(), decimals: Type.Integer() })),
-  currency: Nullable(Type.String()),
-  amount_usd: Nullable(Decimal("USD value at the time")),
-  category: Nullable(Type.String()),
-  merchant: Nullable(Type.Object({ name: Nullable(Type.String()), mcc: Nullable(Type.String()) })),
-  wallet_id: Nullable(Type.Integer()),
-  card_id: Nullable(Type.String()),
-  bank_account_id: Nullable(Type.String()),
-  counterparty: Nullable(Type.String()),
-  chain_id: Nullable(Type.Integer()),
-  tx_hash: Nullable(Type.String()),
+  type: Type.String({ examples: ["deposit"] }),
+  status: Type.String({ description: "pending, processing, completed or failed", examples: ["completed"] }),
+  direction: Type.String({ description: "in or out", examples: ["in"] }),
+  amount: Decimal("in the asset's or currency's units", "25.5"),
+  asset: Nullable(Type.Object({ symbol: Type.String({ examples: ["USDC"] }), decimals: Type.Integer({ examples: [6] }) })),
+  currency: Nullable(Type.String({ description: "the fiat currency, for a bank account's or a card's movement; null with an asset", examples: ["USD"] }), true),
+  amount_usd: Nullable(Decimal("USD value at the time", "25.5")),
+  category: Nullable(Type.String({ examples: ["income"] })),
+  merchant: Nullable(Type.Object({ name: Nullable(Type.String({ examples: ["Netflix"] })), mcc: Nullable(Type.String({ examples: ["4899"] })) }), true),
+  wallet_id: Nullable(Type.Integer({ examples: [12] })),
+  card_id: Nullable(Type.String({ examples: ["crd_01jd2x3y4z5a6b7c8d9e0f1g2h"] }), true),
+  bank_account_id: Nullable(Type.String({ examples: ["bnk_01jd2x3y4z5a6b7c8d9e0f1g2h"] }), true),
+  counterparty: Nullable(Type.String(), true),
+  chain_id: Nullable(Type.Integer({ examples: [8453] })),
+  tx_hash: Nullable(Type.String({ examples: ["0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"] })),
   timestamp: EpochMs,
   created_at: EpochMs,
 };
