@@ -78,6 +78,31 @@ const TransactionEventData = {
   created_at: EpochMs,
 };
 
+/** A card as REST renders it (GET /v0/cards/{id}), without its controls, usage and shipping address. */
+const CardEventData = {
+  id: Type.String({ description: "the card (`crd_…`)", examples: ["crd_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  user_id: UserId,
+  type: Type.String({ description: "virtual or physical", examples: ["virtual"] }),
+  status: Type.String({ description: "pending, active, suspended or closed", examples: ["active"] }),
+  nickname: Nullable(Type.String({ examples: ["Travel"] }), true),
+  currency: Type.String({ examples: ["USD"] }),
+  last_four: Type.String({ examples: ["4242"] }),
+  funding_source: Type.Object({ type: Type.String({ description: "crypto_wallet or bank_account", examples: ["crypto_wallet"] }), id: Type.String({ description: "the wallet id (as a string) or bank account id", examples: ["12"] }) }),
+  created_at: EpochMs,
+  updated_at: EpochMs,
+};
+
+/** A sandbox card authorization as REST renders it when it is decided, its purchase named by id. */
+const CardAuthorizationEventData = {
+  id: Type.String({ description: "the authorization (`cau_…`)", examples: ["cau_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  card_id: Type.String({ examples: ["crd_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  user_id: UserId,
+  amount: Decimal("in its currency", "12.5"),
+  currency: Type.String({ examples: ["USD"] }),
+  merchant: Type.Object({ name: Type.String({ examples: ["Coffee Shop"] }), mcc: Type.String({ examples: ["5814"] }) }),
+  created_at: EpochMs,
+};
+
 /**
  * Each emitted type's `data`: the resource as the REST API renders it (ids, statuses, epoch-ms
  * instants, decimal strings for money), small, never a secret. Types not yet emitted have none.
@@ -104,6 +129,16 @@ export const EVENT_PAYLOADS = {
   "transaction.status_changed": Type.Object(
     { ...TransactionEventData, previous_status: Type.String({ description: "the status it moved from (a walk of several steps reports its start)" }) },
     { title: "TransactionStatusChangedEvent" },
+  ),
+  "card.created": Type.Object(CardEventData, { title: "CardCreatedEvent" }),
+  "card.status_changed": Type.Object({ ...CardEventData, previous_status: Type.String({ description: "the status it moved from", examples: ["suspended"] }) }, { title: "CardStatusChangedEvent" }),
+  "card.authorization_approved": Type.Object(
+    { ...CardAuthorizationEventData, decision: Type.Literal("approved"), status: Type.Literal("pending"), transaction_id: Type.String({ description: "the pending card_purchase it booked", examples: ["txn_01jd2x3y4z5a6b7c8d9e0f1g2h"] }) },
+    { title: "CardAuthorizationApprovedEvent" },
+  ),
+  "card.authorization_declined": Type.Object(
+    { ...CardAuthorizationEventData, decision: Type.Literal("declined"), status: Type.Literal("declined"), decline_reason: Type.String({ description: "why (the authorization's decline_reason)", examples: ["insufficient_funds"] }) },
+    { title: "CardAuthorizationDeclinedEvent" },
   ),
 } satisfies Partial<Record<EventType, TSchema>>;
 export type EmittedEventType = keyof typeof EVENT_PAYLOADS;

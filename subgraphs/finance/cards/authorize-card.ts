@@ -13,6 +13,7 @@ import { recordMovement, unitColumns } from "../transactions/record-movement.ts"
 import { usdPriceNow } from "../transactions/usd-value.ts";
 import { decideAuthorization } from "./authorization-rules.ts";
 import { authorizationView, type CardAuthorizationView } from "./card-authorization-view.ts";
+import { emitCardAuthorization } from "./card-events.ts";
 import { lockCard } from "./lock-card.ts";
 import { controlsOf, findOwnCardRow } from "./card-view.ts";
 import { CARD_DECIMALS, resolveSettlement, type CardCurrency, type CardSettlement } from "./card-settlement.ts";
@@ -51,7 +52,8 @@ async function settlementOrNull(services: SandboxCardServices, options: Paramete
  * (out, pending) debiting the funding source one to one in its settlement unit (a wallet's
  * stablecoin, a bank account's currency), naming the card; a bank account's available balance is
  * the bank's reported one less our pending outflows (availableAfter).
- * The funding source is settled (asked of the users subgraph) before the transaction opens.
+ * The funding source is settled (asked of the users subgraph) before the transaction opens. The
+ * decision's card.authorization_approved or card.authorization_declined event is written with it.
  */
 export async function authorizeCard(services: SandboxCardServices, options: AuthorizeCardOptions): Promise<CardAuthorizationView> {
   requireSandbox(services);
@@ -118,6 +120,7 @@ export async function authorizeCard(services: SandboxCardServices, options: Auth
           updated_at: now,
         },
       });
+      await emitCardAuthorization(tx, row);
       return authorizationView(tx, row);
     },
   );

@@ -4,6 +4,7 @@ import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import type { FederatedClient } from "../../../lib/graphql/federated-client.ts";
 import type { FinanceDb } from "../db.ts";
 import { withIdempotency } from "../idempotency/with-idempotency.ts";
+import { emitCardCreated } from "./card-events.ts";
 import { fromJsonSnapshot, jsonSnapshot } from "../../../lib/db/with-idempotency.ts";
 import { accountHolder } from "./account-holder.ts";
 import type { CreateCardInput } from "../types/card.ts";
@@ -28,7 +29,8 @@ export type CreateCardOptions = CreateCardInput & { user_id: string; idempotency
  * status_history), a physical one stays `pending` until its holder activates it and needs a
  * shipping address (a physical card without one, or a virtual card with one, is 422). The number
  * and CVV are sealed before they are stored; the response never carries them. Honours the
- * Idempotency-Key: a retry answers the first card, and the issuer is asked once.
+ * Idempotency-Key: a retry answers the first card, and the issuer is asked once. Its card.created
+ * event is written with it.
  */
 export async function createCard(services: CreateCardServices, options: CreateCardOptions): Promise<CardView> {
   const issuer = requireIssuer(services.cardIssuer);
@@ -53,7 +55,7 @@ export async function createCard(services: CreateCardServices, options: CreateCa
       const issued = await issuer.issue({ card_id: id, user_id: options.user_id, type, currency, shipping_address: shipping });
       const now = new Date();
       const path = issued.confirmed ? (["pending", "active"] as const) : (["pending"] as const);
-      await tx.card.create({
+      const card = await tx.card.create({
         data: {
           id,
           user_id: options.user_id,
@@ -77,6 +79,7 @@ export async function createCard(services: CreateCardServices, options: CreateCa
           status_history: { create: path.map((to, i) => ({ from: i === 0 ? null : path[i - 1]!, to, changed_at: now })) },
         },
       });
+      await emitCardCreated(tx, card);
       return cardView(tx, await findOwnCardRow(tx, options.user_id, id));
     },
   );

@@ -4,13 +4,14 @@ import type { FinanceTx } from "../db.ts";
 import { requireIssuer, type CardIssuer } from "./card-issuer.ts";
 import { cardView, findOwnCardRow, type CardView } from "./card-view.ts";
 import { requireCardAction, type CardAction } from "./card-status.ts";
+import { emitCardStatusChanged } from "./card-events.ts";
 
 type CardRow = Awaited<ReturnType<typeof findOwnCardRow>>;
 
 /**
  * Performs the holder's `action` on their card (a spec 3.3 move from the statuses it allows;
  * anything else CRD-409-001 naming the status), tells the issuer first so the network agrees,
- * and appends the change to status_history. The update matches only while the status is still
+ * and appends the change to status_history with its card.status_changed event. The update matches only while the status is still
  * the one read: of two concurrent actions one applies and the other is refused.
  */
 export async function performCardAction(tx: FinanceTx, issuer: CardIssuer | undefined, options: { user_id: string; card_id: string; action: CardAction; check?: (card: CardRow) => void }): Promise<CardView> {
@@ -26,7 +27,9 @@ export async function performCardAction(tx: FinanceTx, issuer: CardIssuer | unde
     throw appError("CRD-409-001", `The card changed meanwhile; it is ${latest.status}.`);
   }
   await tx.cardStatusChange.create({ data: { card_id: current.id, from: current.status, to, changed_at: now } });
-  return cardView(tx, await findOwnCardRow(tx, options.user_id, options.card_id));
+  const moved = await findOwnCardRow(tx, options.user_id, options.card_id);
+  await emitCardStatusChanged(tx, moved, current.status as CardStatus);
+  return cardView(tx, moved);
 }
 
 /** A physical card's holder activates it with the last four digits printed on it (CRD-422-002 otherwise). */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ORG, startBootstrappedIdentity } from "../../support/identity.ts";
 import type { TestPlatform } from "../../support/platform.ts";
 import { registrationBody } from "../../support/registration.ts";
+import { ensureAsset } from "../../support/finance.ts";
 
 // Issue 29: an organisation's outgoing events reach its webhook endpoint, signed as Standard
 // Webhooks, at a real receiver on loopback (WEBHOOK_ALLOW_LOOPBACK, on in the sandbox).
@@ -12,7 +13,7 @@ let owner: string;
 let receiver: Server;
 let receiverUrl = "";
 let envId = "";
-type Received = { headers: IncomingHttpHeaders; body: string; event: { id: string; type: string; resource: { id: string }; data: Record<string, unknown> } };
+type Received = { url: string; headers: IncomingHttpHeaders; body: string; event: { id: string; type: string; resource: { id: string }; data: Record<string, unknown> } };
 const received: Received[] = [];
 
 beforeAll(async () => {
@@ -20,7 +21,7 @@ beforeAll(async () => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
-      received.push({ headers: req.headers, body, event: JSON.parse(body) });
+      received.push({ url: req.url ?? "", headers: req.headers, body, event: JSON.parse(body) });
       if (req.url === "/down") return res.writeHead(500).end("down");
       res.end("ok");
     });
@@ -28,6 +29,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   ({ platform, owner } = await startBootstrappedIdentity());
+  await ensureAsset((platform.subgraphs.finance as any).services.db, "USDC", 6);
   const provider = { name: "provider_a", issuer: platform.issuer.issuer, jwks_uri: platform.issuer.jwksUri };
   const created = await platform.identity(`/v0/organisation/${ORG}/environments`, { method: "POST", bearer: owner, json: { name: "Deliveries", auth_providers: [provider] } });
   expect(created.status).toBe(201);
@@ -39,12 +41,24 @@ afterAll(async () => {
 });
 
 async function register(sub: string): Promise<string> {
+  return (await registered(sub)).id;
+}
+
+/** A user of the test environment, and how to call the platform as them. */
+async function registered(sub: string) {
   const environment = `${ORG}:${envId}`;
   const jwt = await platform.issuer.sign({ sub });
-  const response = await platform.api("/v0/user/", { method: "POST", jwt, headers: { "x-platform-orgid": environment }, json: await registrationBody(jwt, { environment_id: environment }) });
+  const headers = { "x-platform-orgid": environment };
+  const response = await platform.api("/v0/user/", { method: "POST", jwt, headers, json: await registrationBody(jwt, { environment_id: environment }) });
   const body = await response.json();
   expect(response.status, JSON.stringify(body)).toBe(201);
-  return body.id;
+  const call = async (path: string, json?: unknown) => {
+    const answer = await platform.api(path, { method: json === undefined ? "GET" : "POST", jwt, headers, ...(json !== undefined && { json }) });
+    const result = await answer.json();
+    expect(answer.ok, `${path}: ${JSON.stringify(result)}`).toBe(true);
+    return result;
+  };
+  return { id: body.id as string, call };
 }
 
 /** Waits until the receiver holds a delivery of `type` about `resourceId` (relay and delivery poll every second). */
@@ -89,6 +103,45 @@ describe("webhook delivery", () => {
     const next = await deliveryOf("user.created", await register("deliveries-after-rotation"));
     expect(String(next.headers["webhook-signature"]).split(" ")).toHaveLength(2);
     for (const key of [secret, endpoint.secret]) expect(new Webhook(key).verify(next.body, headersOf(next))).toMatchObject({ type: "user.created" });
+  });
+
+  it("delivers a sandbox deposit's transaction.created and a card's and its authorizations' events once each, signed", async () => {
+    const path = `/v0/organisation/${ORG}/environments/${envId}/webhook-endpoints`;
+    const types = ["transaction.created", "card.created", "card.status_changed", "card.authorization_approved", "card.authorization_declined"];
+    const response = await platform.identity(path, { method: "POST", bearer: owner, json: { url: receiverUrl.replace(/hook$/, "finance"), event_types: types } });
+    expect(response.status).toBe(201);
+    const endpoint = await response.json();
+    const verified = async (type: string, resourceId: string) => {
+      const delivery = await deliveryOf(type, resourceId);
+      expect(delivery.url).toBe("/finance");
+      return new Webhook(endpoint.secret).verify(delivery.body, headersOf(delivery)) as Received["event"];
+    };
+
+    const user = await registered("deliveries-finance");
+    await user.call("/v0/kyc/access-token", {});
+    await user.call("/v0/kyc/submissions", {});
+    await user.call("/v0/kyc/sandbox/decision", { answer: "GREEN" });
+    const wallet_id = (await user.call("/v0/wallets")).items.find((wallet: { type: string }) => wallet.type === "EOA").id as number;
+    const deposit = await user.call("/v0/sandbox/deposits", { wallet_id, asset: "USDC", amount: "20" });
+    expect(await verified("transaction.created", deposit.id)).toMatchObject({ data: { id: deposit.id, user_id: user.id, type: "deposit", amount: "20", status: "completed" } });
+
+    const card = await user.call("/v0/cards", { type: "virtual", funding_source: { type: "crypto_wallet", id: String(wallet_id) } });
+    expect(await verified("card.created", card.id)).toMatchObject({ data: { id: card.id, status: "active", last_four: card.last_four } });
+    const merchant = { name: "Corner Grocery", mcc: "5411" };
+    const approved = await user.call(`/v0/sandbox/cards/${card.id}/authorizations`, { amount: "5", currency: "USD", merchant });
+    expect(await verified("card.authorization_approved", approved.id)).toMatchObject({ data: { id: approved.id, card_id: card.id, decision: "approved", amount: "5", transaction_id: approved.transaction.id } });
+    // the purchase it booked is a transaction too
+    expect(await verified("transaction.created", approved.transaction.id)).toMatchObject({ data: { type: "card_purchase", card_id: card.id, status: "pending" } });
+    const declined = await user.call(`/v0/sandbox/cards/${card.id}/authorizations`, { amount: "500", currency: "USD", merchant });
+    expect(await verified("card.authorization_declined", declined.id)).toMatchObject({ data: { decision: "declined", decline_reason: "insufficient_funds" } });
+    await user.call(`/v0/cards/${card.id}/freeze`, {});
+    expect(await verified("card.status_changed", card.id)).toMatchObject({ data: { status: "suspended", previous_status: "active" } });
+
+    // once each: later passes send nothing more
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const mine = received.filter((r) => r.url === "/finance");
+    expect(mine.map((r) => r.event.type).sort()).toEqual([...types, "transaction.created"].sort());
+    expect(new Set(mine.map((r) => r.event.id)).size).toBe(mine.length);
   });
 
   it("fails what a deleted endpoint was still owed: a receiver answering 500 gets no retry after its endpoint is deleted", async () => {
