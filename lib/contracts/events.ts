@@ -103,6 +103,21 @@ const CardAuthorizationEventData = {
   created_at: EpochMs,
 };
 
+/** A linked bank account as REST renders it (GET /v0/bank-accounts/{id}): the last four digits only, never a token. */
+const BankAccountEventData = {
+  id: Type.String({ description: "the bank account (`bnk_…`)", examples: ["bnk_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  user_id: UserId,
+  institution_id: Type.String({ examples: ["ins_109508"] }),
+  institution_name: Type.String({ examples: ["First Platypus Bank"] }),
+  name: Type.String({ examples: ["Checking"] }),
+  account_type: Type.String({ examples: ["checking"] }),
+  currency: Type.String({ examples: ["USD"] }),
+  mask: Type.String({ description: "the account number's last four digits", examples: ["0000"] }),
+  balance: Nullable(Decimal("the bank's balance as last reported", "1250.00")),
+  connection_status: Type.String({ description: "active, reauth_required, error or revoked", examples: ["active"] }),
+  created_at: EpochMs,
+};
+
 /**
  * Each emitted type's `data`: the resource as the REST API renders it (ids, statuses, epoch-ms
  * instants, decimal strings for money), small, never a secret. Types not yet emitted have none.
@@ -140,6 +155,12 @@ export const EVENT_PAYLOADS = {
     { ...CardAuthorizationEventData, decision: Type.Literal("declined"), status: Type.Literal("declined"), decline_reason: Type.String({ description: "why (the authorization's decline_reason)", examples: ["insufficient_funds"] }) },
     { title: "CardAuthorizationDeclinedEvent" },
   ),
+  "bank_account.linked": Type.Object(BankAccountEventData, { title: "BankAccountLinkedEvent" }),
+  "bank_account.login_required": Type.Object(
+    { ...BankAccountEventData, previous_connection_status: Type.String({ description: "the connection's status before the bank asked for a new login", examples: ["active"] }) },
+    { title: "BankAccountLoginRequiredEvent" },
+  ),
+  "bank_account.unlinked": Type.Object({ ...BankAccountEventData, unlinked_at: EpochMs }, { title: "BankAccountUnlinkedEvent" }),
 } satisfies Partial<Record<EventType, TSchema>>;
 export type EmittedEventType = keyof typeof EVENT_PAYLOADS;
 export type EventPayload<T extends EmittedEventType> = Static<(typeof EVENT_PAYLOADS)[T]>;

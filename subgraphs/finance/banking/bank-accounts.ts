@@ -1,7 +1,10 @@
 import { appError } from "../../../lib/errors/app-error.ts";
 import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import { newId } from "../../../lib/ids.ts";
-import { Prisma, type FinanceDb } from "../db.ts";
+import { Prisma, type FinanceDb, type FinanceTx } from "../db.ts";
+import { emitEvent } from "../outbox/outgoing-events.ts";
+import type { EventPayload } from "../../../lib/contracts/events.ts";
+import type { BankConnectionStatus } from "../../../lib/vocabulary/bank-accounts.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { BankingProvider } from "./banking-provider.ts";
 
@@ -33,9 +36,26 @@ export function bankAccountView(row: AccountRow) {
 }
 export type BankAccountView = ReturnType<typeof bankAccountView>;
 
+/** A bank account as its outgoing events carry it (lib/contracts/events.ts). */
+function bankAccountEventData(row: AccountRow): EventPayload<"bank_account.linked"> {
+  const { synced_at: _synced, updated_at: _updated, ...view } = bankAccountView(row);
+  return { ...view, user_id: row.user_id, created_at: row.created_at.getTime() };
+}
+
+/**
+ * Writes bank_account.login_required for each linked account of a connection whose bank asked for
+ * a new login (it moved from `previous` to reauth_required), in the move's database transaction.
+ */
+export async function emitLoginRequired(tx: FinanceTx, connectionId: string, previous: BankConnectionStatus): Promise<void> {
+  const accounts = await tx.bankAccount.findMany({ where: { connection_id: connectionId, unlinked_at: null }, include: WITH_CONNECTION, orderBy: { id: "asc" } });
+  for (const row of accounts)
+    await emitEvent(tx, { type: "bank_account.login_required", user_id: row.user_id, resource: { type: "bank_account", id: row.id }, data: { ...bankAccountEventData(row), previous_connection_status: previous } });
+}
+
 /**
  * Exchanges the widget's public token for the login's accounts and stores them, the access token
- * sealed. A public token links once: a second exchange (also a concurrent one) is BNK-400-001.
+ * sealed, each with its bank_account.linked event. A public token links once: a second exchange
+ * (also a concurrent one) is BNK-400-001.
  */
 export async function linkBankAccounts(
   db: FinanceDb,
@@ -62,12 +82,12 @@ export async function linkBankAccounts(
       });
       const accounts = [];
       for (const account of item.accounts) {
-        accounts.push(
-          await tx.bankAccount.create({
-            data: { id: newId("bnk"), user_id: options.user_id, connection_id: connection.id, ...account, balance: account.balance },
-            include: WITH_CONNECTION,
-          }),
-        );
+        const row = await tx.bankAccount.create({
+          data: { id: newId("bnk"), user_id: options.user_id, connection_id: connection.id, ...account, balance: account.balance },
+          include: WITH_CONNECTION,
+        });
+        await emitEvent(tx, { type: "bank_account.linked", user_id: row.user_id, resource: { type: "bank_account", id: row.id }, data: bankAccountEventData(row) });
+        accounts.push(row);
       }
       return accounts.map(bankAccountView);
     });
@@ -97,7 +117,8 @@ export async function getBankAccount(db: FinanceDb, userId: string, id: string):
 
 /**
  * Unlinks an account: it leaves the list and stops syncing, its past transactions stay in the
- * feed. The login is revoked at the provider once none of its accounts is linked any more.
+ * feed; its bank_account.unlinked event is written with it. The login is revoked at the provider
+ * once none of its accounts is linked any more.
  */
 export async function unlinkBankAccount(db: FinanceDb, provider: BankingProvider | undefined, cipher: CardDataCipher, options: { user_id: string; id: string; now?: Date }): Promise<BankAccountView> {
   const now = options.now ?? new Date();
@@ -106,9 +127,10 @@ export async function unlinkBankAccount(db: FinanceDb, provider: BankingProvider
     if (!found) throw appError("BNK-404-001");
     const account = await tx.bankAccount.update({ where: { id: found.id }, data: { unlinked_at: now }, include: WITH_CONNECTION });
     const remaining = await tx.bankAccount.count({ where: { connection_id: found.connection_id, unlinked_at: null } });
-    if (remaining > 0) return { account, revoke: null };
-    const connection = await tx.bankConnection.update({ where: { id: found.connection_id }, data: { status: "revoked" } });
-    return { account: { ...account, connection: { ...account.connection, status: "revoked" } }, revoke: connection };
+    const connection = remaining > 0 ? null : await tx.bankConnection.update({ where: { id: found.connection_id }, data: { status: "revoked" } });
+    const unlinked = connection ? { ...account, connection: { ...account.connection, status: connection.status } } : account;
+    await emitEvent(tx, { type: "bank_account.unlinked", user_id: found.user_id, resource: { type: "bank_account", id: found.id }, data: { ...bankAccountEventData(unlinked), unlinked_at: now.getTime() } });
+    return { account: unlinked, revoke: connection };
   });
   // told after the commit: a provider that cannot be reached leaves a revoked row and a dangling login, never the reverse
   if (revoke && provider) await provider.removeItem(cipher.open(revoke.access_token_sealed));

@@ -2,6 +2,7 @@ import { isUniqueViolation } from "../../../lib/db/prisma-errors.ts";
 import type { BankConnectionStatus } from "../../../lib/vocabulary/bank-accounts.ts";
 import type { FinanceTx } from "../db.ts";
 import { applyRampOutcome, type RampOutcome } from "../ramps/apply-ramp-outcome.ts";
+import { emitLoginRequired } from "./bank-accounts.ts";
 import { nextConnectionStatus, type ConnectionTrigger } from "./connection-status.ts";
 import { syncBankConnection, type BankSyncServices } from "./sync-bank-transactions.ts";
 
@@ -77,5 +78,6 @@ async function applyConnectionEvent(tx: FinanceTx, itemId: string | null, trigge
   // matched on the status read: an unlink meanwhile (revoked is final) leaves it alone
   const { count } = await tx.bankConnection.updateMany({ where: { id: connection.id, status: from }, data: { status: to } });
   if (count === 0) return { outcome: "ignored", detail: `the connection changed while ${trigger} was applied` };
+  if (to === "reauth_required") await emitLoginRequired(tx, connection.id, from);
   return { outcome: "applied", detail: `connection ${connection.id}: ${from} → ${to}` };
 }
