@@ -118,6 +118,27 @@ const BankAccountEventData = {
   created_at: EpochMs,
 };
 
+/** A ramp as REST renders it (GET /v0/ramps/{id}) after its status moved. */
+const RampEventData = {
+  id: Type.String({ description: "the ramp (`rmp_…`)", examples: ["rmp_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  user_id: UserId,
+  quote_id: Type.String({ examples: ["rmq_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  direction: Type.String({ description: "on (fiat to crypto) or off", examples: ["on"] }),
+  status: Type.String({ description: "its ledger transaction's status: pending, processing, completed or failed", examples: ["completed"] }),
+  previous_status: Type.String({ description: "the status it moved from (a report of several steps gives its start)", examples: ["processing"] }),
+  transaction_id: Type.String({ examples: ["txn_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  bank_account_id: Type.String({ examples: ["bnk_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+  wallet_id: Type.Integer({ examples: [12] }),
+  chain_id: Type.Integer({ examples: [8453] }),
+  asset: Type.String({ examples: ["USDC"] }),
+  asset_amount: Decimal("the asset side", "99.5"),
+  currency: Type.String({ examples: ["USD"] }),
+  fiat_amount: Decimal("the fiat side", "100.00"),
+  fee: Decimal("the provider's fee, in the currency", "0.50"),
+  failure_reason: Nullable(Type.String({ examples: ["insufficient_funds"] }), true),
+  updated_at: EpochMs,
+};
+
 /**
  * Each emitted type's `data`: the resource as the REST API renders it (ids, statuses, epoch-ms
  * instants, decimal strings for money), small, never a secret. Types not yet emitted have none.
@@ -161,6 +182,7 @@ export const EVENT_PAYLOADS = {
     { title: "BankAccountLoginRequiredEvent" },
   ),
   "bank_account.unlinked": Type.Object({ ...BankAccountEventData, unlinked_at: EpochMs }, { title: "BankAccountUnlinkedEvent" }),
+  "ramp.status_changed": Type.Object(RampEventData, { title: "RampStatusChangedEvent" }),
 } satisfies Partial<Record<EventType, TSchema>>;
 export type EmittedEventType = keyof typeof EVENT_PAYLOADS;
 export type EventPayload<T extends EmittedEventType> = Static<(typeof EVENT_PAYLOADS)[T]>;
