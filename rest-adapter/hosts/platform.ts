@@ -39,7 +39,6 @@ import { OfflineAssistant } from "../agent-runtime/chat/offline-assistant.ts";
 import { userPintRoutes } from "../routes/user-pints.ts";
 import { walletRoutes } from "../routes/wallets.ts";
 import { transactionRoutes } from "../routes/transactions.ts";
-import { insightRoutes } from "../routes/insights.ts";
 import { cardRoutes } from "../routes/cards.ts";
 import { cardFundingRoutes } from "../routes/card-funding.ts";
 import { cardAuthorizationRoutes } from "../routes/card-authorizations.ts";
@@ -64,7 +63,6 @@ export const platformRoutes: Route[] = [
   ...transactionRoutes,
   // the routes the resources' overlays hold (rest-adapter/resources/<entity>.ts), in file-name order
   ...RESOURCE_ROUTES(),
-  ...insightRoutes,
   ...cardRoutes,
   ...cardFundingRoutes,
   ...cardAuthorizationRoutes,

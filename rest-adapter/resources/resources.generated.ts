@@ -9,6 +9,7 @@ import { ScheduledAt } from "./agent-task.ts";
 import { routes as budgetRoutes } from "./budget.ts";
 import { FundingSourceId, ShippingAddress } from "./card.ts";
 import { AuthProviders } from "./environment.ts";
+import { routes as insightRoutes } from "./insight.ts";
 import { UnconvertedInstant } from "./transaction-page.ts";
 import { SandboxPaymentType } from "./transaction.ts";
 import { SyncCounts } from "./user-connector.ts";
@@ -1481,7 +1482,7 @@ export const UpdateWidgetInput = Type.Object({
 export const RESOURCE_COMPONENTS = [Asset, Budget, Card, Insight, StatusChange, Transaction, User, Wallet];
 
 /** Every overlay's routes, made with the shapes above, for rest-adapter/hosts/platform.ts. */
-export const RESOURCE_ROUTES = (): Route[] => [...budgetRoutes(generated)];
+export const RESOURCE_ROUTES = (): Route[] => [...budgetRoutes(generated), ...insightRoutes(generated)];
 
 // Each route's operation data, from the route tables' operations (scripts/operation-types.ts).
 
