@@ -183,6 +183,37 @@ export const EVENT_PAYLOADS = {
   ),
   "bank_account.unlinked": Type.Object({ ...BankAccountEventData, unlinked_at: EpochMs }, { title: "BankAccountUnlinkedEvent" }),
   "ramp.status_changed": Type.Object(RampEventData, { title: "RampStatusChangedEvent" }),
+  "budget.threshold_crossed": Type.Object(
+    {
+      budget_id: Type.String({ examples: ["bgt_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+      user_id: UserId,
+      category: Type.String({ examples: ["dining"] }),
+      period: Type.String({ examples: ["monthly"] }),
+      period_start: EpochMs,
+      period_end: EpochMs,
+      currency: Type.String({ examples: ["USD"] }),
+      amount: Decimal("the budget's limit", "400"),
+      spent: Decimal("spent in the period", "330.5"),
+      remaining: Decimal("left in the period (negative once over)", "69.5"),
+      percentage_used: Type.Number({ examples: [82.63] }),
+      threshold: Type.Integer({ description: "the share (percent) crossed: 80 or 100, once per budget, period and share", examples: [80] }),
+    },
+    { title: "BudgetThresholdCrossedEvent" },
+  ),
+  "insight.created": Type.Object(
+    {
+      id: Type.String({ description: "the insight (`ins_…`)", examples: ["ins_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+      user_id: UserId,
+      type: Type.String({ examples: ["spending_spike"] }),
+      severity: Type.String({ description: "info, warning or critical", examples: ["warning"] }),
+      status: Type.Literal("active"),
+      title: Type.String({ examples: ["Dining spending is up"] }),
+      description: Type.String({ examples: ["You spent 420.00 USD on dining this month, 2.1 times your usual."] }),
+      data: Type.Record(Type.String(), Type.Unknown(), { description: "the figures it was computed from, as GET /v0/insights answers them" }),
+      created_at: EpochMs,
+    },
+    { title: "InsightCreatedEvent" },
+  ),
 } satisfies Partial<Record<EventType, TSchema>>;
 export type EmittedEventType = keyof typeof EVENT_PAYLOADS;
 export type EventPayload<T extends EmittedEventType> = Static<(typeof EVENT_PAYLOADS)[T]>;

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unrelayedOutgoingEvents } from "../../lib/outgoing-events-outbox.ts";
 import type { FinanceDb } from "../../subgraphs/finance/db.ts";
+import { createBudget } from "../../subgraphs/finance/budgets/create-budget.ts";
+import { computeInsights } from "../../subgraphs/finance/insights/compute-insights.ts";
+import { NO_GOALS } from "../../subgraphs/finance/insights/goal-progress.ts";
 import { moveTransactionStatus, walkTransactionStatus } from "../../subgraphs/finance/transactions/move-transaction-status.ts";
 import { recordMovement } from "../../subgraphs/finance/transactions/record-movement.ts";
 import { cardPurchase, openFinanceDb } from "../support/finance-db.ts";
@@ -73,5 +76,30 @@ describe("finance outgoing events outbox", () => {
       expect.objectContaining({ id: pending.id, user_id, previous_status: "processing", status: "completed" }),
     ]);
     expect(changes.every((row) => row.resource_type === "transaction" && row.resource_id === pending.id)).toBe(true);
+  });
+
+  it("writes insight.created for each new insight and budget.threshold_crossed once per budget, period and threshold", async () => {
+    const user_id = "usr_outbox_budget";
+    const budget = await createBudget(db, { user_id, category: "restaurants", amount: "100", period: "monthly" });
+    const pay = (amount: string) => db.$transaction((tx) => recordMovement(tx, cardPurchase(user_id, amount, new Date(), { category: "restaurants" })));
+    const compute = () => computeInsights({ db, goals: NO_GOALS }, user_id);
+    await pay("85");
+    await compute();
+    // computed again, the finding stands: refreshed, nothing new
+    await pay("1");
+    await compute();
+    await pay("20");
+    await compute();
+    const rows = await eventsOf(user_id);
+    const crossed = rows.filter((row) => row.type === "budget.threshold_crossed");
+    expect(crossed.map((row) => [row.resource_type, row.resource_id, (row.data as { threshold: number }).threshold])).toEqual([
+      ["budget", budget.id, 80],
+      ["budget", budget.id, 100],
+    ]);
+    expect(crossed[0]!.data).toMatchObject({ budget_id: budget.id, user_id, category: "restaurants", amount: "100", spent: "85", percentage_used: 85, period_start: expect.any(Number) });
+    const insights = await db.insight.findMany({ where: { user_id }, orderBy: { created_at: "asc" } });
+    const created = rows.filter((row) => row.type === "insight.created");
+    expect(created.map((row) => row.resource_id).sort()).toEqual(insights.map((insight) => insight.id).sort());
+    expect(created[0]!.data).toMatchObject({ id: insights[0]!.id, user_id, type: "budget_warning", severity: "warning", status: "active", title: "Restaurants budget 80% used", data: { threshold: 80 } });
   });
 });
