@@ -279,7 +279,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   const schemas: Record<string, unknown> = {};
   for (const component of [...COMPONENTS, ...(options.schemas ?? [])]) {
     const { $id, ...schema } = jsonSchema(component);
-    schemas[$id as string] = schema;
+    const name = $id as string;
+    // a payload titled like a resource would silently replace its component
+    if (name in schemas) throw new Error(`two components are named ${name}`);
+    schemas[name] = schema;
   }
   return {
     openapi: "3.1.0",

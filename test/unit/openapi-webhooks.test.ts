@@ -64,6 +64,12 @@ describe("the identity document's webhooks", () => {
     for (const ref of refs(document)) expect(document.components.schemas[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
   });
 
+  it("refuses a payload schema named like another component, which would replace it", () => {
+    const build = (schemas: object[]) => buildOpenApiDocument({ title: "t", description: "d", serverUrl: "http://x.test", routes: [], schemas: schemas as never });
+    expect(() => build([{ $id: "ProblemDetail", type: "object" }])).toThrow("two components are named ProblemDetail");
+    expect(() => build(eventPayloadComponents())).not.toThrow();
+  });
+
   it("validates each type's sample (the sandbox test event's data) against its envelope, and refuses a payload missing a field", () => {
     const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
     ajv.addSchema({ $id: "doc", components: document.components });

@@ -13,11 +13,11 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
 
 /**
  * The resource a sample is about: the type's `<resource>` part, and the sample's own id for it
- * (`id`, `<resource>_id`, else its first `…_id`), so the envelope reads like a real one.
+ * (`<resource>_id`, else `id`, else its first `…_id`: a card authorization's event is about its card), so type and id agree.
  */
 function sampleResource(type: EventType, data: Record<string, unknown>): { resource_type: string; resource_id: string } {
   const resource_type = type.split(".")[0]!;
-  const key = ["id", `${resource_type}_id`, ...Object.keys(data).filter((name) => name.endsWith("_id"))].find((name) => data[name] !== undefined && data[name] !== null);
+  const key = [`${resource_type}_id`, "id", ...Object.keys(data).filter((name) => name.endsWith("_id"))].find((name) => data[name] !== undefined && data[name] !== null);
   return { resource_type, resource_id: key === undefined ? newId(resource_type.slice(0, 3)) : String(data[key]) };
 }
 
