@@ -1,4 +1,5 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type SchemaOptions, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
+import { AGENT_TASK_FINAL_STATUSES, RULE_ACTION_OUTCOMES, RULE_ACTIONS } from "../vocabulary/agents.ts";
 
 /**
  * The outgoing event catalogue (issue 29): every type a webhook endpoint may subscribe to, named
@@ -50,6 +51,8 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 const EpochMs = Type.Integer({ description: "epoch milliseconds", examples: [1795694400000] });
 const UserId = Type.String({ description: "the user (`usr_…`)", examples: ["usr_01j9z3k4m5n6p7q8r9s0t1v2w3"] });
+/** One of a vocabulary list (lib/vocabulary/), as REST renders it. */
+const literalsOf = <const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<TLiteral<T[number]>[]> => Type.Union(values.map((value) => Type.Literal(value)), options);
 
 const Decimal = (description: string, example: string) => Type.String({ description: `${description}, a decimal string`, examples: [example] });
 /** `schema` or null; `absent`: the sample shows null (a field a sandbox deposit leaves empty) */
@@ -213,6 +216,34 @@ export const EVENT_PAYLOADS = {
       created_at: EpochMs,
     },
     { title: "InsightCreatedEvent" },
+  ),
+  "agent_task.finished": Type.Object(
+    {
+      id: Type.String({ description: "the task (`tsk_…`)", examples: ["tsk_01j9z3k4m5n6p7q8r9s0t1v2w3"] }),
+      user_id: UserId,
+      kind: Type.String({ description: "what it does, e.g. `strategy_run`, `transfer`", examples: ["strategy_run"] }),
+      status: literalsOf(AGENT_TASK_FINAL_STATUSES, { description: "the final status it reached (spec 3.5)" }),
+      error: Type.Union([Type.String(), Type.Null()], { description: "why it failed; null unless failed", examples: [null] }),
+      user_strategy_id: Type.Union([Type.String(), Type.Null()], { description: "the user strategy it ran (`strategy_run`)", examples: ["ust_01j9z3k4m5n6p7q8r9s0t1v2w3"] }),
+      attempts: Type.Integer({ description: "runs started", examples: [1] }),
+      scheduled_at: EpochMs,
+      finished_at: EpochMs,
+    },
+    { title: "AgentTaskFinishedEvent" },
+  ),
+  "user_rule.fired": Type.Object(
+    {
+      id: Type.String({ description: "the firing (`rex_…`), as GET /v0/user/me/rules/{rule_id}/executions lists it", examples: ["rex_01j9z3k4m5n6p7q8r9s0t1v2w3"] }),
+      rule_id: Type.String({ description: "the rule (`rul_…`)", examples: ["rul_01j9z3k4m5n6p7q8r9s0t1v2w3"] }),
+      user_id: UserId,
+      action_type: literalsOf(RULE_ACTIONS),
+      outcome: literalsOf(RULE_ACTION_OUTCOMES, { description: "`fired`: its action done or queued; `failed`: its action could not start (`detail` says why). Firings skipped inside the cooldown or stopped are not events" }),
+      detail: Type.Union([Type.String(), Type.Null()], { examples: [null] }),
+      task_id: Type.Union([Type.String(), Type.Null()], { description: "the agent task its action queued (transfer, strategy_trigger); its agent_task.finished follows", examples: [null] }),
+      event_key: Type.String({ description: "what fired it: ledger:<event>, time:<slot>, price:<asset>:<side>:<instant>", examples: ["ledger:1042"] }),
+      created_at: EpochMs,
+    },
+    { title: "UserRuleFiredEvent" },
   ),
 } satisfies Partial<Record<EventType, TSchema>>;
 export type EmittedEventType = keyof typeof EVENT_PAYLOADS;

@@ -27,6 +27,9 @@ export type UserSetStrategyStatus = (typeof USER_SET_STRATEGY_STATUSES)[number];
 /** Spec 3.5's agent task states (the moves: subgraphs/agents/tasks/task-status.ts). */
 export const AGENT_TASK_STATUSES = ["queued", "next", "running", "completed", "failed", "cancelled"] as const;
 export type AgentTaskStatus = (typeof AGENT_TASK_STATUSES)[number];
+/** The statuses a task ends in; none moves on (agent_task.finished reports reaching one). */
+export const AGENT_TASK_FINAL_STATUSES = ["completed", "failed", "cancelled"] as const satisfies readonly AgentTaskStatus[];
+export type AgentTaskFinalStatus = (typeof AGENT_TASK_FINAL_STATUSES)[number];
 
 /** Spec 2.10's rule triggers and actions (their settings: subgraphs/agents/rules/rule-definitions.ts). */
 export const RULE_TRIGGERS = ["transaction_received", "balance_threshold", "time_based", "price_alert"] as const;
@@ -43,6 +46,9 @@ export type UserRuleStatus = (typeof USER_RULE_STATUSES)[number];
 /** What one firing of a rule did (subgraphs/agents/rules/fire-rule.ts). */
 export const RULE_EXECUTION_OUTCOMES = ["fired", "failed", "skipped", "stopped"] as const;
 export type RuleExecutionOutcome = (typeof RULE_EXECUTION_OUTCOMES)[number];
+/** The firings whose action was run or tried (user_rule.fired); a skipped or stopped one ran none. */
+export const RULE_ACTION_OUTCOMES = ["fired", "failed"] as const satisfies readonly RuleExecutionOutcome[];
+export type RuleActionOutcome = (typeof RULE_ACTION_OUTCOMES)[number];
 
 /** Spec 2.10's widget types. */
 export const WIDGET_TYPES = ["balance", "transactions", "chat", "budget"] as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { compareDecimals, roundUpDifference, subtractDecimals } from "../../lib/decimal.ts";
-import { AGENT_TASK_STATUSES, USER_CONNECTOR_STATUSES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
+import { AGENT_TASK_FINAL_STATUSES, AGENT_TASK_STATUSES, USER_CONNECTOR_STATUSES, USER_STRATEGY_STATUSES } from "../../lib/vocabulary/agents.ts";
 import { nextConnectorStatus, requireConnectorMove } from "../../subgraphs/agents/connectors/connector-status.ts";
 import { canMoveUserStrategy, requireUserStrategyMove } from "../../subgraphs/agents/strategies/user-strategy-status.ts";
 import { canMoveTask, isFinalTaskStatus, requireTaskMove } from "../../subgraphs/agents/tasks/task-status.ts";
@@ -23,7 +23,7 @@ describe("an agent task's moves (spec 3.5)", () => {
           expect((error as AppError).detail).toContain(`The task is ${from}`);
         }
       }
-    expect(AGENT_TASK_STATUSES.filter(isFinalTaskStatus)).toEqual(["completed", "failed", "cancelled"]);
+    expect(AGENT_TASK_STATUSES.filter(isFinalTaskStatus)).toEqual([...AGENT_TASK_FINAL_STATUSES]);
   });
 });
 
