@@ -33,7 +33,7 @@ export interface OutboxSource {
 }
 
 /** The producers whose subgraphs keep an outbox; each is a peer of the identity service. */
-export const OUTBOX_PRODUCERS = ["users", "finance"] as const;
+export const OUTBOX_PRODUCERS = ["users", "finance", "agents"] as const;
 export type OutboxProducer = (typeof OUTBOX_PRODUCERS)[number];
 
 /** A producer's outbox read through its peer client. */

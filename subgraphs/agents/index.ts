@@ -23,6 +23,7 @@ import { UserWidgetsResolver, WidgetResolver } from "./widgets/widget.resolver.t
 import { ConnectorResolver, UserConnectorsFieldResolver } from "./connectors/connector.resolver.ts";
 import { SandboxExchange, SandboxExport } from "./connectors/connector-provider.ts";
 import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
+import { OutboxPeerResolver } from "./outbox/outbox-peer.resolver.ts";
 
 export const agentsSubgraph = defineSubgraph({
   name: "agents",
@@ -55,7 +56,7 @@ export const agentsSubgraph = defineSubgraph({
       providers: config.sandbox ? { con_sandbox_exchange: new SandboxExchange(), con_sandbox_books: new SandboxExport("accounting"), con_sandbox_tax: new SandboxExport("tax") } : {},
     };
   },
-  resolvers: [AgentsUserResolver, AgentTokenResolver, CurrentAgentTokenResolver, ChatResolver, ChatActionResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver, ConnectorResolver, UserConnectorsFieldResolver],
+  resolvers: [AgentsUserResolver, AgentTokenResolver, CurrentAgentTokenResolver, ChatResolver, ChatActionResolver, StrategyResolver, UserStrategyResolver, UserStrategiesFieldResolver, AgentTaskResolver, NotificationResolver, UserRuleResolver, UserRulesFieldResolver, WidgetResolver, UserWidgetsResolver, ConnectorResolver, UserConnectorsFieldResolver, OutboxPeerResolver],
   orphanedTypes: [AgentsUser],
   // the user's own fields here are keyed on the id alone
   references: () => ({ User: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } }),

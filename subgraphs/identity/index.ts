@@ -28,11 +28,11 @@ import { WebhookEndpointResolver } from "./webhook-endpoints/webhook-endpoint.re
  * The identity service: organisations, environments, members, API keys, webhook endpoints, user
  * lookup and PINTs.
  * It asks the users subgraph who owns a wallet (PINT exchange and revocation) and the producers
- * (users, finance) for their outgoing events, and never reads their tables.
+ * (users, finance, agents) for their outgoing events, and never reads their tables.
  */
 export const identitySubgraph = defineSubgraph({
   name: "identity",
-  peers: ["users", "finance"],
+  peers: ["users", "finance", "agents"],
   services: ({ config, database, logger, signingKey, rateLimits }, peers): IdentityServices => {
     const db = createIdentityDb(database);
     const log = logger.child({ subgraph: "identity" });

@@ -84,7 +84,7 @@ describe("the subgraph kit", () => {
         expect(peer).not.toBe(name);
       }
     }
-    expect(subgraphPeers("identity")).toEqual(["users", "finance"]);
+    expect(subgraphPeers("identity")).toEqual(["users", "finance", "agents"]);
   });
 
   it("queries a peer as the calling service's internal principal", async () => {

@@ -66,7 +66,7 @@ beforeAll(async () => {
   const authProviders = JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]);
   const subgraphPorts: Record<string, number> = {};
   for (const name of SUBGRAPH_NAMES) subgraphPorts[name] = await freePort();
-  // subgraphs reach their peers (finance → users, identity → users and finance) over signed HTTP too
+  // subgraphs reach their peers (finance → users, identity → users, finance and agents) over signed HTTP too
   const subgraphUrls = Object.fromEntries(SUBGRAPHS.map(({ name, urlVariable }) => [urlVariable, `http://127.0.0.1:${subgraphPorts[name]}/graphql`]));
   const [port, identityPort, rpcPort] = [await freePort(), await freePort(), await freePort()];
   adapterUrl = `http://127.0.0.1:${port}`;
