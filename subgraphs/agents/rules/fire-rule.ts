@@ -1,10 +1,11 @@
 import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import type { ActionSettings } from "../../../lib/contracts/rules.ts";
 import { newId } from "../../../lib/ids.ts";
-import type { RuleAction, RuleExecutionOutcome } from "../../../lib/vocabulary/agents.ts";
+import type { RuleAction, RuleActionOutcome, RuleExecutionOutcome } from "../../../lib/vocabulary/agents.ts";
 import { causeOfReaction, ruleIdsIn, ruleLink, strategyLink } from "../automation/causation.ts";
 import type { AgentsTx, Prisma } from "../db.ts";
 import { notify } from "../notifications/notifications.ts";
+import { emitEvent } from "../outbox/outgoing-events.ts";
 import { insertAgentTask } from "../tasks/agent-tasks.ts";
 import { decideFiring, stopReason } from "./rule-limits.ts";
 import { stopRules } from "./rule-status.ts";
@@ -39,7 +40,9 @@ export interface RuleEvent {
  * written at once; a transfer or a strategy run is queued as an agent task keyed by the
  * execution and carrying its cause (the event's chain plus this rule), so money moves once,
  * durably, and its movements say what caused them. A transfer from a rule an agent token made
- * without write:transfers is recorded as failed and moves nothing.
+ * without write:transfers is recorded as failed and moves nothing. A firing whose action ran or
+ * failed to start emits user_rule.fired (issue 29) with the execution; a second firing for the
+ * event emits nothing.
  */
 export async function fireRule(tx: AgentsTx, rule: RuleRow, event: RuleEvent, now = new Date()): Promise<string | null> {
   if (await tx.userRuleExecution.findUnique({ where: { rule_id_event_key: { rule_id: rule.id, event_key: event.key } }, select: { id: true } })) return null;
@@ -63,7 +66,7 @@ export async function fireRule(tx: AgentsTx, rule: RuleRow, event: RuleEvent, no
   }
 
   const action = rule.action as Record<string, unknown>;
-  let outcome: RuleExecutionOutcome = "fired";
+  let outcome: RuleActionOutcome = "fired";
   let detail: string | null = null;
   let task_id: string | null = null;
   switch (rule.action_type as RuleAction) {
@@ -98,5 +101,11 @@ export async function fireRule(tx: AgentsTx, rule: RuleRow, event: RuleEvent, no
   }
   await record(outcome, detail, task_id);
   await tx.userRule.update({ where: { id: rule.id }, data: { last_fired_at: now } });
+  await emitEvent(tx, {
+    type: "user_rule.fired",
+    user_id: rule.user_id,
+    resource: { type: "user_rule", id: rule.id },
+    data: { id, rule_id: rule.id, user_id: rule.user_id, action_type: rule.action_type as RuleAction, outcome, detail, task_id, event_key: event.key, created_at: now.getTime() },
+  });
   return id;
 }

@@ -2,8 +2,9 @@ import type { AutomationCause } from "../../../lib/automation-finance.ts";
 import { AppError } from "../../../lib/errors/app-error.ts";
 import type { JobHandler, JobRow } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
-import type { AgentTaskStatus } from "../../../lib/vocabulary/agents.ts";
+import type { AgentTaskFinalStatus, AgentTaskStatus } from "../../../lib/vocabulary/agents.ts";
 import { Prisma, type AgentsDb } from "../db.ts";
+import { emitEvent } from "../outbox/outgoing-events.ts";
 import { recordStrategyRun } from "../strategies/strategy-runs.ts";
 import { moveTask } from "./agent-tasks.ts";
 import type { TaskKinds } from "./task-kinds.ts";
@@ -26,13 +27,21 @@ export interface TaskRunnerOptions {
 export function taskRunner(options: TaskRunnerOptions): JobHandler {
   const { db, kinds, logger } = options;
 
-  async function finish(taskId: string, to: Extract<AgentTaskStatus, "completed" | "failed" | "cancelled">, data: { output?: Record<string, unknown>; error?: string }): Promise<void> {
+  /** The one place a task reaches a final status; a finish replayed after it did (a late runner, an exhausted job) changes and emits nothing. */
+  async function finish(taskId: string, to: AgentTaskFinalStatus, data: { output?: Record<string, unknown>; error?: string }): Promise<void> {
     await db.$transaction(async (tx) => {
       const task = await tx.agentTask.findUniqueOrThrow({ where: { id: taskId } });
       if (task.status !== "running") return;
       const now = new Date();
-      await moveTask(tx, task, to, { finished_at: now, ...(data.output && { output: data.output as Prisma.InputJsonValue }), ...(data.error && { error: data.error.slice(0, 2000) }) }, now);
+      const error = data.error ? data.error.slice(0, 2000) : null;
+      await moveTask(tx, task, to, { finished_at: now, ...(data.output && { output: data.output as Prisma.InputJsonValue }), ...(error && { error }) }, now);
       if (task.user_strategy_id && to !== "cancelled") await recordStrategyRun(tx, task.user_strategy_id, { error: to === "completed" ? null : (data.error ?? "failed"), covered_until: task.scheduled_at });
+      await emitEvent(tx, {
+        type: "agent_task.finished",
+        user_id: task.user_id,
+        resource: { type: "agent_task", id: task.id },
+        data: { id: task.id, user_id: task.user_id, kind: task.kind, status: to, error, user_strategy_id: task.user_strategy_id, attempts: task.attempts, scheduled_at: task.scheduled_at.getTime(), finished_at: now.getTime() },
+      });
     });
   }
 
