@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { EVENT_TYPES } from "../../lib/contracts/events.ts";
+import { EVENT_PAYLOADS, EVENT_TYPES } from "../../lib/contracts/events.ts";
 import { defineRoute } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
 import { Links, literalUnion, PageOffset, withLinks } from "../route-kit/schemas.ts";
@@ -11,7 +11,8 @@ const EVENT_PATH = "/v0/organisation/{org_id}/events/{event_id}";
 const ENVELOPE =
   "Each event is the envelope webhook receivers are sent: `id` (`evt_…`, the `webhook-id`), `type` (`<resource>.<change>`), `api_version` (the `info.version` its `data` was rendered with), `created_at`, " +
   "`environment_id` (`<org-id>:<env-id>`, the environment of the user it concerns), `resource` (`type`, `id`) and `data` (the resource as this API renders it: ids, statuses, epoch-millisecond instants, decimal strings for money, never a secret). " +
-  "Emitted today: `user.created`, `user.kyc_status_changed`, `safe.deployment_completed`, `safe.deployment_failed`, `wallet.claimed`; events of the default environment belong to no organisation and are not listed. " +
+  // the catalogue's types with a payload schema are those emitted
+  `Emitted today: ${Object.keys(EVENT_PAYLOADS).map((type) => `\`${type}\``).join(", ")}; events of the default environment belong to no organisation and are not listed. ` +
   "Events are written with the change they report and reach this list within seconds (the identity service relays them).";
 
 export const eventRoutes = [

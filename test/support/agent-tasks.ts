@@ -21,10 +21,10 @@ export async function runStrategy(platform: TestPlatform, jwt: string, user_stra
   return finishedTask(platform, jwt, task.id);
 }
 
-/** The agent task once it has completed, failed or been cancelled. */
-export async function finishedTask(platform: TestPlatform, jwt: string, id: string) {
+/** The agent task once it has completed, failed or been cancelled; `headers` for a user of an organisation environment (x-platform-orgid). */
+export async function finishedTask(platform: TestPlatform, jwt: string, id: string, headers: Record<string, string> = {}) {
   for (let i = 0; i < 200; i++) {
-    const task = await (await platform.api(`/v0/agent-tasks/${id}`, { jwt })).json();
+    const task = await (await platform.api(`/v0/agent-tasks/${id}`, { jwt, headers })).json();
     if (["completed", "failed", "cancelled"].includes(task.status)) return task;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
