@@ -46,6 +46,13 @@ export const MAX_SECRET_OVERLAP_SECONDS = 7 * 86_400;
 export const WEBHOOK_DISABLED_REASONS = ["gone", "failing", "user"] as const;
 export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
+/** A delivery of one event to one endpoint: pending (owed, on the retry schedule), delivered (a 2xx answered) or failed (given up). */
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/** The attempts the events API shows per delivery, at most (the newest). */
+export const MAX_ATTEMPTS_SHOWN = 100;
+
 /** The longest endpoint URL taken. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 

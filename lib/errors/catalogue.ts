@@ -167,6 +167,7 @@ export const ERROR_CATALOGUE = {
   "IDS-409-001": { status: 409, title: "Conflict", detail: "The resource already exists.", type_name: "conflict" },
   "IDS-409-002": { status: 409, title: "Last Owner", detail: "An organisation keeps at least one owner.", type_name: "last_owner" },
   "IDS-409-003": { status: 409, title: "Webhook Endpoint Limit", detail: "The environment already has the most webhook endpoints allowed; delete one first.", type_name: "webhook_endpoint_limit" },
+  "IDS-409-004": { status: 409, title: "Nothing To Redeliver To", detail: "No enabled webhook endpoint of the event's environment is subscribed to its type.", type_name: "no_webhook_endpoint" },
   "IDS-400-001": { status: 400, title: "Invalid Resource Identifier", detail: "The SRI is not a platform user id (usr_…).", type_name: "invalid_sri" },
   "IDS-422-006": { status: 422, title: "Invalid Scopes", detail: "scopes must be non-empty, known and from one partition.", type_name: "invalid_scopes" },
   "IDS-422-007": { status: 422, title: "Invalid Environment", detail: "env_id is not an active environment of this organisation.", type_name: "invalid_environment" },

@@ -573,6 +573,14 @@ export const UpdateEnvironmentInput = Type.Object({
   auth_is_active: Type.Optional(Type.Boolean({ description: "false: no JWT is accepted with x-platform-orgid <org_id>:<env_id>" })),
 });
 
+/** FailedEventsRedelivery's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/failed-events-redelivery.ts). */
+export const FAILED_EVENTS_REDELIVERY_FIELDS = "queued";
+
+/** FailedEventsRedelivery as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/failed-events-redelivery.ts). */
+export const FailedEventsRedelivery = Type.Object({
+  queued: Type.Integer({ description: "deliveries queued again" }),
+});
+
 /** Insight's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/insight.ts). */
 export const INSIGHT_FIELDS = "id type severity status title description data created_at updated_at resolved_at dismissed_at";
 
@@ -727,6 +735,49 @@ export const SubmitOnboardingSafeInput = Type.Object({
   mode: Type.Union([Type.Literal("user_signed_deploy"), Type.Literal("byo"), Type.Literal("agent_create2")], { description: "user_signed_deploy, byo or agent_create2." }),
   safe_address: Type.Optional(Address),
   transaction_hash: Type.Optional(Type.String({ description: "user_signed_deploy only: hash of the deployment transaction the user sent (config.deploy_transaction). Omitted: only records the choice.", pattern: "^0x[0-9a-fA-F]{64}$" })),
+});
+
+/** OrganisationEventDetail's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/organisation-event-detail.ts). */
+export const ORGANISATION_EVENT_DETAIL_FIELDS = "id type api_version created_at environment_id resource { type id } data deliveries { id endpoint_id status attempt_count next_attempt_at delivered_at attempts { attempted_at status_code latency_ms response_excerpt error } }";
+
+/** OrganisationEventDetail as REST answers it within the routes that write it inline: the GraphQL type with its overlay (rest-adapter/resources/organisation-event-detail.ts). */
+export const OrganisationEventDetail = Type.Object({
+  id: Type.String({ description: "`evt_…`, stable: the `webhook-id` of its deliveries" }),
+  type: Type.String({ description: "what happened, `<resource>.<change>` (the catalogue of the Events tag)" }),
+  api_version: Type.String({ description: "the interface version `data` was rendered with (`info.version` of /openapi.json)" }),
+  created_at: EpochMs,
+  environment_id: Type.String({ description: "the environment of the user it concerns, `<org-id>:<env-id>`" }),
+  resource: Type.Object({
+    type: Type.String({ description: "the resource's kind: `user`, `wallet`, `pregenerated_wallet`, …" }),
+    id: Type.String({ description: "its id, as the API renders it" }),
+  }),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: "the resource the event is about, as the API version of `api_version` renders it (the type's payload schema)" }),
+  deliveries: Type.Array(Type.Object({
+    id: Type.String({ description: "whd_<id>", examples: ["whd_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+    endpoint_id: Type.String({ description: "the webhook endpoint (whe_<id>)", examples: ["whe_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+    status: Type.Union([Type.Literal("pending"), Type.Literal("delivered"), Type.Literal("failed")]),
+    attempt_count: Type.Integer({ description: "attempts made, every round counted (a redelivery starts a new round)" }),
+    next_attempt_at: Type.Union([EpochMs, Type.Null()], { description: "when it is attempted next; null unless pending" }),
+    delivered_at: Type.Union([EpochMs, Type.Null()], { description: "when a 2xx answered; null unless delivered" }),
+    attempts: Type.Array(Type.Object({
+      attempted_at: EpochMs,
+      status_code: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status; null when no answer came (timeout, refused address, network error)" }),
+      latency_ms: Type.Integer({ description: "from sending to the end of the answer (or the error), in milliseconds" }),
+      response_excerpt: Type.Union([Type.String({ maxLength: 1024 }), Type.Null()], { description: "the answer's first KiB" }),
+      error: Type.Union([Type.String(), Type.Null()], { description: "why no answer came (a timeout, a refused address, a network error); null when one came" }),
+    }), { description: "its attempts, newest first (the latest 100)" }),
+  }), { description: "one per endpoint it was owed to, oldest first" }),
+});
+
+/** A request body: the GraphQL input RedeliverEventInput, its String fields taking the enums of OrganisationEventDetail's. */
+export const RedeliverEventInput = Type.Object({
+  endpoint_id: Type.Optional(Type.String({ description: "only to this endpoint (whe_<id>) of the event's environment; absent: every enabled endpoint subscribed to its type", minLength: 1 })),
+});
+
+/** A request body: the GraphQL input RedeliverFailedEventsInput, its String fields taking the enums of OrganisationEventDetail's. */
+export const RedeliverFailedEventsInput = Type.Object({
+  since: Type.Integer({ description: "events created at or after this instant", minimum: 0, examples: [1795000000000] }),
+  endpoint_id: Type.Optional(Type.String({ description: "only deliveries to this endpoint (whe_<id>)", minLength: 1 })),
 });
 
 /** OrganisationEvent's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/organisation-event.ts). */
@@ -4529,6 +4580,57 @@ export interface OperationData {
         id: string;
       };
       data: Record<string, unknown>;
+      deliveries: {
+        id: string;
+        endpoint_id: string;
+        status: "pending" | "delivered" | "failed";
+        attempt_count: number;
+        next_attempt_at: number | null;
+        delivered_at: number | null;
+        attempts: {
+          attempted_at: number;
+          status_code: number | null;
+          latency_ms: number;
+          response_excerpt: string | null;
+          error: string | null;
+        }[];
+      }[];
+    };
+  };
+  /** POST /v0/organisation/{org_id}/events/{event_id}/redeliver */
+  redeliverOrganisationEvent: {
+    event: {
+      id: string;
+      type: string;
+      api_version: string;
+      created_at: number;
+      environment_id: string;
+      resource: {
+        type: string;
+        id: string;
+      };
+      data: Record<string, unknown>;
+      deliveries: {
+        id: string;
+        endpoint_id: string;
+        status: "pending" | "delivered" | "failed";
+        attempt_count: number;
+        next_attempt_at: number | null;
+        delivered_at: number | null;
+        attempts: {
+          attempted_at: number;
+          status_code: number | null;
+          latency_ms: number;
+          response_excerpt: string | null;
+          error: string | null;
+        }[];
+      }[];
+    };
+  };
+  /** POST /v0/organisation/{org_id}/events/redeliver */
+  redeliverFailedOrganisationEvents: {
+    redelivery: {
+      queued: number;
     };
   };
   /** GET /v0/organisation/{org_id}/members */

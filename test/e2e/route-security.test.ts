@@ -174,6 +174,8 @@ const IDENTITY_SAMPLES: Record<string, { params?: Record<string, string>; body?:
   updateOrganisation: { body: { name: "Probe Ltd" } },
   listOrganisationEvents: {},
   getOrganisationEvent: { params: { event_id: "evt_missing" } },
+  redeliverOrganisationEvent: { params: { event_id: "evt_missing" }, body: {} },
+  redeliverFailedOrganisationEvents: { body: { since: 0 } },
   listMembers: {},
   addMember: { body: { sub: "probe-member" } },
   updateMember: { params: { member_id: "mem_missing" }, body: { role: "member" } },

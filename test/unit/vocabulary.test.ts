@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ENVIRONMENT_KINDS, KEY_PARTITIONS } from "../../lib/auth/api-key.ts";
 import { PAT_SCOPES } from "../../lib/auth/personal-access-token.ts";
 import { PINT_SIGNER_ROLES } from "../../lib/auth/pint-scopes.ts";
-import { WEBHOOK_DISABLED_REASONS } from "../../lib/contracts/events.ts";
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS } from "../../lib/contracts/events.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { AGENT_TASK_STATUSES, CONNECTOR_TYPES, RULE_ACTIONS, RULE_TRIGGERS, STRATEGY_CATEGORIES, USER_CONNECTOR_STATUSES, USER_RULE_STATUSES, USER_SET_STRATEGY_STATUSES, USER_STRATEGY_STATUSES, WIDGET_TYPES } from "../../lib/vocabulary/agents.ts";
 import { ACCOUNT_SOURCES, ASSET_TYPES, PRICE_SOURCES } from "../../lib/vocabulary/assets.ts";
@@ -41,6 +41,7 @@ const ENUMS: Record<string, readonly string[]> = {
   PintStatus: PINT_STATUSES,
   PintRevoker: PINT_REVOKERS,
   WebhookDisabledReason: WEBHOOK_DISABLED_REASONS,
+  WebhookDeliveryStatus: WEBHOOK_DELIVERY_STATUSES,
   TransactionType: TRANSACTION_TYPES,
   TransactionStatus: TRANSACTION_STATUSES,
   TransactionDirection: TRANSACTION_DIRECTIONS,

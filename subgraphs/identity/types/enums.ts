@@ -1,6 +1,6 @@
 import { ENVIRONMENT_KINDS, KEY_PARTITIONS } from "../../../lib/auth/api-key.ts";
 import { PINT_SIGNER_ROLES } from "../../../lib/auth/pint-scopes.ts";
-import { WEBHOOK_DISABLED_REASONS } from "../../../lib/contracts/events.ts";
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS } from "../../../lib/contracts/events.ts";
 import { graphqlEnum } from "../../../lib/graphql/enums.ts";
 import { MEMBER_ROLES, MEMBER_STATUSES, ORGANISATION_STATUSES } from "../../../lib/vocabulary/organisations.ts";
 import { PINT_REVOKERS, PINT_STATUSES } from "../../../lib/vocabulary/pints.ts";
@@ -15,3 +15,4 @@ export const PintSignerRoleEnum = graphqlEnum(PINT_SIGNER_ROLES, "PintSignerRole
 export const PintStatusEnum = graphqlEnum(PINT_STATUSES, "PintStatus", "active, expired or revoked.");
 export const PintRevokerEnum = graphqlEnum(PINT_REVOKERS, "PintRevoker", "Who revoked a mandate: the user or the organisation.");
 export const WebhookDisabledReasonEnum = graphqlEnum(WEBHOOK_DISABLED_REASONS, "WebhookDisabledReason", "Why a webhook endpoint is disabled: gone (its receiver answered 410), failing (every delivery failed for days) or user (switched off).");
+export const WebhookDeliveryStatusEnum = graphqlEnum(WEBHOOK_DELIVERY_STATUSES, "WebhookDeliveryStatus", "pending (owed: on the retry schedule), delivered (a 2xx answered) or failed (given up, or its endpoint deleted).");

@@ -79,10 +79,13 @@ describe("organisation events", () => {
 
     const one = await platform.identity(`/v0/organisation/${ORG}/events/${created.id}`, { bearer: owner });
     expect(one.status).toBe(200);
+    // no endpoint in the environment: owed to none
     expect(await one.json()).toEqual({
       ...created,
+      deliveries: [],
       _links: {
         self: { href: `${platform.config.publicIdentityUrl}/v0/organisation/${ORG}/events/${created.id}` },
+        redeliver: { href: `${platform.config.publicIdentityUrl}/v0/organisation/${ORG}/events/${created.id}/redeliver`, method: "POST" },
         events: { href: `${platform.config.publicIdentityUrl}/v0/organisation/${ORG}/events` },
       },
     });
@@ -134,6 +137,26 @@ describe("organisation events", () => {
     expect((await events("?limit=200")).some((event) => event.resource.id === outsider.id)).toBe(false);
   });
 
+  it("filters by resource, creation time and delivery success; an event owed to no endpoint matches neither delivery_success", async () => {
+    const user = await registerInEnvironment("events-filters", orgid);
+    const created = await waitFor(`?resource_id=${user.id}`, (items) => (items.length > 0 ? items : undefined));
+    expect(created.map((event) => [event.type, event.resource.id])).toEqual([["user.created", user.id]]);
+    const at = created[0]!.created_at;
+    const ids = async (query: string) => (await events(`${query}&resource_id=${user.id}`)).map((event) => event.id);
+    expect(await ids(`?created_after=${at - 1}`)).toEqual([created[0]!.id]);
+    expect(await ids(`?created_after=${at}`)).toEqual([]);
+    expect(await ids(`?created_before=${at + 1}`)).toEqual([created[0]!.id]);
+    expect(await ids(`?created_before=${at}`)).toEqual([]);
+    expect(await ids(`?created_after=${encodeURIComponent(new Date(at - 1).toISOString())}`)).toEqual([created[0]!.id]);
+    expect(await ids("?delivery_success=false")).toEqual([]);
+    expect(await ids("?delivery_success=true")).toEqual([]);
+    for (const [query, field] of [["created_after=yesterday", "created_after"], ["delivery_success=maybe", "delivery_success"], ["resource_id=", "resource_id"]] as const) {
+      const invalid = await platform.identity(`/v0/organisation/${ORG}/events?${query}`, { bearer: owner });
+      expect(invalid.status, query).toBe(422);
+      expect(await invalid.json(), query).toMatchObject({ error_code: "GEN-422-001", detail: [{ loc: ["query", field] }] });
+    }
+  });
+
   it("pages and filters: limit and offset as on the host's other lists, an unknown type is 422", async () => {
     expect((await platform.identity(`/v0/organisation/${ORG}/events?limit=10&offset=20`, { bearer: owner })).status).toBe(200);
     expect(await events("?limit=1")).toHaveLength(1);
@@ -168,7 +191,7 @@ describe("organisation events", () => {
     expect(operation.description).toContain("user.kyc_status_changed");
     const item = operation.responses["200"].content["application/json"].schema.properties.items.items;
     expect(Object.keys(item.properties).sort()).toEqual(["api_version", "created_at", "data", "environment_id", "id", "resource", "type"]);
-    expect(operation.parameters.map((p: { name: string; in: string }) => `${p.in} ${p.name}`)).toEqual(expect.arrayContaining(["path org_id", "query limit", "query offset", "query type", "query env_id"]));
+    expect(operation.parameters.map((p: { name: string; in: string }) => `${p.in} ${p.name}`)).toEqual(expect.arrayContaining(["path org_id", "query limit", "query offset", "query type", "query env_id", "query resource_id", "query created_after", "query created_before", "query delivery_success"]));
     expect(document.paths["/v0/organisation/{org_id}/events/{event_id}"].get.operationId).toBe("getOrganisationEvent");
     // each type's delivery is an OpenAPI 3.1 webhook (test/unit/openapi-webhooks.test.ts checks them all)
     expect(document.webhooks["user.created"].post.requestBody.content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/UserCreatedEvent" });
