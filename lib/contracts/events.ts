@@ -26,6 +26,7 @@ export const EVENT_TYPES = [
   "insight.created",
   "agent_task.finished",
   "user_rule.fired",
+  "webhook_endpoint.disabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -251,6 +252,16 @@ export const EVENT_PAYLOADS = {
       created_at: EpochMs,
     },
     { title: "UserRuleFiredEvent" },
+  ),
+  "webhook_endpoint.disabled": Type.Object(
+    {
+      id: Type.String({ description: "the endpoint (`whe_…`)", examples: ["whe_01jd2x3y4z5a6b7c8d9e0f1g2h"] }),
+      url: Type.String({ examples: ["https://hooks.example.com/platform"] }),
+      disabled_reason: Type.Union([Type.Literal("gone"), Type.Literal("failing")], { description: "gone: its receiver answered 410; failing: every attempt failed for five days" }),
+      failing_since: Type.Union([EpochMs, Type.Null()], { description: "when its unbroken run of failed attempts began (failing); null for gone" }),
+      disabled_at: EpochMs,
+    },
+    { title: "WebhookEndpointDisabledEvent" },
   ),
 } satisfies Partial<Record<EventType, TSchema>>;
 export type EmittedEventType = keyof typeof EVENT_PAYLOADS;

@@ -52,6 +52,7 @@ export const eventRoutes = [
     description:
       "The organisation wrapper's `_links.events` (spec 2.5): the outgoing events of the organisation's environments, newest first. " +
       ENVELOPE +
+      " The identity service adds `webhook_endpoint.disabled` when it disables an endpoint (its receiver answered 410, or every attempt failed for five days): the organisation members' notice, sent to the environment's other endpoints subscribed to it." +
       " Filters combine with AND: `type`, `env_id`, `resource_id` (the event's `resource.id`), `created_after` and `created_before` (epoch milliseconds or ISO 8601, both exclusive), and `delivery_success`: " +
       `\`false\` lists the events with at least one ${UNDELIVERED}, what a receiver that was down missed (redeliver them with POST …/events/redeliver); \`true\` the events with deliveries, every one delivered. ` +
       "Events owed to no endpoint, or whose deliveries are yet to be attempted, match neither. `limit` 1 to 200 (default 50) and `offset` from 0 page through it, as on the host's other lists. " +

@@ -112,7 +112,7 @@ export const webhookEndpointRoutes = [
     tag: TAG,
     summary: "Change a webhook endpoint's URL, event types, description or enabled",
     description:
-      "Fields left out stay; `event_types` replaces the whole list; `description: null` removes it. `enabled: true` enables it again and clears `disabled_reason` (after `gone` or `failing` too); `enabled: false` disables it with `disabled_reason: \"user\"`. " +
+      "Fields left out stay; `event_types` replaces the whole list; `description: null` removes it. `enabled: true` enables it again and clears `disabled_reason` (after `gone` or `failing` too, when it gets five more days before `failing` again; its deliveries still pending are sent, and POST …/events/redeliver sends the failed ones again); `enabled: false` disables it with `disabled_reason: \"user\"`. " +
       ACCESS,
     security: ["DashboardSession"],
     params: EndpointPath,

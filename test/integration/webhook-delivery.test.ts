@@ -269,3 +269,69 @@ describe("the delivery job", () => {
     expect(now().getTime() - t0.getTime()).toBeGreaterThanOrEqual(3 * 86_400_000);
   });
 });
+
+describe("an endpoint failing for five days", () => {
+  const DAY = 86_400_000;
+
+  /** One new event at the harness's clock, attempted (the other deliveries due then too). */
+  async function eventAttempted(env: string, h: { job: { deliverDue(): Promise<number> }; now(): Date }): Promise<string> {
+    const [eventId] = await relay(env);
+    await db.webhookDelivery.updateMany({ where: { event_id: eventId! }, data: { next_attempt_at: h.now() } });
+    await h.job.deliverDue();
+    return eventId!;
+  }
+
+  it("is disabled (failing) once every attempt has failed for five days, and the disabled event is stored and owed to the environment's other endpoints", async () => {
+    const target = await endpoint("env_fail", { event_types: ["user.created"] });
+    const watcher = await endpoint("env_fail", { event_types: ["webhook_endpoint.disabled"] });
+    const h = harness([failing]);
+    const t0 = h.now();
+    await eventAttempted("env_fail", h);
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ enabled: true, failing_since: t0 });
+    h.set(new Date(t0.getTime() + 5 * DAY - 1000));
+    await eventAttempted("env_fail", h);
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ enabled: true, disabled_reason: null, failing_since: t0 });
+    h.set(new Date(t0.getTime() + 5 * DAY));
+    await eventAttempted("env_fail", h);
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ enabled: false, disabled_reason: "failing" });
+    expect(lines.some((line) => line.includes("webhook endpoint disabled") && line.includes(target.id))).toBe(true);
+
+    const notice = await db.event.findFirstOrThrow({ where: { type: "webhook_endpoint.disabled", resource_id: target.id }, include: { deliveries: true } });
+    expect(notice).toMatchObject({
+      org_id: "org_d",
+      env_id: "env_fail",
+      resource_type: "webhook_endpoint",
+      data: { id: target.id, url: "https://hooks.example.com/in", disabled_reason: "failing", failing_since: t0.getTime(), disabled_at: h.now().getTime() },
+    });
+    expect(notice.deliveries.map((delivery) => delivery.endpoint_id)).toEqual([watcher.id]);
+  });
+
+  it("starts its five days again after a delivery succeeds", async () => {
+    const target = await endpoint("env_flaky", { event_types: ["user.created"] });
+    let answer: SendOutcome = failing;
+    let at = new Date(Date.now() + 1000);
+    const h = { job: webhookDelivery({ db, cipher, logger, now: () => at, random: () => 0.5, send: async () => answer }), now: () => at, set: (date: Date) => (at = date) };
+    const t0 = h.now();
+    await eventAttempted("env_flaky", h);
+    h.set(new Date(t0.getTime() + DAY));
+    answer = ok;
+    await eventAttempted("env_flaky", h);
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ failing_since: null });
+    answer = failing;
+    h.set(new Date(t0.getTime() + 2 * DAY));
+    await eventAttempted("env_flaky", h);
+    h.set(new Date(t0.getTime() + 6 * DAY));
+    await eventAttempted("env_flaky", h);
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ enabled: true, failing_since: new Date(t0.getTime() + 2 * DAY) });
+    h.set(new Date(t0.getTime() + 7 * DAY));
+    await eventAttempted("env_flaky", h);
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ enabled: false, disabled_reason: "failing" });
+  });
+
+  it("announces a 410's disable (gone) the same way", async () => {
+    const target = await endpoint("env_gone", { event_types: ["user.created"] });
+    await relay("env_gone");
+    await harness([{ status: 410, retry_after: null, excerpt: "" }]).job.deliverDue();
+    expect(await db.event.findFirstOrThrow({ where: { type: "webhook_endpoint.disabled", resource_id: target.id } })).toMatchObject({ data: { disabled_reason: "gone", failing_since: null } });
+  });
+});

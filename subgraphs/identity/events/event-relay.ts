@@ -79,6 +79,7 @@ function stored(event: OutboxEvent, environment: string | null) {
 /**
  * Stores the events not stored yet and, for those only, their deliveries: an event re-pulled
  * after a failure is skipped with its deliveries, so an endpoint created since does not get it.
+ * Identity's own events (an endpoint disabled) are stored with it too, in their change's transaction.
  */
 export async function storeWithDeliveries(tx: Tx, rows: StoredEvent[]): Promise<void> {
   const inserted = await tx.event.createManyAndReturn({ data: rows, skipDuplicates: true, select: { event_id: true, org_id: true, env_id: true, type: true } });

@@ -14,5 +14,5 @@ export const KeyPartitionEnum = graphqlEnum(KEY_PARTITIONS, "KeyPartition", "ser
 export const PintSignerRoleEnum = graphqlEnum(PINT_SIGNER_ROLES, "PintSignerRole", "owner (the wallet's key or the user's primary EOA) or agent (a registered Safe signer).");
 export const PintStatusEnum = graphqlEnum(PINT_STATUSES, "PintStatus", "active, expired or revoked.");
 export const PintRevokerEnum = graphqlEnum(PINT_REVOKERS, "PintRevoker", "Who revoked a mandate: the user or the organisation.");
-export const WebhookDisabledReasonEnum = graphqlEnum(WEBHOOK_DISABLED_REASONS, "WebhookDisabledReason", "Why a webhook endpoint is disabled: gone (its receiver answered 410), failing (every delivery failed for days) or user (switched off).");
+export const WebhookDisabledReasonEnum = graphqlEnum(WEBHOOK_DISABLED_REASONS, "WebhookDisabledReason", "Why a webhook endpoint is disabled: gone (its receiver answered 410), failing (every attempt failed for five days, none delivered since) or user (switched off).");
 export const WebhookDeliveryStatusEnum = graphqlEnum(WEBHOOK_DELIVERY_STATUSES, "WebhookDeliveryStatus", "pending (owed: on the retry schedule), delivered (a 2xx answered) or failed (given up, or its endpoint deleted).");

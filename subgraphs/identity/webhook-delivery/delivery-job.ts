@@ -5,6 +5,7 @@ import { signStandardWebhook } from "../../../lib/webhooks/standard-webhooks.ts"
 import type { IdentityDb } from "../db.ts";
 import { envelope } from "../events/organisation-events.ts";
 import { signingSecrets } from "../webhook-endpoints/webhook-secrets.ts";
+import { recordEndpointHealth } from "./endpoint-health.ts";
 import { ATTEMPT_TIMEOUT_MS, attemptVerdict, nextAttemptAt } from "./delivery-schedule.ts";
 import type { SendOutcome, SendWebhook } from "./send-webhook.ts";
 
@@ -116,7 +117,7 @@ export function webhookDelivery(options: WebhookDeliveryOptions): JobHandler & {
     const status_code = "error" in outcome ? null : outcome.status;
     const next = verdict.kind === "retry" ? nextAttemptAt({ attempts, first_attempt_at, now: finished, retry_after_ms: verdict.retry_after_ms, ...(options.random && { random: options.random }) }) : null;
     const status = verdict.kind === "delivered" ? "delivered" : verdict.kind === "gone" || next === null ? "failed" : "pending";
-    await db.$transaction(async (tx) => {
+    const disabled = await db.$transaction(async (tx) => {
       await tx.webhookDeliveryAttempt.create({
         data: { delivery_id: id, attempted_at: started, status_code, latency_ms, response_excerpt: "error" in outcome ? null : outcome.excerpt, error },
       });
@@ -134,9 +135,10 @@ export function webhookDelivery(options: WebhookDeliveryOptions): JobHandler & {
           ...(status === "delivered" && { delivered_at: finished }),
         },
       });
-      // the receiver asked never to be called again: the endpoint stops, its pending deliveries wait for it to be enabled again
-      if (verdict.kind === "gone") await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, enabled: true }, data: { enabled: false, disabled_reason: "gone" } });
+      // 410 (the receiver asked never to be called again) or five days of failures stop the endpoint; its pending deliveries wait for it to be enabled again
+      return recordEndpointHealth(tx, endpoint, verdict.kind === "delivered" || verdict.kind === "gone" ? verdict.kind : "failed", { started, finished });
     });
+    if (disabled) logger.warn({ endpoint_id: endpoint.id, disabled_reason: disabled }, "webhook endpoint disabled");
     logger.info(
       { delivery_id: id, event_id: delivery.event_id, event_type: delivery.event.type, endpoint_id: endpoint.id, attempt: attempts, status_code, latency_ms, error, outcome: status, next_attempt_at: next?.toISOString() ?? null },
       "webhook delivery attempt",

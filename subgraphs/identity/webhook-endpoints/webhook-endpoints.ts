@@ -132,8 +132,13 @@ export async function updateWebhookEndpoint(
   await liveEnvironment(db, path.org_id, path.env_id);
   return db.$transaction(async (tx: Tx) => {
     const row = await findEndpoint(tx, path);
+    // enabled again: its failing run starts afresh, so it gets another five days before "failing"
     const switched =
-      input.enabled === true ? { enabled: true, disabled_reason: null } : input.enabled === false && row.enabled ? { enabled: false, disabled_reason: "user" } : {};
+      input.enabled === true
+        ? { enabled: true, disabled_reason: null, ...(!row.enabled && { failing_since: null }) }
+        : input.enabled === false && row.enabled
+          ? { enabled: false, disabled_reason: "user" }
+          : {};
     return view(await tx.webhookEndpoint.update({ where: { id: row.id }, data: { ...data, ...switched } }));
   });
 }
