@@ -107,6 +107,74 @@ export function recordWebhookDelivery(receiver: string, status: number): void {
   if (enabled) webhookDeliveries.inc({ receiver, status: String(status) });
 }
 
+// Outgoing webhooks (issue 29): the identity service's deliveries to organisations' endpoints
+// (platform_webhook_deliveries_total above counts the webhooks this platform receives).
+const outgoingAttempts = timedCount(
+  { plural: "platform_outgoing_webhook_attempts", singular: "platform_outgoing_webhook_attempt" },
+  "Outgoing webhook POSTs, by result: delivered (a 2xx) or failed (any other answer, or none)",
+  ["result"],
+);
+const outgoingAttemptFailures = new client.Counter({
+  name: "platform_outgoing_webhook_attempt_failures_total",
+  help: "Outgoing webhook POSTs not answered with a 2xx, by answer: 3xx, 4xx, 5xx (the status class), or none (a timeout, a refused address, a network error)",
+  labelNames: ["answer"] as const,
+  registers: [registry],
+});
+const outgoingDeliveries = new client.Counter({
+  name: "platform_outgoing_webhook_deliveries_total",
+  help: "Outgoing webhook deliveries settled, by outcome: delivered, or failed (given up after three days, or its endpoint answered 410)",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
+/** One attempt of an outgoing webhook: its status code (null when no answer came) and how long it took; `settled`: the delivery's outcome when the attempt ended it. */
+export function recordOutgoingWebhookAttempt(statusCode: number | null, seconds: number, settled: "delivered" | "failed" | null): void {
+  if (!enabled) return;
+  const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  outgoingAttempts({ result: delivered ? "delivered" : "failed" }, seconds);
+  if (!delivered) outgoingAttemptFailures.inc({ answer: statusCode === null ? "none" : `${Math.floor(statusCode / 100)}xx` });
+  if (settled) outgoingDeliveries.inc({ outcome: settled });
+}
+
+/** The outgoing webhooks' queue: due pending deliveries of enabled endpoints, and the oldest one's due time. */
+type WebhookQueueSource = () => Promise<{ due: number; oldest_due_at: Date | null; now: Date }>;
+const webhookQueues = new Set<WebhookQueueSource>();
+
+async function webhookQueueStats(): Promise<{ due: number; age: number }> {
+  let due = 0;
+  let age = 0;
+  for (const source of webhookQueues) {
+    // a database outage must not fail the scrape: that source reports nothing this time
+    const stats = await source().catch(() => undefined);
+    if (!stats) continue;
+    due += stats.due;
+    if (stats.oldest_due_at) age = Math.max(age, (stats.now.getTime() - stats.oldest_due_at.getTime()) / 1000);
+  }
+  return { due, age };
+}
+
+new client.Gauge({
+  name: "platform_outgoing_webhook_queue_age_seconds",
+  help: "How long the oldest due outgoing webhook delivery (pending, its endpoint enabled) has waited since it fell due; 0 when none waits",
+  registers: [registry],
+  async collect() {
+    this.set((await webhookQueueStats()).age);
+  },
+});
+new client.Gauge({
+  name: "platform_outgoing_webhook_due_deliveries",
+  help: "Outgoing webhook deliveries due now (pending, next attempt reached, endpoint enabled), in flight included",
+  registers: [registry],
+  async collect() {
+    this.set((await webhookQueueStats()).due);
+  },
+});
+
+export function registerWebhookQueue(source: WebhookQueueSource): () => void {
+  webhookQueues.add(source);
+  return () => webhookQueues.delete(source);
+}
+
 const rateLimitRefusals = new client.Counter({
   name: "platform_rate_limit_refusals_total",
   help: "Requests refused by a rate limit, by rule (user, ip, api_key, auth_failure, rpc, ...)",

@@ -46,6 +46,11 @@ export interface JobQueueOptions {
    * database, whichever process that is; their handlers answer `later` to run again.
    */
   standing?: readonly string[];
+  /**
+   * Claims only jobs of these kinds (default: every kind). Several queues on one table can split
+   * its kinds, so one kind's slow runs (a webhook receiver taking its 10 s) do not hold up another's.
+   */
+  kinds?: readonly string[];
 }
 
 /** The jobs tables' own default for max_attempts. */
@@ -213,23 +218,27 @@ export class JobQueue {
 
   /** Milliseconds until the next queued job falls due or a running one's lease ends; null: none. */
   private async dueInMs(): Promise<number | null> {
+    const kinds = this.options.kinds ? " AND kind = ANY($1::text[])" : "";
     const [row] = await this.options.db.$queryRawUnsafe<{ due_in_ms: number | null }[]>(
-      `SELECT (EXTRACT(EPOCH FROM LEAST((SELECT min(run_at) FROM ${this.table} WHERE status = 'queued'), (SELECT min(locked_until) FROM ${this.table} WHERE status = 'running')) - now()) * 1000)::float8 AS due_in_ms`,
+      `SELECT (EXTRACT(EPOCH FROM LEAST((SELECT min(run_at) FROM ${this.table} WHERE status = 'queued'${kinds}), (SELECT min(locked_until) FROM ${this.table} WHERE status = 'running'${kinds})) - now()) * 1000)::float8 AS due_in_ms`,
+      ...(this.options.kinds ? [this.options.kinds] : []),
     );
     return row?.due_in_ms ?? null;
   }
 
   private async runBatch(): Promise<number> {
     const leaseMs = this.options.leaseMs ?? 60_000;
+    const kinds = this.options.kinds ? " AND kind = ANY($3::text[])" : "";
     const jobs = await this.options.db.$queryRawUnsafe<JobRow[]>(
       `UPDATE ${this.table} SET status = 'running', attempts = attempts + 1, locked_until = now() + ($2 || ' milliseconds')::interval, updated_at = now()
        WHERE id IN (
          SELECT id FROM ${this.table}
-         WHERE (status = 'queued' AND run_at <= now()) OR (status = 'running' AND locked_until < now())
+         WHERE ((status = 'queued' AND run_at <= now()) OR (status = 'running' AND locked_until < now()))${kinds}
          ORDER BY run_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING id, kind, key, payload, attempts, max_attempts`,
       this.options.batchSize ?? 10,
       String(leaseMs),
+      ...(this.options.kinds ? [this.options.kinds] : []),
     );
     for (const job of jobs) await this.runOne(job);
     return jobs.length;

@@ -2,6 +2,7 @@ import { supportedChainIds } from "../../lib/chains.ts";
 import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { defineSubgraph } from "../../lib/graphql/define-subgraph.ts";
 import { JobQueue } from "../../lib/jobs/job-queue.ts";
+import { registerWebhookQueue } from "../../lib/metrics.ts";
 import { OUTBOX_PRODUCERS, peerOutbox, peerUserEnvironments } from "../../lib/outgoing-events.ts";
 import { createIdentityDb } from "./db.ts";
 import { EnvironmentResolver } from "./environments/environment.resolver.ts";
@@ -40,14 +41,11 @@ export const identitySubgraph = defineSubgraph({
     const sources = OUTBOX_PRODUCERS.map((producer) => peerOutbox(producer, peers[producer]));
     const webhookSecretCipher = CardDataCipher.load(config.cardDataKey, config.dataDir);
     const delivery = webhookDelivery({ db, cipher: webhookSecretCipher, send: webhookSender(config.webhookUrlPolicy), logger: log });
-    const jobs = new JobQueue({
-      db,
-      schema: "identity",
-      logger: log,
-      leaseMs: config.jobLeaseMs,
-      standing: [EVENT_RELAY_JOB, WEBHOOK_DELIVERY_JOB],
-      handlers: { [EVENT_RELAY_JOB]: eventRelay({ db, sources, environments: peerUserEnvironments(peers.users), logger: log }), [WEBHOOK_DELIVERY_JOB]: delivery },
-    });
+    const queue = { db, schema: "identity", logger: log, leaseMs: config.jobLeaseMs };
+    const relay = eventRelay({ db, sources, environments: peerUserEnvironments(peers.users), logger: log });
+    const jobs = new JobQueue({ ...queue, kinds: [EVENT_RELAY_JOB], standing: [EVENT_RELAY_JOB], handlers: { [EVENT_RELAY_JOB]: relay } });
+    // deliveries on a queue of their own (the same table): a pass waiting on a slow receiver (up to 10 s) does not hold up the relay
+    const deliveryJobs = new JobQueue({ ...queue, kinds: [WEBHOOK_DELIVERY_JOB], standing: [WEBHOOK_DELIVERY_JOB], handlers: { [WEBHOOK_DELIVERY_JOB]: delivery } });
     return {
       db,
       logger,
@@ -68,6 +66,8 @@ export const identitySubgraph = defineSubgraph({
       pintExchangeRule: rateLimits.rules.pint_exchange,
       users: peers.users,
       jobs,
+      deliveryJobs,
+      webhookQueueStats: delivery.queueStats,
     };
   },
   resolvers: [OrganisationResolver, OrganisationEventResolver, SandboxEventResolver, EnvironmentResolver, MemberResolver, ApiKeyResolver, WebhookEndpointResolver, UserLookupResolver, UserPintsResolver, PintResolver, PintAudienceResolver],
@@ -79,6 +79,13 @@ export const identitySubgraph = defineSubgraph({
     // a fresh install has an organisation to administer before anything is served
     if (services.bootstrap) await applyBootstrap(services.db, services.bootstrap);
   },
-  start: (services) => services.jobs.start(),
-  stop: (services) => services.jobs.stop(),
+  start: (services) => {
+    services.jobs.start();
+    services.deliveryJobs.start();
+    services.stopWebhookMetrics = registerWebhookQueue(services.webhookQueueStats);
+  },
+  stop: async (services) => {
+    services.stopWebhookMetrics?.();
+    await Promise.all([services.jobs.stop(), services.deliveryJobs.stop()]);
+  },
 });

@@ -5,6 +5,7 @@ import type { PublicUrlPolicy } from "../../lib/net/public-url.ts";
 import type { SigningKey } from "../../lib/auth/signing-key.ts";
 import type { IdentityBootstrap } from "../../lib/config.ts";
 import type { FederatedClient } from "../../lib/graphql/federated-client.ts";
+import type { WebhookQueueStats } from "./webhook-delivery/delivery-job.ts";
 import type { JobQueue } from "../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { RateLimiter, RateLimitRule } from "../../lib/rate-limit/rate-limiter.ts";
@@ -43,6 +44,12 @@ export interface IdentityServices {
   sandbox: boolean;
   /** the users subgraph, its peer: who owns a wallet (pints/wallet-owners.ts) */
   users: FederatedClient;
-  /** the identity service's durable jobs: the event relay (events/event-relay.ts) and webhook deliveries (webhook-delivery/delivery-job.ts) */
+  /** the identity service's durable jobs: the event relay (events/event-relay.ts) */
   jobs: JobQueue;
+  /** webhook deliveries (webhook-delivery/delivery-job.ts), on the same table, claimed by a queue of their own */
+  deliveryJobs: JobQueue;
+  /** the delivery queue's depth and age, for /metrics */
+  webhookQueueStats: () => Promise<WebhookQueueStats>;
+  /** set while started: takes webhookQueueStats off /metrics */
+  stopWebhookMetrics?: () => void;
 }

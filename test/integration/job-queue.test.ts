@@ -63,6 +63,28 @@ describe("JobQueue", () => {
     expect((await db.job.findUnique({ where: { id: "job_1" } }))!.status).toBe("succeeded");
   });
 
+  it("with kinds, claims only those: two queues on one table run side by side, a hanging job of one holding up none of the other's", async () => {
+    let release!: () => void;
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    const ran: string[] = [];
+    const slow = new JobQueue({ db, schema: "users", logger, kinds: ["slow"], handlers: { slow: { run: async () => (ran.push("slow"), await hanging, { outcome: "done" }) } } });
+    const fast = new JobQueue({ db, schema: "users", logger, kinds: ["fast"], handlers: { fast: { run: async () => (ran.push("fast"), { outcome: "done" }) } } });
+    await JobQueue.enqueue(db, "users", { id: "job_slow", kind: "slow", key: "slow", payload: {} });
+    await JobQueue.enqueue(db, "users", { id: "job_fast", kind: "fast", key: "fast", payload: {} });
+    const slowRun = slow.drain();
+    await until(() => ran.includes("slow"), 2000);
+    // the fast queue neither waits for the slow job nor takes it
+    expect(await fast.drain()).toBe(1);
+    expect(ran).toEqual(["slow", "fast"]);
+    expect(await fast.drain()).toBe(0);
+    release();
+    await slowRun;
+    expect((await db.job.findMany({ orderBy: { id: "asc" } })).map((job) => [job.kind, job.status])).toEqual([
+      ["fast", "succeeded"],
+      ["slow", "succeeded"],
+    ]);
+  });
+
   it("keeps one live job per key: enqueueing the same key twice is a no-op", async () => {
     await JobQueue.enqueue(db, "users", { id: "job_a", kind: "test", key: "same", payload: {} });
     await JobQueue.enqueue(db, "users", { id: "job_b", kind: "test", key: "same", payload: {} });

@@ -3,6 +3,7 @@ import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { openDatabase, type Database } from "../../lib/db/database.ts";
 import { applyMigrations } from "../../lib/db/migrations.ts";
 import type { OutboxEvent, UserEnvironments } from "../../lib/outgoing-events.ts";
+import { enableMetrics, registerWebhookQueue, registry } from "../../lib/metrics.ts";
 import { newWebhookSecret, verifyStandardWebhook } from "../../lib/webhooks/standard-webhooks.ts";
 import { createIdentityDb, type IdentityDb } from "../../subgraphs/identity/db.ts";
 import { eventRelay } from "../../subgraphs/identity/events/event-relay.ts";
@@ -333,5 +334,51 @@ describe("an endpoint failing for five days", () => {
     await relay("env_gone");
     await harness([{ status: 410, retry_after: null, excerpt: "" }]).job.deliverDue();
     expect(await db.event.findFirstOrThrow({ where: { type: "webhook_endpoint.disabled", resource_id: target.id } })).toMatchObject({ data: { disabled_reason: "gone", failing_since: null } });
+  });
+});
+
+describe("metrics", () => {
+  /** The value of one series of the scrape (0 when it is not there yet). */
+  async function sample(name: string, labels: Record<string, string> = {}): Promise<number> {
+    for (const line of (await registry.metrics()).split("\n")) {
+      if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+      if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) return Number(line.slice(line.lastIndexOf(" ") + 1));
+    }
+    return 0;
+  }
+
+  it("count attempts by result, failures by answer, settled deliveries and latency, and report the queue's depth and age", async () => {
+    enableMetrics();
+    await endpoint("env_m");
+    const h = harness([failing, { error: "connect ECONNREFUSED" }, ok]);
+    const unregister = registerWebhookQueue(h.job.queueStats);
+    try {
+      const series = {
+        delivered: ["platform_outgoing_webhook_attempts_total", { result: "delivered" }],
+        failed: ["platform_outgoing_webhook_attempts_total", { result: "failed" }],
+        status5xx: ["platform_outgoing_webhook_attempt_failures_total", { answer: "5xx" }],
+        noAnswer: ["platform_outgoing_webhook_attempt_failures_total", { answer: "none" }],
+        settled: ["platform_outgoing_webhook_deliveries_total", { outcome: "delivered" }],
+        timedDelivered: ["platform_outgoing_webhook_attempt_duration_seconds_count", { result: "delivered" }],
+        timedFailed: ["platform_outgoing_webhook_attempt_duration_seconds_count", { result: "failed" }],
+      } as const;
+      const read = async () => Object.fromEntries(await Promise.all(Object.entries(series).map(async ([key, [name, labels]]) => [key, await sample(name, labels)] as const)));
+      const before = await read();
+      await relay("env_m");
+      // due since it was stored; the harness's clock runs a second ahead
+      expect(await sample("platform_outgoing_webhook_due_deliveries")).toBe(1);
+      expect(await sample("platform_outgoing_webhook_queue_age_seconds")).toBeGreaterThanOrEqual(0.5);
+      await h.job.deliverDue();
+      h.advance(5_000);
+      await h.job.deliverDue();
+      h.advance(300_000);
+      await h.job.deliverDue();
+      const after = await read();
+      expect(Object.fromEntries(Object.keys(series).map((key) => [key, after[key]! - before[key]!]))).toEqual({ delivered: 1, failed: 2, status5xx: 1, noAnswer: 1, settled: 1, timedDelivered: 1, timedFailed: 2 });
+      expect(await sample("platform_outgoing_webhook_due_deliveries")).toBe(0);
+      expect(await sample("platform_outgoing_webhook_queue_age_seconds")).toBe(0);
+    } finally {
+      unregister();
+    }
   });
 });

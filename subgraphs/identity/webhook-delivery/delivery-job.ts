@@ -1,6 +1,7 @@
 import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
+import { recordOutgoingWebhookAttempt } from "../../../lib/metrics.ts";
 import { signStandardWebhook } from "../../../lib/webhooks/standard-webhooks.ts";
 import type { IdentityDb } from "../db.ts";
 import { envelope } from "../events/organisation-events.ts";
@@ -21,6 +22,12 @@ const CLAIM_MS = ATTEMPT_TIMEOUT_MS + 50_000;
 const ERROR_CHARS = 500;
 
 type Tx = Parameters<Parameters<IdentityDb["$transaction"]>[0]>[0];
+
+export interface WebhookQueueStats {
+  due: number;
+  oldest_due_at: Date | null;
+  now: Date;
+}
 
 export interface WebhookDeliveryOptions {
   db: IdentityDb;
@@ -44,7 +51,7 @@ export interface WebhookDeliveryOptions {
  * (not before a Retry-After) until three days after the first attempt, then `failed`.
  * At-least-once: a worker that dies after the POST leaves the claim to lapse and the event is sent again with the same `webhook-id`.
  */
-export function webhookDelivery(options: WebhookDeliveryOptions): JobHandler & { deliverDue(): Promise<number> } {
+export function webhookDelivery(options: WebhookDeliveryOptions): JobHandler & { deliverDue(): Promise<number>; queueStats(): Promise<WebhookQueueStats> } {
   const { db, cipher, send, logger } = options;
   const now = options.now ?? (() => new Date());
   const batch = options.batch ?? BATCH;
@@ -139,14 +146,28 @@ export function webhookDelivery(options: WebhookDeliveryOptions): JobHandler & {
       return recordEndpointHealth(tx, endpoint, verdict.kind === "delivered" || verdict.kind === "gone" ? verdict.kind : "failed", { started, finished });
     });
     if (disabled) logger.warn({ endpoint_id: endpoint.id, disabled_reason: disabled }, "webhook endpoint disabled");
+    recordOutgoingWebhookAttempt(status_code, latency_ms / 1000, status === "pending" ? null : status);
     logger.info(
       { delivery_id: id, event_id: delivery.event_id, event_type: delivery.event.type, endpoint_id: endpoint.id, attempt: attempts, status_code, latency_ms, error, outcome: status, next_attempt_at: next?.toISOString() ?? null },
       "webhook delivery attempt",
     );
   }
 
+  /** For /metrics: the due pending deliveries of enabled endpoints, and when the oldest fell due. */
+  async function queueStats(): Promise<WebhookQueueStats> {
+    const at = now();
+    const [row] = await db.$queryRawUnsafe<{ due: bigint | number; oldest_due_at: Date | null }[]>(
+      `SELECT count(*) AS due, min(d.next_attempt_at) AS oldest_due_at FROM "identity"."webhook_deliveries" d
+       JOIN "identity"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.enabled AND e.deleted_at IS NULL
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1`,
+      at,
+    );
+    return { due: Number(row?.due ?? 0), oldest_due_at: row?.oldest_due_at ?? null, now: at };
+  }
+
   return {
     deliverDue,
+    queueStats,
     async run(): Promise<JobOutcome> {
       try {
         const claimed = await deliverDue();

@@ -89,13 +89,15 @@ describe("webhook delivery", () => {
     expect(delivery.headers["user-agent"]).toBe("platform-webhooks/1");
     // the envelope is the events API's
     const listed = await (await platform.identity(`/v0/organisation/${ORG}/events/${delivery.event.id}`, { bearer: owner })).json();
-    const { _links, ...envelope } = listed;
+    const { _links, deliveries: _deliveries, ...envelope } = listed;
     expect(delivery.event).toEqual(envelope);
     // once: later passes send nothing more
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(received.filter((r) => r.event.id === delivery.event.id)).toHaveLength(1);
     const { db } = (platform.subgraphs.identity as any).services;
     expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: delivery.event.id } })).toMatchObject({ status: "delivered", attempts: 1, last_status: 200 });
+    const { deliveries } = await (await platform.identity(`/v0/organisation/${ORG}/events/${delivery.event.id}`, { bearer: owner })).json();
+    expect(deliveries).toEqual([expect.objectContaining({ endpoint_id: endpoint.id, status: "delivered", attempt_count: 1, attempts: [expect.objectContaining({ status_code: 200, response_excerpt: "ok", error: null })] })]);
 
     const rotated = await platform.identity(`${path}/${endpoint.id}/rotate-secret`, { method: "POST", bearer: owner, json: { overlap_seconds: 3600 } });
     expect(rotated.status).toBe(200);

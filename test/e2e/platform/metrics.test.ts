@@ -73,6 +73,11 @@ describe("GET /metrics (METRICS_PORT)", () => {
     const text = await scrape();
     const users = text.split("\n").filter((line) => line.startsWith('platform_job_queue_jobs{queue="users"'));
     expect(users.length).toBeGreaterThan(0);
+    // outgoing webhooks: the identity service's deliveries, on a queue of their own (nothing owed here)
+    expect(sample(text, "platform_job_queue_jobs", { queue: "identity", kind: "webhook_delivery" })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, "platform_outgoing_webhook_queue_age_seconds")).toBe(0);
+    expect(sample(text, "platform_outgoing_webhook_due_deliveries")).toBe(0);
+    expect(text).toContain("# TYPE platform_outgoing_webhook_attempt_duration_seconds histogram");
     expect(sample(text, "platform_webhook_deliveries_total", { receiver: "/v0/webhooks/banking-provider/events", status: "401" })).toBe(1);
     expect(sample(text, "platform_rate_limit_refusals_total", { rule: "auth_failure" })).toBeGreaterThanOrEqual(1);
     // the same garbage token twice, then refused before verifying; the expired one verified but is over
