@@ -7,6 +7,7 @@ import { enableMetrics, registerWebhookQueue, registry } from "../../lib/metrics
 import { newWebhookSecret, verifyStandardWebhook } from "../../lib/webhooks/standard-webhooks.ts";
 import { createIdentityDb, type IdentityDb } from "../../subgraphs/identity/db.ts";
 import { eventRelay } from "../../subgraphs/identity/events/event-relay.ts";
+import { redeliverEvent, redeliverFailedEvents } from "../../subgraphs/identity/events/redeliver-events.ts";
 import { webhookDelivery } from "../../subgraphs/identity/webhook-delivery/delivery-job.ts";
 import type { SendOutcome } from "../../subgraphs/identity/webhook-delivery/send-webhook.ts";
 import { capturingLogger } from "../support/log-capture.ts";
@@ -380,5 +381,50 @@ describe("metrics", () => {
     } finally {
       unregister();
     }
+  });
+});
+
+describe("redelivery", () => {
+  const owner = { kind: "dashboard", issuer: "https://dash.example", subject: "redeliverer" } as const;
+  beforeAll(async () => {
+    await db.member.create({ data: { id: "mem_redeliverer", organisation_id: "org_d", issuer: owner.issuer, sub: owner.subject, role: "owner" } });
+  });
+
+  it("starts a new round on the delivery given up: attempted now, then on the schedule from its start, the earlier attempts kept", async () => {
+    const target = await endpoint("env_rd");
+    const [eventId] = await relay("env_rd");
+    const h = harness([failing]);
+    for (let i = 0; i < 30; i++) {
+      await h.job.deliverDue();
+      const row = await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } });
+      if (row.status !== "pending") break;
+      h.set(row.next_attempt_at);
+    }
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).toMatchObject({ status: "failed", attempts: 13 });
+    h.advance(86_400_000);
+    expect(await redeliverFailedEvents(db, owner, "org_d", { since: new Date(0), endpoint_id: target.id }, h.now())).toEqual({ queued: 1 });
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).toMatchObject({ status: "pending", attempts: 0, first_attempt_at: null, next_attempt_at: h.now() });
+    const t0 = h.now();
+    expect(await h.job.deliverDue()).toBe(1);
+    // the new round's first wait is the schedule's first (5 s), not the tenth hour of the old one
+    expect((await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).next_attempt_at.getTime() - t0.getTime()).toBe(5_000);
+    const detail = await redeliverEvent(db, owner, "org_d", eventId!, {}, h.now());
+    expect(detail.deliveries[0]).toMatchObject({ status: "pending", attempt_count: 14, next_attempt_at: h.now() });
+  });
+
+  it("leaves a delivery being attempted to its attempt", async () => {
+    await endpoint("env_rf");
+    const [eventId] = await relay("env_rf");
+    const at = new Date(Date.now() + 1000);
+    let answer!: (outcome: SendOutcome) => void;
+    const inFlight = webhookDelivery({ db, cipher, logger, now: () => at, send: () => new Promise<SendOutcome>((resolve) => (answer = resolve)) });
+    const pass = inFlight.deliverDue();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const claimed = await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } });
+    await redeliverEvent(db, owner, "org_d", eventId!, {}, at);
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).toEqual(claimed);
+    answer(ok);
+    await pass;
+    expect(await db.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId! } })).toMatchObject({ status: "delivered", attempts: 1 });
   });
 });
