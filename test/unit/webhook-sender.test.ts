@@ -20,6 +20,7 @@ beforeAll(async () => {
       if (req.url === "/ok") return res.end("thanks");
       if (req.url === "/redirect") return res.writeHead(307, { location: "/ok" }).end();
       if (req.url === "/busy") return res.writeHead(503, { "retry-after": "30" }).end("busy");
+      if (req.url === "/nul") return res.writeHead(500).end("bad\0answer");
       if (req.url === "/big") return res.end("y".repeat(64 * 1024));
       if (req.url === "/slow") return setTimeout(() => res.end("late"), 1_000);
       res.writeHead(404).end();
@@ -39,11 +40,12 @@ describe("webhookSender", () => {
     expect(received).toEqual([{ url: "/ok", headers: expect.objectContaining({ "webhook-id": "evt_1", "content-type": "application/json", "content-length": "7" }), body: '{"a":1}' }]);
   });
 
-  it("follows no redirect, reads Retry-After, keeps only the first KiB, and gives up at the timeout", async () => {
+  it("follows no redirect, reads Retry-After, keeps only the first KiB (NUL replaced, as PostgreSQL text refuses it), and gives up at the timeout", async () => {
     received = [];
     expect(await send(`http://127.0.0.1:${port}/redirect`)).toMatchObject({ status: 307 });
     expect(received.map((r) => r.url)).toEqual(["/redirect"]);
     expect(await send(`http://127.0.0.1:${port}/busy`)).toEqual({ status: 503, retry_after: "30", excerpt: "busy" });
+    expect(await send(`http://127.0.0.1:${port}/nul`)).toEqual({ status: 500, retry_after: null, excerpt: "bad\uFFFDanswer" });
     const big = await send(`http://127.0.0.1:${port}/big`);
     expect("excerpt" in big && big.excerpt.length).toBe(1024);
     expect(await send(`http://127.0.0.1:${port}/slow`, { timeoutMs: 100 })).toEqual({ error: "no answer within 100 ms" });

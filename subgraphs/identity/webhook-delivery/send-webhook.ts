@@ -8,6 +8,11 @@ import { ATTEMPT_TIMEOUT_MS } from "./delivery-schedule.ts";
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /** What one POST came to: the receiver's answer, or why there was none. */
+/** The answer's first KiB as text; NUL, which a PostgreSQL text column refuses, becomes U+FFFD so the attempt is still recorded. */
+function excerptOf(answer: Buffer): string {
+  return answer.subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8").replaceAll("\0", "\uFFFD");
+}
+
 export type SendOutcome = { status: number; retry_after: string | null; excerpt: string } | { error: string };
 
 /** Posts one delivery; the delivery job takes another in tests. */
@@ -51,7 +56,7 @@ export function webhookSender(policy: PublicUrlPolicy, options: { timeoutMs?: nu
         const retryAfter = response.headers["retry-after"];
         const chunks: Buffer[] = [];
         let size = 0;
-        const answer = () => finish({ status, retry_after: typeof retryAfter === "string" ? retryAfter : null, excerpt: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8") });
+        const answer = () => finish({ status, retry_after: typeof retryAfter === "string" ? retryAfter : null, excerpt: excerptOf(Buffer.concat(chunks)) });
         response.on("data", (chunk: Buffer) => {
           chunks.push(chunk);
           size += chunk.length;
