@@ -107,9 +107,9 @@ describe("webhook delivery", () => {
     for (const key of [secret, endpoint.secret]) expect(new Webhook(key).verify(next.body, headersOf(next))).toMatchObject({ type: "user.created" });
   });
 
-  it("delivers a sandbox deposit's transaction.created and a card's and its authorizations' events once each, signed", async () => {
+  it("delivers a KYC decision's, a sandbox deposit's and a card's and its authorizations' events once each, signed", async () => {
     const path = `/v0/organisation/${ORG}/environments/${envId}/webhook-endpoints`;
-    const types = ["transaction.created", "card.created", "card.status_changed", "card.authorization_approved", "card.authorization_declined"];
+    const types = ["user.kyc_status_changed", "transaction.created", "card.created", "card.status_changed", "card.authorization_approved", "card.authorization_declined"];
     const response = await platform.identity(path, { method: "POST", bearer: owner, json: { url: receiverUrl.replace(/hook$/, "finance"), event_types: types } });
     expect(response.status).toBe(201);
     const endpoint = await response.json();
@@ -123,6 +123,11 @@ describe("webhook delivery", () => {
     await user.call("/v0/kyc/access-token", {});
     await user.call("/v0/kyc/submissions", {});
     await user.call("/v0/kyc/sandbox/decision", { answer: "GREEN" });
+    // the submission's move and the decision's, each its own event
+    const approvedAfter = Date.now() + 20_000;
+    while (received.filter((r) => r.event.type === "user.kyc_status_changed" && r.event.resource.id === user.id).length < 2 && Date.now() < approvedAfter) await new Promise((resolve) => setTimeout(resolve, 200));
+    const moves = received.filter((r) => r.event.type === "user.kyc_status_changed" && r.event.resource.id === user.id).map((r) => new Webhook(endpoint.secret).verify(r.body, headersOf(r)) as Received["event"]);
+    expect(moves.map((move) => [move.data.previous_status, move.data.status]).sort()).toEqual([["in_progress", "approved"], ["pending", "in_progress"]]);
     const wallet_id = (await user.call("/v0/wallets")).items.find((wallet: { type: string }) => wallet.type === "EOA").id as number;
     const deposit = await user.call("/v0/sandbox/deposits", { wallet_id, asset: "USDC", amount: "20" });
     expect(await verified("transaction.created", deposit.id)).toMatchObject({ data: { id: deposit.id, user_id: user.id, type: "deposit", amount: "20", status: "completed" } });
@@ -142,7 +147,7 @@ describe("webhook delivery", () => {
     // once each: later passes send nothing more
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const mine = received.filter((r) => r.url === "/finance");
-    expect(mine.map((r) => r.event.type).sort()).toEqual([...types, "transaction.created"].sort());
+    expect(mine.map((r) => r.event.type).sort()).toEqual([...types, "transaction.created", "user.kyc_status_changed"].sort());
     expect(new Set(mine.map((r) => r.event.id)).size).toBe(mine.length);
   });
 
