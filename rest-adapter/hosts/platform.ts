@@ -19,14 +19,10 @@ import { onboardingRoutes } from "../routes/onboarding.ts";
 import { phoneRoutes } from "../routes/phone.ts";
 import { siweRoutes } from "../routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "../routes/user.ts";
-import { agentTokenRoutes } from "../routes/agent-tokens.ts";
 import { chatRoutes } from "../routes/chat.ts";
 import { bankAccountRoutes, openBankingRoutes } from "../routes/bank-accounts.ts";
 import { rampRoutes } from "../routes/ramps.ts";
 import { strategyRoutes } from "../routes/strategies.ts";
-import { agentTaskRoutes } from "../routes/agent-tasks.ts";
-import { notificationRoutes } from "../routes/notifications.ts";
-import { userRuleRoutes } from "../routes/user-rules.ts";
 import { widgetRoutes } from "../routes/widgets.ts";
 import { connectorRoutes } from "../routes/connectors.ts";
 import { widgetDataRoute } from "../agent-runtime/widgets/widget-data.ts";
@@ -74,12 +70,8 @@ export const platformRoutes: Route[] = [
   ...bankAccountRoutes,
   ...rampRoutes,
   ...strategyRoutes,
-  ...agentTaskRoutes,
-  ...notificationRoutes,
-  ...userRuleRoutes,
   ...widgetRoutes,
   ...connectorRoutes,
-  ...agentTokenRoutes,
   ...chatRoutes,
   ...cliRoutes,
   ...siweRoutes,

@@ -5,14 +5,17 @@ import { Type } from "@sinclair/typebox";
 import type { Route } from "../route-kit/route.ts";
 import * as generated from "./resources.generated.ts";
 import { Address, CardFundingSource, ChainId, EpochMs, Instant, Links } from "../route-kit/schemas.ts";
-import { ScheduledAt } from "./agent-task.ts";
+import { ScheduledAt, routes as agentTaskRoutes } from "./agent-task.ts";
+import { routes as agentTokenRoutes } from "./agent-token.ts";
 import { routes as budgetRoutes } from "./budget.ts";
 import { FundingSourceId, ShippingAddress } from "./card.ts";
 import { AuthProviders } from "./environment.ts";
 import { routes as insightRoutes } from "./insight.ts";
+import { routes as notificationRoutes } from "./notification.ts";
 import { UnconvertedInstant } from "./transaction-page.ts";
 import { SandboxPaymentType } from "./transaction.ts";
 import { SyncCounts } from "./user-connector.ts";
+import { routes as userRuleRoutes } from "./user-rule.ts";
 import { EventTypeNames } from "./webhook-endpoint.ts";
 
 /** AccountView's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/account-view.ts). */
@@ -1533,7 +1536,7 @@ export const UpdateWidgetInput = Type.Object({
 export const RESOURCE_COMPONENTS = [Asset, Budget, Card, Insight, StatusChange, Transaction, User, Wallet];
 
 /** Every overlay's routes, made with the shapes above, for rest-adapter/hosts/platform.ts. */
-export const RESOURCE_ROUTES = (): Route[] => [...budgetRoutes(generated), ...insightRoutes(generated)];
+export const RESOURCE_ROUTES = (): Route[] => [...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...budgetRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...userRuleRoutes(generated)];
 
 // Each route's operation data, from the route tables' operations (scripts/operation-types.ts).
 
@@ -2238,6 +2241,157 @@ export interface OperationData {
       }[];
     };
   };
+  /** POST /v0/agent-tasks */
+  createAgentTask: {
+    task: {
+      id: string;
+      kind: string;
+      title: string;
+      input: Record<string, unknown>;
+      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
+      output: Record<string, unknown> | null;
+      error: string | null;
+      user_strategy_id: string | null;
+      scheduled_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      cancel_requested_at: number | null;
+      attempts: number;
+      status_history: {
+        from: string | null;
+        to: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/agent-tasks */
+  listAgentTasks: {
+    agent_tasks: {
+      id: string;
+      kind: string;
+      title: string;
+      input: Record<string, unknown>;
+      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
+      output: Record<string, unknown> | null;
+      error: string | null;
+      user_strategy_id: string | null;
+      scheduled_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      cancel_requested_at: number | null;
+      attempts: number;
+      status_history: {
+        from: string | null;
+        to: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** GET /v0/agent-tasks/{task_id} */
+  getAgentTask: {
+    task: {
+      id: string;
+      kind: string;
+      title: string;
+      input: Record<string, unknown>;
+      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
+      output: Record<string, unknown> | null;
+      error: string | null;
+      user_strategy_id: string | null;
+      scheduled_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      cancel_requested_at: number | null;
+      attempts: number;
+      status_history: {
+        from: string | null;
+        to: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/agent-tasks/{task_id}/cancel */
+  cancelAgentTask: {
+    task: {
+      id: string;
+      kind: string;
+      title: string;
+      input: Record<string, unknown>;
+      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
+      output: Record<string, unknown> | null;
+      error: string | null;
+      user_strategy_id: string | null;
+      scheduled_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      cancel_requested_at: number | null;
+      attempts: number;
+      status_history: {
+        from: string | null;
+        to: string;
+        changed_at: number;
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/agent/tokens */
+  createAgentToken: {
+    token: {
+      id: string;
+      name: string;
+      token_prefix: string;
+      scopes: string[];
+      wallet_ids: number[];
+      expires_at: number;
+      last_used_at: number | null;
+      revoked_at: number | null;
+      created_at: number;
+      token: string;
+    };
+  };
+  /** GET /v0/agent/tokens */
+  listAgentTokens: {
+    tokens: {
+      id: string;
+      name: string;
+      token_prefix: string;
+      scopes: string[];
+      wallet_ids: number[];
+      expires_at: number;
+      last_used_at: number | null;
+      revoked_at: number | null;
+      created_at: number;
+    }[];
+  };
+  /** DELETE /v0/agent/tokens/{token_id} */
+  revokeAgentToken: {
+    token: {
+      id: string;
+      name: string;
+      token_prefix: string;
+      scopes: string[];
+      wallet_ids: number[];
+      expires_at: number;
+      last_used_at: number | null;
+      revoked_at: number | null;
+      created_at: number;
+    };
+  };
+  /** GET /v0/agent/tokens/{token_id}/uses */
+  listAgentTokenUses: {
+    uses: {
+      operation: string;
+      outcome: string;
+      at: number;
+    }[];
+  };
   /** GET /v0/budgets */
   listBudgets: {
     budgets: {
@@ -2403,6 +2557,132 @@ export interface OperationData {
       resolved_at: number | null;
       dismissed_at: number | null;
     };
+  };
+  /** GET /v0/notifications */
+  listNotifications: {
+    notifications: {
+      id: string;
+      source: string;
+      title: string;
+      body: string;
+      data: Record<string, unknown>;
+      read_at: number | null;
+      created_at: number;
+    }[];
+  };
+  /** POST /v0/notifications/{notification_id}/read */
+  markNotificationRead: {
+    notification: {
+      id: string;
+      source: string;
+      title: string;
+      body: string;
+      data: Record<string, unknown>;
+      read_at: number | null;
+      created_at: number;
+    };
+  };
+  /** GET /v0/user/me/rules */
+  listUserRules: {
+    user_rules: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/user/me/rules */
+  createUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/user/me/rules/{rule_id} */
+  getUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/user/me/rules/{rule_id} */
+  updateUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/user/me/rules/{rule_id} */
+  deleteUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/user/me/rules/{rule_id}/executions */
+  listUserRuleExecutions: {
+    executions: {
+      id: string;
+      event_key: string;
+      event: Record<string, unknown>;
+      outcome: string;
+      detail: string | null;
+      task_id: string | null;
+      created_at: number;
+    }[];
   };
   /** POST /v0/cards */
   createCard: {
@@ -3762,232 +4042,6 @@ export interface OperationData {
       updated_at: number;
     };
   };
-  /** POST /v0/agent-tasks */
-  createAgentTask: {
-    task: {
-      id: string;
-      kind: string;
-      title: string;
-      input: Record<string, unknown>;
-      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
-      output: Record<string, unknown> | null;
-      error: string | null;
-      user_strategy_id: string | null;
-      scheduled_at: number;
-      started_at: number | null;
-      finished_at: number | null;
-      cancel_requested_at: number | null;
-      attempts: number;
-      status_history: {
-        from: string | null;
-        to: string;
-        changed_at: number;
-      }[];
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/agent-tasks */
-  listAgentTasks: {
-    agent_tasks: {
-      id: string;
-      kind: string;
-      title: string;
-      input: Record<string, unknown>;
-      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
-      output: Record<string, unknown> | null;
-      error: string | null;
-      user_strategy_id: string | null;
-      scheduled_at: number;
-      started_at: number | null;
-      finished_at: number | null;
-      cancel_requested_at: number | null;
-      attempts: number;
-      status_history: {
-        from: string | null;
-        to: string;
-        changed_at: number;
-      }[];
-      created_at: number;
-      updated_at: number;
-    }[];
-  };
-  /** GET /v0/agent-tasks/{task_id} */
-  getAgentTask: {
-    task: {
-      id: string;
-      kind: string;
-      title: string;
-      input: Record<string, unknown>;
-      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
-      output: Record<string, unknown> | null;
-      error: string | null;
-      user_strategy_id: string | null;
-      scheduled_at: number;
-      started_at: number | null;
-      finished_at: number | null;
-      cancel_requested_at: number | null;
-      attempts: number;
-      status_history: {
-        from: string | null;
-        to: string;
-        changed_at: number;
-      }[];
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** POST /v0/agent-tasks/{task_id}/cancel */
-  cancelAgentTask: {
-    task: {
-      id: string;
-      kind: string;
-      title: string;
-      input: Record<string, unknown>;
-      status: "queued" | "next" | "running" | "completed" | "failed" | "cancelled";
-      output: Record<string, unknown> | null;
-      error: string | null;
-      user_strategy_id: string | null;
-      scheduled_at: number;
-      started_at: number | null;
-      finished_at: number | null;
-      cancel_requested_at: number | null;
-      attempts: number;
-      status_history: {
-        from: string | null;
-        to: string;
-        changed_at: number;
-      }[];
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/notifications */
-  listNotifications: {
-    notifications: {
-      id: string;
-      source: string;
-      title: string;
-      body: string;
-      data: Record<string, unknown>;
-      read_at: number | null;
-      created_at: number;
-    }[];
-  };
-  /** POST /v0/notifications/{notification_id}/read */
-  markNotificationRead: {
-    notification: {
-      id: string;
-      source: string;
-      title: string;
-      body: string;
-      data: Record<string, unknown>;
-      read_at: number | null;
-      created_at: number;
-    };
-  };
-  /** GET /v0/user/me/rules */
-  listUserRules: {
-    user_rules: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    }[];
-  };
-  /** POST /v0/user/me/rules */
-  createUserRule: {
-    rule: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/user/me/rules/{rule_id} */
-  getUserRule: {
-    rule: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** PATCH /v0/user/me/rules/{rule_id} */
-  updateUserRule: {
-    rule: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** DELETE /v0/user/me/rules/{rule_id} */
-  deleteUserRule: {
-    rule: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/user/me/rules/{rule_id}/executions */
-  listUserRuleExecutions: {
-    executions: {
-      id: string;
-      event_key: string;
-      event: Record<string, unknown>;
-      outcome: string;
-      detail: string | null;
-      task_id: string | null;
-      created_at: number;
-    }[];
-  };
   /** GET /v0/widgets */
   listWidgets: {
     widgets: {
@@ -4211,57 +4265,6 @@ export interface OperationData {
       created_at: number;
       updated_at: number;
     };
-  };
-  /** POST /v0/agent/tokens */
-  createAgentToken: {
-    token: {
-      id: string;
-      name: string;
-      token_prefix: string;
-      scopes: string[];
-      wallet_ids: number[];
-      expires_at: number;
-      last_used_at: number | null;
-      revoked_at: number | null;
-      created_at: number;
-      token: string;
-    };
-  };
-  /** GET /v0/agent/tokens */
-  listAgentTokens: {
-    tokens: {
-      id: string;
-      name: string;
-      token_prefix: string;
-      scopes: string[];
-      wallet_ids: number[];
-      expires_at: number;
-      last_used_at: number | null;
-      revoked_at: number | null;
-      created_at: number;
-    }[];
-  };
-  /** DELETE /v0/agent/tokens/{token_id} */
-  revokeAgentToken: {
-    token: {
-      id: string;
-      name: string;
-      token_prefix: string;
-      scopes: string[];
-      wallet_ids: number[];
-      expires_at: number;
-      last_used_at: number | null;
-      revoked_at: number | null;
-      created_at: number;
-    };
-  };
-  /** GET /v0/agent/tokens/{token_id}/uses */
-  listAgentTokenUses: {
-    uses: {
-      operation: string;
-      outcome: string;
-      at: number;
-    }[];
   };
   /** POST /v0/chat/sessions */
   createChatSession: {
