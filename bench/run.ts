@@ -8,9 +8,10 @@ import { createInterface } from "node:readline";
 import { isDeepStrictEqual } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
+import * as generated from "../rest-adapter/resources/resources.generated.ts";
 import { TRANSACTION_FIELDS } from "../rest-adapter/resources/resources.generated.ts";
+import { routes as walletRoutes } from "../rest-adapter/resources/wallet.ts";
 import { userRoutes } from "../rest-adapter/routes/user.ts";
-import { walletRoutes } from "../rest-adapter/routes/wallets.ts";
 import { TestIssuer } from "../test/support/jwt-issuer.ts";
 import { freePort } from "../test/support/net.ts";
 import { findPostgresBinDir, startPostgresCluster, type PostgresCluster } from "../test/support/postgres.ts";
@@ -194,7 +195,7 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
     });
     // the REST routes' own operations and variables, so both paths ask for the same data
     const me = userRoutes.find((route) => route.operationId === "getCurrentUser")!;
-    const walletList = walletRoutes.find((route) => route.operationId === "listWallets")!;
+    const walletList = walletRoutes(generated).find((route) => route.operationId === "listWallets")!;
     const noInput = { params: {}, query: {}, body: undefined, headers: {} } as never;
     const feedQuery = `{ transactions(page: { limit: 50 }) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`;
     const threeSubgraphs = `{ me { id status primary_eoa_address wallets { id address chain_id safe_creation_status } pints { active_count } transactions(page: { limit: 10 }) { items { id type direction amount currency status timestamp } pagination { total } } } }`;

@@ -21,9 +21,7 @@ import { siweRoutes } from "../routes/siwe.ts";
 import { personalAccessTokenRoutes, userRoutes } from "../routes/user.ts";
 import { chatRoutes } from "../routes/chat.ts";
 import { bankAccountRoutes, openBankingRoutes } from "../routes/bank-accounts.ts";
-import { rampRoutes } from "../routes/ramps.ts";
 import { strategyRoutes } from "../routes/strategies.ts";
-import { widgetRoutes } from "../routes/widgets.ts";
 import { connectorRoutes } from "../routes/connectors.ts";
 import { widgetDataRoute } from "../agent-runtime/widgets/widget-data.ts";
 import { agentActions, agentTools } from "../agent-runtime/mcp/agent-tools.ts";
@@ -33,9 +31,7 @@ import { chatTurnRoute, type ChatServices } from "../agent-runtime/chat/chat-tur
 import { confirmChatActionRoute } from "../agent-runtime/chat/chat-action-confirm.ts";
 import { OfflineAssistant } from "../agent-runtime/chat/offline-assistant.ts";
 import { userPintRoutes } from "../routes/user-pints.ts";
-import { walletRoutes } from "../routes/wallets.ts";
 import { transactionRoutes } from "../routes/transactions.ts";
-import { cardRoutes } from "../routes/cards.ts";
 import { cardFundingRoutes } from "../routes/card-funding.ts";
 import { cardAuthorizationRoutes } from "../routes/card-authorizations.ts";
 import { cardSecureDetailsRoutes } from "../routes/card-secure-details.ts";
@@ -55,11 +51,9 @@ export const platformRoutes: Route[] = [
   ...onboardingRoutes,
   ...kycRoutes,
   ...pregeneratedWalletRoutes,
-  ...walletRoutes,
   ...transactionRoutes,
   // the routes the resources' overlays hold (rest-adapter/resources/<entity>.ts), in file-name order
   ...RESOURCE_ROUTES(),
-  ...cardRoutes,
   ...cardFundingRoutes,
   ...cardAuthorizationRoutes,
   ...cardSecureDetailsRoutes,
@@ -68,9 +62,7 @@ export const platformRoutes: Route[] = [
   ...accountRoutes,
   ...openBankingRoutes,
   ...bankAccountRoutes,
-  ...rampRoutes,
   ...strategyRoutes,
-  ...widgetRoutes,
   ...connectorRoutes,
   ...chatRoutes,
   ...cliRoutes,

@@ -8,15 +8,18 @@ import { Address, CardFundingSource, ChainId, EpochMs, Instant, Links } from "..
 import { ScheduledAt, routes as agentTaskRoutes } from "./agent-task.ts";
 import { routes as agentTokenRoutes } from "./agent-token.ts";
 import { routes as budgetRoutes } from "./budget.ts";
-import { FundingSourceId, ShippingAddress } from "./card.ts";
+import { FundingSourceId, ShippingAddress, routes as cardRoutes } from "./card.ts";
 import { AuthProviders } from "./environment.ts";
 import { routes as insightRoutes } from "./insight.ts";
 import { routes as notificationRoutes } from "./notification.ts";
+import { routes as rampRoutes } from "./ramp.ts";
 import { UnconvertedInstant } from "./transaction-page.ts";
 import { SandboxPaymentType } from "./transaction.ts";
 import { SyncCounts } from "./user-connector.ts";
 import { routes as userRuleRoutes } from "./user-rule.ts";
+import { routes as walletRoutes } from "./wallet.ts";
 import { EventTypeNames } from "./webhook-endpoint.ts";
+import { routes as widgetRoutes } from "./widget.ts";
 
 /** AccountView's GraphQL selection: its fields without arguments, nested types' too, less the overlay's `omit` and `expand` (rest-adapter/resources/account-view.ts). */
 export const ACCOUNT_VIEW_FIELDS = "items { source source_id name chain_id address balances { asset { id asset_type symbol name decimals contract_addresses { chain_id address } price { value_usd timestamp stale source } } balance value_usd } total_value_usd card { status currency funding_source { type id } } } total_value_usd";
@@ -1536,7 +1539,7 @@ export const UpdateWidgetInput = Type.Object({
 export const RESOURCE_COMPONENTS = [Asset, Budget, Card, Insight, StatusChange, Transaction, User, Wallet];
 
 /** Every overlay's routes, made with the shapes above, for rest-adapter/hosts/platform.ts. */
-export const RESOURCE_ROUTES = (): Route[] => [...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...budgetRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...userRuleRoutes(generated)];
+export const RESOURCE_ROUTES = (): Route[] => [...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...budgetRoutes(generated), ...cardRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...rampRoutes(generated), ...userRuleRoutes(generated), ...walletRoutes(generated), ...widgetRoutes(generated)];
 
 // Each route's operation data, from the route tables' operations (scripts/operation-types.ts).
 
@@ -1930,107 +1933,6 @@ export interface OperationData {
       claimed_at: number | null;
       created_at: number;
     }[];
-  };
-  /** GET /v0/wallets */
-  listWallets: {
-    wallets: {
-      id: number;
-      chain_id: number;
-      address: string | null;
-      nickname: string | null;
-      type: "EOA" | "Safe";
-      role: "wallet" | "signer";
-      is_primary: boolean;
-      safe_creation_status: "processing" | "completed" | "failed" | null;
-      safe_creation_event_id: string | null;
-      signer_of_wallet_id: number | null;
-      created_at: number;
-      updated_at: number;
-      address_verified: boolean;
-    }[];
-  };
-  /** POST /v0/wallets */
-  registerWallet: {
-    wallet: {
-      id: number;
-      chain_id: number;
-      address: string | null;
-      nickname: string | null;
-      type: "EOA" | "Safe";
-      role: "wallet" | "signer";
-      is_primary: boolean;
-      safe_creation_status: "processing" | "completed" | "failed" | null;
-      safe_creation_event_id: string | null;
-      signer_of_wallet_id: number | null;
-      created_at: number;
-      updated_at: number;
-      address_verified: boolean;
-    };
-  };
-  /** GET /v0/wallets/{wallet_id} */
-  getWallet: {
-    wallet: {
-      id: number;
-      chain_id: number;
-      address: string | null;
-      nickname: string | null;
-      type: "EOA" | "Safe";
-      role: "wallet" | "signer";
-      is_primary: boolean;
-      safe_creation_status: "processing" | "completed" | "failed" | null;
-      safe_creation_event_id: string | null;
-      signer_of_wallet_id: number | null;
-      created_at: number;
-      updated_at: number;
-      address_verified: boolean;
-    };
-  };
-  /** POST /v0/wallets/{wallet_id}/address-proof */
-  proveWalletAddress: {
-    wallet: {
-      id: number;
-      chain_id: number;
-      address: string | null;
-      nickname: string | null;
-      type: "EOA" | "Safe";
-      role: "wallet" | "signer";
-      is_primary: boolean;
-      safe_creation_status: "processing" | "completed" | "failed" | null;
-      safe_creation_event_id: string | null;
-      signer_of_wallet_id: number | null;
-      created_at: number;
-      updated_at: number;
-      address_verified: boolean;
-    };
-  };
-  /** PATCH /v0/wallets/{wallet_id} */
-  updateWallet: {
-    update: {
-      wallet: {
-        id: number;
-        chain_id: number;
-        address: string | null;
-        nickname: string | null;
-        type: "EOA" | "Safe";
-        role: "wallet" | "signer";
-        is_primary: boolean;
-        safe_creation_status: "processing" | "completed" | "failed" | null;
-        safe_creation_event_id: string | null;
-        signer_of_wallet_id: number | null;
-        created_at: number;
-        updated_at: number;
-        address_verified: boolean;
-      };
-      triggered_safe: {
-        id: number;
-      } | null;
-    };
-  };
-  /** DELETE /v0/wallets/{wallet_id} */
-  deleteWallet: {
-    wallet: {
-      id: number;
-    };
   };
   /** GET /v0/transactions */
   listTransactions: {
@@ -2480,210 +2382,6 @@ export interface OperationData {
   deleteBudget: {
     deleted: string;
   };
-  /** GET /v0/insights */
-  listInsights: {
-    insights: {
-      items: {
-        id: string;
-        type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
-        severity: "info" | "warning" | "critical";
-        status: "active" | "resolved" | "dismissed";
-        title: string;
-        description: string;
-        data: Record<string, unknown>;
-        created_at: number;
-        updated_at: number;
-        resolved_at: number | null;
-        dismissed_at: number | null;
-      }[];
-      pagination: {
-        limit: number;
-        offset: number;
-        total: number;
-      };
-    };
-  };
-  /** POST /v0/insights/refresh */
-  refreshInsights: {
-    insights: {
-      items: {
-        id: string;
-        type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
-        severity: "info" | "warning" | "critical";
-        status: "active" | "resolved" | "dismissed";
-        title: string;
-        description: string;
-        data: Record<string, unknown>;
-        created_at: number;
-        updated_at: number;
-        resolved_at: number | null;
-        dismissed_at: number | null;
-      }[];
-      pagination: {
-        limit: number;
-        offset: number;
-        total: number;
-      };
-    };
-  };
-  /** GET /v0/insights/{insight_id} */
-  getInsight: {
-    insight: {
-      id: string;
-      type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
-      severity: "info" | "warning" | "critical";
-      status: "active" | "resolved" | "dismissed";
-      title: string;
-      description: string;
-      data: Record<string, unknown>;
-      created_at: number;
-      updated_at: number;
-      resolved_at: number | null;
-      dismissed_at: number | null;
-    };
-  };
-  /** POST /v0/insights/{insight_id}/dismiss */
-  dismissInsight: {
-    insight: {
-      id: string;
-      type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
-      severity: "info" | "warning" | "critical";
-      status: "active" | "resolved" | "dismissed";
-      title: string;
-      description: string;
-      data: Record<string, unknown>;
-      created_at: number;
-      updated_at: number;
-      resolved_at: number | null;
-      dismissed_at: number | null;
-    };
-  };
-  /** GET /v0/notifications */
-  listNotifications: {
-    notifications: {
-      id: string;
-      source: string;
-      title: string;
-      body: string;
-      data: Record<string, unknown>;
-      read_at: number | null;
-      created_at: number;
-    }[];
-  };
-  /** POST /v0/notifications/{notification_id}/read */
-  markNotificationRead: {
-    notification: {
-      id: string;
-      source: string;
-      title: string;
-      body: string;
-      data: Record<string, unknown>;
-      read_at: number | null;
-      created_at: number;
-    };
-  };
-  /** GET /v0/user/me/rules */
-  listUserRules: {
-    user_rules: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    }[];
-  };
-  /** POST /v0/user/me/rules */
-  createUserRule: {
-    rule: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/user/me/rules/{rule_id} */
-  getUserRule: {
-    rule: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** PATCH /v0/user/me/rules/{rule_id} */
-  updateUserRule: {
-    rule: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** DELETE /v0/user/me/rules/{rule_id} */
-  deleteUserRule: {
-    rule: {
-      id: string;
-      name: string;
-      enabled: boolean;
-      status: "enabled" | "disabled" | "error";
-      last_error: string | null;
-      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
-      trigger: Record<string, unknown>;
-      action_type: "transfer" | "notification" | "strategy_trigger";
-      action: Record<string, unknown>;
-      next_run_at: number | null;
-      last_fired_at: number | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/user/me/rules/{rule_id}/executions */
-  listUserRuleExecutions: {
-    executions: {
-      id: string;
-      event_key: string;
-      event: Record<string, unknown>;
-      outcome: string;
-      detail: string | null;
-      task_id: string | null;
-      created_at: number;
-    }[];
-  };
   /** POST /v0/cards */
   createCard: {
     card: {
@@ -3064,6 +2762,515 @@ export interface OperationData {
         to: "pending" | "active" | "suspended" | "closed";
         changed_at: number;
       }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/insights */
+  listInsights: {
+    insights: {
+      items: {
+        id: string;
+        type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
+        severity: "info" | "warning" | "critical";
+        status: "active" | "resolved" | "dismissed";
+        title: string;
+        description: string;
+        data: Record<string, unknown>;
+        created_at: number;
+        updated_at: number;
+        resolved_at: number | null;
+        dismissed_at: number | null;
+      }[];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
+  };
+  /** POST /v0/insights/refresh */
+  refreshInsights: {
+    insights: {
+      items: {
+        id: string;
+        type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
+        severity: "info" | "warning" | "critical";
+        status: "active" | "resolved" | "dismissed";
+        title: string;
+        description: string;
+        data: Record<string, unknown>;
+        created_at: number;
+        updated_at: number;
+        resolved_at: number | null;
+        dismissed_at: number | null;
+      }[];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
+  };
+  /** GET /v0/insights/{insight_id} */
+  getInsight: {
+    insight: {
+      id: string;
+      type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
+      severity: "info" | "warning" | "critical";
+      status: "active" | "resolved" | "dismissed";
+      title: string;
+      description: string;
+      data: Record<string, unknown>;
+      created_at: number;
+      updated_at: number;
+      resolved_at: number | null;
+      dismissed_at: number | null;
+    };
+  };
+  /** POST /v0/insights/{insight_id}/dismiss */
+  dismissInsight: {
+    insight: {
+      id: string;
+      type: "spending_spike" | "recurring_charge" | "saving_opportunity" | "budget_warning" | "goal_progress";
+      severity: "info" | "warning" | "critical";
+      status: "active" | "resolved" | "dismissed";
+      title: string;
+      description: string;
+      data: Record<string, unknown>;
+      created_at: number;
+      updated_at: number;
+      resolved_at: number | null;
+      dismissed_at: number | null;
+    };
+  };
+  /** GET /v0/notifications */
+  listNotifications: {
+    notifications: {
+      id: string;
+      source: string;
+      title: string;
+      body: string;
+      data: Record<string, unknown>;
+      read_at: number | null;
+      created_at: number;
+    }[];
+  };
+  /** POST /v0/notifications/{notification_id}/read */
+  markNotificationRead: {
+    notification: {
+      id: string;
+      source: string;
+      title: string;
+      body: string;
+      data: Record<string, unknown>;
+      read_at: number | null;
+      created_at: number;
+    };
+  };
+  /** POST /v0/ramps/quotes */
+  createRampQuote: {
+    quote: {
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      id: string;
+      expires_at: number;
+      created_at: number;
+    };
+  };
+  /** POST /v0/ramps/on */
+  createOnRamp: {
+    ramp: {
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      id: string;
+      quote_id: string;
+      status: string;
+      transaction_id: string;
+      failure_reason: string | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/ramps/off */
+  createOffRamp: {
+    ramp: {
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      id: string;
+      quote_id: string;
+      status: string;
+      transaction_id: string;
+      failure_reason: string | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/ramps */
+  listRamps: {
+    ramps: {
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      id: string;
+      quote_id: string;
+      status: string;
+      transaction_id: string;
+      failure_reason: string | null;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** GET /v0/ramps/{ramp_id} */
+  getRamp: {
+    ramp: {
+      direction: string;
+      bank_account_id: string;
+      wallet_id: number;
+      chain_id: number;
+      asset: string;
+      asset_amount: string;
+      currency: string;
+      fiat_amount: string;
+      rate: string;
+      fee: string;
+      id: string;
+      quote_id: string;
+      status: string;
+      transaction_id: string;
+      failure_reason: string | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/sandbox/ramps/{ramp_id}/settle */
+  settleSandboxRamp: {
+    delivery: {
+      webhook_status: number;
+      transaction_id: string | null;
+      outcome: string | null;
+    };
+  };
+  /** GET /v0/user/me/rules */
+  listUserRules: {
+    user_rules: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/user/me/rules */
+  createUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/user/me/rules/{rule_id} */
+  getUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/user/me/rules/{rule_id} */
+  updateUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/user/me/rules/{rule_id} */
+  deleteUserRule: {
+    rule: {
+      id: string;
+      name: string;
+      enabled: boolean;
+      status: "enabled" | "disabled" | "error";
+      last_error: string | null;
+      trigger_type: "transaction_received" | "balance_threshold" | "time_based" | "price_alert";
+      trigger: Record<string, unknown>;
+      action_type: "transfer" | "notification" | "strategy_trigger";
+      action: Record<string, unknown>;
+      next_run_at: number | null;
+      last_fired_at: number | null;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/user/me/rules/{rule_id}/executions */
+  listUserRuleExecutions: {
+    executions: {
+      id: string;
+      event_key: string;
+      event: Record<string, unknown>;
+      outcome: string;
+      detail: string | null;
+      task_id: string | null;
+      created_at: number;
+    }[];
+  };
+  /** GET /v0/wallets */
+  listWallets: {
+    wallets: {
+      id: number;
+      chain_id: number;
+      address: string | null;
+      nickname: string | null;
+      type: "EOA" | "Safe";
+      role: "wallet" | "signer";
+      is_primary: boolean;
+      safe_creation_status: "processing" | "completed" | "failed" | null;
+      safe_creation_event_id: string | null;
+      signer_of_wallet_id: number | null;
+      created_at: number;
+      updated_at: number;
+      address_verified: boolean;
+    }[];
+  };
+  /** POST /v0/wallets */
+  registerWallet: {
+    wallet: {
+      id: number;
+      chain_id: number;
+      address: string | null;
+      nickname: string | null;
+      type: "EOA" | "Safe";
+      role: "wallet" | "signer";
+      is_primary: boolean;
+      safe_creation_status: "processing" | "completed" | "failed" | null;
+      safe_creation_event_id: string | null;
+      signer_of_wallet_id: number | null;
+      created_at: number;
+      updated_at: number;
+      address_verified: boolean;
+    };
+  };
+  /** GET /v0/wallets/{wallet_id} */
+  getWallet: {
+    wallet: {
+      id: number;
+      chain_id: number;
+      address: string | null;
+      nickname: string | null;
+      type: "EOA" | "Safe";
+      role: "wallet" | "signer";
+      is_primary: boolean;
+      safe_creation_status: "processing" | "completed" | "failed" | null;
+      safe_creation_event_id: string | null;
+      signer_of_wallet_id: number | null;
+      created_at: number;
+      updated_at: number;
+      address_verified: boolean;
+    };
+  };
+  /** POST /v0/wallets/{wallet_id}/address-proof */
+  proveWalletAddress: {
+    wallet: {
+      id: number;
+      chain_id: number;
+      address: string | null;
+      nickname: string | null;
+      type: "EOA" | "Safe";
+      role: "wallet" | "signer";
+      is_primary: boolean;
+      safe_creation_status: "processing" | "completed" | "failed" | null;
+      safe_creation_event_id: string | null;
+      signer_of_wallet_id: number | null;
+      created_at: number;
+      updated_at: number;
+      address_verified: boolean;
+    };
+  };
+  /** PATCH /v0/wallets/{wallet_id} */
+  updateWallet: {
+    update: {
+      wallet: {
+        id: number;
+        chain_id: number;
+        address: string | null;
+        nickname: string | null;
+        type: "EOA" | "Safe";
+        role: "wallet" | "signer";
+        is_primary: boolean;
+        safe_creation_status: "processing" | "completed" | "failed" | null;
+        safe_creation_event_id: string | null;
+        signer_of_wallet_id: number | null;
+        created_at: number;
+        updated_at: number;
+        address_verified: boolean;
+      };
+      triggered_safe: {
+        id: number;
+      } | null;
+    };
+  };
+  /** DELETE /v0/wallets/{wallet_id} */
+  deleteWallet: {
+    wallet: {
+      id: number;
+    };
+  };
+  /** GET /v0/widgets */
+  listWidgets: {
+    widgets: {
+      id: string;
+      type: "balance" | "transactions" | "chat" | "budget";
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    }[];
+  };
+  /** POST /v0/widgets */
+  createWidget: {
+    widget: {
+      id: string;
+      type: "balance" | "transactions" | "chat" | "budget";
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** GET /v0/widgets/{widget_id} */
+  getWidget: {
+    widget: {
+      id: string;
+      type: "balance" | "transactions" | "chat" | "budget";
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** PATCH /v0/widgets/{widget_id} */
+  updateWidget: {
+    widget: {
+      id: string;
+      type: "balance" | "transactions" | "chat" | "budget";
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** DELETE /v0/widgets/{widget_id} */
+  deleteWidget: {
+    widget: {
+      id: string;
+      type: "balance" | "transactions" | "chat" | "budget";
+      title: string | null;
+      position: {
+        x: number;
+        y: number;
+        w: number;
+        h: number;
+      };
+      settings: Record<string, unknown>;
+      data_request: string;
       created_at: number;
       updated_at: number;
     };
@@ -3783,120 +3990,6 @@ export interface OperationData {
       updated_at: number;
     };
   };
-  /** POST /v0/ramps/quotes */
-  createRampQuote: {
-    quote: {
-      direction: string;
-      bank_account_id: string;
-      wallet_id: number;
-      chain_id: number;
-      asset: string;
-      asset_amount: string;
-      currency: string;
-      fiat_amount: string;
-      rate: string;
-      fee: string;
-      id: string;
-      expires_at: number;
-      created_at: number;
-    };
-  };
-  /** POST /v0/ramps/on */
-  createOnRamp: {
-    ramp: {
-      direction: string;
-      bank_account_id: string;
-      wallet_id: number;
-      chain_id: number;
-      asset: string;
-      asset_amount: string;
-      currency: string;
-      fiat_amount: string;
-      rate: string;
-      fee: string;
-      id: string;
-      quote_id: string;
-      status: string;
-      transaction_id: string;
-      failure_reason: string | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** POST /v0/ramps/off */
-  createOffRamp: {
-    ramp: {
-      direction: string;
-      bank_account_id: string;
-      wallet_id: number;
-      chain_id: number;
-      asset: string;
-      asset_amount: string;
-      currency: string;
-      fiat_amount: string;
-      rate: string;
-      fee: string;
-      id: string;
-      quote_id: string;
-      status: string;
-      transaction_id: string;
-      failure_reason: string | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/ramps */
-  listRamps: {
-    ramps: {
-      direction: string;
-      bank_account_id: string;
-      wallet_id: number;
-      chain_id: number;
-      asset: string;
-      asset_amount: string;
-      currency: string;
-      fiat_amount: string;
-      rate: string;
-      fee: string;
-      id: string;
-      quote_id: string;
-      status: string;
-      transaction_id: string;
-      failure_reason: string | null;
-      created_at: number;
-      updated_at: number;
-    }[];
-  };
-  /** GET /v0/ramps/{ramp_id} */
-  getRamp: {
-    ramp: {
-      direction: string;
-      bank_account_id: string;
-      wallet_id: number;
-      chain_id: number;
-      asset: string;
-      asset_amount: string;
-      currency: string;
-      fiat_amount: string;
-      rate: string;
-      fee: string;
-      id: string;
-      quote_id: string;
-      status: string;
-      transaction_id: string;
-      failure_reason: string | null;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** POST /v0/sandbox/ramps/{ramp_id}/settle */
-  settleSandboxRamp: {
-    delivery: {
-      webhook_status: number;
-      transaction_id: string | null;
-      outcome: string | null;
-    };
-  };
   /** GET /v0/strategies */
   listStrategies: {
     strategies: {
@@ -4038,96 +4131,6 @@ export interface OperationData {
         cause: string;
         changed_at: number;
       }[];
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/widgets */
-  listWidgets: {
-    widgets: {
-      id: string;
-      type: "balance" | "transactions" | "chat" | "budget";
-      title: string | null;
-      position: {
-        x: number;
-        y: number;
-        w: number;
-        h: number;
-      };
-      settings: Record<string, unknown>;
-      data_request: string;
-      created_at: number;
-      updated_at: number;
-    }[];
-  };
-  /** POST /v0/widgets */
-  createWidget: {
-    widget: {
-      id: string;
-      type: "balance" | "transactions" | "chat" | "budget";
-      title: string | null;
-      position: {
-        x: number;
-        y: number;
-        w: number;
-        h: number;
-      };
-      settings: Record<string, unknown>;
-      data_request: string;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** GET /v0/widgets/{widget_id} */
-  getWidget: {
-    widget: {
-      id: string;
-      type: "balance" | "transactions" | "chat" | "budget";
-      title: string | null;
-      position: {
-        x: number;
-        y: number;
-        w: number;
-        h: number;
-      };
-      settings: Record<string, unknown>;
-      data_request: string;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** PATCH /v0/widgets/{widget_id} */
-  updateWidget: {
-    widget: {
-      id: string;
-      type: "balance" | "transactions" | "chat" | "budget";
-      title: string | null;
-      position: {
-        x: number;
-        y: number;
-        w: number;
-        h: number;
-      };
-      settings: Record<string, unknown>;
-      data_request: string;
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** DELETE /v0/widgets/{widget_id} */
-  deleteWidget: {
-    widget: {
-      id: string;
-      type: "balance" | "transactions" | "chat" | "budget";
-      title: string | null;
-      position: {
-        x: number;
-        y: number;
-        w: number;
-        h: number;
-      };
-      settings: Record<string, unknown>;
-      data_request: string;
       created_at: number;
       updated_at: number;
     };

@@ -3,7 +3,7 @@ import { href, link } from "../route-kit/links.ts";
 import { withLinks } from "../route-kit/schemas.ts";
 import { ACCOUNT_VIEW_FIELDS, AccountView } from "../resources/resources.generated.ts";
 import { BALANCE_RULES } from "./wallet-assets.ts";
-import { restCard } from "./cards.ts";
+import { restCard } from "../resources/card.ts";
 
 export const accountRoutes = [
   defineRoute({

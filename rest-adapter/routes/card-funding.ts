@@ -3,7 +3,7 @@ import { defineRoute } from "../route-kit/route.ts";
 import { href, link } from "../route-kit/links.ts";
 import { cardFundingSource, Links } from "../route-kit/schemas.ts";
 import { CardFundingSourceInput } from "../resources/resources.generated.ts";
-import { fundingSourceInput, restFundingSource } from "./cards.ts";
+import { fundingSourceInput, restFundingSource } from "../resources/card.ts";
 
 const CardId = Type.Object({ card_id: Type.String({ minLength: 1, maxLength: 64, description: "crd_<id>" }) });
 const Funding = cardFundingSource({ _links: Links });

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { link } from "../../route-kit/links.ts";
 import { Widget } from "../../resources/resources.generated.ts";
 import { defineComposedRoute, type ComposedAnswer } from "../../route-kit/route.ts";
-import { WidgetId, widgetHref } from "../../routes/widgets.ts";
+import { WidgetId, widgetHref } from "../../resources/widget.ts";
 import { Links } from "../../route-kit/schemas.ts";
 import type { InjectedAnswer } from "../../route-kit/in-listener.ts";
 

@@ -9,7 +9,7 @@ import { statusAndCode as problem } from "../../support/route-cases.ts";
 
 // Issue 12: bank transactions synced by cursor, the banking-provider webhook receiver (signature,
 // rotation, tolerance, exactly-once) and connection status; on/off-ramps driven by its events are in
-// ramps.test.ts.
+// ramp.test.ts.
 const OLD_SECRET = "bank-old-secret-for-rotation";
 const NEW_SECRET = "bank-new-secret-for-rotation";
 let platform: TestPlatform;

@@ -7,7 +7,7 @@ import { sumDecimals as sumOf } from "../../../lib/decimal.ts";
 
 // Issue 13, first part: the strategy catalogue, user strategies (spec 3.6) and their runs as
 // agent tasks (spec 3.5): round-up savings moving money through the ledger (an alert's notification
-// is in user/notifications.test.ts, the agent-task routes' checks in agent-tasks/agent-tasks.test.ts).
+// is in user/notification.test.ts, the agent-task routes' checks in agent-tasks/agent-task.test.ts).
 let platform: TestPlatform;
 
 beforeAll(async () => {
