@@ -12,7 +12,6 @@ import { ResponseChecker, type ResponseMismatchReport } from "../route-kit/respo
 import { buildOpenApiDocument } from "../route-kit/openapi.ts";
 import { registerWebhooks, webhookDocumentation, type WebhookReceiver } from "../webhooks/webhooks.ts";
 import { SANDBOX_TAG, type Route } from "../route-kit/route.ts";
-import { cliRoutes } from "../routes/cli.ts";
 import { healthRoutes } from "../routes/health.ts";
 import { kycRoutes } from "../routes/kyc.ts";
 import { onboardingRoutes } from "../routes/onboarding.ts";
@@ -35,10 +34,8 @@ import { transactionRoutes } from "../routes/transactions.ts";
 import { cardFundingRoutes } from "../routes/card-funding.ts";
 import { cardAuthorizationRoutes } from "../routes/card-authorizations.ts";
 import { cardSecureDetailsRoutes } from "../routes/card-secure-details.ts";
-import { assetRoutes } from "../routes/assets.ts";
 import { walletAssetRoutes } from "../routes/wallet-assets.ts";
 import { accountRoutes } from "../routes/accounts.ts";
-import { pregeneratedWalletRoutes } from "../routes/pregenerated-wallets.ts";
 import { RESOURCE_ROUTES } from "../resources/resources.generated.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
@@ -50,14 +47,12 @@ export const platformRoutes: Route[] = [
   ...phoneRoutes,
   ...onboardingRoutes,
   ...kycRoutes,
-  ...pregeneratedWalletRoutes,
   ...transactionRoutes,
   // the routes the resources' overlays hold (rest-adapter/resources/<entity>.ts), in file-name order
   ...RESOURCE_ROUTES(),
   ...cardFundingRoutes,
   ...cardAuthorizationRoutes,
   ...cardSecureDetailsRoutes,
-  ...assetRoutes,
   ...walletAssetRoutes,
   ...accountRoutes,
   ...openBankingRoutes,
@@ -65,7 +60,6 @@ export const platformRoutes: Route[] = [
   ...strategyRoutes,
   ...connectorRoutes,
   ...chatRoutes,
-  ...cliRoutes,
   ...siweRoutes,
   // composed of several calls each (rest-adapter/route-kit/route.ts, ComposedRoute)
   chatTurnRoute,

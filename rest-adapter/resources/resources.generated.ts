@@ -7,11 +7,14 @@ import * as generated from "./resources.generated.ts";
 import { Address, CardFundingSource, ChainId, EpochMs, Instant, Links } from "../route-kit/schemas.ts";
 import { ScheduledAt, routes as agentTaskRoutes } from "./agent-task.ts";
 import { routes as agentTokenRoutes } from "./agent-token.ts";
+import { routes as assetRoutes } from "./asset.ts";
 import { routes as budgetRoutes } from "./budget.ts";
 import { FundingSourceId, ShippingAddress, routes as cardRoutes } from "./card.ts";
+import { routes as cliConfigRoutes } from "./cli-config.ts";
 import { AuthProviders } from "./environment.ts";
 import { routes as insightRoutes } from "./insight.ts";
 import { routes as notificationRoutes } from "./notification.ts";
+import { routes as pregeneratedWalletRoutes } from "./pregenerated-wallet.ts";
 import { routes as rampRoutes } from "./ramp.ts";
 import { UnconvertedInstant } from "./transaction-page.ts";
 import { SandboxPaymentType } from "./transaction.ts";
@@ -1539,7 +1542,7 @@ export const UpdateWidgetInput = Type.Object({
 export const RESOURCE_COMPONENTS = [Asset, Budget, Card, Insight, StatusChange, Transaction, User, Wallet];
 
 /** Every overlay's routes, made with the shapes above, for rest-adapter/hosts/platform.ts. */
-export const RESOURCE_ROUTES = (): Route[] => [...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...budgetRoutes(generated), ...cardRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...rampRoutes(generated), ...userRuleRoutes(generated), ...walletRoutes(generated), ...widgetRoutes(generated)];
+export const RESOURCE_ROUTES = (): Route[] => [...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...assetRoutes(generated), ...budgetRoutes(generated), ...cardRoutes(generated), ...cliConfigRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...pregeneratedWalletRoutes(generated), ...rampRoutes(generated), ...userRuleRoutes(generated), ...walletRoutes(generated), ...widgetRoutes(generated)];
 
 // Each route's operation data, from the route tables' operations (scripts/operation-types.ts).
 
@@ -1912,28 +1915,6 @@ export interface OperationData {
       status: string;
     };
   };
-  /** POST /v0/wallets/pregenerated */
-  registerPregeneratedWallet: {
-    wallet: {
-      id: number;
-      provider_wallet_id: string;
-      address: string;
-      type: string;
-      claimed_at: number | null;
-      created_at: number;
-    };
-  };
-  /** GET /v0/wallets/pregenerated */
-  listPregeneratedWallets: {
-    pregenerated_wallets: {
-      id: number;
-      provider_wallet_id: string;
-      address: string;
-      type: string;
-      claimed_at: number | null;
-      created_at: number;
-    }[];
-  };
   /** GET /v0/transactions */
   listTransactions: {
     transactions: {
@@ -2293,6 +2274,46 @@ export interface OperationData {
       outcome: string;
       at: number;
     }[];
+  };
+  /** GET /v0/assets */
+  listAssets: {
+    assets: {
+      id: string;
+      asset_type: "crypto" | "fiat";
+      symbol: string;
+      name: string;
+      decimals: number;
+      contract_addresses: {
+        chain_id: number;
+        address: string | null;
+      }[];
+      price: {
+        value_usd: string;
+        timestamp: number;
+        stale: boolean;
+        source: "static" | "chainlink";
+      } | null;
+    }[];
+  };
+  /** GET /v0/assets/{asset_id} */
+  getAsset: {
+    asset: {
+      id: string;
+      asset_type: "crypto" | "fiat";
+      symbol: string;
+      name: string;
+      decimals: number;
+      contract_addresses: {
+        chain_id: number;
+        address: string | null;
+      }[];
+      price: {
+        value_usd: string;
+        timestamp: number;
+        stale: boolean;
+        source: "static" | "chainlink";
+      } | null;
+    };
   };
   /** GET /v0/budgets */
   listBudgets: {
@@ -2766,6 +2787,12 @@ export interface OperationData {
       updated_at: number;
     };
   };
+  /** GET /v0/cli/config */
+  getCliConfig: {
+    cli_config: {
+      debug: boolean;
+    };
+  };
   /** GET /v0/insights */
   listInsights: {
     insights: {
@@ -2867,6 +2894,28 @@ export interface OperationData {
       read_at: number | null;
       created_at: number;
     };
+  };
+  /** POST /v0/wallets/pregenerated */
+  registerPregeneratedWallet: {
+    wallet: {
+      id: number;
+      provider_wallet_id: string;
+      address: string;
+      type: string;
+      claimed_at: number | null;
+      created_at: number;
+    };
+  };
+  /** GET /v0/wallets/pregenerated */
+  listPregeneratedWallets: {
+    pregenerated_wallets: {
+      id: number;
+      provider_wallet_id: string;
+      address: string;
+      type: string;
+      claimed_at: number | null;
+      created_at: number;
+    }[];
   };
   /** POST /v0/ramps/quotes */
   createRampQuote: {
@@ -3775,46 +3824,6 @@ export interface OperationData {
       };
     };
   };
-  /** GET /v0/assets */
-  listAssets: {
-    assets: {
-      id: string;
-      asset_type: "crypto" | "fiat";
-      symbol: string;
-      name: string;
-      decimals: number;
-      contract_addresses: {
-        chain_id: number;
-        address: string | null;
-      }[];
-      price: {
-        value_usd: string;
-        timestamp: number;
-        stale: boolean;
-        source: "static" | "chainlink";
-      } | null;
-    }[];
-  };
-  /** GET /v0/assets/{asset_id} */
-  getAsset: {
-    asset: {
-      id: string;
-      asset_type: "crypto" | "fiat";
-      symbol: string;
-      name: string;
-      decimals: number;
-      contract_addresses: {
-        chain_id: number;
-        address: string | null;
-      }[];
-      price: {
-        value_usd: string;
-        timestamp: number;
-        stale: boolean;
-        source: "static" | "chainlink";
-      } | null;
-    };
-  };
   /** GET /v0/wallets/{wallet_id}/assets */
   listWalletAssets: {
     wallet: {
@@ -4346,12 +4355,6 @@ export interface OperationData {
       expires_at: number;
       decided_at: number | null;
       created_at: number;
-    };
-  };
-  /** GET /v0/cli/config */
-  getCliConfig: {
-    cli_config: {
-      debug: boolean;
     };
   };
   /** POST /v0/auth/siwe/nonce */

@@ -1,5 +1,5 @@
 // Platform authentication (spec 5.1), ProblemDetails (2.9, 7.1-7.2), personal access tokens and
-// the OpenAPI document, end to end over real listeners (GET /v0/cli/config is in user/cli.test.ts).
+// the OpenAPI document, end to end over real listeners (GET /v0/cli/config is in user/cli-config.test.ts).
 import { createHash } from "node:crypto";
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
