@@ -34,8 +34,6 @@ import { transactionRoutes } from "../routes/transactions.ts";
 import { cardFundingRoutes } from "../routes/card-funding.ts";
 import { cardAuthorizationRoutes } from "../routes/card-authorizations.ts";
 import { cardSecureDetailsRoutes } from "../routes/card-secure-details.ts";
-import { walletAssetRoutes } from "../routes/wallet-assets.ts";
-import { accountRoutes } from "../routes/accounts.ts";
 import { RESOURCE_ROUTES } from "../resources/resources.generated.ts";
 
 /** Every route of the platform listener ({base_url}), one module per spec tag. */
@@ -53,8 +51,6 @@ export const platformRoutes: Route[] = [
   ...cardFundingRoutes,
   ...cardAuthorizationRoutes,
   ...cardSecureDetailsRoutes,
-  ...walletAssetRoutes,
-  ...accountRoutes,
   ...openBankingRoutes,
   ...bankAccountRoutes,
   ...strategyRoutes,

@@ -5,8 +5,10 @@ import { Type } from "@sinclair/typebox";
 import type { Route } from "../route-kit/route.ts";
 import * as generated from "./resources.generated.ts";
 import { Address, CardFundingSource, ChainId, EpochMs, Instant, Links } from "../route-kit/schemas.ts";
+import { routes as accountViewRoutes } from "./account-view.ts";
 import { ScheduledAt, routes as agentTaskRoutes } from "./agent-task.ts";
 import { routes as agentTokenRoutes } from "./agent-token.ts";
+import { routes as assetBalanceRoutes } from "./asset-balance.ts";
 import { routes as assetRoutes } from "./asset.ts";
 import { routes as budgetRoutes } from "./budget.ts";
 import { FundingSourceId, ShippingAddress, routes as cardRoutes } from "./card.ts";
@@ -1542,7 +1544,7 @@ export const UpdateWidgetInput = Type.Object({
 export const RESOURCE_COMPONENTS = [Asset, Budget, Card, Insight, StatusChange, Transaction, User, Wallet];
 
 /** Every overlay's routes, made with the shapes above, for rest-adapter/hosts/platform.ts. */
-export const RESOURCE_ROUTES = (): Route[] => [...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...assetRoutes(generated), ...budgetRoutes(generated), ...cardRoutes(generated), ...cliConfigRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...pregeneratedWalletRoutes(generated), ...rampRoutes(generated), ...userRuleRoutes(generated), ...walletRoutes(generated), ...widgetRoutes(generated)];
+export const RESOURCE_ROUTES = (): Route[] => [...accountViewRoutes(generated), ...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...assetBalanceRoutes(generated), ...assetRoutes(generated), ...budgetRoutes(generated), ...cardRoutes(generated), ...cliConfigRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...pregeneratedWalletRoutes(generated), ...rampRoutes(generated), ...userRuleRoutes(generated), ...walletRoutes(generated), ...widgetRoutes(generated)];
 
 // Each route's operation data, from the route tables' operations (scripts/operation-types.ts).
 
@@ -2124,6 +2126,51 @@ export interface OperationData {
       }[];
     };
   };
+  /** GET /v0/accounts */
+  listAccounts: {
+    me: {
+      accounts: {
+        items: {
+          source: "crypto_wallet" | "bank_account" | "card";
+          source_id: string;
+          name: string | null;
+          chain_id: number | null;
+          address: string | null;
+          balances: {
+            asset: {
+              id: string;
+              asset_type: "crypto" | "fiat";
+              symbol: string;
+              name: string;
+              decimals: number;
+              contract_addresses: {
+                chain_id: number;
+                address: string | null;
+              }[];
+              price: {
+                value_usd: string;
+                timestamp: number;
+                stale: boolean;
+                source: "static" | "chainlink";
+              } | null;
+            };
+            balance: string;
+            value_usd: string | null;
+          }[];
+          total_value_usd: string;
+          card: {
+            status: "pending" | "active" | "suspended" | "closed";
+            currency: string;
+            funding_source: {
+              type: "crypto_wallet" | "bank_account";
+              id: string;
+            };
+          } | null;
+        }[];
+        total_value_usd: string;
+      };
+    };
+  };
   /** POST /v0/agent-tasks */
   createAgentTask: {
     task: {
@@ -2274,6 +2321,33 @@ export interface OperationData {
       outcome: string;
       at: number;
     }[];
+  };
+  /** GET /v0/wallets/{wallet_id}/assets */
+  listWalletAssets: {
+    wallet: {
+      id: number;
+      assets: {
+        asset: {
+          id: string;
+          asset_type: "crypto" | "fiat";
+          symbol: string;
+          name: string;
+          decimals: number;
+          contract_addresses: {
+            chain_id: number;
+            address: string | null;
+          }[];
+          price: {
+            value_usd: string;
+            timestamp: number;
+            stale: boolean;
+            source: "static" | "chainlink";
+          } | null;
+        };
+        balance: string;
+        value_usd: string | null;
+      }[];
+    };
   };
   /** GET /v0/assets */
   listAssets: {
@@ -3821,78 +3895,6 @@ export interface OperationData {
         limit: number;
         offset: number;
         total: number;
-      };
-    };
-  };
-  /** GET /v0/wallets/{wallet_id}/assets */
-  listWalletAssets: {
-    wallet: {
-      id: number;
-      assets: {
-        asset: {
-          id: string;
-          asset_type: "crypto" | "fiat";
-          symbol: string;
-          name: string;
-          decimals: number;
-          contract_addresses: {
-            chain_id: number;
-            address: string | null;
-          }[];
-          price: {
-            value_usd: string;
-            timestamp: number;
-            stale: boolean;
-            source: "static" | "chainlink";
-          } | null;
-        };
-        balance: string;
-        value_usd: string | null;
-      }[];
-    };
-  };
-  /** GET /v0/accounts */
-  listAccounts: {
-    me: {
-      accounts: {
-        items: {
-          source: "crypto_wallet" | "bank_account" | "card";
-          source_id: string;
-          name: string | null;
-          chain_id: number | null;
-          address: string | null;
-          balances: {
-            asset: {
-              id: string;
-              asset_type: "crypto" | "fiat";
-              symbol: string;
-              name: string;
-              decimals: number;
-              contract_addresses: {
-                chain_id: number;
-                address: string | null;
-              }[];
-              price: {
-                value_usd: string;
-                timestamp: number;
-                stale: boolean;
-                source: "static" | "chainlink";
-              } | null;
-            };
-            balance: string;
-            value_usd: string | null;
-          }[];
-          total_value_usd: string;
-          card: {
-            status: "pending" | "active" | "suspended" | "closed";
-            currency: string;
-            funding_source: {
-              type: "crypto_wallet" | "bank_account";
-              id: string;
-            };
-          } | null;
-        }[];
-        total_value_usd: string;
       };
     };
   };

@@ -8,7 +8,7 @@ import { agentToken, expectEachProblem, readOnlyPat, type RouteCall } from "../.
 
 // Bank accounts as card funding: a card funded by one is authorized against the bank's reported
 // balance less the outflows the bank has not posted yet, and books its purchases against the bank
-// account (GET /v0/accounts listing them is in accounts/accounts.test.ts).
+// account (GET /v0/accounts listing them is in accounts/account-view.test.ts).
 
 let platform: TestPlatform;
 let db: FinanceDb;
