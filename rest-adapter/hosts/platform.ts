@@ -29,10 +29,8 @@ import type { Assistant } from "../agent-runtime/chat/assistant.ts";
 import { chatTurnRoute, type ChatServices } from "../agent-runtime/chat/chat-turn.ts";
 import { confirmChatActionRoute } from "../agent-runtime/chat/chat-action-confirm.ts";
 import { OfflineAssistant } from "../agent-runtime/chat/offline-assistant.ts";
-import { userPintRoutes } from "../routes/user-pints.ts";
 import { transactionRoutes } from "../routes/transactions.ts";
 import { cardFundingRoutes } from "../routes/card-funding.ts";
-import { cardAuthorizationRoutes } from "../routes/card-authorizations.ts";
 import { cardSecureDetailsRoutes } from "../routes/card-secure-details.ts";
 import { RESOURCE_ROUTES } from "../resources/resources.generated.ts";
 
@@ -41,7 +39,6 @@ export const platformRoutes: Route[] = [
   ...healthRoutes,
   ...userRoutes,
   ...personalAccessTokenRoutes,
-  ...userPintRoutes,
   ...phoneRoutes,
   ...onboardingRoutes,
   ...kycRoutes,
@@ -49,7 +46,6 @@ export const platformRoutes: Route[] = [
   // the routes the resources' overlays hold (rest-adapter/resources/<entity>.ts), in file-name order
   ...RESOURCE_ROUTES(),
   ...cardFundingRoutes,
-  ...cardAuthorizationRoutes,
   ...cardSecureDetailsRoutes,
   ...openBankingRoutes,
   ...bankAccountRoutes,

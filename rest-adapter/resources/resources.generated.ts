@@ -11,11 +11,13 @@ import { routes as agentTokenRoutes } from "./agent-token.ts";
 import { routes as assetBalanceRoutes } from "./asset-balance.ts";
 import { routes as assetRoutes } from "./asset.ts";
 import { routes as budgetRoutes } from "./budget.ts";
+import { routes as cardAuthorizationRoutes } from "./card-authorization.ts";
 import { FundingSourceId, ShippingAddress, routes as cardRoutes } from "./card.ts";
 import { routes as cliConfigRoutes } from "./cli-config.ts";
 import { AuthProviders } from "./environment.ts";
 import { routes as insightRoutes } from "./insight.ts";
 import { routes as notificationRoutes } from "./notification.ts";
+import { routes as pintMandateRoutes } from "./pint-mandate.ts";
 import { routes as pregeneratedWalletRoutes } from "./pregenerated-wallet.ts";
 import { routes as rampRoutes } from "./ramp.ts";
 import { UnconvertedInstant } from "./transaction-page.ts";
@@ -1544,7 +1546,7 @@ export const UpdateWidgetInput = Type.Object({
 export const RESOURCE_COMPONENTS = [Asset, Budget, Card, Insight, StatusChange, Transaction, User, Wallet];
 
 /** Every overlay's routes, made with the shapes above, for rest-adapter/hosts/platform.ts. */
-export const RESOURCE_ROUTES = (): Route[] => [...accountViewRoutes(generated), ...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...assetBalanceRoutes(generated), ...assetRoutes(generated), ...budgetRoutes(generated), ...cardRoutes(generated), ...cliConfigRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...pregeneratedWalletRoutes(generated), ...rampRoutes(generated), ...userRuleRoutes(generated), ...walletRoutes(generated), ...widgetRoutes(generated)];
+export const RESOURCE_ROUTES = (): Route[] => [...accountViewRoutes(generated), ...agentTaskRoutes(generated), ...agentTokenRoutes(generated), ...assetBalanceRoutes(generated), ...assetRoutes(generated), ...budgetRoutes(generated), ...cardAuthorizationRoutes(generated), ...cardRoutes(generated), ...cliConfigRoutes(generated), ...insightRoutes(generated), ...notificationRoutes(generated), ...pintMandateRoutes(generated), ...pregeneratedWalletRoutes(generated), ...rampRoutes(generated), ...userRuleRoutes(generated), ...walletRoutes(generated), ...widgetRoutes(generated)];
 
 // Each route's operation data, from the route tables' operations (scripts/operation-types.ts).
 
@@ -1662,69 +1664,6 @@ export interface OperationData {
       last_used_at: number | null;
       revoked_at: number | null;
       created_at: number;
-    };
-  };
-  /** GET /v0/user/me/pints */
-  listMyPints: {
-    pints: {
-      id: string;
-      digest: string;
-      wallet: string;
-      chain_id: number;
-      signer: string;
-      signer_role: "owner" | "agent";
-      audience: string;
-      scopes: string[];
-      nonce: string;
-      expires_at: number;
-      user_id: string;
-      organisation_id: string;
-      created_at: number;
-      revoked_at: number | null;
-      revoked_by: "user" | "organisation" | null;
-      status: "active" | "expired" | "revoked";
-    }[];
-  };
-  /** GET /v0/user/me/pints/{pint_id} */
-  getMyPint: {
-    pint: {
-      id: string;
-      digest: string;
-      wallet: string;
-      chain_id: number;
-      signer: string;
-      signer_role: "owner" | "agent";
-      audience: string;
-      scopes: string[];
-      nonce: string;
-      expires_at: number;
-      user_id: string;
-      organisation_id: string;
-      created_at: number;
-      revoked_at: number | null;
-      revoked_by: "user" | "organisation" | null;
-      status: "active" | "expired" | "revoked";
-    };
-  };
-  /** DELETE /v0/user/me/pints/{pint_id} */
-  revokeMyPint: {
-    pint: {
-      id: string;
-      digest: string;
-      wallet: string;
-      chain_id: number;
-      signer: string;
-      signer_role: "owner" | "agent";
-      audience: string;
-      scopes: string[];
-      nonce: string;
-      expires_at: number;
-      user_id: string;
-      organisation_id: string;
-      created_at: number;
-      revoked_at: number | null;
-      revoked_by: "user" | "organisation" | null;
-      status: "active" | "expired" | "revoked";
     };
   };
   /** GET /v0/user/me/phone */
@@ -2477,6 +2416,448 @@ export interface OperationData {
   deleteBudget: {
     deleted: string;
   };
+  /** GET /v0/cards/{card_id}/authorizations */
+  listCardAuthorizations: {
+    authorizations: {
+      items: {
+        id: string;
+        card_id: string;
+        decision: "approved" | "declined";
+        decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+        status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+        amount: string;
+        currency: string;
+        merchant: {
+          name: string;
+          mcc: string;
+        };
+        transaction: {
+          id: string;
+          type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+          status: "pending" | "processing" | "completed" | "failed";
+          direction: "in" | "out";
+          amount: string;
+          asset: {
+            symbol: string;
+            decimals: number;
+          } | null;
+          currency: string | null;
+          amount_usd: string | null;
+          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+          description: string | null;
+          merchant: {
+            name: string | null;
+            mcc: string | null;
+          } | null;
+          wallet_id: number | null;
+          card_id: string | null;
+          bank_account_id: string | null;
+          counterparty: string | null;
+          chain_id: number | null;
+          tx_hash: string | null;
+          note: string | null;
+          timestamp: number;
+          created_at: number;
+          updated_at: number;
+          status_history: {
+            from: "pending" | "processing" | "completed" | "failed" | null;
+            to: "pending" | "processing" | "completed" | "failed";
+            changed_at: number;
+          }[];
+        } | null;
+        refunded_amount: string;
+        refunds: {
+          id: string;
+          type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+          status: "pending" | "processing" | "completed" | "failed";
+          direction: "in" | "out";
+          amount: string;
+          asset: {
+            symbol: string;
+            decimals: number;
+          } | null;
+          currency: string | null;
+          amount_usd: string | null;
+          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+          description: string | null;
+          merchant: {
+            name: string | null;
+            mcc: string | null;
+          } | null;
+          wallet_id: number | null;
+          card_id: string | null;
+          bank_account_id: string | null;
+          counterparty: string | null;
+          chain_id: number | null;
+          tx_hash: string | null;
+          note: string | null;
+          timestamp: number;
+          created_at: number;
+          updated_at: number;
+          status_history: {
+            from: "pending" | "processing" | "completed" | "failed" | null;
+            to: "pending" | "processing" | "completed" | "failed";
+            changed_at: number;
+          }[];
+        }[];
+        created_at: number;
+        updated_at: number;
+      }[];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
+  };
+  /** POST /v0/sandbox/cards/{card_id}/authorizations */
+  createSandboxCardAuthorization: {
+    authorization: {
+      id: string;
+      card_id: string;
+      decision: "approved" | "declined";
+      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+      amount: string;
+      currency: string;
+      merchant: {
+        name: string;
+        mcc: string;
+      };
+      transaction: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      } | null;
+      refunded_amount: string;
+      refunds: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/sandbox/card-authorizations/{authorization_id}/capture */
+  captureSandboxCardAuthorization: {
+    authorization: {
+      id: string;
+      card_id: string;
+      decision: "approved" | "declined";
+      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+      amount: string;
+      currency: string;
+      merchant: {
+        name: string;
+        mcc: string;
+      };
+      transaction: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      } | null;
+      refunded_amount: string;
+      refunds: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/sandbox/card-authorizations/{authorization_id}/reverse */
+  reverseSandboxCardAuthorization: {
+    authorization: {
+      id: string;
+      card_id: string;
+      decision: "approved" | "declined";
+      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+      amount: string;
+      currency: string;
+      merchant: {
+        name: string;
+        mcc: string;
+      };
+      transaction: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      } | null;
+      refunded_amount: string;
+      refunds: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
+  /** POST /v0/sandbox/card-authorizations/{authorization_id}/refund */
+  refundSandboxCardAuthorization: {
+    authorization: {
+      id: string;
+      card_id: string;
+      decision: "approved" | "declined";
+      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
+      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
+      amount: string;
+      currency: string;
+      merchant: {
+        name: string;
+        mcc: string;
+      };
+      transaction: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      } | null;
+      refunded_amount: string;
+      refunds: {
+        id: string;
+        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
+        status: "pending" | "processing" | "completed" | "failed";
+        direction: "in" | "out";
+        amount: string;
+        asset: {
+          symbol: string;
+          decimals: number;
+        } | null;
+        currency: string | null;
+        amount_usd: string | null;
+        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
+        description: string | null;
+        merchant: {
+          name: string | null;
+          mcc: string | null;
+        } | null;
+        wallet_id: number | null;
+        card_id: string | null;
+        bank_account_id: string | null;
+        counterparty: string | null;
+        chain_id: number | null;
+        tx_hash: string | null;
+        note: string | null;
+        timestamp: number;
+        created_at: number;
+        updated_at: number;
+        status_history: {
+          from: "pending" | "processing" | "completed" | "failed" | null;
+          to: "pending" | "processing" | "completed" | "failed";
+          changed_at: number;
+        }[];
+      }[];
+      created_at: number;
+      updated_at: number;
+    };
+  };
   /** POST /v0/cards */
   createCard: {
     card: {
@@ -2969,6 +3350,69 @@ export interface OperationData {
       created_at: number;
     };
   };
+  /** GET /v0/user/me/pints */
+  listMyPints: {
+    pints: {
+      id: string;
+      digest: string;
+      wallet: string;
+      chain_id: number;
+      signer: string;
+      signer_role: "owner" | "agent";
+      audience: string;
+      scopes: string[];
+      nonce: string;
+      expires_at: number;
+      user_id: string;
+      organisation_id: string;
+      created_at: number;
+      revoked_at: number | null;
+      revoked_by: "user" | "organisation" | null;
+      status: "active" | "expired" | "revoked";
+    }[];
+  };
+  /** GET /v0/user/me/pints/{pint_id} */
+  getMyPint: {
+    pint: {
+      id: string;
+      digest: string;
+      wallet: string;
+      chain_id: number;
+      signer: string;
+      signer_role: "owner" | "agent";
+      audience: string;
+      scopes: string[];
+      nonce: string;
+      expires_at: number;
+      user_id: string;
+      organisation_id: string;
+      created_at: number;
+      revoked_at: number | null;
+      revoked_by: "user" | "organisation" | null;
+      status: "active" | "expired" | "revoked";
+    };
+  };
+  /** DELETE /v0/user/me/pints/{pint_id} */
+  revokeMyPint: {
+    pint: {
+      id: string;
+      digest: string;
+      wallet: string;
+      chain_id: number;
+      signer: string;
+      signer_role: "owner" | "agent";
+      audience: string;
+      scopes: string[];
+      nonce: string;
+      expires_at: number;
+      user_id: string;
+      organisation_id: string;
+      created_at: number;
+      revoked_at: number | null;
+      revoked_by: "user" | "organisation" | null;
+      status: "active" | "expired" | "revoked";
+    };
+  };
   /** POST /v0/wallets/pregenerated */
   registerPregeneratedWallet: {
     wallet: {
@@ -3416,448 +3860,6 @@ export interface OperationData {
         type: "crypto_wallet" | "bank_account";
         id: string;
       };
-    };
-  };
-  /** GET /v0/cards/{card_id}/authorizations */
-  listCardAuthorizations: {
-    authorizations: {
-      items: {
-        id: string;
-        card_id: string;
-        decision: "approved" | "declined";
-        decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
-        status: "declined" | "pending" | "captured" | "reversed" | "refunded";
-        amount: string;
-        currency: string;
-        merchant: {
-          name: string;
-          mcc: string;
-        };
-        transaction: {
-          id: string;
-          type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-          status: "pending" | "processing" | "completed" | "failed";
-          direction: "in" | "out";
-          amount: string;
-          asset: {
-            symbol: string;
-            decimals: number;
-          } | null;
-          currency: string | null;
-          amount_usd: string | null;
-          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-          description: string | null;
-          merchant: {
-            name: string | null;
-            mcc: string | null;
-          } | null;
-          wallet_id: number | null;
-          card_id: string | null;
-          bank_account_id: string | null;
-          counterparty: string | null;
-          chain_id: number | null;
-          tx_hash: string | null;
-          note: string | null;
-          timestamp: number;
-          created_at: number;
-          updated_at: number;
-          status_history: {
-            from: "pending" | "processing" | "completed" | "failed" | null;
-            to: "pending" | "processing" | "completed" | "failed";
-            changed_at: number;
-          }[];
-        } | null;
-        refunded_amount: string;
-        refunds: {
-          id: string;
-          type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-          status: "pending" | "processing" | "completed" | "failed";
-          direction: "in" | "out";
-          amount: string;
-          asset: {
-            symbol: string;
-            decimals: number;
-          } | null;
-          currency: string | null;
-          amount_usd: string | null;
-          category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-          description: string | null;
-          merchant: {
-            name: string | null;
-            mcc: string | null;
-          } | null;
-          wallet_id: number | null;
-          card_id: string | null;
-          bank_account_id: string | null;
-          counterparty: string | null;
-          chain_id: number | null;
-          tx_hash: string | null;
-          note: string | null;
-          timestamp: number;
-          created_at: number;
-          updated_at: number;
-          status_history: {
-            from: "pending" | "processing" | "completed" | "failed" | null;
-            to: "pending" | "processing" | "completed" | "failed";
-            changed_at: number;
-          }[];
-        }[];
-        created_at: number;
-        updated_at: number;
-      }[];
-      pagination: {
-        limit: number;
-        offset: number;
-        total: number;
-      };
-    };
-  };
-  /** POST /v0/sandbox/cards/{card_id}/authorizations */
-  createSandboxCardAuthorization: {
-    authorization: {
-      id: string;
-      card_id: string;
-      decision: "approved" | "declined";
-      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
-      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
-      amount: string;
-      currency: string;
-      merchant: {
-        name: string;
-        mcc: string;
-      };
-      transaction: {
-        id: string;
-        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-        status: "pending" | "processing" | "completed" | "failed";
-        direction: "in" | "out";
-        amount: string;
-        asset: {
-          symbol: string;
-          decimals: number;
-        } | null;
-        currency: string | null;
-        amount_usd: string | null;
-        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-        description: string | null;
-        merchant: {
-          name: string | null;
-          mcc: string | null;
-        } | null;
-        wallet_id: number | null;
-        card_id: string | null;
-        bank_account_id: string | null;
-        counterparty: string | null;
-        chain_id: number | null;
-        tx_hash: string | null;
-        note: string | null;
-        timestamp: number;
-        created_at: number;
-        updated_at: number;
-        status_history: {
-          from: "pending" | "processing" | "completed" | "failed" | null;
-          to: "pending" | "processing" | "completed" | "failed";
-          changed_at: number;
-        }[];
-      } | null;
-      refunded_amount: string;
-      refunds: {
-        id: string;
-        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-        status: "pending" | "processing" | "completed" | "failed";
-        direction: "in" | "out";
-        amount: string;
-        asset: {
-          symbol: string;
-          decimals: number;
-        } | null;
-        currency: string | null;
-        amount_usd: string | null;
-        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-        description: string | null;
-        merchant: {
-          name: string | null;
-          mcc: string | null;
-        } | null;
-        wallet_id: number | null;
-        card_id: string | null;
-        bank_account_id: string | null;
-        counterparty: string | null;
-        chain_id: number | null;
-        tx_hash: string | null;
-        note: string | null;
-        timestamp: number;
-        created_at: number;
-        updated_at: number;
-        status_history: {
-          from: "pending" | "processing" | "completed" | "failed" | null;
-          to: "pending" | "processing" | "completed" | "failed";
-          changed_at: number;
-        }[];
-      }[];
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** POST /v0/sandbox/card-authorizations/{authorization_id}/capture */
-  captureSandboxCardAuthorization: {
-    authorization: {
-      id: string;
-      card_id: string;
-      decision: "approved" | "declined";
-      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
-      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
-      amount: string;
-      currency: string;
-      merchant: {
-        name: string;
-        mcc: string;
-      };
-      transaction: {
-        id: string;
-        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-        status: "pending" | "processing" | "completed" | "failed";
-        direction: "in" | "out";
-        amount: string;
-        asset: {
-          symbol: string;
-          decimals: number;
-        } | null;
-        currency: string | null;
-        amount_usd: string | null;
-        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-        description: string | null;
-        merchant: {
-          name: string | null;
-          mcc: string | null;
-        } | null;
-        wallet_id: number | null;
-        card_id: string | null;
-        bank_account_id: string | null;
-        counterparty: string | null;
-        chain_id: number | null;
-        tx_hash: string | null;
-        note: string | null;
-        timestamp: number;
-        created_at: number;
-        updated_at: number;
-        status_history: {
-          from: "pending" | "processing" | "completed" | "failed" | null;
-          to: "pending" | "processing" | "completed" | "failed";
-          changed_at: number;
-        }[];
-      } | null;
-      refunded_amount: string;
-      refunds: {
-        id: string;
-        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-        status: "pending" | "processing" | "completed" | "failed";
-        direction: "in" | "out";
-        amount: string;
-        asset: {
-          symbol: string;
-          decimals: number;
-        } | null;
-        currency: string | null;
-        amount_usd: string | null;
-        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-        description: string | null;
-        merchant: {
-          name: string | null;
-          mcc: string | null;
-        } | null;
-        wallet_id: number | null;
-        card_id: string | null;
-        bank_account_id: string | null;
-        counterparty: string | null;
-        chain_id: number | null;
-        tx_hash: string | null;
-        note: string | null;
-        timestamp: number;
-        created_at: number;
-        updated_at: number;
-        status_history: {
-          from: "pending" | "processing" | "completed" | "failed" | null;
-          to: "pending" | "processing" | "completed" | "failed";
-          changed_at: number;
-        }[];
-      }[];
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** POST /v0/sandbox/card-authorizations/{authorization_id}/reverse */
-  reverseSandboxCardAuthorization: {
-    authorization: {
-      id: string;
-      card_id: string;
-      decision: "approved" | "declined";
-      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
-      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
-      amount: string;
-      currency: string;
-      merchant: {
-        name: string;
-        mcc: string;
-      };
-      transaction: {
-        id: string;
-        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-        status: "pending" | "processing" | "completed" | "failed";
-        direction: "in" | "out";
-        amount: string;
-        asset: {
-          symbol: string;
-          decimals: number;
-        } | null;
-        currency: string | null;
-        amount_usd: string | null;
-        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-        description: string | null;
-        merchant: {
-          name: string | null;
-          mcc: string | null;
-        } | null;
-        wallet_id: number | null;
-        card_id: string | null;
-        bank_account_id: string | null;
-        counterparty: string | null;
-        chain_id: number | null;
-        tx_hash: string | null;
-        note: string | null;
-        timestamp: number;
-        created_at: number;
-        updated_at: number;
-        status_history: {
-          from: "pending" | "processing" | "completed" | "failed" | null;
-          to: "pending" | "processing" | "completed" | "failed";
-          changed_at: number;
-        }[];
-      } | null;
-      refunded_amount: string;
-      refunds: {
-        id: string;
-        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-        status: "pending" | "processing" | "completed" | "failed";
-        direction: "in" | "out";
-        amount: string;
-        asset: {
-          symbol: string;
-          decimals: number;
-        } | null;
-        currency: string | null;
-        amount_usd: string | null;
-        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-        description: string | null;
-        merchant: {
-          name: string | null;
-          mcc: string | null;
-        } | null;
-        wallet_id: number | null;
-        card_id: string | null;
-        bank_account_id: string | null;
-        counterparty: string | null;
-        chain_id: number | null;
-        tx_hash: string | null;
-        note: string | null;
-        timestamp: number;
-        created_at: number;
-        updated_at: number;
-        status_history: {
-          from: "pending" | "processing" | "completed" | "failed" | null;
-          to: "pending" | "processing" | "completed" | "failed";
-          changed_at: number;
-        }[];
-      }[];
-      created_at: number;
-      updated_at: number;
-    };
-  };
-  /** POST /v0/sandbox/card-authorizations/{authorization_id}/refund */
-  refundSandboxCardAuthorization: {
-    authorization: {
-      id: string;
-      card_id: string;
-      decision: "approved" | "declined";
-      decline_reason: "card_inactive" | "currency_mismatch" | "single_transaction_limit_exceeded" | "daily_limit_exceeded" | "monthly_limit_exceeded" | "mcc_not_allowed" | "mcc_blocked" | "insufficient_funds" | null;
-      status: "declined" | "pending" | "captured" | "reversed" | "refunded";
-      amount: string;
-      currency: string;
-      merchant: {
-        name: string;
-        mcc: string;
-      };
-      transaction: {
-        id: string;
-        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-        status: "pending" | "processing" | "completed" | "failed";
-        direction: "in" | "out";
-        amount: string;
-        asset: {
-          symbol: string;
-          decimals: number;
-        } | null;
-        currency: string | null;
-        amount_usd: string | null;
-        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-        description: string | null;
-        merchant: {
-          name: string | null;
-          mcc: string | null;
-        } | null;
-        wallet_id: number | null;
-        card_id: string | null;
-        bank_account_id: string | null;
-        counterparty: string | null;
-        chain_id: number | null;
-        tx_hash: string | null;
-        note: string | null;
-        timestamp: number;
-        created_at: number;
-        updated_at: number;
-        status_history: {
-          from: "pending" | "processing" | "completed" | "failed" | null;
-          to: "pending" | "processing" | "completed" | "failed";
-          changed_at: number;
-        }[];
-      } | null;
-      refunded_amount: string;
-      refunds: {
-        id: string;
-        type: "deposit" | "withdrawal" | "transfer" | "swap" | "card_purchase" | "card_refund" | "on_ramp" | "off_ramp" | "bank_transfer" | "direct_debit" | "standing_order" | "bank_payment" | "bank_refund" | "interest" | "fee";
-        status: "pending" | "processing" | "completed" | "failed";
-        direction: "in" | "out";
-        amount: string;
-        asset: {
-          symbol: string;
-          decimals: number;
-        } | null;
-        currency: string | null;
-        amount_usd: string | null;
-        category: "restaurants" | "groceries" | "transportation" | "entertainment" | "shopping" | "utilities" | "travel" | "health" | "other" | null;
-        description: string | null;
-        merchant: {
-          name: string | null;
-          mcc: string | null;
-        } | null;
-        wallet_id: number | null;
-        card_id: string | null;
-        bank_account_id: string | null;
-        counterparty: string | null;
-        chain_id: number | null;
-        tx_hash: string | null;
-        note: string | null;
-        timestamp: number;
-        created_at: number;
-        updated_at: number;
-        status_history: {
-          from: "pending" | "processing" | "completed" | "failed" | null;
-          to: "pending" | "processing" | "completed" | "failed";
-          changed_at: number;
-        }[];
-      }[];
-      created_at: number;
-      updated_at: number;
     };
   };
   /** POST /v0/cards/{card_id}/secure-details/challenge */

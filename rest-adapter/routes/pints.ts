@@ -19,7 +19,7 @@ import {
  * PINT exchange and administration on the identity host ({sis_url}): the exchange itself (API
  * key), the PINT token's own view of its mandate, the JWKS that verifies PINT JWTs, and the
  * organisation's audiences and mandates (dashboard session). The user's side of revocation is
- * on the platform host (user-pints.ts).
+ * on the platform host (resources/pint-mandate.ts).
  */
 
 const SCOPE_TABLE = [
