@@ -33,6 +33,11 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** An endpoint subscribed to `*` receives every type, including those added later. */
 export const ALL_EVENT_TYPES = "*";
 
+/** Whether an endpoint subscribed to `eventTypes` receives events of `type`. */
+export function subscribesTo(eventTypes: readonly string[], type: string): boolean {
+  return eventTypes.includes(ALL_EVENT_TYPES) || eventTypes.includes(type);
+}
+
 /** Endpoints per organisation environment, at most; event types listed per endpoint, at most. */
 export const MAX_WEBHOOK_ENDPOINTS = 20;
 export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;

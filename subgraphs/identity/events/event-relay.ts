@@ -4,7 +4,7 @@ import type { Logger } from "../../../lib/logger.ts";
 import type { OutboxEvent, OutboxSource, UserEnvironments } from "../../../lib/outgoing-events.ts";
 import { newId } from "../../../lib/ids.ts";
 import { environmentId, orgEnvironmentOf } from "../../../lib/auth/orgid.ts";
-import { ALL_EVENT_TYPES } from "../../../lib/contracts/events.ts";
+import { subscribesTo } from "../../../lib/contracts/events.ts";
 import type { IdentityDb } from "../db.ts";
 
 type Tx = Parameters<Parameters<IdentityDb["$transaction"]>[0]>[0];
@@ -97,7 +97,7 @@ export async function storeWithDeliveries(tx: Tx, rows: StoredEvent[]): Promise<
   });
   const deliveries = inserted.flatMap((event) =>
     endpoints
-      .filter((endpoint) => endpoint.organisation_id === event.org_id && endpoint.environment_id === event.env_id && (endpoint.event_types.includes(ALL_EVENT_TYPES) || endpoint.event_types.includes(event.type)))
+      .filter((endpoint) => endpoint.organisation_id === event.org_id && endpoint.environment_id === event.env_id && subscribesTo(endpoint.event_types, event.type))
       .map((endpoint) => ({ id: newId("whd"), event_id: event.event_id, endpoint_id: endpoint.id })),
   );
   if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });

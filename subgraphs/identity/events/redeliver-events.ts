@@ -1,5 +1,5 @@
 import type { DashboardPrincipal } from "../../../lib/auth/principal.ts";
-import { ALL_EVENT_TYPES } from "../../../lib/contracts/events.ts";
+import { subscribesTo } from "../../../lib/contracts/events.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { IdentityDb } from "../db.ts";
@@ -43,7 +43,7 @@ export async function redeliverEvent(
       select: { id: true, enabled: true, event_types: true },
     });
     if (input.endpoint_id != null && endpoints.length === 0) throw appError("IDS-404-001", `Webhook endpoint ${input.endpoint_id} was not found.`);
-    const targets = endpoints.filter((endpoint) => endpoint.enabled && (endpoint.event_types.includes(ALL_EVENT_TYPES) || endpoint.event_types.includes(event.type)));
+    const targets = endpoints.filter((endpoint) => endpoint.enabled && subscribesTo(endpoint.event_types, event.type));
     if (targets.length === 0)
       throw appError("IDS-409-004", input.endpoint_id != null ? `Webhook endpoint ${input.endpoint_id} is disabled or not subscribed to ${event.type}.` : NOTHING_TO_DELIVER_TO);
     for (const endpoint of targets) {
