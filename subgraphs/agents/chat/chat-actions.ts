@@ -28,21 +28,24 @@ export async function proposeChatActions(db: AgentsDb, options: { user_id: strin
   const now = options.now ?? new Date();
   const expires_at = new Date(now.getTime() + CHAT_ACTION_TTL_MS);
   const created = [];
-  for (const action of options.actions)
+  // one millisecond apart, so the session's list (created_at, then id) keeps the model's call order
+  for (const [i, action] of options.actions.entries()) {
+    const created_at = new Date(now.getTime() + i);
     created.push(
       await db.chatAction.create({
         data: {
-          id: newId("act"),
+          id: newId("act", created_at.getTime()),
           session_id: options.session_id,
           user_id: options.user_id,
           ...action,
           body: (action.body ?? Prisma.DbNull) as Prisma.InputJsonValue,
           status: "proposed",
           expires_at,
-          created_at: now,
+          created_at,
         },
       }),
     );
+  }
   return created.map((row) => chatActionView(row, now));
 }
 
