@@ -52,7 +52,7 @@ export function feedSeedStatements(seed: FeedSeed): string[] {
        CASE WHEN kind.source = 'wallet' THEN '0x' || md5('${id_prefix}' || g) || md5(g || '${id_prefix}') END,
        ts, ts, ts
      FROM generate_series(1, ${count}) AS g
-     CROSS JOIN LATERAL (SELECT ((g::bigint * 7919 + g / 7 * 104729) % 10000)::int AS h, ((g::bigint * 2654435761) % 4294967291 % 100)::int AS k) AS r
+     CROSS JOIN LATERAL (SELECT ((g::bigint * 7919 + g::bigint / 7 * 104729) % 10000)::int AS h, ((g::bigint * 2654435761) % 4294967291 % 100)::int AS k) AS r
      CROSS JOIN LATERAL (SELECT to_timestamp(round(${newest} - (g - 1)::numeric * ${step} - (h * 37) % 600000) / 1000.0) AS ts) AS t
      CROSS JOIN LATERAL (SELECT
        CASE WHEN k < 40 THEN 'card_purchase' WHEN k < 43 THEN 'card_refund' WHEN k < 53 THEN 'transfer' WHEN k < 61 THEN 'deposit'
