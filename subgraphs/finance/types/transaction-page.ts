@@ -52,7 +52,7 @@ export class PageInput {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Pagination {
   @Field(() => Int)
   limit!: number;
@@ -65,7 +65,7 @@ export class Pagination {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class TransactionDateRange {
   @Field(() => Date, { nullable: true, description: "The oldest timestamp of the filtered set; null when it is empty." })
   earliest!: Date | null;
@@ -75,7 +75,7 @@ export class TransactionDateRange {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "USD decimal strings, exact sums of amount_usd; failed movements and those without a price count nothing." })
+@ObjectType({ description: "USD decimal strings, exact sums of amount_usd; failed movements and those without a price count nothing.", simpleResolvers: true })
 export class TransactionCashflow {
   @Field(() => String)
   gross_in!: string;
@@ -88,7 +88,7 @@ export class TransactionCashflow {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "Spending (direction out) of one category; uncategorised outflows count as other." })
+@ObjectType({ description: "Spending (direction out) of one category; uncategorised outflows count as other.", simpleResolvers: true })
 export class CategoryTotal {
   @Field(() => SpendingCategoryEnum)
   category!: string;
@@ -101,7 +101,7 @@ export class CategoryTotal {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "Spec 2.10's feed meta, over the whole filtered set (not the page), computed in SQL." })
+@ObjectType({ description: "Spec 2.10's feed meta, over the whole filtered set (not the page), computed in SQL.", simpleResolvers: true })
 export class TransactionMeta {
   @Field(() => Int)
   transaction_count!: number;
@@ -117,7 +117,7 @@ export class TransactionMeta {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "One page of the user's transactions, newest first (timestamp, then id)." })
+@ObjectType({ description: "One page of the user's transactions, newest first (timestamp, then id).", simpleResolvers: true })
 export class TransactionPage {
   @Field(() => [Transaction])
   items!: Transaction[];

@@ -3,7 +3,7 @@ import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
 import { SpendingCategoryEnum, TransactionDirectionEnum, TransactionStatusEnum, TransactionTypeEnum } from "./transaction-enums.ts";
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "The crypto asset a transaction moved." })
+@ObjectType({ description: "The crypto asset a transaction moved.", simpleResolvers: true })
 export class TransactionAsset {
   @Field(() => String)
   symbol!: string;
@@ -13,7 +13,7 @@ export class TransactionAsset {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "The merchant of a card purchase or refund, where known." })
+@ObjectType({ description: "The merchant of a card purchase or refund, where known.", simpleResolvers: true })
 export class TransactionMerchant {
   @Field(() => String, { nullable: true })
   name!: string | null;
@@ -23,7 +23,7 @@ export class TransactionMerchant {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "One status change (status_history); the first has from null." })
+@ObjectType({ description: "One status change (status_history); the first has from null.", simpleResolvers: true })
 export class TransactionStatusChange {
   @Field(() => TransactionStatusEnum, { nullable: true })
   from!: string | null;
@@ -36,7 +36,9 @@ export class TransactionStatusChange {
 }
 
 @Directive(AGENT_TAG)
-@ObjectType({ description: "One movement of money in the ledger (spec 2.10, 3.4)." })
+// simpleResolvers: plain data fields read by graphql-js's default resolver, without type-graphql's
+// per-field wrapper (a feed page is fifty of these, each twenty-odd fields: issue 30)
+@ObjectType({ description: "One movement of money in the ledger (spec 2.10, 3.4).", simpleResolvers: true })
 export class Transaction {
   @Field(() => ID, { description: "txn_<id>" })
   id!: string;
