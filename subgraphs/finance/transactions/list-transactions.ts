@@ -2,7 +2,8 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../../lib/contracts/trans
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
 import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
-import { transactionRowView, type TransactionRow, type TransactionView } from "./transaction-view.ts";
+import type { TransactionView } from "./transaction-view.ts";
+import { metaView, transactionMetaSql, type MetaRow, type TransactionMetaView } from "./transaction-meta.ts";
 import { filteredGroupsSql } from "./transaction-rollups.ts";
 
 export interface PageInput {
@@ -26,17 +27,12 @@ export function pageBounds(input: PageInput | null | undefined): { limit: number
 }
 
 /**
- * The page query: newest first with the unique id as tiebreak, bounded by LIMIT/OFFSET, each row
- * with its status_history, in one round trip (the rows in the shape of transactionRowView).
+ * The page's rows: newest first with the unique id as tiebreak, bounded by LIMIT/OFFSET, only the
+ * keys (an index-only scan where the filters allow); feedSql reads the rows and their histories
+ * for these alone, not for every row OFFSET skips.
  */
 export function feedPageSql(where: Prisma.Sql, limit: number, offset: number): Prisma.Sql {
-  return Prisma.sql`
-    SELECT t."id", t."user_id", t."type", t."status", t."direction", trim_scale(t."amount")::text AS amount, t."asset_symbol", t."currency", t."decimals",
-      trim_scale(t."amount_usd")::text AS amount_usd, t."category", t."description", t."merchant_name", t."merchant_mcc", t."wallet_id", t."card_id",
-      t."bank_account_id", t."counterparty", t."chain_id", t."tx_hash", t."note", t."timestamp", t."created_at", t."updated_at",
-      (SELECT coalesce(json_agg(json_build_object('from', h."from", 'to', h."to", 'changed_at', h."changed_at") ORDER BY h."id"), '[]')
-       FROM "finance"."transaction_status_history" h WHERE h."transaction_id" = t."id") AS status_history
-    FROM "finance"."transactions" t WHERE ${where} ORDER BY t."timestamp" DESC, t."id" DESC LIMIT ${limit} OFFSET ${offset}`;
+  return Prisma.sql`SELECT "id", "timestamp" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /** pagination.total: counted in SQL over the same filters, from the rollups where they can answer. */
@@ -44,19 +40,57 @@ export function feedCountSql(userId: string, filter: TransactionFilterInput = {}
   return Prisma.sql`SELECT coalesce(sum(n), 0)::int AS total FROM (${filteredGroupsSql(userId, filter)}) parts`;
 }
 
+/** An instant as epoch milliseconds, as a JavaScript Date holds it (sub-millisecond digits dropped). */
+const epochMs = (column: Prisma.Sql) => Prisma.sql`floor(extract(epoch FROM ${column}) * 1000)::bigint`;
+
+/**
+ * The page (`items`: the rows in the view's shape, one JSON array, timestamps as epoch ms) beside
+ * `counts`, a one-row statement over the same filters (the total, or the meta with its count):
+ * the whole answer in one statement.
+ */
+export function feedSql(where: Prisma.Sql, limit: number, offset: number, counts: Prisma.Sql): Prisma.Sql {
+  const history = Prisma.sql`(SELECT coalesce(json_agg(json_build_object('from', h."from", 'to', h."to", 'changed_at', ${epochMs(Prisma.sql`h."changed_at"`)}) ORDER BY h."id"), '[]')
+    FROM "finance"."transaction_status_history" h WHERE h."transaction_id" = t."id")`;
+  const item = Prisma.sql`json_build_object('id', t."id", 'type', t."type", 'status', t."status", 'direction', t."direction", 'amount', trim_scale(t."amount")::text,
+    'asset', CASE WHEN t."asset_symbol" IS NOT NULL THEN json_build_object('symbol', t."asset_symbol", 'decimals', t."decimals") END, 'currency', t."currency",
+    'amount_usd', trim_scale(t."amount_usd")::text, 'category', t."category", 'description', t."description",
+    'merchant', CASE WHEN t."merchant_name" IS NOT NULL OR t."merchant_mcc" IS NOT NULL THEN json_build_object('name', t."merchant_name", 'mcc', t."merchant_mcc") END,
+    'wallet_id', t."wallet_id", 'card_id', t."card_id", 'bank_account_id', t."bank_account_id", 'counterparty', t."counterparty", 'chain_id', t."chain_id",
+    'tx_hash', t."tx_hash", 'note', t."note", 'timestamp', ${epochMs(Prisma.sql`t."timestamp"`)}, 'created_at', ${epochMs(Prisma.sql`t."created_at"`)},
+    'updated_at', ${epochMs(Prisma.sql`t."updated_at"`)}, 'status_history', ${history})`;
+  return Prisma.sql`
+    SELECT counts.*, (SELECT coalesce(json_agg(${item} ORDER BY t."timestamp" DESC, t."id" DESC), '[]')
+      FROM (${feedPageSql(where, limit, offset)}) page JOIN "finance"."transactions" t ON t."id" = page."id") AS items
+    FROM (${counts}) counts`;
+}
+
+/** A view of the feed's JSON: its instants as epoch ms become Dates (in place: the objects are the statement's own). */
+function viewOfItem(item: TransactionView): TransactionView {
+  item.timestamp = new Date(item.timestamp);
+  item.created_at = new Date(item.created_at);
+  item.updated_at = new Date(item.updated_at);
+  for (const change of item.status_history) change.changed_at = new Date(change.changed_at);
+  return item;
+}
+
 /**
  * One page of the user's feed: newest first by `timestamp`, then by id (unique), so walking the
  * pages while nothing changes yields every row once; on the (user_id, timestamp desc, id desc)
- * index, rows and histories in one query.
+ * index. With `meta`, the filtered set's meta too, whose count is the total; the page, its
+ * histories and the total or meta in one statement.
  */
 export async function listTransactions(
   tx: FinanceTx,
-  options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null; total?: Promise<number> },
-): Promise<TransactionPageView> {
+  options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null; meta?: boolean },
+): Promise<TransactionPageView & { meta?: TransactionMetaView }> {
   const { limit, offset } = pageBounds(options.page);
-  const where = transactionCondition(options.user_id, options.filter ?? {});
-  // `total`: a count of the same condition already under way (the meta's transaction_count)
-  const total = options.total ?? tx.$queryRaw<{ total: number }[]>(feedCountSql(options.user_id, options.filter ?? {})).then(([count]) => count!.total);
-  const [rows, counted] = await Promise.all([tx.$queryRaw<TransactionRow[]>(feedPageSql(where, limit, offset)), total]);
-  return { items: rows.map(transactionRowView), pagination: { limit, offset, total: counted } };
+  const filter = options.filter ?? {};
+  const where = transactionCondition(options.user_id, filter);
+  if (options.meta) {
+    const [row] = await tx.$queryRaw<(MetaRow & { items: TransactionView[] })[]>(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter)));
+    const meta = metaView(row!);
+    return { items: row!.items.map(viewOfItem), pagination: { limit, offset, total: meta.transaction_count }, meta };
+  }
+  const [row] = await tx.$queryRaw<{ total: number; items: TransactionView[] }[]>(feedSql(where, limit, offset, feedCountSql(options.user_id, filter)));
+  return { items: row!.items.map(viewOfItem), pagination: { limit, offset, total: row!.total } };
 }

@@ -41,6 +41,19 @@ export function transactionMetaSql(userId: string, filter: TransactionFilterInpu
     FROM totals`;
 }
 
+/** A row of transactionMetaSql. */
+export type MetaRow = { transaction_count: number; earliest: Date | null; latest: Date | null; gross_in: string; gross_out: string; net: string; categories: { category: SpendingCategory; total_amount: string; percentage_of_total: string }[] };
+
+/** The meta of a row of transactionMetaSql. */
+export function metaView(meta: MetaRow): TransactionMetaView {
+  return {
+    transaction_count: meta.transaction_count,
+    date_range: { earliest: meta.earliest, latest: meta.latest },
+    cashflow: { gross_in: meta.gross_in, gross_out: meta.gross_out, net: meta.net },
+    categories: meta.categories.map((row) => ({ ...row, percentage_of_total: Number(row.percentage_of_total) })),
+  };
+}
+
 /**
  * The meta of `userId`'s transactions passing `filter`, aggregated in SQL (NUMERIC sums, no row
  * loaded): count and date range, gross in and out and net, and spending (direction out) per
@@ -48,13 +61,6 @@ export function transactionMetaSql(userId: string, filter: TransactionFilterInpu
  * to 2 decimals, so they sum to 100 within rounding whenever anything was spent.
  */
 export async function transactionMeta(tx: FinanceTx, options: { user_id: string; filter?: TransactionFilterInput | null }): Promise<TransactionMetaView> {
-  const [meta] = await tx.$queryRaw<
-    { transaction_count: number; earliest: Date | null; latest: Date | null; gross_in: string; gross_out: string; net: string; categories: { category: SpendingCategory; total_amount: string; percentage_of_total: string }[] }[]
-  >(transactionMetaSql(options.user_id, options.filter ?? {}));
-  return {
-    transaction_count: meta!.transaction_count,
-    date_range: { earliest: meta!.earliest, latest: meta!.latest },
-    cashflow: { gross_in: meta!.gross_in, gross_out: meta!.gross_out, net: meta!.net },
-    categories: meta!.categories.map((row) => ({ ...row, percentage_of_total: Number(row.percentage_of_total) })),
-  };
+  const [meta] = await tx.$queryRaw<MetaRow[]>(transactionMetaSql(options.user_id, options.filter ?? {}));
+  return metaView(meta!);
 }

@@ -81,14 +81,6 @@ export function transactionView(row: Row): TransactionView {
   return viewOf({ ...row, amount: row.amount.toFixed(), amount_usd: row.amount_usd === null ? null : row.amount_usd.toFixed() });
 }
 
-/** A row of the feed's page query (feedPageSql): decimals as trimmed text, the history as JSON. */
-export type TransactionRow = Omit<Fields, "status_history"> & { status_history: { from: string | null; to: string; changed_at: string }[] };
-
-/** The view of a raw feed row, the same as transactionView makes of a Prisma row. */
-export function transactionRowView(row: TransactionRow): TransactionView {
-  return viewOf({ ...row, status_history: row.status_history.map((change) => ({ ...change, changed_at: new Date(change.changed_at) })) });
-}
-
 /** Transactions by id with their histories, in the order of `ids` (one query for a page). */
 export async function loadTransactions(tx: FinanceTx, ids: string[]): Promise<TransactionView[]> {
   const rows = await tx.transaction.findMany({ where: { id: { in: ids } }, include: WITH_HISTORY });

@@ -7,7 +7,7 @@ import type { FinanceServices } from "../services.ts";
 import { PageInput, TransactionFilter, TransactionMeta, TransactionPage } from "../types/transaction-page.ts";
 import { FinanceUser } from "../types/user.ts";
 import { listTransactions } from "./list-transactions.ts";
-import { transactionMeta } from "./transaction-meta.ts";
+import { transactionMeta, type TransactionMetaView } from "./transaction-meta.ts";
 
 /** Whether the query selects `meta` directly under this field (through a fragment it is computed when resolved). */
 export function selectsMeta(info: GraphQLResolveInfo): boolean {
@@ -22,10 +22,7 @@ export function selectsMeta(info: GraphQLResolveInfo): boolean {
   );
 }
 
-/**
- * One page of `userId`'s feed; meta, when the query selects it, runs alongside the page as one
- * aggregation that also gives pagination.total (instead of a count first and meta after it).
- */
+/** One page of `userId`'s feed; with meta, when the query selects it, in the same statement (its count is the total). */
 export async function feedPage(
   services: FinanceServices,
   userId: string,
@@ -35,11 +32,8 @@ export async function feedPage(
   walletIds: readonly number[] | null = null,
 ): Promise<TransactionPage> {
   const query = { user_id: userId, filter: walletIds ? { ...filter, wallet_ids: walletIds } : filter };
-  const meta_view = selectsMeta(info) ? transactionMeta(services.db, query) : undefined;
-  const total = meta_view?.then((meta) => meta.transaction_count);
-  // a refused page or filter rejects these before anyone awaits them: not an unhandled rejection
-  for (const pending of [meta_view, total]) pending?.catch(() => undefined);
-  return { ...(await listTransactions(services.db, { ...query, page, ...(total && { total }) })), query, meta_view } as unknown as TransactionPage;
+  const { meta, ...answer } = await listTransactions(services.db, { ...query, page, meta: selectsMeta(info) });
+  return { ...answer, query, meta_view: meta } as unknown as TransactionPage;
 }
 
 @Resolver(() => FinanceUser)
@@ -87,7 +81,7 @@ export class TransactionPageResolver {
 
   @Directive(AGENT_TAG)
   @FieldResolver(() => TransactionMeta, { description: "Counts, date range, USD cashflow and spending per category over every page (spec 2.10)." })
-  meta(@Root() page: TransactionPage): Promise<unknown> {
+  meta(@Root() page: TransactionPage): TransactionMetaView | Promise<TransactionMetaView> {
     return page.meta_view ?? transactionMeta(this.services.db, page.query);
   }
 }

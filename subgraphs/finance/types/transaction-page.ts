@@ -2,6 +2,7 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../../lib/contracts/trans
 import { AGENT_TAG } from "../../../lib/graphql/agent-tag.ts";
 import { Directive, Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import type { TransactionFilterInput } from "../transactions/transaction-filter.ts";
+import type { TransactionMetaView } from "../transactions/transaction-meta.ts";
 import type { SpendingCategory, TransactionDirection, TransactionStatus, TransactionType } from "../../../lib/vocabulary/transactions.ts";
 import { SpendingCategoryEnum, TransactionDirectionEnum, TransactionStatusEnum, TransactionTypeEnum } from "./transaction-enums.ts";
 import { Transaction } from "./transaction.ts";
@@ -128,6 +129,6 @@ export class TransactionPage {
   /** the owner and filters the page was read with, for `meta` */
   query!: { user_id: string; filter: TransactionFilterInput | null };
 
-  /** the meta, started with the page when the query selects it (one aggregation, also the total) */
-  meta_view?: Promise<unknown>;
+  /** the meta, read with the page when the query selects it (one aggregation, also the total) */
+  meta_view?: TransactionMetaView;
 }
