@@ -1,9 +1,11 @@
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
-import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, Field, FieldResolver, Info, InputType, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireJwt, requireUser } from "../../../lib/auth/authorize.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import { registrationProofRequired } from "../../../lib/registration-proof.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
+import { selectsField } from "../../../lib/graphql/selects-field.ts";
 import type { UsersServices } from "../services.ts";
 import { StatusChange } from "../types/status-change.ts";
 import { User } from "../types/user.ts";
@@ -34,9 +36,11 @@ export class UserResolver {
 
   @AgentTool("read:balances", "read:transactions")
   @Query(() => User, { description: "The authenticated user (JWT or PAT; agent tokens see its AgentTool fields only)." })
-  async me(@Ctx() ctx: RequestContext): Promise<unknown> {
+  async me(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
-    const user = await findUser(this.services.db, user_id);
+    // the primary Safe's status is a statement of its own: a dashboard's `me` asking for other
+    // fields (wallets, transactions) does not pay for it
+    const user = await findUser(this.services.db, user_id, { safeCreationStatus: selectsField(info, "safe_creation_status") });
     if (!user) throw appError("USR-404-001");
     return user;
   }
