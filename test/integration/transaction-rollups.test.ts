@@ -51,6 +51,8 @@ const FILTERS: TransactionFilterInput[] = [
   // whole months exactly, and a period inside one month
   { period_start: new Date(Date.UTC(2026, 0, 1)), period_end: new Date(Date.UTC(2026, 6, 1)) },
   { period_start: new Date(Date.UTC(2026, 4, 3, 12)), period_end: new Date(Date.UTC(2026, 4, 20)) },
+  // two partial months and no whole one between them: the two edges' rows meet at the month start
+  { period_start: new Date(Date.UTC(2026, 2, 10)), period_end: new Date(Date.UTC(2026, 3, 15)), direction: "out" },
 ];
 
 describe("transaction rollups", () => {

@@ -30,9 +30,14 @@ export function filteredGroupsSql(userId: string, filter: TransactionFilterInput
     Prisma.sql`SELECT "direction", CASE WHEN "category" = '' THEN 'other' ELSE "category" END AS category, "status", "n", "earliest", "latest", "usd"
       FROM "finance"."transaction_rollups" WHERE ${Prisma.join(rollup, " AND ")}`,
   ];
-  // the edge months' rows: before the first whole month, from the last one's end
-  const edges = [...(fullStart ? [Prisma.sql`"timestamp" < ${fullStart}::timestamptz`] : []), ...(fullEnd ? [Prisma.sql`"timestamp" >= ${fullEnd}::timestamptz`] : [])];
-  if (edges.length > 0) parts.push(fromRows(Prisma.sql`(${Prisma.join(edges, " OR ")})`));
+  // the edge months' rows: before the first whole month, from the last one's end; each edge its own
+  // narrow range of transactions_feed_period_idx (an OR of the two would scan the whole period).
+  // A period inside one month has no whole month (fullStart > fullEnd): all its rows, once.
+  if (fullStart && fullEnd && fullStart > fullEnd) parts.push(fromRows(Prisma.sql`TRUE`));
+  else {
+    if (fullStart) parts.push(fromRows(Prisma.sql`"timestamp" < ${fullStart}::timestamptz`));
+    if (fullEnd) parts.push(fromRows(Prisma.sql`"timestamp" >= ${fullEnd}::timestamptz`));
+  }
   return Prisma.join(parts, " UNION ALL ");
 }
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../../lib/db/database.ts";
+import { DEFAULT_DATABASE_TIMEOUTS } from "../../../lib/db/database-timeouts.ts";
 import { applyMigrations, migrationSets } from "../../../lib/db/migrations.ts";
 import type { Prisma } from "../../../subgraphs/finance/db.ts";
-import { feedCountSql, feedPageSql } from "../../../subgraphs/finance/transactions/list-transactions.ts";
+import { feedCountSql, feedPageSql, feedSql } from "../../../subgraphs/finance/transactions/list-transactions.ts";
 import { transactionCondition, type TransactionFilterInput } from "../../../subgraphs/finance/transactions/transaction-filter.ts";
 import { transactionMetaSql } from "../../../subgraphs/finance/transactions/transaction-meta.ts";
 import { feedSeedStatements } from "../../support/feed-seed.ts";
@@ -38,7 +39,9 @@ const readsRollups = (planNodes: PlanNode[]) => planNodes.some((node) => node["R
 
 describe.skipIf(!onPostgres)("transaction feed query plans (PostgreSQL)", () => {
   beforeAll(async () => {
-    database = await openDatabase({ databaseUrl: await freshDatabaseUrl(), dataDir: "memory://" });
+    // each seed is one INSERT of tens of thousands of rows (a trigger and eight indexes each), longer
+    // than a request's 5 s statement deadline on a busy machine
+    database = await openDatabase({ databaseUrl: await freshDatabaseUrl(), dataDir: "memory://", timeouts: { ...DEFAULT_DATABASE_TIMEOUTS, statementMs: 120_000 } });
     await applyMigrations(database, migrationSets);
     for (const seed of [
       { user_id: "usr_plan_a", count: 30_000, wallet_ids: [1, 2], id_prefix: "plan_a" },
@@ -91,6 +94,17 @@ describe.skipIf(!onPostgres)("transaction feed query plans (PostgreSQL)", () => 
       }
     });
   }
+
+  it("reads the rows and status histories of the page alone, not of the rows OFFSET skips, in one statement", async () => {
+    const sql = feedSql(transactionCondition("usr_plan_a"), 50, 5000, transactionMetaSql("usr_plan_a"));
+    const [row] = await database.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values);
+    const planNodes = nodes(row!["QUERY PLAN"][0].Plan) as (PlanNode & { "Actual Loops": number; "Actual Rows": number })[];
+    const histories = planNodes.filter((node) => node["Relation Name"] === "transaction_status_history");
+    expect(histories.length).toBeGreaterThan(0);
+    for (const node of histories) expect(node["Actual Loops"]).toBeLessThanOrEqual(50);
+    const byId = planNodes.filter((node) => node["Relation Name"] === "transactions" && node["Index Name"] === "transactions_pkey");
+    for (const node of byId) expect(node["Actual Loops"]).toBeLessThanOrEqual(50);
+  });
 
   it("aggregates meta in SQL: one row, whatever the number of transactions", async () => {
     const sql = transactionMetaSql("usr_plan_a");
