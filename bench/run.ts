@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { EventEmitter } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -36,7 +36,8 @@ import { build, isStale } from "../scripts/build.mjs";
  *
  * BENCH_DATABASE (pglite, postgres, or both comma-separated), BENCH_CONNECTIONS ("1,32"),
  * BENCH_DURATION_S (10 per target, after a 2 s warm-up), BENCH_ONLY (a part of the target names),
- * BENCH_FEED_ROWS, BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_OTEL=1 (tracing on,
+ * BENCH_FEED_ROWS (issue 30's one-connection feed target: BENCH_DATABASE=postgres BENCH_FEED_ROWS=1000000
+ * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_OTEL=1 (tracing on,
  * every span exported to a local sink), BENCH_JSON=<path> (the figures as JSON).
  * Bounded: loopback only, fixed durations.
  */
@@ -45,10 +46,29 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,32").split(",").map(Number);
 const DATABASES = (process.env.BENCH_DATABASE ?? (postgresInstalled() ? "pglite,postgres" : "pglite")).split(",") as Kind[];
 for (const kind of DATABASES) if (kind !== "pglite" && kind !== "postgres") throw new Error(`BENCH_DATABASE: expected pglite and/or postgres, got "${kind}"`);
-const FEED_P50_TARGET_MS = 30;
 
-/** Targets of issue 15, checked on PostgreSQL at 32 connections. */
-const TARGETS = { restOverBaseline: 0.5, restP99Ms: 25, restOverGraphqlP50: 1.1, coldStartMs: { postgres: 1500, pglite: 2500 }, rssMB: { postgres: 250, pglite: 400 } };
+/**
+ * The targets, checked on PostgreSQL at 32 connections unless said: issue 30's (the user path's
+ * bounds, raised from issue 15's 0.5x; the three-subgraph query and the feed against it; the RSS
+ * at the end of the load), and issue 15's and issue 9's that still apply. Issue 30's "2 workers
+ * >= 1.5x 1 worker" comes with the multi-worker mode, as a figure of its own in ratiosOf.
+ */
+const TARGETS = {
+  restOverBaseline: 0.8,
+  restP99Ms: 25,
+  restOverGraphqlP50: 1.1,
+  threeSubgraphsOverRest: 0.5,
+  threeSubgraphsP99OverRest: 2,
+  /** with at least FEED_ROWS.checked rows */
+  feedOverRest: 0.4,
+  /** issue 9's at up to 10 connections with at least FEED_ROWS.checked rows, issue 30's at 1 connection with FEED_ROWS.large */
+  feedP50Ms: 30,
+  coldStartMs: { postgres: 1500, pglite: 2500 },
+  rssEndMB: { postgres: 300 } as Partial<Record<Kind, number>>,
+  rssMB: { postgres: 250, pglite: 400 },
+};
+/** The feed's data sets: the default on PostgreSQL, and the one of issue 30's one-connection latency target */
+const FEED_ROWS = { checked: 100_000, large: 1_000_000 };
 
 type Kind = "pglite" | "postgres";
 interface Figures {
@@ -141,7 +161,7 @@ async function measureColdStart(kind: Kind, cluster: PostgresCluster | undefined
 async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: TestIssuer, otlpUrl: string | undefined): Promise<DatabaseRun> {
   const cold_start_ms = process.env.BENCH_COLD_START === "0" ? { first: NaN, restart: NaN } : await measureColdStart(kind, cluster);
   // 100,000 rows is the feed target's data set; PGlite (WebAssembly, one connection) gets a tenth
-  const feedRows = Number(process.env.BENCH_FEED_ROWS ?? (kind === "postgres" ? 100_000 : 10_000));
+  const feedRows = Number(process.env.BENCH_FEED_ROWS ?? (kind === "postgres" ? FEED_ROWS.checked : 10_000));
   const dataDir = kind === "pglite" ? await mkdtemp(join(tmpdir(), "bench-data-")) : undefined;
   const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []), "dist/bench-server.js"], {
     cwd: ROOT,
@@ -152,8 +172,8 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
       ...(cluster && { DATABASE_URL: cluster.adminUrl }),
       LOG_LEVEL: "silent",
       SAFE_DEPLOY_DELAY_MS: "0",
-      // seeding 100,000 feed rows is one INSERT, longer than a request's statement deadline may be on a busy machine
-      DATABASE_STATEMENT_TIMEOUT_MS: "600000",
+      // seeding the feed is one INSERT of all its rows, longer than a request's statement deadline may be: a million rows took more than 5 minutes on a busy machine
+      DATABASE_STATEMENT_TIMEOUT_MS: "3600000",
       // one user and one address make every request here: measure the path, not the limiter's refusals
       RATE_LIMITS: JSON.stringify({ user: { limit: 100_000_000 }, ip: { limit: 100_000_000 } }),
       AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
@@ -168,23 +188,21 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
     const server = JSON.parse(line) as { platform: string; graphql: string; baseline: string };
     const jwt = await issuer.sign({ sub: `bench-user-${kind}`, exp: Math.floor(Date.now() / 1000) + 3600 });
-    const created = await fetch(`${server.platform}/v0/user/`, {
+    const user = await answerOf<{ id: string }>("creating the bench user", 201, `${server.platform}/v0/user/`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-platform-jwt": jwt },
       body: JSON.stringify(await registrationBody(jwt)),
     });
-    if (created.status !== 201) throw new Error(`could not create the bench user: ${created.status} ${await created.text()}`);
-    const user = (await created.json()) as { id: string };
-    const wallets = (await (await fetch(`${server.platform}/v0/wallets`, { headers: { "x-platform-jwt": jwt } })).json()) as { items: { id: number }[] };
-    const seeded = await fetch(`${server.baseline}/seed-feed`, {
+    const wallets = await answerOf<{ items: { id: number }[] }>("listing the bench user's wallets", 200, `${server.platform}/v0/wallets`, { headers: { "x-platform-jwt": jwt } });
+    await answerOf("seeding the feed", 200, `${server.baseline}/seed-feed`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ user_id: user.id, count: feedRows, wallet_ids: wallets.items.slice(0, 2).map((w) => w.id), id_prefix: "bench" }),
     });
-    if (seeded.status !== 200) throw new Error(`could not seed the feed: ${seeded.status} ${await seeded.text()}`);
     const feedUrl = `${server.platform}/v0/transactions?meta=true&limit=50`;
-    const feedPage = (await (await fetch(feedUrl, { headers: { "x-platform-jwt": jwt } })).json()) as { items: unknown[]; pagination: { total: number } };
-    if (feedPage.items.length !== 50 || feedPage.pagination.total !== feedRows) throw new Error(`the feed does not show the seeded rows: ${JSON.stringify(feedPage.pagination)}`);
+    await answerOf<{ items?: unknown[]; pagination?: { total: number } }>("the feed's first page", 200, feedUrl, { headers: { "x-platform-jwt": jwt } }, (page) =>
+      page.items?.length === 50 && page.pagination?.total === feedRows ? undefined : `expected 50 items and a total of ${feedRows}`,
+    );
 
     const rest = (path: string) => ({ url: `${server.platform}${path}`, method: "GET" as const, headers: { "x-platform-jwt": jwt } });
     const graphql = (query: string, variables: Record<string, unknown> = {}) => ({
@@ -221,8 +239,9 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
         // GraphQL answers errors with 200: one body must carry data and no errors, and the
         // executors compared must answer what /graphql does
         if (target.body) {
-          const body = (await (await fetch(target.url, { method: "POST", headers: target.headers, body: target.body })).json()) as { data?: unknown; errors?: unknown };
-          if (body.errors || !body.data) throw new Error(`${target.name}: ${JSON.stringify(body)}`);
+          const body = await answerOf<{ data?: unknown; errors?: unknown }>(target.name, 200, target.url, { method: "POST", headers: target.headers, body: target.body }, (answer) =>
+            answer.errors || !answer.data ? "expected data and no errors" : undefined,
+          );
           answers.set(target.name, body.data);
           const expected = target.sameDataAs && answers.get(target.sameDataAs);
           if (expected && !isDeepStrictEqual(body.data, expected)) throw new Error(`${target.name} answered ${JSON.stringify(body.data)}, ${target.sameDataAs} ${JSON.stringify(expected)}`);
@@ -244,19 +263,61 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
   }
 }
 
+/** Bodies quoted in a precondition's error are cut here: a feed page is some 50 kB. */
+const QUOTED_BODY_CHARS = 4000;
+const quoted = (body: string) => (body.length > QUOTED_BODY_CHARS ? `${body.slice(0, QUOTED_BODY_CHARS)}… (${body.length} characters)` : body);
+
+/**
+ * A precondition's request: its JSON answer when the status is `status` and `problem` (if given)
+ * finds nothing wrong with it; otherwise an error that shows the status and the body it got.
+ * Over node:http, which waits as long as the server takes: fetch gives up on an answer's headers
+ * after 300 s, and seeding a million feed rows on a busy machine takes longer.
+ */
+async function answerOf<T>(what: string, status: number, url: string, init: { method?: string; headers?: Record<string, string>; body?: string }, problem?: (answer: T) => string | undefined): Promise<T> {
+  const response = await new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, type: res.headers["content-type"] ?? "", text })).on("error", reject);
+    });
+    req.on("error", reject).end(init.body);
+  });
+  const { text } = response;
+  const fail = (why: string) => new Error(`${what}: ${why}; got ${response.status} ${response.type}\n${quoted(text)}`);
+  if (response.status !== status) throw fail(`expected status ${status}`);
+  let answer: T;
+  try {
+    answer = JSON.parse(text) as T;
+  } catch {
+    throw fail("expected JSON");
+  }
+  const wrong = problem?.(answer);
+  if (wrong) throw fail(wrong);
+  return answer;
+}
+
 /**
  * autocannon's load; latencies from its per-response durations (hrtime, in fractional
  * milliseconds), since its own histogram keeps whole milliseconds, too coarse at one connection.
  */
 async function load(target: Parameters<typeof autocannon>[0], connections: number, durationS: number): Promise<Figures> {
   const latencies: number[] = [];
+  // the first refusal and the first connection error, to say what went wrong (autocannon reads every body anyway)
+  let refused: string | undefined;
+  let failed: string | undefined;
+  const onResponse = (status: number, body: string) => {
+    if (status >= 300 && refused === undefined) refused = `${status}\n${quoted(body)}`;
+  };
   // the promise autocannon returns is also its event emitter
-  const instance = autocannon({ ...target, connections, duration: durationS }) as unknown as Promise<autocannon.Result> & EventEmitter;
+  const instance = autocannon({ ...target, requests: [{ onResponse }], connections, duration: durationS }) as unknown as Promise<autocannon.Result> & EventEmitter;
   instance.on("response", (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
     if (statusCode < 300) latencies.push(ms);
   });
+  instance.on("reqError", (error: Error) => (failed ??= String(error)));
   const result = await instance;
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${target.method} ${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors${refused ? `; the first non-2xx: ${refused}` : ""}${failed ? `; the first error: ${failed}` : ""}`);
+  }
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return { rps: result.requests.average, p50: at(0.5), p99: at(0.99) };
@@ -292,39 +353,59 @@ interface Ratio {
 
 function ratiosOf(run: DatabaseRun): Ratio[] {
   const ratios: Ratio[] = [];
-  const checked = (connections: number) => run.database === "postgres" && connections === 32;
+  const onPostgres = run.database === "postgres";
   const add = (connections: number, name: string, value: number, unit: Ratio["unit"], target?: { text: string; met: boolean }) =>
     ratios.push({ database: run.database, connections, name, value, unit, ...(target && { target: target.text, met: target.met }) });
+  /** a target checked only when `applies`: the figure is shown either way */
+  const check = (applies: boolean, text: string, met: boolean) => (applies ? { text, met } : undefined);
   for (const [key, r] of Object.entries(run.results)) {
     const connections = Number(key);
+    const checked = onPostgres && connections === 32;
     const rest = r["user: REST"];
     const baseline = r["user: baseline handler"];
     if (rest && baseline) {
       const ratio = rest.rps / baseline.rps;
-      add(connections, "user: REST / baseline throughput", ratio, "x", checked(connections) ? { text: `>= ${TARGETS.restOverBaseline}x`, met: ratio >= TARGETS.restOverBaseline } : undefined);
+      add(connections, "user: REST / baseline throughput", ratio, "x", check(checked, `>= ${TARGETS.restOverBaseline}x`, ratio >= TARGETS.restOverBaseline));
     }
-    if (rest) add(connections, "user: REST p99", rest.p99, "ms", checked(connections) ? { text: `< ${TARGETS.restP99Ms} ms`, met: rest.p99 < TARGETS.restP99Ms } : undefined);
+    if (rest) add(connections, "user: REST p99", rest.p99, "ms", check(checked, `< ${TARGETS.restP99Ms} ms`, rest.p99 < TARGETS.restP99Ms));
     for (const path of ["user", "wallets", "feed"]) {
       const restPath = r[`${path}: REST`];
       const graphqlPath = r[`${path}: GraphQL`];
       if (!restPath || !graphqlPath) continue;
       const ratio = restPath.p50 / graphqlPath.p50;
-      const target = path !== "feed" && checked(connections) ? { text: `<= ${TARGETS.restOverGraphqlP50}x`, met: ratio <= TARGETS.restOverGraphqlP50 } : undefined;
-      add(connections, `${path}: REST / GraphQL p50 latency`, ratio, "x", target);
+      add(connections, `${path}: REST / GraphQL p50 latency`, ratio, "x", check(checked && path !== "feed", `<= ${TARGETS.restOverGraphqlP50}x`, ratio <= TARGETS.restOverGraphqlP50));
+    }
+    const threeSubgraphs = r["three subgraphs: GraphQL"];
+    if (threeSubgraphs && rest) {
+      const ratio = threeSubgraphs.rps / rest.rps;
+      add(connections, "three subgraphs: GraphQL / user: REST throughput", ratio, "x", check(checked, `>= ${TARGETS.threeSubgraphsOverRest}x`, ratio >= TARGETS.threeSubgraphsOverRest));
+      const p99 = threeSubgraphs.p99 / rest.p99;
+      add(connections, "three subgraphs: GraphQL / user: REST p99", p99, "x", check(checked, `<= ${TARGETS.threeSubgraphsP99OverRest}x`, p99 <= TARGETS.threeSubgraphsP99OverRest));
     }
     const apollo = r["three subgraphs: Apollo Gateway executor"];
     const graphqlTools = r["three subgraphs: graphql-tools executor"];
     if (apollo && graphqlTools) add(connections, "three subgraphs: Apollo Gateway / graphql-tools executor throughput", apollo.rps / graphqlTools.rps, "x");
-    const feed = Math.max(r["feed: REST"]?.p50 ?? NaN, r["feed: GraphQL"]?.p50 ?? NaN);
-    // issue 9's target: 100,000 rows on PostgreSQL, up to 10 connections
-    if (!Number.isNaN(feed)) add(connections, `feed p50 (${run.feed_rows.toLocaleString("en")} rows)`, feed, "ms", run.database === "postgres" && run.feed_rows >= 100_000 && connections <= 10 ? { text: `< ${FEED_P50_TARGET_MS} ms`, met: feed < FEED_P50_TARGET_MS } : undefined);
+    const rows = `${run.feed_rows.toLocaleString("en")} rows`;
+    const feedRest = r["feed: REST"];
+    if (feedRest && rest) {
+      const ratio = feedRest.rps / rest.rps;
+      add(connections, `feed: REST / user: REST throughput (${rows})`, ratio, "x", check(checked && run.feed_rows >= FEED_ROWS.checked, `>= ${TARGETS.feedOverRest}x`, ratio >= TARGETS.feedOverRest));
+    }
+    const feed = Math.max(feedRest?.p50 ?? NaN, r["feed: GraphQL"]?.p50 ?? NaN);
+    if (!Number.isNaN(feed)) {
+      // issue 9's bound; issue 30's is the same over a million rows at one connection (BENCH_FEED_ROWS=1000000, see the README)
+      const applies = onPostgres && run.feed_rows >= FEED_ROWS.checked && connections <= 10;
+      const issue = run.feed_rows >= FEED_ROWS.large && connections === 1 ? "issue 30" : "issue 9";
+      add(connections, `feed p50 (${rows})`, feed, "ms", check(applies, `< ${TARGETS.feedP50Ms} ms (${issue})`, feed < TARGETS.feedP50Ms));
+    }
   }
   const coldTarget = TARGETS.coldStartMs[run.database];
   if (!Number.isNaN(run.cold_start_ms.first)) {
     add(0, "cold start, first (empty database)", run.cold_start_ms.first, "ms");
     add(0, "cold start, restart", run.cold_start_ms.restart, "ms", { text: `< ${coldTarget} ms`, met: run.cold_start_ms.restart < coldTarget });
   }
-  add(0, "RSS at the end of the load", run.rss_end_bytes / 1048576, "MiB");
+  const rssEnd = TARGETS.rssEndMB[run.database];
+  add(0, "RSS at the end of the load", run.rss_end_bytes / 1048576, "MiB", rssEnd === undefined ? undefined : { text: `< ${rssEnd} MB`, met: run.rss_end_bytes < rssEnd * 1e6 });
   add(0, `steady RSS after the load (lowest in ${STEADY_WINDOW_S} s idle)`, run.rss_bytes / 1048576, "MiB", { text: `< ${TARGETS.rssMB[run.database]} MB`, met: run.rss_bytes < TARGETS.rssMB[run.database] * 1e6 });
   return ratios;
 }
