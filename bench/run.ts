@@ -274,14 +274,22 @@ const quoted = (body: string) => (body.length > QUOTED_BODY_CHARS ? `${body.slic
  * after 300 s, and seeding a million feed rows on a busy machine takes longer.
  */
 async function answerOf<T>(what: string, status: number, url: string, init: { method?: string; headers?: Record<string, string>; body?: string }, problem?: (answer: T) => string | undefined): Promise<T> {
-  const response = await new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, type: res.headers["content-type"] ?? "", text })).on("error", reject);
+  const send = () =>
+    new Promise<{ status: number; type: string; retryAfter: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, type: res.headers["content-type"] ?? "", retryAfter: Number(res.headers["retry-after"] ?? 1), text })).on("error", reject);
+      });
+      req.on("error", reject).end(init.body);
     });
-    req.on("error", reject).end(init.body);
-  });
+  let response = await send();
+  // a server just started on a busy machine may shed load (503, Retry-After) before its event loop settles
+  for (let retries = 0; response.status === 503 && retries < 5; retries++) {
+    process.stderr.write(`${what}: 503, retrying in ${response.retryAfter} s\n`);
+    await new Promise((resolve) => setTimeout(resolve, response.retryAfter * 1000));
+    response = await send();
+  }
   const { text } = response;
   const fail = (why: string) => new Error(`${what}: ${why}; got ${response.status} ${response.type}\n${quoted(text)}`);
   if (response.status !== status) throw fail(`expected status ${status}`);
