@@ -10,7 +10,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
  * `npm run bench:profile`: benchmark targets, each under `node --cpu-prof` (PostgreSQL and 32
  * connections unless BENCH_DATABASE / BENCH_CONNECTIONS say otherwise), and the server's
  * main-thread self time summed by package, as a markdown table, then each column's top functions
- * by self time. Idle time is left out, so the shares are of the CPU the process spent.
+ * by self time. Only the samples of the measured load count (not the server's start, the seeding or
+ * the warm-up), and idle time is left out, so the shares are of the CPU the process spent serving.
  * BENCH_PROFILE_TARGETS picks the columns by key (comma-separated, default all); the feed's column
  * seeds run.ts's default rows (100,000 on PostgreSQL), the others 1,000, unless BENCH_FEED_ROWS says.
  */
@@ -48,6 +49,7 @@ const GROUPS: [string, RegExp][] = [
 ];
 
 interface Profile {
+  startTime: number;
   nodes: { id: number; callFrame: { url: string; functionName: string; lineNumber: number; columnNumber: number } }[];
   samples: number[];
   timeDeltas: number[];
@@ -57,12 +59,12 @@ const sourceMaps = new Map<string, SourceMap | undefined>();
 const DIST_URL = pathToFileURL(join(ROOT, "dist")).href + "/";
 
 /** Where a frame's code came from: the bench runs the bundle (dist/), whose source map names the file and line. */
-function sourceOf(frame: Profile["nodes"][number]["callFrame"]): { url: string; line: number } {
+function sourceOf(frame: Profile["nodes"][number]["callFrame"]): { url: string; line: number; column?: number } {
   const bundle = frame.url.startsWith(DIST_URL) && fileURLToPath(frame.url);
   if (!bundle) return { url: frame.url, line: frame.lineNumber };
   if (!sourceMaps.has(bundle)) sourceMaps.set(bundle, existsSync(`${bundle}.map`) ? new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, "utf8"))) : undefined);
   const entry = sourceMaps.get(bundle)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
-  return entry?.originalSource ? { url: entry.originalSource, line: entry.originalLine ?? 0 } : { url: frame.url, line: frame.lineNumber };
+  return entry?.originalSource ? { url: entry.originalSource, line: entry.originalLine ?? 0 } : { url: frame.url, line: frame.lineNumber, column: frame.columnNumber };
 }
 
 /** A source as the tables show it: relative to the repository. */
@@ -86,19 +88,24 @@ interface Column {
   functions: { name: string; source: string; share: number }[];
 }
 
-function columnOf(profile: Profile): Column {
+/** The samples taken during the measured loads (run.ts's load-windows.json), in the profile's clock. */
+function columnOf(profile: Profile, windows: { start_us: number; end_us: number }[]): Column {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const packages = new Map<string, number>();
   const functions = new Map<string, { name: string; source: string; share: number }>();
   let total = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (!windows.some((window) => at >= window.start_us && at <= window.end_us)) return;
     const frame = nodes.get(id)!.callFrame;
-    const { url, line } = sourceOf(frame);
+    const { url, line, column } = sourceOf(frame);
     const group = groupOf(url, frame.functionName);
     if (!group) return;
     const delta = profile.timeDeltas[i] ?? 0;
     packages.set(group, (packages.get(group) ?? 0) + delta);
-    const source = url ? `${shortSource(url)}:${line + 1}` : "";
+    // a bundle frame the source map does not cover (esbuild's helpers) keeps its column
+    const source = url ? `${shortSource(url)}:${line + 1}${column === undefined ? "" : `:${column + 1}`}` : "";
     const key = `${frame.functionName}\u0000${source}`;
     const entry = functions.get(key) ?? { name: frame.functionName || "(anonymous)", source, share: 0 };
     entry.share += delta;
@@ -120,7 +127,7 @@ async function profileOf(target: (typeof TARGETS)[number]): Promise<Column> {
         env: {
           BENCH_DATABASE: "postgres",
           BENCH_CONNECTIONS: "32",
-          // seeding is idle time for the server, but a hundred thousand rows take a while
+          // seeding is outside the measured load, but a hundred thousand rows take a while
           ...(target.feedRows !== "default" && { BENCH_FEED_ROWS: "1000" }),
           BENCH_COLD_START: "0",
           ...process.env,
@@ -132,10 +139,12 @@ async function profileOf(target: (typeof TARGETS)[number]): Promise<Column> {
       child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`bench exited with ${code}`))));
     });
     // the server's main thread wrote the largest profile (workers write small ones)
-    const files = await Promise.all((await readdir(dir)).map(async (name) => ({ name, size: (await stat(join(dir, name))).size })));
+    const profiles = (await readdir(dir)).filter((name) => name.endsWith(".cpuprofile"));
+    const files = await Promise.all(profiles.map(async (name) => ({ name, size: (await stat(join(dir, name))).size })));
     const main = files.sort((a, b) => b.size - a.size)[0];
     if (!main) throw new Error("no CPU profile was written");
-    return columnOf(JSON.parse(await readFile(join(dir, main.name), "utf8")) as Profile);
+    const windows = JSON.parse(await readFile(join(dir, "load-windows.json"), "utf8")) as { start_us: number; end_us: number }[];
+    return columnOf(JSON.parse(await readFile(join(dir, main.name), "utf8")) as Profile, windows);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

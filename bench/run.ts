@@ -194,11 +194,12 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
       body: JSON.stringify(await registrationBody(jwt)),
     });
     const wallets = await answerOf<{ items: { id: number }[] }>("listing the bench user's wallets", 200, `${server.platform}/v0/wallets`, { headers: { "x-platform-jwt": jwt } });
-    await answerOf("seeding the feed", 200, `${server.baseline}/seed-feed`, {
+    const seeded = await answerOf<{ ms: number }>("seeding the feed", 200, `${server.baseline}/seed-feed`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ user_id: user.id, count: feedRows, wallet_ids: wallets.items.slice(0, 2).map((w) => w.id), id_prefix: "bench" }),
     });
+    process.stderr.write(`${kind}: ${feedRows.toLocaleString("en")} feed rows seeded in ${(seeded.ms / 1000).toFixed(1)} s\n`);
     const feedUrl = `${server.platform}/v0/transactions?meta=true&limit=50`;
     await answerOf<{ items?: unknown[]; pagination?: { total: number } }>("the feed's first page", 200, feedUrl, { headers: { "x-platform-jwt": jwt } }, (page) =>
       page.items?.length === 50 && page.pagination?.total === feedRows ? undefined : `expected 50 items and a total of ${feedRows}`,
@@ -249,7 +250,9 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
         // a short warm-up so JIT and caches do not count against the first target
         const { sameDataAs: _compared, ...request } = target;
         await load(request, connections, 2);
+        const loadStartUs = Number(process.hrtime.bigint() / 1000n);
         const figures = await load(request, connections, DURATION_S);
+        loadWindows.push({ start_us: loadStartUs, end_us: Number(process.hrtime.bigint() / 1000n) });
         results[connections]![target.name] = figures;
         process.stderr.write(`${kind}, ${connections} conn, ${target.name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50.toFixed(2)} ms, p99 ${figures.p99.toFixed(2)} ms\n`);
       }
@@ -262,6 +265,13 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * When each measured load ran (not the warm-ups), in microseconds of the monotonic clock V8's CPU
+ * profiles use too: with BENCH_CPU_PROF, written beside the profile as load-windows.json, so that
+ * bench:profile can leave out the server's start, the seeding and the warm-ups.
+ */
+const loadWindows: { start_us: number; end_us: number }[] = [];
 
 /** Bodies quoted in a precondition's error are cut here: a feed page is some 50 kB. */
 const QUOTED_BODY_CHARS = 4000;
@@ -453,6 +463,7 @@ try {
   const otlpUrl = otlpSink && `http://127.0.0.1:${(otlpSink.address() as { port: number }).port}`;
   for (const kind of DATABASES) runs.push(await runOn(kind, kind === "postgres" ? cluster : undefined, issuer, otlpUrl));
   const ratios = printTables(runs);
+  if (process.env.BENCH_CPU_PROF) await writeFile(join(process.env.BENCH_CPU_PROF, "load-windows.json"), JSON.stringify(loadWindows));
   if (process.env.BENCH_JSON) {
     const figures = { duration_s: DURATION_S, connections: CONNECTIONS, tracing: Boolean(otlpSink), runs, ratios };
     await writeFile(process.env.BENCH_JSON, `${JSON.stringify(figures, null, 2)}\n`);
