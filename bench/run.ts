@@ -273,7 +273,7 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
  */
 const loadWindows: { start_us: number; end_us: number }[] = [];
 
-/** Bodies quoted in a precondition's error are cut here: a feed page is some 50 kB. */
+/** Bodies quoted in a precondition's error are cut here: a feed page is some 33 kB. */
 const QUOTED_BODY_CHARS = 4000;
 const quoted = (body: string) => (body.length > QUOTED_BODY_CHARS ? `${body.slice(0, QUOTED_BODY_CHARS)}… (${body.length} characters)` : body);
 
