@@ -11,6 +11,7 @@ import { BoundedMap } from "../lib/bounded-map.ts";
 import { appError } from "../lib/errors/app-error.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
 import { SingleFetchShortcut } from "./single-fetch.ts";
+import { reuseGatewayOperations } from "./operation-cache.ts";
 import { AgentGate, agentSurface, type AgentTokenUse } from "./agent-access.ts";
 import { agentToolSchema, startAgentToolServer } from "./agent-contract.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
@@ -132,6 +133,7 @@ export class Gateway {
     // Apollo Gateway otherwise probes cloud metadata endpoints and exports usage metrics to Apollo:
     // a financial backend sends nothing anywhere unless its operator opts in
     process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
+    reuseGatewayOperations();
     const shortcut = new SingleFetchShortcut(Object.fromEntries(Object.entries(options.subgraphs).flatMap(([name, target]) => ("schema" in target ? [[name, target.schema]] : []))));
     const gateway = new ApolloGateway({
       supergraphSdl: options.supergraphSdl,
