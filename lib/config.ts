@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { AUTH_PROVIDER_NAMES, type AuthProviderConfig } from "./auth/auth-provider.ts";
 import { sandboxAuthProviders } from "./auth/sandbox-issuer.ts";
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from "./http.ts";
@@ -138,6 +139,8 @@ export interface Config {
   metricsPort?: number;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: where spans go over OTLP/HTTP (lib/tracing.ts); unset: no tracing */
   otlpEndpoint?: string;
+  /** WORKERS: processes serving the same ports (server/workers.ts); 1: this process serves */
+  workers: number;
 }
 
 
@@ -352,6 +355,22 @@ function subgraphUrls(env: Env): Config["subgraphUrls"] {
   return result;
 }
 
+/**
+ * WORKERS: a count, or `auto` for the cores this process may use. Several workers share state only
+ * through PostgreSQL: the embedded PGlite belongs to one process, and memory rate limits would give
+ * every worker a budget of its own.
+ */
+function workers(env: Env, databaseUrl: string | undefined, rateLimits: RateLimitConfig): number {
+  const raw = envText(env, "WORKERS");
+  if (raw === undefined) return 1;
+  const count = raw.toLowerCase() === "auto" ? availableParallelism() : Number(raw);
+  if (!Number.isInteger(count) || count < 1) throw new ConfigError("WORKERS", `expected a positive integer or auto, got "${raw}"`);
+  if (count === 1) return 1;
+  if (databaseUrl === undefined) throw new ConfigError("WORKERS", `${count} workers need DATABASE_URL (PostgreSQL): the embedded PGlite database belongs to one process`);
+  if (rateLimits.store === "memory") throw new ConfigError("WORKERS", `${count} workers need RATE_LIMIT_STORE=postgres: with memory each worker would count its own budget`);
+  return count;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port_ = port(env, "PORT", 8080);
   const identityPort = port(env, "IDENTITY_PORT", 8081);
@@ -393,9 +412,12 @@ export function loadConfig(env: Env = process.env): Config {
   const smsProvider = loadSmsProviderConfig(env, sandbox);
   const llm = llmConfig(env);
 
+  const rateLimits = loadRateLimitConfig(env);
+
   return {
     sandbox,
     sandboxIssuer,
+    workers: workers(env, databaseUrl, rateLimits),
     jobLeaseMs: Math.max(1_000, nonNegativeInt(env, "JOB_LEASE_MS", 60_000)),
     shutdownTimeoutMs: nonNegativeInt(env, "SHUTDOWN_TIMEOUT_MS", 15_000),
     ...(envText(env, "METRICS_PORT") !== undefined && { metricsPort: port(env, "METRICS_PORT", 0) }),
@@ -411,7 +433,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(kycProvider && { kycProvider }),
     ...(cardIssuer && { cardIssuer }),
     ...(smsProvider && { smsProvider }),
-    rateLimits: loadRateLimitConfig(env),
+    rateLimits,
     environmentLimits: loadEnvironmentLimits(env),
     registrationProof: loadRegistrationProof(env),
     graphql: loadGraphqlLimitConfig(env),

@@ -1,6 +1,8 @@
+import cluster from "node:cluster";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import helmet from "helmet";
 import underPressure from "@fastify/under-pressure";
+import { reportListening } from "./cluster-worker.ts";
 import { AppError, DEFAULT_RETRY_AFTER_SECONDS } from "./errors/app-error.ts";
 import { acceptJsonBodies } from "./json-body.ts";
 import { metricsEnabled, recordHttpRequest } from "./metrics.ts";
@@ -177,14 +179,17 @@ export function createHttpServer(
 export async function listen(app: FastifyInstance, options: { name: string; port: number; host: string; path?: string }): Promise<string> {
   const path = options.path ?? "";
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-  await app.listen({
-    port: options.port,
-    host: options.host,
-    listenTextResolver: (address) => {
-      const port = new URL(address).port;
-      return `${options.name} listening on http://${host}:${port}${path}`;
-    },
-  });
+  const text = (port: string | number) => `${options.name} listening on http://${host}:${port}${path}`;
+  // a worker of several (WORKERS > 1) hands its line to the primary, which logs it once for all
+  const level = app.log.level;
+  if (cluster.isWorker) app.log.level = "warn";
+  try {
+    await app.listen({ port: options.port, host: options.host, listenTextResolver: (address) => text(new URL(address).port) });
+  } finally {
+    app.log.level = level;
+  }
   const bound = app.server.address();
-  return `http://${host}:${typeof bound === "object" && bound ? bound.port : options.port}${path}`;
+  const port = typeof bound === "object" && bound ? bound.port : options.port;
+  reportListening(text(port));
+  return `http://${host}:${port}${path}`;
 }

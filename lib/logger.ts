@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import pino, { type Logger } from "pino";
 import { CREDENTIAL_HEADERS } from "./auth/credential-headers.ts";
 import { PRINCIPAL_HEADER } from "./auth/internal-principal.ts";
@@ -55,7 +56,8 @@ export function censorCardFieldsInLine(line: string): string {
 export function createLogger(level: string, bindings: Record<string, unknown> = {}, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
-    base: { service: "platform", ...bindings },
+    // a worker of several (WORKERS > 1) says which it is
+    base: { service: "platform", ...(cluster.isWorker && { pid: process.pid }), ...bindings },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_HEADERS.map((name) => `req.headers['${name}']`), censor: CENSORED },
     hooks: { streamWrite: censorCardFieldsInLine },

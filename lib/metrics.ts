@@ -1,5 +1,6 @@
+import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
-import client from "prom-client";
+import client, { AggregatorRegistry } from "prom-client";
 import type { Logger } from "./logger.ts";
 
 /**
@@ -16,6 +17,16 @@ export function enableMetrics(): void {
   if (enabled) return;
   enabled = true;
   client.collectDefaultMetrics({ register: registry, prefix: "platform_" });
+  if (cluster.isWorker) {
+    // WORKERS > 1: the primary serves METRICS_PORT and asks each worker for this registry (startClusterMetricsServer)
+    AggregatorRegistry.setRegistries([registry]);
+    new AggregatorRegistry();
+  }
+}
+
+/** A worker of several (WORKERS > 1) leaves METRICS_PORT to the primary, which sums what every worker counts. */
+export function servesOwnMetrics(): boolean {
+  return !cluster.isWorker;
 }
 
 export function metricsEnabled(): boolean {
@@ -79,6 +90,8 @@ new client.Gauge({
   help: "Jobs in each queue by kind and status (queued, running, succeeded, failed)",
   labelNames: ["queue", "kind", "status"] as const,
   registers: [registry],
+  // read from the database: every worker of a cluster reports the same rows, so not summed
+  aggregator: "max",
   async collect() {
     this.reset();
     for (const [queue, source] of depthSources) {
@@ -157,6 +170,7 @@ new client.Gauge({
   name: "platform_outgoing_webhook_queue_age_seconds",
   help: "How long the oldest due outgoing webhook delivery (pending, its endpoint enabled) has waited since it fell due; 0 when none waits",
   registers: [registry],
+  aggregator: "max",
   async collect() {
     this.set((await webhookQueueStats()).age);
   },
@@ -165,6 +179,7 @@ new client.Gauge({
   name: "platform_outgoing_webhook_due_deliveries",
   help: "Outgoing webhook deliveries due now (pending, next attempt reached, endpoint enabled), in flight included",
   registers: [registry],
+  aggregator: "max",
   async collect() {
     this.set((await webhookQueueStats()).due);
   },
@@ -232,12 +247,22 @@ export function registerPool(pool: PoolStats): () => void {
 /** `GET /metrics` on its own port (plain node:http: nothing of the API's stack in the way of a scrape). */
 export async function startMetricsServer(options: { port: number; host: string; logger: Logger }): Promise<{ url: string; close(): Promise<void> }> {
   enableMetrics();
+  return serveMetrics(options, () => registry.metrics());
+}
+
+/** The primary of WORKERS > 1: `GET /metrics` answers every worker's metrics, counters and histograms summed. */
+export async function startClusterMetricsServer(options: { port: number; host: string; logger: Logger }): Promise<{ url: string; close(): Promise<void> }> {
+  const aggregator = new AggregatorRegistry();
+  return serveMetrics(options, () => aggregator.clusterMetrics());
+}
+
+async function serveMetrics(options: { port: number; host: string; logger: Logger }, collect: () => Promise<string>): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     if (request.method !== "GET" || request.url?.split("?")[0] !== "/metrics") {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found; metrics are at /metrics\n");
       return;
     }
-    registry.metrics().then(
+    collect().then(
       (text) => response.writeHead(200, { "content-type": registry.contentType }).end(text),
       (error: unknown) => {
         options.logger.error({ err: error }, "metrics collection failed");

@@ -1,6 +1,7 @@
+import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
 import { startTracing } from "../lib/tracing.ts";
-import { enableMetrics, startMetricsServer } from "../lib/metrics.ts";
+import { enableMetrics, servesOwnMetrics, startMetricsServer } from "../lib/metrics.ts";
 import type { FastifyInstance } from "fastify";
 import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
 import { createAuthenticator } from "../gateway/authenticate.ts";
@@ -61,7 +62,8 @@ export interface RunningPlatform {
  */
 export async function startSingleProcess(config: Config, options: StartOptions = {}): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  announceSandbox(config, logger);
+  // a worker of several: the primary announced it once (server/workers.ts)
+  if (!cluster.isWorker) announceSandbox(config, logger);
   // on before the listeners are built, so they count (and trace) their requests
   if (config.metricsPort !== undefined) enableMetrics();
   const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "platform", logger });
@@ -105,7 +107,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
       for (const key of ["platform", "graphql", "identity", "rpc"] as const) {
         urls[key] = await listen(apps[key], { name: key, port: ports[key], host: config.host, ...(key === "graphql" && { path: "/graphql" }) });
       }
-      if (config.metricsPort !== undefined) {
+      if (config.metricsPort !== undefined && servesOwnMetrics()) {
         metrics = await startMetricsServer({ port: config.metricsPort, host: config.host, logger });
         urls.metrics = metrics.url;
       }

@@ -1,6 +1,7 @@
+import cluster from "node:cluster";
 import type { FastifyInstance } from "fastify";
 import { startTracing } from "../lib/tracing.ts";
-import { enableMetrics, startMetricsServer } from "../lib/metrics.ts";
+import { enableMetrics, servesOwnMetrics, startMetricsServer } from "../lib/metrics.ts";
 import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
@@ -69,7 +70,8 @@ export async function startService(name: ServiceName, config: Config, env: Recor
   if (config.metricsPort !== undefined) enableMetrics();
   const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: `platform-${name}`, logger });
   const service = await startServiceListeners(name, config, env);
-  const metrics = config.metricsPort === undefined ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.host, logger });
+  // a worker of several leaves METRICS_PORT to the primary (server/workers.ts)
+  const metrics = config.metricsPort === undefined || !servesOwnMetrics() ? undefined : await startMetricsServer({ port: config.metricsPort, host: config.host, logger });
   return {
     urls: [...service.urls, ...(metrics ? [metrics.url] : [])],
     shutdownTimeoutMs: config.shutdownTimeoutMs,
@@ -83,7 +85,8 @@ export async function startService(name: ServiceName, config: Config, env: Recor
 
 async function startServiceListeners(name: ServiceName, config: Config, env: Record<string, string | undefined>): Promise<RunningService> {
   const logger = createLogger(config.logLevel, { component: name });
-  announceSandbox(config, logger);
+  // a worker of several: the primary announced it once (server/workers.ts)
+  if (!cluster.isWorker) announceSandbox(config, logger);
   const internalSecret = requireInternalSecret(config);
 
   if (isSubgraphName(name)) {

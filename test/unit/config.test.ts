@@ -326,3 +326,28 @@ describe("LLM_BASE_URL, LLM_API_KEY, LLM_MODEL (chat's model)", () => {
     expect(() => loadConfig({ LLM_BASE_URL: "ftp://x", LLM_MODEL: "m" })).toThrow(/LLM_BASE_URL/);
   });
 });
+
+describe("WORKERS", () => {
+  const postgres = { DATABASE_URL: "postgres://app@127.0.0.1:5432/app" };
+
+  it("is 1 by default, a count or auto (the cores this process may use) on PostgreSQL", async () => {
+    const { availableParallelism } = await import("node:os");
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: "1" }).workers).toBe(1);
+    expect(loadConfig({ ...postgres, WORKERS: "3" }).workers).toBe(3);
+    expect(loadConfig({ ...postgres, WORKERS: "auto" }).workers).toBe(availableParallelism());
+  });
+
+  it("refuses more than one worker on the embedded PGlite, or with memory rate limits, and anything but a positive count", () => {
+    expect(configError({ WORKERS: "2" }).message).toBe("WORKERS: 2 workers need DATABASE_URL (PostgreSQL): the embedded PGlite database belongs to one process");
+    expect(configError({ ...postgres, WORKERS: "2", RATE_LIMIT_STORE: "memory" }).message).toBe("WORKERS: 2 workers need RATE_LIMIT_STORE=postgres: with memory each worker would count its own budget");
+    for (const raw of ["0", "-1", "1.5", "two"]) expect(configError({ ...postgres, WORKERS: raw }).variable).toBe("WORKERS");
+  });
+});
+
+describe("restartDelayMs (WORKERS > 1: a crashed worker's replacement)", () => {
+  it("waits 1 s after a crash, doubling per crash within the minute, at most 30 s", async () => {
+    const { restartDelayMs } = await import("../../server/workers.ts");
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map(restartDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+  });
+});
