@@ -16,6 +16,7 @@ import { TestIssuer } from "../test/support/jwt-issuer.ts";
 import { freePort } from "../test/support/net.ts";
 import { findPostgresBinDir, startPostgresCluster, type PostgresCluster } from "../test/support/postgres.ts";
 import { registrationBody } from "../test/support/registration.ts";
+import { measureWorkers, printWorkers } from "./workers.ts";
 // @ts-expect-error: a plain JavaScript module (it runs before anything is compiled)
 import { build, isStale } from "../scripts/build.mjs";
 
@@ -30,7 +31,9 @@ import { build, isStale } from "../scripts/build.mjs";
  *   through `/graphql` and through two federation executors given it prepared (Apollo Gateway's
  *   and @graphql-tools/federation's, the one under Hive Gateway: bench/gateways.ts); and the
  *   transaction feed with meta of a user with BENCH_FEED_ROWS transactions;
- * - the server's RSS at the end of the load and steady after it.
+ * - the server's RSS at the end of the load and steady after it;
+ * - on PostgreSQL, `npm start` with WORKERS=1 and WORKERS=2 on the user path at 32 connections
+ *   (bench/workers.ts; BENCH_WORKERS=0 leaves it out, BENCH_ONLY=workers runs it alone).
  * It prints one table of figures and one of ratios against the targets. The server is the
  * bundle `npm start` runs (dist/bench-server.js: the platform plus the baseline listener).
  *
@@ -461,11 +464,14 @@ const issuer = await TestIssuer.start();
 try {
   const runs: DatabaseRun[] = [];
   const otlpUrl = otlpSink && `http://127.0.0.1:${(otlpSink.address() as { port: number }).port}`;
-  for (const kind of DATABASES) runs.push(await runOn(kind, kind === "postgres" ? cluster : undefined, issuer, otlpUrl));
-  const ratios = printTables(runs);
+  if (process.env.BENCH_ONLY !== "workers") for (const kind of DATABASES) runs.push(await runOn(kind, kind === "postgres" ? cluster : undefined, issuer, otlpUrl));
+  const ratios = runs.length > 0 ? printTables(runs) : [];
   if (process.env.BENCH_CPU_PROF) await writeFile(join(process.env.BENCH_CPU_PROF, "load-windows.json"), JSON.stringify(loadWindows));
+  const wantsWorkers = !process.env.BENCH_ONLY || "workers".includes(process.env.BENCH_ONLY);
+  const workers = cluster && process.env.BENCH_WORKERS !== "0" && wantsWorkers ? await measureWorkers(cluster, issuer, DURATION_S) : undefined;
+  if (workers) printWorkers(workers);
   if (process.env.BENCH_JSON) {
-    const figures = { duration_s: DURATION_S, connections: CONNECTIONS, tracing: Boolean(otlpSink), runs, ratios };
+    const figures = { duration_s: DURATION_S, connections: CONNECTIONS, tracing: Boolean(otlpSink), runs, ratios, ...(workers && { workers }) };
     await writeFile(process.env.BENCH_JSON, `${JSON.stringify(figures, null, 2)}\n`);
   }
 } finally {
