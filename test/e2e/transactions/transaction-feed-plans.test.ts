@@ -60,6 +60,7 @@ describe.skipIf(!onPostgres)("transaction feed query plans (PostgreSQL)", () => 
     ["no filter", {}],
     ["category and period", { category: "groceries", period_start: new Date(Date.now() - 90 * 86_400_000) }],
     ["wallet and amount", { wallet_id: 2, amount_min: "10" }],
+    ["type", { type: "card_purchase" }],
   ];
 
   for (const [name, filter] of filters) {
@@ -88,6 +89,9 @@ describe.skipIf(!onPostgres)("transaction feed query plans (PostgreSQL)", () => 
           expect(readsRollups(planNodes)).toBe(true);
           expectIndexed(planNodes);
         }
+      } else if (name === "type") {
+        // the matching rows' index entries alone (transactions_feed_type_idx), not the table
+        for (const planNodes of [count, meta]) expect(expectIndexed(planNodes)).toContain("transactions_feed_type_idx");
       } else {
         // a wallet or amount filter reads the rows, through an index
         for (const planNodes of [count, meta]) expectIndexed(planNodes);
