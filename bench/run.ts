@@ -351,8 +351,12 @@ async function load(target: Parameters<typeof autocannon>[0], connections: numbe
  */
 const STEADY_WINDOW_S = 40;
 async function settledMemory(baseline: string): Promise<Pick<DatabaseRun, "rss_end_bytes" | "rss_bytes" | "heap_used_bytes">> {
-  const sample = async () => (await (await fetch(`${baseline}/memory`)).json()) as { rss: number; heap_used: number };
+  const sample = async () => (await (await fetch(`${baseline}/memory`)).json()) as { rss: number; heap_used: number; heap_total: number; external: number; array_buffers: number; spaces: Record<string, number>; max_rss: number };
   const end = await sample();
+  const mib = (bytes = 0) => `${(bytes / 1048576).toFixed(0)} MiB`;
+  process.stderr.write(
+    `at the end of the load: RSS ${mib(end.rss)} (highest ${mib(end.max_rss)}), V8 heap ${mib(end.heap_total)} (new space ${mib(end.spaces.new_space)}, old space ${mib(end.spaces.old_space)}, used ${mib(end.heap_used)}), external ${mib(end.external)} (array buffers ${mib(end.array_buffers)})\n`,
+  );
   let steady = end;
   for (let waited = 0; waited < STEADY_WINDOW_S; waited += 2) {
     await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { getHeapSpaceStatistics } from "node:v8";
 import Fastify from "fastify";
 import { loadConfig } from "../lib/config.ts";
 import { createLogger } from "../lib/logger.ts";
@@ -21,8 +22,12 @@ baseline.get("/baseline/:id", async (request) => {
   return { ...user, created_at: user!.created_at.getTime(), updated_at: user!.updated_at.getTime() };
 });
 baseline.get("/memory", async () => {
-  const { rss, heapUsed } = process.memoryUsage();
-  return { rss, heap_used: heapUsed };
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  // what the RSS is made of: V8's heap by space (the young generation is new_space), and what
+  // lives outside it (Buffers, WebAssembly memories)
+  const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
+  // maxRSS: the highest RSS so far (the load's peak, where the end of it may fall after a collection)
+  return { rss, heap_used: heapUsed, heap_total: heapTotal, external, array_buffers: arrayBuffers, spaces, max_rss: process.resourceUsage().maxRSS * 1024 };
 });
 baseline.post("/seed-feed", async (request) => {
   const started = performance.now();
