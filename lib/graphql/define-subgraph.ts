@@ -1,4 +1,4 @@
-import type { BuildSchemaOptions } from "type-graphql";
+import type { GraphQLSchema } from "graphql";
 import type { SigningKey } from "../auth/signing-key.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
@@ -47,7 +47,8 @@ export interface SubgraphDefinition<Services extends BaseServices, Peer extends 
   orphanedTypes?: readonly Function[];
   /** `__resolveReference` per entity this subgraph contributes fields to */
   references?(services: Services): ReferenceResolvers;
-  globalMiddlewares?: BuildSchemaOptions["globalMiddlewares"];
+  /** wraps the built schema's resolvers of the fields a check must precede (only those fields pay for it) */
+  guardSchema?(schema: GraphQLSchema): void;
   /** its part of the Health entity; by default `Health.<name>`, its database's check */
   health?(services: Services): SubgraphHealth;
   /** runs once after the schema is built, before anything is served (bootstrap, data repairs) */
@@ -83,11 +84,11 @@ export async function buildSubgraph<Services extends BaseServices, Peer extends 
     {
       resolvers,
       orphanedTypes: [...(definition.orphanedTypes ?? []), health.type],
-      ...(definition.globalMiddlewares && { globalMiddlewares: definition.globalMiddlewares }),
       container: { get: (someClass) => instances.get(someClass) },
     },
     definition.references?.(services),
   );
+  definition.guardSchema?.(schema);
   await definition.prepare?.(services);
   return {
     name: definition.name,

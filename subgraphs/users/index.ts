@@ -4,7 +4,7 @@ import { defineSubgraph, type PlatformDeps } from "../../lib/graphql/define-subg
 import { JobQueue } from "../../lib/jobs/job-queue.ts";
 import { CliConfigResolver } from "./cli/cli-config.resolver.ts";
 import { createUsersDb } from "./db.ts";
-import { apiKeyFieldGuard } from "./user/api-key-field-guard.ts";
+import { guardUserFieldsFromApiKeys } from "./user/api-key-field-guard.ts";
 import { usersHealth } from "./health/health.resolver.ts";
 import { KycResolver } from "./kyc/kyc.resolver.ts";
 import { KycProviderEventResolver } from "./kyc/kyc-provider-event.resolver.ts";
@@ -90,7 +90,7 @@ export const usersSubgraph = defineSubgraph({
   services: (deps: UsersSubgraphDeps) => usersServices(deps),
   resolvers: [UserResolver, WalletResolver, PersonalAccessTokenResolver, PrincipalResolver, CliConfigResolver, KycResolver, KycProviderEventResolver, PhoneResolver, OnboardingResolver, SiweResolver, PregeneratedWalletResolver, OwnedWalletResolver, AccountHolderResolver, OutboxPeerResolver, UserEnvironmentsResolver],
   orphanedTypes: [Wallet],
-  globalMiddlewares: [apiKeyFieldGuard],
+  guardSchema: guardUserFieldsFromApiKeys,
   references: (services) => ({ User: { __resolveReference: resolveUserReference(services) }, Wallet: { __resolveReference: resolveWalletReference(services) } }),
   // the users subgraph owns Query.health (see usersHealth)
   health: (services) => usersHealth(services.db),

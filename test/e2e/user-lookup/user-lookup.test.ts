@@ -83,5 +83,13 @@ describe("GET /v0/users/{sri}", () => {
     const body = await response.json();
     expect(body.errors[0].extensions.error_code).toBe("IDS-403-001");
     expect(JSON.stringify(body.data ?? {})).not.toContain("address");
+
+    // a plain column of the user (no resolver of its own) is refused too
+    const scalar = await (await fetch(platform.urls.graphql, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: `{ user_lookup(sri: "${userId}") { user { id created_at primary_eoa_address } } }` }),
+    })).json();
+    expect(scalar.errors.map((error: any) => [error.extensions.error_code, error.path.at(-1)])).toEqual([["IDS-403-001", "primary_eoa_address"]]);
   });
 });
