@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { EventEmitter } from "node:events";
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
@@ -41,7 +40,7 @@ import { build, isStale } from "../scripts/build.mjs";
  * BENCH_DATABASE (pglite, postgres, or both comma-separated), BENCH_CONNECTIONS ("1,32"),
  * BENCH_DURATION_S (10 per target, after a 2 s warm-up), BENCH_ONLY (a part of the target names),
  * BENCH_FEED_ROWS (issue 30's one-connection feed target: BENCH_DATABASE=postgres BENCH_FEED_ROWS=1000000
- * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node, after those of `npm start`), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_OTEL=1 (tracing on,
+ * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_OTEL=1 (tracing on,
  * every span exported to a local sink), BENCH_JSON=<path> (the figures as JSON).
  * Bounded: loopback only, fixed durations.
  */
@@ -50,13 +49,6 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,32").split(",").map(Number);
 const DATABASES = (process.env.BENCH_DATABASE ?? (postgresInstalled() ? "pglite,postgres" : "pglite")).split(",") as Kind[];
 for (const kind of DATABASES) if (kind !== "pglite" && kind !== "postgres") throw new Error(`BENCH_DATABASE: expected pglite and/or postgres, got "${kind}"`);
-
-/**
- * The flags `npm start` gives node (package.json's start script), so the bench server's heap is
- * configured as the platform's; BENCH_NODE_FLAGS come after them, and a V8 flag given twice takes
- * the last value.
- */
-const START_NODE_FLAGS = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start as string).split(" ").filter((word) => word.startsWith("--"));
 
 /**
  * The targets, checked on PostgreSQL at 32 connections unless said: issue 30's (the user path's
@@ -174,8 +166,7 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
   // 100,000 rows is the feed target's data set; PGlite (WebAssembly, one connection) gets a tenth
   const feedRows = Number(process.env.BENCH_FEED_ROWS ?? (kind === "postgres" ? FEED_ROWS.checked : 10_000));
   const dataDir = kind === "pglite" ? await mkdtemp(join(tmpdir(), "bench-data-")) : undefined;
-  const nodeFlags = [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : []), ...START_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [])];
-  const child = spawn(process.execPath, [...nodeFlags, "dist/bench-server.js"], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []), "dist/bench-server.js"], {
     cwd: ROOT,
     env: {
       ...baseEnv(),
