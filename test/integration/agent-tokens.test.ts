@@ -1,25 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
 import { newId } from "../../lib/ids.ts";
-import { createAgentsDb, type AgentsDb } from "../../subgraphs/agents/db.ts";
+import type { AgentsDb } from "../../subgraphs/agents/db.ts";
 import { issueAgentToken, listAgentTokenUses, principalForAgentToken, recordAgentTokenUse, revokeAgentToken } from "../../subgraphs/agents/tokens/agent-tokens.ts";
+import { openAgentsDb } from "../support/agents-db.ts";
 
 // Issue 11, agent tokens in the agents subgraph's store: only live tokens name a principal.
 
-let database: Database;
 let db: AgentsDb;
+let close: () => Promise<void>;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["agents"]);
-  db = createAgentsDb(database);
+  ({ db, close } = await openAgentsDb());
 });
-afterAll(async () => {
-  await db.$disconnect();
-  await database.close();
-});
+afterAll(() => close());
 
 const issue = (extra: { expires_in_days?: number; now?: Date } = {}) =>
   issueAgentToken(db, { user_id: newId("usr"), environment_id: "default", name: "bot", scopes: ["read:balances", "read:transactions"], ...extra });

@@ -1,32 +1,26 @@
 import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
 import { appError } from "../../lib/errors/app-error.ts";
 import { JobQueue, type JobRow } from "../../lib/jobs/job-queue.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { createAgentsDb, type AgentsDb, type Prisma } from "../../subgraphs/agents/db.ts";
+import type { AgentsDb, Prisma } from "../../subgraphs/agents/db.ts";
 import { fireRule, type RuleRow } from "../../subgraphs/agents/rules/fire-rule.ts";
 import { AGENT_TASK_JOB, createAgentTask } from "../../subgraphs/agents/tasks/agent-tasks.ts";
 import type { TaskKinds } from "../../subgraphs/agents/tasks/task-kinds.ts";
 import { taskRunner } from "../../subgraphs/agents/tasks/task-runner.ts";
 import { countingKinds } from "../support/agent-task-kinds.ts";
+import { openAgentsDb } from "../support/agents-db.ts";
 
 // Issue 29: the agents subgraph's outgoing events are an outbox, written with the change they
 // report: a task reaching its final status (agent_task.finished), a rule's action run (user_rule.fired).
 const logger = createLogger("silent");
-let database: Database;
 let db: AgentsDb;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["agents"]);
-  db = createAgentsDb(database);
+  ({ db, close } = await openAgentsDb());
 });
-afterAll(async () => {
-  await db.$disconnect();
-  await database.close();
-});
+afterAll(() => close());
 
 const eventsOf = (userId: string) => db.outgoingEvent.findMany({ where: { user_id: userId }, orderBy: { id: "asc" } });
 const drain = (kinds: TaskKinds) => new JobQueue({ db, schema: "agents", logger, leaseMs: 60_000, handlers: { [AGENT_TASK_JOB]: taskRunner({ db, kinds, logger }) } }).drain();

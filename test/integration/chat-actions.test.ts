@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
-import { createAgentsDb, type AgentsDb } from "../../subgraphs/agents/db.ts";
+import type { AgentsDb } from "../../subgraphs/agents/db.ts";
 import { listChatActions, proposeChatActions } from "../../subgraphs/agents/chat/chat-actions.ts";
+import { openAgentsDb } from "../support/agents-db.ts";
 
 // The actions of one turn are stored in the same millisecond; the session's list must still show
 // them in the order the model called the tools (the user confirms them in that order).
-let database: Database;
 let db: AgentsDb;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["agents"]);
-  db = createAgentsDb(database);
+  ({ db, close } = await openAgentsDb());
 });
-afterAll(async () => {
-  await db.$disconnect();
-  await database.close();
-});
+afterAll(() => close());
 
 it("lists one turn's proposals in the model's call order", async () => {
   const session = await db.chatSession.create({ data: { id: "chs_order", user_id: "usr_order", title: "t" } });

@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/database.ts";
-import { applyMigrations } from "../../lib/db/migrations.ts";
 import type { JobRow } from "../../lib/jobs/job-queue.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { ledgerEventConsumer } from "../../subgraphs/agents/automation/ledger-event-consumer.ts";
-import { createAgentsDb, type AgentsDb } from "../../subgraphs/agents/db.ts";
+import type { AgentsDb } from "../../subgraphs/agents/db.ts";
+import { openAgentsDb } from "../support/agents-db.ts";
 
-let database: Database;
 let db: AgentsDb;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await applyMigrations(database, ["agents"]);
-  db = createAgentsDb(database);
+  ({ db, close } = await openAgentsDb());
 });
-afterAll(async () => {
-  await db.$disconnect();
-  await database.close();
-});
+afterAll(() => close());
 
 const DAY_MS = 86_400_000;
 const job: JobRow = { id: "job_standing_ledger_events", kind: "ledger_events", key: "ledger_events", payload: {}, attempts: 1, max_attempts: 8 };
