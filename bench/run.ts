@@ -13,9 +13,9 @@ import { TRANSACTION_FIELDS } from "../rest-adapter/resources/resources.generate
 import { routes as walletRoutes } from "../rest-adapter/resources/wallet.ts";
 import { userRoutes } from "../rest-adapter/routes/user.ts";
 import { TestIssuer } from "../test/support/jwt-issuer.ts";
-import { freePort } from "../test/support/net.ts";
 import { findPostgresBinDir, startPostgresCluster, type PostgresCluster } from "../test/support/postgres.ts";
 import { registrationBody } from "../test/support/registration.ts";
+import { baseEnv, benchPlatformEnv, freePorts, portsEnv } from "./server-env.ts";
 import { measureWorkers, printWorkers } from "./workers.ts";
 // @ts-expect-error: a plain JavaScript module (it runs before anything is compiled)
 import { build, isStale } from "../scripts/build.mjs";
@@ -100,20 +100,6 @@ function postgresInstalled(): boolean {
   }
 }
 
-/** The bench's environment for a child, without a DATABASE_URL of the caller's: each run says its own. */
-function baseEnv(): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _ignored, ...env } = process.env;
-  return env;
-}
-
-function portsEnv(ports: Record<string, number>): Record<string, string> {
-  return Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)]));
-}
-
-async function freePorts() {
-  return { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
-}
-
 /** Stops a process group (npm, its shell and node) and waits for its leader. */
 async function stopGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
@@ -174,14 +160,9 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
       DATA_DIR: dataDir ?? "memory://",
       ...(cluster && { DATABASE_URL: cluster.adminUrl }),
       LOG_LEVEL: "silent",
-      SAFE_DEPLOY_DELAY_MS: "0",
       // seeding the feed is one INSERT of all its rows, longer than a request's statement deadline may be: a million rows took more than 5 minutes on a busy machine
       DATABASE_STATEMENT_TIMEOUT_MS: "3600000",
-      // one user and one address make every request here: measure the path, not the limiter's refusals
-      RATE_LIMITS: JSON.stringify({ user: { limit: 100_000_000 }, ip: { limit: 100_000_000 } }),
-      AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
-      // the bench's issuer serves its JWKS over http on loopback
-      JWKS_ALLOW_LOOPBACK_HTTP: "true",
+      ...benchPlatformEnv(issuer),
       ...(otlpUrl && { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl }),
       ...portsEnv(await freePorts()),
     },

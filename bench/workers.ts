@@ -4,9 +4,9 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import type { TestIssuer } from "../test/support/jwt-issuer.ts";
-import { freePort } from "../test/support/net.ts";
 import type { PostgresCluster } from "../test/support/postgres.ts";
 import { registrationBody } from "../test/support/registration.ts";
+import { baseEnv, benchPlatformEnv, freePorts, portsEnv } from "./server-env.ts";
 
 // `npm run bench`'s "2 workers / 1 worker" figure (issue 30): `npm start` (dist/start.js) with
 // WORKERS=1 and then WORKERS=2, each on a fresh PostgreSQL database, loaded on the user path
@@ -57,22 +57,18 @@ async function serve(workers: number, cluster: PostgresCluster, issuer: TestIssu
   await admin.query(`DROP DATABASE IF EXISTS ${database}`);
   await admin.query(`CREATE DATABASE ${database}`);
   await admin.end();
-  const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
-  const { DATABASE_URL: _ignored, ...env } = process.env;
+  const ports = await freePorts();
   const child = spawn(process.execPath, ["dist/start.js"], {
     cwd: ROOT,
     env: {
-      ...env,
+      ...baseEnv(),
       WORKERS: String(workers),
       DATABASE_URL: cluster.adminUrl.replace(/\/app$/, `/${database}`),
       DATA_DIR: "memory://",
       // info: the listening lines say when every worker is up; the request lines go nowhere, alike for both
       LOG_LEVEL: "info",
-      SAFE_DEPLOY_DELAY_MS: "0",
-      RATE_LIMITS: JSON.stringify({ user: { limit: 100_000_000 }, ip: { limit: 100_000_000 } }),
-      AUTH_PROVIDERS: JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]),
-      JWKS_ALLOW_LOOPBACK_HTTP: "true",
-      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      ...benchPlatformEnv(issuer),
+      ...portsEnv(ports),
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
