@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { stopWhenParentExits } from "../lib/parent-process.ts";
 import { MCP_PATH } from "../rest-adapter/agent-runtime/mcp/mcp-http.ts";
 import { MCP_SERVER_INFO } from "../rest-adapter/agent-runtime/mcp/mcp-server.ts";
 
@@ -39,3 +40,5 @@ const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async (request) => (await connected()).listTools(request.params));
 server.setRequestHandler(CallToolRequestSchema, async (request) => (await connected()).callTool(request.params));
 await server.connect(new StdioServerTransport());
+// it ends when stdin closes; under `npm run mcp` also when npm is stopped while stdin stays open
+stopWhenParentExits(() => process.exit(0));

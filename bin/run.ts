@@ -2,12 +2,14 @@ import cluster from "node:cluster";
 import { reportReady } from "../lib/cluster-worker.ts";
 import { ConfigError, loadConfig, type Config } from "../lib/config.ts";
 import { MigrationError } from "../lib/db/migrations.ts";
+import { stopWhenParentExits } from "../lib/parent-process.ts";
 import { runPrimary } from "../server/workers.ts";
 
 /**
  * Runs an entry point: configuration and migration problems print one line and exit 1 (no
- * stack trace); SIGINT/SIGTERM stop gracefully. With WORKERS > 1 this process is the primary
- * (server/workers.ts) and each of its workers runs `main`.
+ * stack trace); SIGINT/SIGTERM stop gracefully, and so does the end of the npm that started it
+ * (lib/parent-process.ts). With WORKERS > 1 this process is the primary (server/workers.ts) and
+ * each of its workers runs `main`.
  */
 export async function run(main: (config: Config) => Promise<{ stop(): Promise<void>; shutdownTimeoutMs?: number }>, load: () => Config = () => loadConfig()): Promise<void> {
   let running: { stop(): Promise<void>; shutdownTimeoutMs?: number };
@@ -43,4 +45,5 @@ export async function run(main: (config: Config) => Promise<{ stop(): Promise<vo
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, stop);
   // a worker whose primary is gone (killed) stops too, rather than serving on unsupervised
   if (cluster.isWorker) process.on("disconnect", stop);
+  else stopWhenParentExits(stop);
 }

@@ -7,6 +7,7 @@ import { LISTENING_MESSAGE, READY_MESSAGE } from "../lib/cluster-worker.ts";
 import { CardDataCipher } from "../lib/crypto/card-data-cipher.ts";
 import { createLogger } from "../lib/logger.ts";
 import { startClusterMetricsServer } from "../lib/metrics.ts";
+import { stopWhenParentExits } from "../lib/parent-process.ts";
 import { announceSandbox } from "../lib/sandbox.ts";
 
 // WORKERS=N (lib/config.ts): the process that `npm start` or `npm run start:<service>` runs becomes
@@ -48,9 +49,9 @@ async function sharedKeys(config: Config): Promise<Record<string, string>> {
  * The primary: makes the shared keys, starts one worker alone (it applies the migrations and the
  * start-up writes such as IDENTITY_BOOTSTRAP, so no two workers race on them), then the others;
  * logs the listeners' lines once every worker is up; restarts a worker that dies, with a back-off;
- * on SIGTERM or SIGINT stops every worker gracefully and exits once they have. A worker that fails
- * during start-up fails the start (its own line says why). METRICS_PORT is served here, summing the
- * workers' metrics.
+ * on SIGTERM or SIGINT, or once the npm that started it is gone, stops every worker gracefully and
+ * exits once they have. A worker that fails during start-up fails the start (its own line says
+ * why). METRICS_PORT is served here, summing the workers' metrics.
  */
 export async function runPrimary(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel, { component: "primary" });
@@ -115,6 +116,7 @@ export async function runPrimary(config: Config): Promise<void> {
       process.exit(codes.every((code) => code === 0) ? 0 : 1);
     })());
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop());
+  stopWhenParentExits(() => void stop());
 
   const lines = await fork();
   await Promise.all(Array.from({ length: config.workers - 1 }, fork));
