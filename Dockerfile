@@ -15,4 +15,6 @@ RUN npm run build
 RUN node scripts/warm-start.mjs
 USER node
 EXPOSE 8080 8081 8082 4000 4001 4002 4003 4004
-CMD ["npm", "start"]
+# node as the main process, not npm: `docker stop`'s SIGTERM then reaches the graceful stop (npm
+# hands it to a shell that does not pass it on). The same command as package.json's start script
+CMD ["node", "scripts/run-built.mjs", "start"]

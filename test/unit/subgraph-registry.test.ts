@@ -44,7 +44,7 @@ describe("subgraph registry", () => {
     for (const { name, port, defaultUrl, urlVariable } of SUBGRAPHS) {
       const service = services.get(name);
       expect(service, `docker-compose.yml has no "${name}" service`).toBeDefined();
-      expect(service).toContain(`command: ["npm", "run", "start:${name}"]`);
+      expect(service).toContain(`command: ["node", "scripts/run-built.mjs", "service", "${name}"]`);
       expect(service).toContain(`SUBGRAPH_PORT: "${port}"`);
       expect(services.get("gateway")).toContain(`${urlVariable}: ${defaultUrl}`);
     }
