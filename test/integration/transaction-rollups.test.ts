@@ -79,6 +79,15 @@ describe("transaction rollups", () => {
         (SELECT user_id, date_trunc('month', "timestamp", 'UTC'), direction, coalesce(category, ''), status, count(*), min("timestamp"), max("timestamp"), coalesce(sum(amount_usd), 0) FROM finance.transactions GROUP BY 1, 2, 3, 4, 5
          EXCEPT SELECT user_id, month, direction, category, status, n, earliest, latest, usd FROM finance.transaction_rollups)) d`);
     expect(drift!.n).toBe(0);
+    // and so are the whole-history totals (the unfiltered feed's meta and total)
+    const [totalsDrift] = await database.query<{ n: number }>(`
+      SELECT count(*)::int AS n FROM (
+        (SELECT user_id, direction, category, status, n, usd FROM finance.transaction_totals
+         EXCEPT SELECT user_id, direction, coalesce(category, ''), status, count(*), coalesce(sum(amount_usd), 0) FROM finance.transactions GROUP BY 1, 2, 3, 4)
+        UNION ALL
+        (SELECT user_id, direction, coalesce(category, ''), status, count(*), coalesce(sum(amount_usd), 0) FROM finance.transactions GROUP BY 1, 2, 3, 4
+         EXCEPT SELECT user_id, direction, category, status, n, usd FROM finance.transaction_totals)) d`);
+    expect(totalsDrift!.n).toBe(0);
   });
 
   it("take whole UTC months from the first month start at or after the period's start", () => {

@@ -22,6 +22,12 @@ export interface TransactionFilterInput {
   wallet_ids?: readonly number[] | null;
 }
 
+/** Whether `filter` narrows nothing: the whole of the user's feed. */
+export function isUnfiltered(filter: TransactionFilterInput): boolean {
+  for (const key in filter) if (filter[key as keyof TransactionFilterInput] != null) return false;
+  return true;
+}
+
 /** A decimal bound: digits with an optional fraction, normalised only by the database's NUMERIC. */
 function decimalBound(value: string | null | undefined, name: string): string | null {
   if (value == null) return null;

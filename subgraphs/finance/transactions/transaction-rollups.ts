@@ -1,16 +1,24 @@
 import { Prisma } from "../db.ts";
-import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
+import { isUnfiltered, transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
 
 /**
  * The filtered set's aggregates per direction, category and status (`direction`, `category`
  * with uncategorised as 'other', `status`, `n`, `earliest`, `latest`, `usd` = sum of amount_usd),
- * the source of the feed's meta and total. When the filters are only rollup dimensions (status,
- * direction, category) and the period, whole UTC months come from finance.transaction_rollups
- * (a trigger keeps them) and only the partial months at the period's edges from the rows, so the
- * cost does not grow with the user's history; a type, wallet, card, bank account or amount filter reads the
- * rows (on transactions_feed_meta_idx or the user's own indexes).
+ * the source of the feed's meta and total. Without a filter they are finance.transaction_totals'
+ * few rows, each with the whole feed's earliest and latest (from the page's index: the totals keep
+ * no date range), so only their min and max over the groups mean anything. When the filters are
+ * only rollup dimensions (status, direction, category) and the period, whole UTC months come from
+ * finance.transaction_rollups (the same trigger keeps both) and only the partial months at the
+ * period's edges from the rows, so the cost does not grow with the user's history; a type,
+ * wallet, card, bank account or amount filter reads the rows (on transactions_feed_meta_idx or
+ * the user's own indexes).
  */
 export function filteredGroupsSql(userId: string, filter: TransactionFilterInput = {}): Prisma.Sql {
+  if (isUnfiltered(filter)) {
+    const extreme = (fn: "min" | "max") => Prisma.sql`(SELECT ${Prisma.raw(fn)}("timestamp") FROM "finance"."transactions" WHERE "user_id" = ${userId})`;
+    return Prisma.sql`SELECT "direction", CASE WHEN "category" = '' THEN 'other' ELSE "category" END AS category, "status", "n", ${extreme("min")} AS earliest, ${extreme("max")} AS latest, "usd"
+      FROM "finance"."transaction_totals" WHERE "user_id" = ${userId}`;
+  }
   const where = transactionCondition(userId, filter);
   const fromRows = (extra: Prisma.Sql) => Prisma.sql`
     SELECT "direction", coalesce("category", 'other') AS category, "status", count(*) AS n, min("timestamp") AS earliest, max("timestamp") AS latest, sum("amount_usd") AS usd
