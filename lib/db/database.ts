@@ -10,6 +10,7 @@ import type { Client, Pool, PoolClient } from "pg";
 import { DEFAULT_DATABASE_TIMEOUTS, STATEMENT_GRACE_MS, type DatabaseTimeouts } from "./database-timeouts.ts";
 import { migrationScripts } from "./migrations.ts";
 import { PGLITE_SETTINGS, pgliteTemplate, unpackTemplate } from "./pglite-template.ts";
+import { statementName } from "./prepared-statements.ts";
 import type { Database, Queryable } from "./queryable.ts";
 
 export type { Database, Queryable } from "./queryable.ts";
@@ -110,7 +111,9 @@ async function openPostgres(connectionString: string, timeouts: DatabaseTimeouts
   // crashes the process. The pool discards the client and the next query reports the outage.
   pool.on("error", () => {});
   const unregister = registerPool(pool);
-  const adapter = new PrismaPg(pool);
+  // pg runs a statement without a name as unnamed (parsed and planned each time); the generator's
+  // undefined for all but the marked statements keeps that
+  const adapter = new PrismaPg(pool, { statementNameGenerator: statementName as (query: { sql: string }) => string });
   const onClient = (c: Pool | PoolClient | Client): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       return (await c.query(sql, params)).rows as T[];

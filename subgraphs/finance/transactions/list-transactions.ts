@@ -1,7 +1,8 @@
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../../lib/contracts/transactions.ts";
+import { PREPARED } from "../../../lib/db/prepared-statements.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
-import { transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
+import { isUnfiltered, transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
 import type { TransactionView } from "./transaction-view.ts";
 import { metaView, transactionMetaSql, type MetaRow, type TransactionMetaView } from "./transaction-meta.ts";
 import { filteredGroupsSql } from "./transaction-rollups.ts";
@@ -29,10 +30,12 @@ export function pageBounds(input: PageInput | null | undefined): { limit: number
 /**
  * The page's rows: newest first with the unique id as tiebreak, bounded by LIMIT/OFFSET, only the
  * keys (an index-only scan where the filters allow); feedSql reads the rows and their histories
- * for these alone, not for every row OFFSET skips.
+ * for these alone, not for every row OFFSET skips. LIMIT and OFFSET are literals (integers that
+ * pageBounds checked): PostgreSQL plans a parameter there for a tenth of the user's rows, and the
+ * first page's prepared statement then keeps a custom plan, planned at every execution.
  */
 export function feedPageSql(where: Prisma.Sql, limit: number, offset: number): Prisma.Sql {
-  return Prisma.sql`SELECT "id", "timestamp" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`;
+  return Prisma.sql`SELECT "id", "timestamp" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${Prisma.raw(String(limit))} OFFSET ${Prisma.raw(String(offset))}`;
 }
 
 /** pagination.total: counted in SQL over the same filters, from the rollups where they can answer. */
@@ -58,9 +61,12 @@ export function feedSql(where: Prisma.Sql, limit: number, offset: number, counts
     'wallet_id', t."wallet_id", 'card_id', t."card_id", 'bank_account_id', t."bank_account_id", 'counterparty', t."counterparty", 'chain_id', t."chain_id",
     'tx_hash', t."tx_hash", 'note', t."note", 'timestamp', ${epochMs(Prisma.sql`t."timestamp"`)}, 'created_at', ${epochMs(Prisma.sql`t."created_at"`)},
     'updated_at', ${epochMs(Prisma.sql`t."updated_at"`)}, 'status_history', ${history})`;
+  // each page row's item is a subquery on the primary key, not a join: a join's plan depends on
+  // the page's size, which a prepared statement's generic plan does not know (it guesses 10 % of
+  // the user's rows and hash-joins the whole table)
   return Prisma.sql`
-    SELECT counts.*, (SELECT coalesce(json_agg(${item} ORDER BY t."timestamp" DESC, t."id" DESC), '[]')
-      FROM (${feedPageSql(where, limit, offset)}) page JOIN "finance"."transactions" t ON t."id" = page."id") AS items
+    SELECT counts.*, (SELECT coalesce(json_agg((SELECT ${item} FROM "finance"."transactions" t WHERE t."id" = page."id") ORDER BY page."timestamp" DESC, page."id" DESC), '[]')
+      FROM (${feedPageSql(where, limit, offset)}) page) AS items
     FROM (${counts}) counts`;
 }
 
@@ -86,11 +92,14 @@ export async function listTransactions(
   const { limit, offset } = pageBounds(options.page);
   const filter = options.filter ?? {};
   const where = transactionCondition(options.user_id, filter);
+  // the unfiltered first page (a dashboard's every visit) is a prepared statement, one text per
+  // limit: parsed once per connection and run on a generic plan, not planned each time
+  const prepared = (sql: Prisma.Sql) => (offset === 0 && isUnfiltered(filter) ? Prisma.sql`${Prisma.raw(PREPARED)}${sql}` : sql);
   if (options.meta) {
-    const [row] = await tx.$queryRaw<(MetaRow & { items: TransactionView[] })[]>(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter)));
+    const [row] = await tx.$queryRaw<(MetaRow & { items: TransactionView[] })[]>(prepared(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter))));
     const meta = metaView(row!);
     return { items: row!.items.map(viewOfItem), pagination: { limit, offset, total: meta.transaction_count }, meta };
   }
-  const [row] = await tx.$queryRaw<{ total: number; items: TransactionView[] }[]>(feedSql(where, limit, offset, feedCountSql(options.user_id, filter)));
+  const [row] = await tx.$queryRaw<{ total: number; items: TransactionView[] }[]>(prepared(feedSql(where, limit, offset, feedCountSql(options.user_id, filter))));
   return { items: row!.items.map(viewOfItem), pagination: { limit, offset, total: row!.total } };
 }
