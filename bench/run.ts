@@ -40,7 +40,7 @@ import { build, isStale } from "../scripts/build.mjs";
  * BENCH_DATABASE (pglite, postgres, or both comma-separated), BENCH_CONNECTIONS ("1,32"),
  * BENCH_DURATION_S (10 per target, after a 2 s warm-up), BENCH_ONLY (a part of the target names),
  * BENCH_FEED_ROWS (issue 30's one-connection feed target: BENCH_DATABASE=postgres BENCH_FEED_ROWS=1000000
- * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_OTEL=1 (tracing on,
+ * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node; --trace-gc's lines go to stderr), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_HEAP_SAMPLING=<file> (its sampling heap profile of what outlived a scavenge, bench/server.ts), BENCH_OTEL=1 (tracing on,
  * every span exported to a local sink), BENCH_JSON=<path> (the figures as JSON).
  * Bounded: loopback only, fixed durations.
  */
@@ -169,7 +169,14 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
     stdio: ["ignore", "pipe", "inherit"],
   });
   try {
-    const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+    // its first JSON line says where it listens; any other line (BENCH_NODE_FLAGS=--trace-gc's) goes to stderr
+    const line = await new Promise<string>((resolve) => {
+      let listening = false;
+      createInterface({ input: child.stdout! }).on("line", (text) => {
+        if (!listening && text.startsWith("{")) (listening = true), resolve(text);
+        else process.stderr.write(`${text}\n`);
+      });
+    });
     const server = JSON.parse(line) as { platform: string; graphql: string; baseline: string };
     const jwt = await issuer.sign({ sub: `bench-user-${kind}`, exp: Math.floor(Date.now() / 1000) + 3600 });
     const user = await answerOf<{ id: string }>("creating the bench user", 201, `${server.platform}/v0/user/`, {
@@ -183,7 +190,8 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ user_id: user.id, count: feedRows, wallet_ids: wallets.items.slice(0, 2).map((w) => w.id), id_prefix: "bench" }),
     });
-    process.stderr.write(`${kind}: ${feedRows.toLocaleString("en")} feed rows seeded in ${(seeded.ms / 1000).toFixed(1)} s\n`);
+    const afterSeed = await memoryOf(server.baseline);
+    process.stderr.write(`${kind}: ${feedRows.toLocaleString("en")} feed rows seeded in ${(seeded.ms / 1000).toFixed(1)} s; RSS ${mib(afterSeed.rss)} (old space ${mib(afterSeed.spaces.old_space)})\n`);
     const feedUrl = `${server.platform}/v0/transactions?meta=true&limit=50`;
     await answerOf<{ items?: unknown[]; pagination?: { total: number } }>("the feed's first page", 200, feedUrl, { headers: { "x-platform-jwt": jwt } }, (page) =>
       page.items?.length === 50 && page.pagination?.total === feedRows ? undefined : `expected 50 items and a total of ${feedRows}`,
@@ -234,11 +242,16 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
         // a short warm-up so JIT and caches do not count against the first target
         const { sameDataAs: _compared, ...request } = target;
         await load(request, connections, 2);
+        const before = (await memoryOf(server.baseline)).collections;
         const loadStartUs = Number(process.hrtime.bigint() / 1000n);
         const figures = await load(request, connections, DURATION_S);
         loadWindows.push({ start_us: loadStartUs, end_us: Number(process.hrtime.bigint() / 1000n) });
+        const after = await memoryOf(server.baseline);
         results[connections]![target.name] = figures;
-        process.stderr.write(`${kind}, ${connections} conn, ${target.name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50.toFixed(2)} ms, p99 ${figures.p99.toFixed(2)} ms\n`);
+        const gc = (which: "minor" | "major") => `${after.collections[which].count - before[which].count} ${which} (${(after.collections[which].ms - before[which].ms).toFixed(0)} ms)`;
+        process.stderr.write(
+          `${kind}, ${connections} conn, ${target.name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50.toFixed(2)} ms, p99 ${figures.p99.toFixed(2)} ms; collections ${gc("minor")}, ${gc("major")}; RSS ${mib(after.rss)}\n`,
+        );
       }
     }
     const memory = await settledMemory(server.baseline);
@@ -325,6 +338,13 @@ async function load(target: Parameters<typeof autocannon>[0], connections: numbe
   return { rps: result.requests.average, p50: at(0.5), p99: at(0.99) };
 }
 
+type Collections = Record<"minor" | "major", { count: number; ms: number; longest_ms: number }>;
+/** bench/server.ts's `/memory`: the process's memory, and its garbage collections so far */
+async function memoryOf(baseline: string) {
+  return (await (await fetch(`${baseline}/memory`)).json()) as { rss: number; heap_used: number; heap_total: number; external: number; array_buffers: number; spaces: Record<string, number>; max_rss: number; collections: Collections };
+}
+const mib = (bytes = 0) => `${(bytes / 1048576).toFixed(0)} MiB`;
+
 /**
  * The server's memory at the end of the load, and steady: V8 returns the load's garbage to the
  * system once the process has idled a while (its memory reducer, some 10-30 s here), so the
@@ -332,11 +352,10 @@ async function load(target: Parameters<typeof autocannon>[0], connections: numbe
  */
 const STEADY_WINDOW_S = 40;
 async function settledMemory(baseline: string): Promise<Pick<DatabaseRun, "rss_end_bytes" | "rss_bytes" | "heap_used_bytes">> {
-  const sample = async () => (await (await fetch(`${baseline}/memory`)).json()) as { rss: number; heap_used: number; heap_total: number; external: number; array_buffers: number; spaces: Record<string, number>; max_rss: number };
+  const sample = () => memoryOf(baseline);
   const end = await sample();
-  const mib = (bytes = 0) => `${(bytes / 1048576).toFixed(0)} MiB`;
   process.stderr.write(
-    `at the end of the load: RSS ${mib(end.rss)} (highest ${mib(end.max_rss)}), V8 heap ${mib(end.heap_total)} (new space ${mib(end.spaces.new_space)}, old space ${mib(end.spaces.old_space)}, used ${mib(end.heap_used)}), external ${mib(end.external)} (array buffers ${mib(end.array_buffers)})\n`,
+    `at the end of the load: RSS ${mib(end.rss)} (highest ${mib(end.max_rss)}), V8 heap ${mib(end.heap_total)} (new space ${mib(end.spaces.new_space)}, old space ${mib(end.spaces.old_space)}, used ${mib(end.heap_used)}), external ${mib(end.external)} (array buffers ${mib(end.array_buffers)}); longest pause: scavenge ${end.collections.minor.longest_ms.toFixed(0)} ms, major collection ${end.collections.major.longest_ms.toFixed(0)} ms\n`,
   );
   let steady = end;
   for (let waited = 0; waited < STEADY_WINDOW_S; waited += 2) {

@@ -1,4 +1,7 @@
 import "reflect-metadata";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { getHeapSpaceStatistics } from "node:v8";
 import Fastify from "fastify";
 import { loadConfig } from "../lib/config.ts";
@@ -16,18 +19,37 @@ import { gatewayComparisonRoutes } from "./gateways.ts";
 const platform = await startSingleProcess(loadConfig(), { logger: createLogger("silent") });
 const { db } = (platform.subgraphs.users as unknown as { services: UsersServices }).services;
 
+// BENCH_HEAP_SAMPLING=<file>: V8's sampling heap profile of what the loads allocated that outlived
+// a scavenge (promoted to the old generation, or still live at the end), from the end of the
+// seeding to the exit, written as JSON (Chrome DevTools opens it as a .heapprofile)
+const heapSampling = process.env.BENCH_HEAP_SAMPLING ? new Session() : undefined;
+heapSampling?.connect();
 const baseline = Fastify();
 baseline.get("/baseline/:id", async (request) => {
   const user = await findUser(db, (request.params as { id: string }).id);
   return { ...user, created_at: user!.created_at.getTime(), updated_at: user!.updated_at.getTime() };
 });
+// the collections so far, by kind, with their total and longest pause: how often a load made V8
+// scavenge the young generation and collect the old one (a major collection's marking runs mostly
+// beside the main thread; its duration here is the pause that finishes it)
+const collections = { minor: { count: 0, ms: 0, longest_ms: 0 }, major: { count: 0, ms: 0, longest_ms: 0 } };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const { kind } = (entry as PerformanceEntry & { detail: { kind: number } }).detail;
+    const counted = kind === constants.NODE_PERFORMANCE_GC_MINOR ? collections.minor : kind === constants.NODE_PERFORMANCE_GC_MAJOR ? collections.major : undefined;
+    if (!counted) continue;
+    counted.count++;
+    counted.ms += entry.duration;
+    counted.longest_ms = Math.max(counted.longest_ms, entry.duration);
+  }
+}).observe({ entryTypes: ["gc"] });
 baseline.get("/memory", async () => {
   const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   // what the RSS is made of: V8's heap by space (the young generation is new_space), and what
   // lives outside it (Buffers, WebAssembly memories)
   const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
   // maxRSS: the highest RSS so far (the load's peak, where the end of it may fall after a collection)
-  return { rss, heap_used: heapUsed, heap_total: heapTotal, external, array_buffers: arrayBuffers, spaces, max_rss: process.resourceUsage().maxRSS * 1024 };
+  return { rss, heap_used: heapUsed, heap_total: heapTotal, external, array_buffers: arrayBuffers, spaces, max_rss: process.resourceUsage().maxRSS * 1024, collections };
 });
 baseline.post("/seed-feed", async (request) => {
   const started = performance.now();
@@ -36,11 +58,15 @@ baseline.post("/seed-feed", async (request) => {
   await platform.database.exec(`VACUUM ANALYZE "finance"."transactions"`);
   await platform.database.exec(`VACUUM ANALYZE "finance"."transaction_status_history"`);
   await platform.database.exec(`VACUUM ANALYZE "finance"."transaction_rollups"`);
+  await heapSampling?.post("HeapProfiler.startSampling", { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
   return { kind: platform.database.kind, ms: performance.now() - started };
 });
 gatewayComparisonRoutes(baseline, platform);
 await baseline.listen({ port: 0, host: "127.0.0.1" });
 const address = baseline.server.address() as { port: number };
 process.stdout.write(`${JSON.stringify({ platform: platform.urls.platform, graphql: platform.urls.graphql, baseline: `http://127.0.0.1:${address.port}` })}\n`);
-// a clean exit on SIGTERM, so a CPU profile (BENCH_CPU_PROF) is written
-process.once("SIGTERM", () => process.exit(0));
+// a clean exit on SIGTERM, so a CPU profile (BENCH_CPU_PROF) and a heap profile are written
+process.once("SIGTERM", async () => {
+  if (heapSampling) writeFileSync(process.env.BENCH_HEAP_SAMPLING!, JSON.stringify((await heapSampling.post("HeapProfiler.stopSampling")).profile));
+  process.exit(0);
+});
