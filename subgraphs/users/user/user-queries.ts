@@ -1,4 +1,6 @@
 import type { UsersTx } from "../db.ts";
+import { Prisma } from "../generated/prisma/client.ts";
+import type { User, Wallet } from "../generated/prisma/client.ts";
 
 /** The wallets shown in lists and `expand=wallets`: live EOA and Safe wallets, never signer-only rows. */
 export const LISTED_WALLETS = { deleted_at: null, role: "wallet" } as const;
@@ -19,4 +21,31 @@ export async function findUser(db: UsersTx, userId: string, options: { safeCreat
   if (!user) return null;
   const { wallets, ...rest } = user;
   return { ...rest, safe_creation_status: wallets[0]?.safe_creation_status ?? null };
+}
+
+/** Where `findUserWithWallets` leaves a user's listed wallets for User.wallets. */
+export const LOADED_WALLETS = Symbol("listed wallets");
+
+const userColumns = Object.values(Prisma.UserScalarFieldEnum);
+const walletColumns = Object.values(Prisma.WalletScalarFieldEnum);
+// Prisma's `include` is two statements (relationJoins is off); this is one: a row per listed
+// wallet, or one row without a wallet. Every column of both models, so the rows are the models'
+const userWithWalletsSql = `SELECT ${userColumns.map((c) => `u."${c}"`).join(", ")}, ${walletColumns.map((c) => `w."${c}" AS "wallet.${c}"`).join(", ")}
+  FROM "users"."users" u
+  LEFT JOIN "users"."wallets" w ON w."user_id" = u."id" AND w."deleted_at" IS NULL AND w."role" = '${LISTED_WALLETS.role}'
+  WHERE u."id" = $1
+  ORDER BY w."id"`;
+
+/**
+ * `findUser` and the user's listed wallets (`LISTED_WALLETS`, by id), in one statement, for a
+ * `me` that selects `wallets`: User.wallets answers them from `LOADED_WALLETS`. The primary
+ * Safe is among the listed wallets, so `safe_creation_status` costs nothing more.
+ */
+export async function findUserWithWallets(db: UsersTx, userId: string, options: { safeCreationStatus: boolean }) {
+  const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(userWithWalletsSql, userId);
+  if (rows.length === 0) return null;
+  const user = Object.fromEntries(userColumns.map((c) => [c, rows[0]![c]])) as User;
+  const wallets = rows.filter((row) => row["wallet.id"] !== null).map((row) => Object.fromEntries(walletColumns.map((c) => [c, row[`wallet.${c}`]])) as Wallet);
+  const primarySafe = wallets.find((wallet) => wallet.type === "Safe" && wallet.is_primary);
+  return { ...user, safe_creation_status: options.safeCreationStatus ? (primarySafe?.safe_creation_status ?? null) : undefined, [LOADED_WALLETS]: wallets };
 }

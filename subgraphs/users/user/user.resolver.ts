@@ -13,7 +13,7 @@ import { Wallet } from "../types/wallet.ts";
 import { UserIdentityRecord, UserKyc } from "../types/user-lookup.ts";
 import { grantsLookupScope, visibleToKey } from "./lookup-access.ts";
 import { registerUser } from "./register-user.ts";
-import { findUser, LISTED_WALLETS } from "./user-queries.ts";
+import { findUser, findUserWithWallets, LISTED_WALLETS, LOADED_WALLETS } from "./user-queries.ts";
 
 @InputType()
 class CreateUserInput {
@@ -39,8 +39,11 @@ export class UserResolver {
   async me(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<unknown> {
     const { user_id } = requireUser(ctx.principal, "read");
     // the primary Safe's status is a statement of its own: a dashboard's `me` asking for other
-    // fields (wallets, transactions) does not pay for it
-    const user = await findUser(this.services.db, user_id, { safeCreationStatus: selectsField(info, "safe_creation_status") });
+    // fields (wallets, transactions) does not pay for it; asking for wallets, it reads them with the user
+    const safeCreationStatus = selectsField(info, "safe_creation_status");
+    const user = selectsField(info, "wallets")
+      ? await findUserWithWallets(this.services.db, user_id, { safeCreationStatus })
+      : await findUser(this.services.db, user_id, { safeCreationStatus });
     if (!user) throw appError("USR-404-001");
     return user;
   }
@@ -68,8 +71,8 @@ export class UserResolver {
   }
 
   @FieldResolver(() => [Wallet])
-  wallets(@Root() user: User): Promise<unknown[]> {
-    return this.services.db.wallet.findMany({ where: { user_id: user.id, ...LISTED_WALLETS }, orderBy: { id: "asc" } });
+  wallets(@Root() user: User & { [LOADED_WALLETS]?: unknown[] }): unknown[] | Promise<unknown[]> {
+    return user[LOADED_WALLETS] ?? this.services.db.wallet.findMany({ where: { user_id: user.id, ...LISTED_WALLETS }, orderBy: { id: "asc" } });
   }
 
   @FieldResolver(() => UserIdentityRecord, { nullable: true, description: "With idsvc.get_details (identity lookup), or for the user themselves; null otherwise." })
