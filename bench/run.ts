@@ -38,7 +38,8 @@ import { build, isStale } from "../scripts/build.mjs";
  * bundle `npm start` runs (dist/bench-server.js: the platform plus the baseline listener).
  *
  * BENCH_DATABASE (pglite, postgres, or both comma-separated), BENCH_CONNECTIONS ("1,32"),
- * BENCH_DURATION_S (10 per target, after a 2 s warm-up), BENCH_ONLY (a part of the target names),
+ * BENCH_DURATION_S (10 per target, after a 2 s warm-up), BENCH_ONLY (parts of the target names, comma-separated:
+ * a target runs when its name holds one),
  * BENCH_FEED_ROWS (issue 30's one-connection feed target: BENCH_DATABASE=postgres BENCH_FEED_ROWS=1000000
  * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node; --trace-gc's lines go to stderr), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_HEAP_SAMPLING=<file> (its sampling heap profile of what outlived a scavenge, bench/server.ts), BENCH_OTEL=1 (tracing on,
  * every span exported to a local sink), BENCH_JSON=<path> (the figures as JSON).
@@ -47,6 +48,7 @@ import { build, isStale } from "../scripts/build.mjs";
 const ROOT = join(import.meta.dirname, "..");
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,32").split(",").map(Number);
+const ONLY = process.env.BENCH_ONLY?.split(",");
 const DATABASES = (process.env.BENCH_DATABASE ?? (postgresInstalled() ? "pglite,postgres" : "pglite")).split(",") as Kind[];
 for (const kind of DATABASES) if (kind !== "pglite" && kind !== "postgres") throw new Error(`BENCH_DATABASE: expected pglite and/or postgres, got "${kind}"`);
 
@@ -228,7 +230,7 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
     for (const connections of CONNECTIONS) {
       results[connections] = {};
       for (const target of targets) {
-        if (process.env.BENCH_ONLY && !target.name.includes(process.env.BENCH_ONLY)) continue;
+        if (ONLY && !ONLY.some((part) => target.name.includes(part))) continue;
         // GraphQL answers errors with 200: one body must carry data and no errors, and the
         // executors compared must answer what /graphql does
         if (target.body) {
@@ -471,7 +473,7 @@ try {
   if (process.env.BENCH_ONLY !== "workers") for (const kind of DATABASES) runs.push(await runOn(kind, kind === "postgres" ? cluster : undefined, issuer, otlpUrl));
   const ratios = runs.length > 0 ? printTables(runs) : [];
   if (process.env.BENCH_CPU_PROF) await writeFile(join(process.env.BENCH_CPU_PROF, "load-windows.json"), JSON.stringify(loadWindows));
-  const wantsWorkers = !process.env.BENCH_ONLY || "workers".includes(process.env.BENCH_ONLY);
+  const wantsWorkers = !ONLY || ONLY.some((part) => "workers".includes(part));
   const workers = cluster && process.env.BENCH_WORKERS !== "0" && wantsWorkers ? await measureWorkers(cluster, issuer, DURATION_S) : undefined;
   if (workers) printWorkers(workers);
   if (process.env.BENCH_JSON) {
