@@ -43,4 +43,10 @@ describe("traceIdFrom", () => {
     expect(ids.size).toBe(50);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
   });
+
+  it("generates distinct 32-hex ids, across the refills of its pool of random bytes", () => {
+    const ids = Array.from({ length: 1_000 }, () => traceIdFrom({}));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
 });
