@@ -36,6 +36,12 @@ const userWithWalletsSql = `SELECT ${userColumns.map((c) => `u."${c}"`).join(", 
   WHERE u."id" = $1
   ORDER BY w."id"`;
 
+function columnsOf(row: Record<string, unknown>, columns: readonly string[], prefix: string): Record<string, unknown> {
+  const model: Record<string, unknown> = {};
+  for (const column of columns) model[column] = row[prefix + column];
+  return model;
+}
+
 /**
  * `findUser` and the user's listed wallets (`LISTED_WALLETS`, by id), in one statement, for a
  * `me` that selects `wallets`: User.wallets answers them from `LOADED_WALLETS`. The primary
@@ -44,8 +50,8 @@ const userWithWalletsSql = `SELECT ${userColumns.map((c) => `u."${c}"`).join(", 
 export async function findUserWithWallets(db: UsersTx, userId: string, options: { safeCreationStatus: boolean }) {
   const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(userWithWalletsSql, userId);
   if (rows.length === 0) return null;
-  const user = Object.fromEntries(userColumns.map((c) => [c, rows[0]![c]])) as User;
-  const wallets = rows.filter((row) => row["wallet.id"] !== null).map((row) => Object.fromEntries(walletColumns.map((c) => [c, row[`wallet.${c}`]])) as Wallet);
+  const user = columnsOf(rows[0]!, userColumns, "") as User;
+  const wallets = rows.filter((row) => row["wallet.id"] !== null).map((row) => columnsOf(row, walletColumns, "wallet.") as Wallet);
   const primarySafe = wallets.find((wallet) => wallet.type === "Safe" && wallet.is_primary);
   return { ...user, safe_creation_status: options.safeCreationStatus ? (primarySafe?.safe_creation_status ?? null) : undefined, [LOADED_WALLETS]: wallets };
 }
