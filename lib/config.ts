@@ -9,6 +9,7 @@ import { loadPintDomainSalt } from "./pint-domain.ts";
 import { loadCardIssuerName, loadKycProviderConfig, loadSmsProviderConfig, type KycProviderConfig, type SmsProviderConfig } from "./provider-config.ts";
 import { loadRateLimitConfig, type RateLimitConfig } from "./rate-limit/config.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
+import { parseCorsOrigins, type CorsOrigins } from "./cors.ts";
 import { loadEnvironmentLimits, type EnvironmentLimits } from "./environment-limits.ts";
 import { loadRegistrationProof, type RegistrationProofPolicy } from "./registration-proof.ts";
 import { DEFAULT_KYC_WEBHOOK_TOLERANCE_SECONDS } from "./webhooks/kyc-event-freshness.ts";
@@ -79,6 +80,8 @@ export interface Config {
   gatewayInternalPort: number;
   /** TRUST_PROXY (lib/trust-proxy.ts): proxies whose X-Forwarded-For names the client on the public listeners */
   trustProxy: TrustProxy;
+  /** CORS_ORIGINS (lib/cors.ts): the web origins whose pages may call the platform and identity listeners */
+  corsOrigins: CorsOrigins;
   authProviders: AuthProviderConfig[];
   dashboardAuth: AuthProviderConfig[];
   /** JWKS_ALLOW_LOOPBACK_HTTP: where any jwks_uri (AUTH_PROVIDERS, DASHBOARD_AUTH, environments) may point */
@@ -447,6 +450,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlPort,
     gatewayInternalPort: port(env, "GATEWAY_INTERNAL_PORT", 4010),
     trustProxy: parseTrustProxy(env),
+    corsOrigins: parseCorsOrigins(env),
     authProviders: [...providers(env, "AUTH_PROVIDERS", AUTH_PROVIDER_NAMES, jwks), ...(sandboxIssuer ? sandboxAuthProviders(publicBaseUrl) : [])],
     jwksPolicy: jwks,
     webhookUrlPolicy: webhookUrlPolicy(env, sandbox),

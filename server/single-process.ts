@@ -87,7 +87,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     });
     const authenticator = createAuthenticator({ config, signingKey, users: new LocalSubgraphTransport(subgraphs.users.schema), identity: new LocalSubgraphTransport(subgraphs.identity.schema), agents: new LocalSubgraphTransport(subgraphs.agents.schema), rateLimits });
     const gatewayClient = new InProcessGatewayClient(gateway, authenticator);
-    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, http: config.http, checkResponses: options.checkResponses, observeProblems: options.observeProblems };
+    const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, corsOrigins: config.corsOrigins, http: config.http, checkResponses: options.checkResponses, observeProblems: options.observeProblems };
     const apps = {
       platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks(), webhooks: platformWebhooks(config), sandbox: config.sandbox, assistant: assistantFor(config) }),
       graphql: await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy, http: config.http, limits: config.graphql.limits }),

@@ -150,7 +150,7 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
   }
 
   const gatewayClient = new HttpGatewayClient(config.gatewayUrl, internalSecret);
-  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, http: config.http };
+  const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, corsOrigins: config.corsOrigins, http: config.http };
   const apps: [FastifyInstance, number, string][] = [
     [await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, webhooks: platformWebhooks(config), sandbox: config.sandbox, assistant: assistantFor(config) }), config.port, "platform"],
     [await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl, pintDomainSalt: config.pintDomainSalt, sandbox: config.sandbox }), config.identityPort, "identity"],

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Hex } from "viem";
 import { buildHttpApp } from "../route-kit/app.ts";
 import { IDENTITY_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
-import { buildOpenApiDocument } from "../route-kit/openapi.ts";
+import { buildOpenApiDocument, corsDescription } from "../route-kit/openapi.ts";
 import type { ListenerOptions } from "./platform.ts";
 import { SANDBOX_TAG, type Route } from "../route-kit/route.ts";
 import { environmentRoutes } from "../routes/environments.ts";
@@ -30,7 +30,7 @@ export function buildIdentityApp(options: ListenerOptions & { rpcUrl: string; pi
     title: "Identity service",
     description:
       "Organisations, environments, members, API keys, webhook endpoints, outgoing events, user lookup and the PINT exchange (spec 2.5, 2.6, 4.6, 4.7, 5.2, 7.3; issue 29). " +
-      "The outgoing events your webhook endpoints receive are under `webhooks`, one per event type, with their Standard Webhooks headers and the envelope each is POSTed in; their payload schemas are in `components.schemas`.",
+      "The outgoing events your webhook endpoints receive are under `webhooks`, one per event type, with their Standard Webhooks headers and the envelope each is POSTed in; their payload schemas are in `components.schemas`.\n\n" + corsDescription(options.corsOrigins ?? []),
     serverUrl: options.baseUrl,
     errorStyle: "identity",
     docsUrl: options.docsUrl,

@@ -6,10 +6,11 @@ import { buildHttpApp } from "../route-kit/app.ts";
 import type { ProblemDetail } from "../route-kit/problem.ts";
 import type { HttpSettings } from "../../lib/http.ts";
 import { PLATFORM_CREDENTIAL_HEADERS } from "../../lib/auth/credential-headers.ts";
+import type { CorsOrigins } from "../../lib/cors.ts";
 import type { TrustProxy } from "../../lib/trust-proxy.ts";
 import type { GatewayClient } from "../route-kit/gateway-client.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "../route-kit/response-check.ts";
-import { buildOpenApiDocument } from "../route-kit/openapi.ts";
+import { buildOpenApiDocument, corsDescription } from "../route-kit/openapi.ts";
 import { registerWebhooks, webhookDocumentation, type WebhookReceiver } from "../webhooks/webhooks.ts";
 import { SANDBOX_TAG, type Route } from "../route-kit/route.ts";
 import { healthRoutes } from "../routes/health.ts";
@@ -69,6 +70,8 @@ export interface ListenerOptions {
   http?: HttpSettings;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client (per-address limits, the address sent to the gateway) */
   trustProxy?: TrustProxy;
+  /** CORS_ORIGINS: the web origins whose pages may call the listener (lib/cors.ts) */
+  corsOrigins?: CorsOrigins;
   /** tests: answers that differ from their documented responses (see ResponseChecker) */
   checkResponses?: ResponseMismatchReport;
   /** tests: every ProblemDetail answered (see HttpAppOptions.observeProblems) */
@@ -86,7 +89,7 @@ export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeyS
   const document = buildOpenApiDocument({
     title: "Platform API",
     description:
-      "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5). The outgoing events an organisation's webhook endpoints receive are documented by the identity host ({sis_url}/openapi.json, under `webhooks`), beside the endpoints and the events API.",
+      "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5). The outgoing events an organisation's webhook endpoints receive are documented by the identity host ({sis_url}/openapi.json, under `webhooks`), beside the endpoints and the events API.\n\n" + corsDescription(options.corsOrigins ?? []),
     serverUrl: options.baseUrl,
     docsUrl: options.docsUrl,
     routes: [...routes, ...webhooks.map(webhookDocumentation)],

@@ -35,6 +35,7 @@ import { applyTimestampFormat, timestampFormat, type TimestampFormat } from "./t
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { jsonInvalid } from "../../lib/json-body.ts";
 import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../../lib/json-validation.ts";
+import { CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, corsAllowedHeaders, corsOriginAllowed, type CorsOrigins } from "../../lib/cors.ts";
 
 export interface HttpAppOptions {
   /** the listener's label in the metrics: platform, identity, rpc */
@@ -66,6 +67,8 @@ export interface HttpAppOptions {
   answerBadUrl?: BadUrlAnswer;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client */
   trustProxy?: TrustProxy;
+  /** CORS_ORIGINS (lib/cors.ts): the web origins whose pages may call this listener; unset or empty, none */
+  corsOrigins?: CorsOrigins;
   /** tests: each answer that differs from its route's documented responses is reported here; unset, nothing is checked */
   checkResponses?: ResponseMismatchReport;
   /** tests: every ProblemDetail this listener answers, so a suite can follow its `type` and `documentation` URIs */
@@ -182,7 +185,9 @@ function eventStream(request: FastifyRequest, reply: FastifyReply, format: Times
     open() {
       this.opened = true;
       reply.hijack();
-      reply.raw.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", "x-request-id": request.id });
+      // the answer's CORS headers, set before the route ran, go on the raw response too
+      const cors = Object.entries(reply.getHeaders()).filter(([name]) => name.startsWith("access-control-") || name === "vary");
+      reply.raw.writeHead(200, { ...Object.fromEntries(cors), "content-type": "text/event-stream", "cache-control": "no-store", "x-request-id": request.id });
     },
     send: (event, data) => reply.raw.write(frame(event, applyTimestampFormat(data, format))),
     end: (event, data) => reply.raw.end(frame(event, data)),
@@ -206,6 +211,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   // answers 405 (with Allow) for a path that exists under other methods; same trailing-slash rule as the router
   const known = FindMyWay({ ignoreTrailingSlash: true });
+  const methodsAt = (path: string) => (["GET", "POST", "PATCH", "PUT", "DELETE"] as const).filter((m) => known.find(m, path) !== null);
+  const corsOrigins = options.corsOrigins ?? [];
+  const corsAllowHeaders = corsAllowedHeaders(options.credentialHeaders);
   const problemContext = (request: FastifyRequest) => ({
     instance: request.url.split("?")[0]!,
     trace_id: request.id,
@@ -229,6 +237,20 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    // CORS (lib/cors.ts): only a request with an Origin gets its headers, so other clients' answers stay as they were
+    const origin = request.headers.origin;
+    if (origin !== undefined && corsOrigins.length > 0) {
+      reply.header("vary", "Origin");
+      const allowed = corsOriginAllowed(corsOrigins, origin);
+      if (allowed) reply.header("access-control-allow-origin", origin).header("access-control-expose-headers", CORS_EXPOSED_HEADERS);
+      // a preflight of a documented path, answered before rate limits and credentials; an unknown path's stays a 404
+      const methods = request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined ? methodsAt(request.url.split("?")[0]!) : [];
+      if (methods.length > 0) {
+        if (allowed)
+          reply.headers({ "access-control-allow-methods": methods.join(", "), "access-control-allow-headers": corsAllowHeaders, "access-control-max-age": String(CORS_MAX_AGE_SECONDS) });
+        return reply.code(204).send();
+      }
+    }
     const fixed = (request.routeOptions.config as RouteHeaders | undefined)?.headers;
     if (fixed) reply.headers(fixed);
     if (!options.rateLimits) return;
@@ -248,7 +270,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0]!;
-    const allowed = (["GET", "POST", "PATCH", "PUT", "DELETE"] as const).filter((m) => known.find(m, path) !== null);
+    const allowed = methodsAt(path);
     if (allowed.length > 0) {
       reply.header("allow", allowed.join(", "));
       return sendProblem(request, reply, appError("GEN-405-001", `${request.method} is not allowed here; use ${allowed.join(", ")}.`));

@@ -13,6 +13,7 @@ import { problemSchema } from "./schemas.ts";
 export interface OpenApiOptions {
   title: string;
   description: string;
+  /** the host's public URL: the `type` URIs of the examples; the document's server is its path (documentServer) */
   serverUrl: string;
   routes: DocumentedRoute[];
   /** how the host renders errors (see ProblemContext): the examples' `type` URIs follow it; default platform */
@@ -271,6 +272,28 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   [SANDBOX_TAG]: "Sandbox mode only (`SANDBOX=true`): helpers that play external providers offline. They do not exist, and are not documented, outside sandbox mode.",
 };
 
+/**
+ * The document's server: the public URL's path, relative to where the document was read. "Try it
+ * out" then calls the host /docs was opened on (127.0.0.1 or localhost, or a proxy's name, under
+ * the public URL's path prefix), the same origin, where an absolute PUBLIC_BASE_URL of another
+ * host name was a cross-origin request.
+ */
+export function documentServer(serverUrl: string): { url: string; description: string } {
+  return { url: new URL(serverUrl).pathname.replace(/\/+$/, "") || "/", description: "This host: the address the document was read from" };
+}
+
+/** How a browser page of another origin calls the host (lib/cors.ts), for the document's description. */
+export function corsDescription(origins: readonly string[]): string {
+  const allowed = origins.length > 0 ? `this deployment allows ${origins.map((origin) => `\`${origin}\``).join(", ")}` : "this deployment allows none";
+  return (
+    `Browsers: this host's own pages (\`/docs\`) need no CORS. A page of another origin may call it when \`CORS_ORIGINS\` lists that origin (${allowed}): ` +
+    "a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) of a documented path is answered 204 without any credential, allowing the path's methods, " +
+    "the host's credential headers, `Content-Type`, `Idempotency-Key`, `X-Timestamp-Format`, `traceparent`, `tracestate` and `X-Request-Id`, for two hours; " +
+    "every answer to a listed origin carries `Access-Control-Allow-Origin` with that origin and exposes `Retry-After`, `X-Request-Id` and `Allow`. " +
+    "Credentials are headers, never cookies, so no answer allows credentials. A request without `Origin` is answered exactly as without CORS."
+  );
+}
+
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const problemContext = { trace_id: EXAMPLE_TRACE_ID, base_url: options.serverUrl, docs_url: options.docsUrl ?? options.serverUrl, style: options.errorStyle ?? "platform" } as const;
@@ -287,7 +310,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   return {
     openapi: "3.1.0",
     info: { title: options.title, version: SPEC_VERSION, description: options.description },
-    servers: [{ url: options.serverUrl }],
+    servers: [documentServer(options.serverUrl)],
     tags: [...new Set([...options.routes.flatMap(routeTags), ...(options.webhooks ?? []).map((webhook) => webhook.tag)])].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
     paths,
     ...(options.webhooks?.length && { webhooks: Object.fromEntries(options.webhooks.map((webhook) => [webhook.name, { post: webhookOperation(webhook) }])) }),

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AUTH_PROVIDER_NAMES, ConfigError, loadConfig, parseAuthProviders, requireSafeDeployer } from "../../lib/config.ts";
+import { corsOriginAllowed, DEVELOPMENT_CORS_ORIGINS } from "../../lib/cors.ts";
+import { documentServer } from "../../rest-adapter/route-kit/openapi.ts";
 
 const PROVIDER = { name: "provider_a", issuer: "https://a.test", jwks_uri: "https://a.test/.well-known/jwks.json" };
 
@@ -349,5 +351,35 @@ describe("restartDelayMs (WORKERS > 1: a crashed worker's replacement)", () => {
   it("waits 1 s after a crash, doubling per crash within the minute, at most 30 s", async () => {
     const { restartDelayMs } = await import("../../server/workers.ts");
     expect([1, 2, 3, 4, 5, 6, 7, 20].map(restartDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+  });
+});
+
+describe("CORS_ORIGINS", () => {
+  it("defaults to every port of the loopback hosts in development and to none in production", () => {
+    expect(loadConfig({}).corsOrigins).toEqual(DEVELOPMENT_CORS_ORIGINS);
+    expect(loadConfig({ NODE_ENV: "production", SAFE_DEPLOYER: "chain", SAFE_DEPLOYER_KEY: `0x${"1".repeat(64)}` }).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: "none" }).corsOrigins).toEqual([]);
+  });
+
+  it("takes origins and hosts with any port, in lower case", () => {
+    expect(loadConfig({ CORS_ORIGINS: "https://App.Example.com, http://localhost:*,https://[::1]:8443" }).corsOrigins).toEqual(["https://app.example.com", "http://localhost:*", "https://[::1]:8443"]);
+  });
+
+  it("refuses *, paths and other schemes", () => {
+    expect(configError({ CORS_ORIGINS: "*" }).message).toContain("list the origins");
+    for (const value of ["https://app.example.com/", "https://app.example.com/app", "ftp://x.example", "app.example.com", "https://*.example.com"])
+      expect(configError({ CORS_ORIGINS: value }).message, value).toContain("CORS_ORIGINS");
+  });
+
+  it("matches an Origin exactly, or a host's any port", () => {
+    const origins = ["https://app.example.com", "http://localhost:*"];
+    for (const origin of ["https://app.example.com", "HTTPS://APP.EXAMPLE.COM", "http://localhost", "http://localhost:3000"]) expect(corsOriginAllowed(origins, origin), origin).toBe(true);
+    for (const origin of ["null", "https://app.example.com:443", "http://app.example.com", "https://app.example.com.evil.example", "http://localhost.evil.example", "http://localhost:3000.evil.example", "https://localhost:3000"])
+      expect(corsOriginAllowed(origins, origin), origin).toBe(false);
+  });
+
+  it("the OpenAPI documents' server is the public URL's path, relative to the document", () => {
+    expect(documentServer("http://localhost:8080").url).toBe("/");
+    expect(documentServer("https://api.example.com/platform/").url).toBe("/platform");
   });
 });
