@@ -10,7 +10,9 @@ import type { RateLimitedBy } from "./route.ts";
  * What every listener documents about itself: `/openapi.json`, an interactive reference of it at
  * `/docs` (Swagger UI, served from the swagger-ui-dist package, no CDN), and the pages behind
  * error URIs: `/errors/<code>` (platform `type`) and `/docs/errors/<code or type name>` (identity
- * `type` and `documentation`, under DOCS_URL). Error pages are HTML to browsers, JSON otherwise.
+ * `type` and `documentation`, under DOCS_URL), with an index of every code at `/errors` and
+ * `/docs/errors`. Error pages are HTML to browsers, JSON otherwise; a name no error has is a 404,
+ * an HTML page to browsers too (the name not repeated), a ProblemDetail otherwise.
  */
 export function registerDocumentation(app: FastifyInstance, document: Record<string, unknown>): void {
   const title = ((document.info as { title?: string } | undefined)?.title ?? "API") + " reference";
@@ -20,8 +22,15 @@ export function registerDocumentation(app: FastifyInstance, document: Record<str
     const asset = await swaggerAsset((request.params as { file: string }).file);
     return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
   });
-  app.get("/errors/:code", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { code: string }).code));
-  app.get("/docs/errors/:name", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { name: string }).name));
+  app.get("/errors/:code", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { code: string }).code, "/errors"));
+  app.get("/docs/errors/:name", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { name: string }).name, "/docs/errors"));
+  app.get("/errors", { config }, async (request, reply) => sendErrorIndex(request, reply, "/errors"));
+  app.get("/docs/errors", { config }, async (request, reply) => sendErrorIndex(request, reply, "/docs/errors"));
+  // browsers ask every page's origin for it
+  app.get("/favicon.ico", { config }, async (_request, reply) => {
+    const asset = await swaggerAsset("favicon-32x32.png");
+    return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
+  });
 }
 
 /** Documents are static and in memory: counting them per address (a database write with the shared store) would cost more than serving them. */
@@ -47,10 +56,14 @@ function errorsNamed(name: string): ErrorEntry[] {
   return byCode.length > 0 ? byCode : ENTRIES.filter((entry) => entry.type_name === name.toLowerCase());
 }
 
-function sendErrorPage(request: FastifyRequest, reply: FastifyReply, name: string) {
+function sendErrorPage(request: FastifyRequest, reply: FastifyReply, name: string, index: string) {
   const entries = errorsNamed(name);
-  if (entries.length === 0) throw appError("GEN-404-001", `No error code or type ${name} exists.`);
-  if (prefersHtml(request.headers.accept)) return reply.type("text/html; charset=utf-8").send(errorPage(name, entries));
+  const html = prefersHtml(request.headers.accept);
+  if (entries.length === 0) {
+    if (html) return reply.code(404).type("text/html; charset=utf-8").send(page("No such error", "<h1>No such error</h1>\n<p>No error code or type name is spelled like this.</p>", index));
+    throw appError("GEN-404-001", `No error code or type ${name} exists.`);
+  }
+  if (html) return reply.type("text/html; charset=utf-8").send(errorPage(name, entries, index));
   if (entries.length === 1 && entries[0]!.error_code === name.toUpperCase()) return reply.send(entries[0]);
   return reply.send({ type_name: name.toLowerCase(), errors: entries });
 }
@@ -73,9 +86,37 @@ export function prefersHtml(accept: string | undefined): boolean {
 const escapeHtml = (value: string | number) =>
   String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-const PAGE_STYLE = "body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}code{background:#f2f2f2;padding:0 .25rem}section{border-top:1px solid #ddd;margin-top:1.5rem}";
+const PAGE_STYLE =
+  "body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}code{background:#f2f2f2;padding:0 .25rem}section{border-top:1px solid #ddd;margin-top:1.5rem}table{border-collapse:collapse}td,th{text-align:left;padding:.2rem .6rem .2rem 0;vertical-align:top}";
 
-function errorPage(name: string, entries: ErrorEntry[]): string {
+/** Every catalogue code, each linking to its page under `prefix`: HTML to browsers, else `{errors: [...]}`. */
+function sendErrorIndex(request: FastifyRequest, reply: FastifyReply, prefix: string) {
+  if (!prefersHtml(request.headers.accept)) return reply.send({ errors: ENTRIES });
+  const rows = ENTRIES.map(
+    (e) => `<tr><td><a href="${prefix}/${escapeHtml(e.error_code)}"><code>${escapeHtml(e.error_code)}</code></a></td><td>${e.status}</td><td>${escapeHtml(e.title)}</td><td><code>${escapeHtml(e.type_name)}</code></td></tr>`,
+  ).join("\n");
+  return reply.type("text/html; charset=utf-8").send(
+    page(
+      "Error codes",
+      `<h1>Error codes</h1>\n${PROBLEM_NOTE}\n<table><thead><tr><th>Code</th><th>Status</th><th>Title</th><th>Type name</th></tr></thead><tbody>\n${rows}\n</tbody></table>`,
+      undefined,
+    ),
+  );
+}
+
+const PROBLEM_NOTE =
+  "<p>Errors are RFC 7807 problem details (<code>application/problem+json</code>): <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code>, <code>error_code</code>, <code>trace_id</code>. Quote the <code>trace_id</code> when you ask for help.</p>";
+
+/** A documentation page: `body`, then links to the error index (`index`) and the API reference. */
+function page(title: string, body: string, index: string | undefined): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><link rel="icon" href="/docs/assets/favicon-32x32.png"><style>${PAGE_STYLE}</style></head>
+<body>${body}
+<p>${index ? `<a href="${index}">Every error code</a> · ` : ""}<a href="/docs">API reference</a></p></body></html>`;
+}
+
+function errorPage(name: string, entries: ErrorEntry[], index: string): string {
   const sections = entries
     .map(
       (e) => `<section id="${escapeHtml(e.error_code)}"><h2>${escapeHtml(e.error_code)}: ${escapeHtml(e.title)}</h2>
@@ -83,13 +124,7 @@ function errorPage(name: string, entries: ErrorEntry[]): string {
 <p>${escapeHtml(e.detail)}</p></section>`,
     )
     .join("\n");
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(entries.length === 1 ? `${entries[0]!.error_code} ${entries[0]!.title}` : name)}</title><style>${PAGE_STYLE}</style></head>
-<body><h1>Error ${escapeHtml(name)}</h1>
-<p>Errors are RFC 7807 problem details (<code>application/problem+json</code>): <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code>, <code>error_code</code>, <code>trace_id</code>. Quote the <code>trace_id</code> when you ask for help.</p>
-${sections}
-<p><a href="/docs">API reference</a></p></body></html>`;
+  return page(entries.length === 1 ? `${entries[0]!.error_code} ${entries[0]!.title}` : name, `<h1>Error ${escapeHtml(name)}</h1>\n${PROBLEM_NOTE}\n${sections}`, index);
 }
 
 function referencePage(title: string): string {

@@ -70,13 +70,37 @@ describe("error pages", () => {
     expect(body.errors.map((e: { error_code: string }) => e.error_code)).toEqual(expect.arrayContaining(["GEN-404-001", "IDS-404-001"]));
   });
 
-  it("an unknown code or type name is a 404 ProblemDetail, to browsers too (never HTML carrying the name)", async () => {
+  it("an unknown code or type name is a 404: a ProblemDetail to API clients, to browsers an HTML page that does not repeat the name", async () => {
     const response = await fetch(`${platform.urls.platform}/errors/XYZ-999-999`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error_code: "GEN-404-001", detail: "No error code or type XYZ-999-999 exists." });
-    const html = await fetch(`${platform.urls.platform}/docs/errors/%3Cscript%3E`, { headers: { accept: BROWSER_ACCEPT } });
-    expect(html.status).toBe(404);
-    expect(html.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    for (const path of ["/docs/errors/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "/errors/XYZ-999-999"]) {
+      const html = await fetch(platform.urls.platform + path, { headers: { accept: BROWSER_ACCEPT } });
+      expect(html.status, path).toBe(404);
+      expect(html.headers.get("content-type"), path).toMatch(/^text\/html/);
+      const text = await html.text();
+      expect(text).toContain("No such error");
+      expect(text).not.toMatch(/script|XYZ/i);
+      expect(text).toContain(`href="${path.slice(0, path.lastIndexOf("/"))}"`);
+    }
+  });
+
+  it.each(["/errors", "/docs/errors"])("%s lists every catalogue code, each linking to its page", async (index) => {
+    const json = await fetch(platform.urls.identity + index);
+    expect(json.status).toBe(200);
+    expect(((await json.json()) as { errors: { error_code: string }[] }).errors.map((e) => e.error_code)).toEqual(CODES);
+    const html = await fetch(platform.urls.identity + index, { headers: { accept: BROWSER_ACCEPT } });
+    expect(html.headers.get("content-type")).toMatch(/^text\/html/);
+    const links = [...(await html.text()).matchAll(/<a href="([^"]+)"><code>/g)].map((match) => match[1]);
+    expect(links).toEqual(CODES.map((code) => `${index}/${code}`));
+    expect((await fetch(platform.urls.identity + links[0]!)).status).toBe(200);
+  });
+
+  it.each(["platform", "identity", "rpc"] as const)("the %s host serves the browser's /favicon.ico", async (host) => {
+    const response = await fetch(`${platform.urls[host]}/favicon.ico`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await response.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
   });
 
   it("the type and documentation URI of every catalogue error, in both styles, answers 200 where the configuration points", async () => {
