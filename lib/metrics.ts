@@ -17,6 +17,8 @@ export function enableMetrics(): void {
   if (enabled) return;
   enabled = true;
   client.collectDefaultMetrics({ register: registry, prefix: "platform_" });
+  // gauges named *_total, which promtool refuses: the by-type gauges without the suffix sum to them
+  for (const total of ["active_handles_total", "active_requests_total", "active_resources_total"]) registry.removeSingleMetric(`platform_nodejs_${total}`);
   if (cluster.isWorker) {
     // WORKERS > 1: the primary serves METRICS_PORT and asks each worker for this registry (startClusterMetricsServer)
     AggregatorRegistry.setRegistries([registry]);

@@ -32,6 +32,10 @@ describe("GET /metrics (METRICS_PORT)", () => {
     const text = await scrape();
     expect(text).toContain("# TYPE platform_http_requests_total counter");
     expect(sample(text, "platform_process_resident_memory_bytes")).toBeGreaterThan(0);
+    // promtool's naming rule: counters and only counters end in _total (Node's active handle counts are by type, summed in queries)
+    const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => [name!, type!] as const);
+    expect(types.filter(([name, type]) => name.endsWith("_total") !== (type === "counter"))).toEqual([]);
+    expect(sample(text, "platform_nodejs_active_handles", { type: "Server" })).toBeGreaterThan(0);
     expect((await fetch(platform.urls.metrics.replace(/\/metrics$/, "/other"))).status).toBe(404);
     // and not on the public listeners
     expect((await fetch(`${platform.urls.platform}/metrics`)).status).toBe(404);
