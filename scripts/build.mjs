@@ -15,7 +15,7 @@ const DIST = join(ROOT, "dist");
 const STAMP = join(DIST, ".built");
 // what the bundle is made of (the generated Prisma clients are under subgraphs/)
 const SOURCE_DIRS = ["bin", "lib", "server", "gateway", "rest-adapter", "subgraphs", "bench", "test/support"];
-const ENTRY_POINTS = { start: "bin/start.ts", service: "bin/service.ts", mcp: "bin/mcp.ts", "bench-server": "bench/server.ts" };
+const ENTRY_POINTS = { start: "bin/start.ts", service: "bin/service.ts", mcp: "bin/mcp.ts", token: "bin/token.ts", "bench-server": "bench/server.ts" };
 
 function newestChange(dir) {
   let newest = 0;
