@@ -5,10 +5,11 @@ import type { ApolloServerPlugin } from "@apollo/server";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import { createHash } from "node:crypto";
-import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../lib/auth/internal-principal.ts";
 import { BoundedMap } from "../lib/bounded-map.ts";
 import { appError } from "../lib/errors/app-error.ts";
+import { CompiledOperations } from "../lib/graphql/compiled-operation.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
 import { SingleFetchShortcut } from "./single-fetch.ts";
 import { reuseGatewayOperations } from "./operation-cache.ts";
@@ -88,11 +89,13 @@ class PrincipalDataSource extends RemoteGraphQLDataSource<RequestContext> {
 const DOCUMENT_CACHE_SIZE = 1000;
 
 /**
- * An in-process subgraph that parses and validates each fetch once: the gateway sends the same
- * few query texts over and over, and graphql() would parse and validate them on every request.
+ * An in-process subgraph that parses and validates each fetch once and runs it compiled once it
+ * repeats (lib/graphql/compiled-operation.ts): the gateway sends the same few query texts over
+ * and over, and graphql() would parse, validate and interpret them on every request.
  */
 export class CachedLocalDataSource extends LocalGraphQLDataSource<RequestContext> {
   private readonly documents = new BoundedMap<string, DocumentNode | readonly Error[]>(DOCUMENT_CACHE_SIZE);
+  private readonly operations = new CompiledOperations(this.schema);
 
   override async process({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): Promise<ExecutionResult> {
     const source = request.query!;
@@ -104,7 +107,7 @@ export class CachedLocalDataSource extends LocalGraphQLDataSource<RequestContext
       this.documents.set(source, document);
     }
     if (Array.isArray(document)) return { errors: document as never };
-    return execute({ schema: this.schema, document: document as DocumentNode, variableValues: request.variables, operationName: request.operationName, contextValue: context });
+    return this.operations.execute(document as DocumentNode, request.operationName, request.variables, context);
   }
 }
 

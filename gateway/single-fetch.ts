@@ -1,6 +1,7 @@
 import type { ApolloGateway, Experimental_DidResolveQueryPlanCallback } from "@apollo/gateway";
-import { BREAK, execute, getOperationAST, GraphQLError, isEnumType, validate, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { BREAK, getOperationAST, GraphQLError, isEnumType, validate, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { getVariableValues } from "graphql/execution/values.js";
+import { CompiledOperations } from "../lib/graphql/compiled-operation.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 
 type Executor = ApolloGateway["executor"];
@@ -8,7 +9,7 @@ type PlanResolved = Parameters<Experimental_DidResolveQueryPlanCallback>[0];
 type GatewayRequestContext = PlanResolved["requestContext"];
 
 /** How one operation of one document runs: straight on an in-process subgraph, or through the gateway. */
-type Route = { serviceName: string; schema: GraphQLSchema } | null;
+type Route = { serviceName: string; operations: CompiledOperations } | null;
 
 /**
  * Operations whose query plan is a single fetch from one in-process subgraph run straight on
@@ -23,12 +24,13 @@ type Route = { serviceName: string; schema: GraphQLSchema } | null;
  * answers `__schema` and `__type` itself). Variables are checked against the public API schema
  * first, as the gateway does, and errors carry `serviceName` and the gateway's fallback code.
  * A subgraph whose enums hold a value the public API hides (`@inaccessible`) never qualifies:
- * the gateway would null such a value, the subgraph would not.
+ * the gateway would null such a value, the subgraph would not. An operation run again and again
+ * runs compiled (lib/graphql/compiled-operation.ts).
  */
 export class SingleFetchShortcut {
   private routes = new WeakMap<DocumentNode, Map<string | null, Route>>();
   private apiSchema: GraphQLSchema | undefined;
-  private eligible = new Map<string, GraphQLSchema>();
+  private eligible = new Map<string, { schema: GraphQLSchema; operations: CompiledOperations }>();
 
   constructor(private readonly localSchemas: Record<string, GraphQLSchema>) {}
 
@@ -36,7 +38,11 @@ export class SingleFetchShortcut {
   schemaLoaded(apiSchema: GraphQLSchema): void {
     this.apiSchema = apiSchema;
     this.routes = new WeakMap();
-    this.eligible = new Map(Object.entries(this.localSchemas).filter(([, schema]) => enumsWithinApi(schema, apiSchema)));
+    this.eligible = new Map(
+      Object.entries(this.localSchemas)
+        .filter(([, schema]) => enumsWithinApi(schema, apiSchema))
+        .map(([name, schema]) => [name, { schema, operations: new CompiledOperations(schema) }]),
+    );
   }
 
   /** The gateway's `experimental_didResolveQueryPlan`: called with the plan of every operation it runs. */
@@ -59,9 +65,9 @@ export class SingleFetchShortcut {
   private routeOf(queryPlan: PlanResolved["queryPlan"], { document }: GatewayRequestContext): Route {
     const fetch = queryPlan.node;
     if (fetch?.kind !== "Fetch" || fetch.requires || fetch.inputRewrites?.length || fetch.outputRewrites?.length || fetch.contextRewrites?.length) return null;
-    const schema = this.eligible.get(fetch.serviceName);
-    if (!schema || asksForIntrospection(document) || validate(schema, document).length > 0) return null;
-    return { serviceName: fetch.serviceName, schema };
+    const subgraph = this.eligible.get(fetch.serviceName);
+    if (!subgraph || asksForIntrospection(document) || validate(subgraph.schema, document).length > 0) return null;
+    return { serviceName: fetch.serviceName, operations: subgraph.operations };
   }
 
   private async run(route: NonNullable<Route>, requestContext: GatewayRequestContext): Promise<ExecutionResult> {
@@ -72,7 +78,7 @@ export class SingleFetchShortcut {
       const { errors } = getVariableValues(this.apiSchema!, operation.variableDefinitions, variableValues);
       if (errors) return { errors };
     }
-    const result = await execute({ schema: route.schema, document, operationName: request.operationName, variableValues, contextValue: requestContext.context as RequestContext });
+    const result = await route.operations.execute(document, request.operationName, variableValues, requestContext.context as RequestContext);
     if (!result.errors || !("data" in result)) return result;
     return { ...result, errors: result.errors.map((error) => asGatewayError(error, route.serviceName)) };
   }
