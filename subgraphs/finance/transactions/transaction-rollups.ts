@@ -8,7 +8,7 @@ import { isUnfiltered, transactionCondition, type TransactionFilterInput } from 
  * few rows, each with the whole feed's earliest and latest (from the page's index: the totals keep
  * no date range), so only their min and max over the groups mean anything. When the filters are
  * only rollup dimensions (status, direction, category) and the period, whole UTC months come from
- * finance.transaction_rollups (the same trigger keeps both) and only the partial months at the
+ * finance.transaction_rollups (triggers keep both) and only the partial months at the
  * period's edges from the rows, so the cost does not grow with the user's history; a type,
  * wallet, card, bank account or amount filter reads the rows (on transactions_feed_meta_idx or
  * the user's own indexes).

@@ -5,8 +5,8 @@ import { applyMigrations, migrationSets } from "../../../lib/db/migrations.ts";
 import { feedSeedStatements } from "../../support/feed-seed.ts";
 import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
-// The rollups' trigger takes a transaction's monthly rollup row before its total row, whether it
-// adds or removes the transaction: in the other order, a status move and a new transaction of the
+// The rollups' triggers take a transaction's monthly rollup row before its total row, whether
+// they add or remove the transaction: in the other order, a status move and a new transaction of the
 // same user, month and group in two concurrent transactions could deadlock. Row locks are
 // PostgreSQL's: PGlite (one connection) skips this file.
 
