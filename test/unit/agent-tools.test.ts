@@ -1,6 +1,9 @@
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { agentActions, agentTools, type AgentTool } from "../../rest-adapter/agent-runtime/mcp/agent-tools.ts";
+import { Budget } from "../../rest-adapter/resources/resources.generated.ts";
+import { Links } from "../../rest-adapter/route-kit/schemas.ts";
 import { exampleRequest, ToolArgumentError, toolRequest } from "../../rest-adapter/route-kit/tool-request.ts";
 import { platformRoutes } from "../../rest-adapter/hosts/platform.ts";
 import type { Route } from "../../rest-adapter/route-kit/route.ts";
@@ -73,11 +76,66 @@ describe("toolRequest", () => {
 
   it("refuses arguments that make the URL land on another route of the table", () => {
     const routes = [
-      { operationId: "getThing", method: "GET", path: "/v0/things/{thing_id}", params: Type.Object({ thing_id: Type.String() }), agentScope: "read:transactions" },
-      { operationId: "getThingStats", method: "GET", path: "/v0/things/stats", agentScope: "read:transactions" },
+      { operationId: "getThing", method: "GET", path: "/v0/things/{thing_id}", params: Type.Object({ thing_id: Type.String() }), agentScope: "read:transactions", responses: { 200: { description: "the thing", schema: Type.Object({}) } } },
+      { operationId: "getThingStats", method: "GET", path: "/v0/things/stats", agentScope: "read:transactions", responses: { 200: { description: "the stats", schema: Type.Object({}) } } },
     ] as unknown as Route[];
     const thing = agentTools(routes).find((tool) => tool.name === "get_thing")!;
     expect(toolRequest(thing, { thing_id: "thg_1" }).url).toBe("/v0/things/thg_1");
     expect(refusal(thing, { thing_id: "stats" })).toEqual({ code: "GEN-422-001", status: 422, locs: ["path"] });
+  });
+});
+
+describe("tool schemas", () => {
+  const tools = [...reads, ...writes];
+  /** every `$ref` in a schema */
+  const refs = (schema: unknown): string[] => [...JSON.stringify(schema).matchAll(/"\$ref":"([^"]*)"/g)].map((match) => match[1]!);
+
+  it("gives every tool an outputSchema with an object at the top, and the route's body as structuredContent", () => {
+    for (const tool of tools) expect([tool.outputSchema.type, tool.outputWrapped], tool.name).toEqual(["object", false]);
+    expect(named("list_budgets").outputSchema).toMatchObject({ type: "object", properties: { items: { type: "array", items: { $ref: "#/$defs/Budget" } } }, $defs: { Budget: { type: "object" } } });
+  });
+
+  it("makes input and output schemas self-contained: free-form objects as additionalProperties, component references into $defs, no $id", () => {
+    for (const tool of tools) {
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        const text = JSON.stringify(schema);
+        expect(text, tool.name).not.toContain("patternProperties");
+        expect(text, tool.name).not.toContain('"$id"');
+        for (const ref of refs(schema)) expect((schema.$defs as Record<string, unknown> | undefined)?.[ref.replace("#/$defs/", "")], `${tool.name} ${ref}`).toBeDefined();
+      }
+    }
+    expect(named("create_user_rule").inputSchema.properties.trigger).toEqual({ type: "object", additionalProperties: {} });
+    expect(named("get_user_rule").outputSchema.properties).toMatchObject({ action: { type: "object", additionalProperties: {} }, _links: { type: "object", additionalProperties: { $ref: "#/$defs/Link" } } });
+  });
+
+  it("compiles every outputSchema in one validator, as the SDK client does on tools/list", () => {
+    const validator = new AjvJsonSchemaValidator();
+    const checks = new Map(tools.map((tool) => [tool.name, validator.getValidator(tool.outputSchema)]));
+    const link = { href: "https://api.example.com/v0/user/me/rules/rul_1" };
+    const rule = { id: "rul_1", name: "r", enabled: true, status: "enabled", last_error: null, trigger_type: "time_based", trigger: { cron: "0 9 * * *" }, action_type: "notification", action: {}, next_run_at: null, last_fired_at: null, created_at: 1, updated_at: 1 };
+    expect(checks.get("get_user_rule")!({ ...rule, _links: { self: link } }).valid).toBe(true);
+    expect(checks.get("get_user_rule")!({ ...rule, _links: { self: { method: "GET" } } }).valid).toBe(false);
+    expect(checks.get("list_user_rules")!({ items: [rule], _links: {} }).valid).toBe(true);
+  });
+
+  it("wraps a body that is not an object as { result }: a list, no body (204), either of two answers", () => {
+    let n = 0;
+    const route = (responses: Route["responses"]) => ({ operationId: "getThing", method: "GET", path: `/v0/things/${++n}`, agentScope: "read:transactions", responses }) as unknown as Route;
+    const [object, list, none, mixed] = agentTools([
+      route({ 200: { description: "a budget", schema: Type.Ref("Budget") } }),
+      route({ 200: { description: "budgets", schema: Type.Array(Type.Ref("Budget")) } }),
+      route({ 204: { description: "done" } }),
+      route({ 200: { description: "links", schema: Links }, 204: { description: "nothing" } }),
+    ]);
+    // a component at the top is the schema itself; another reference to it still finds it in $defs
+    expect(object!.outputWrapped).toBe(false);
+    expect(Object.keys(object!.outputSchema.properties as object)).toEqual(Object.keys(Budget.properties));
+    expect(list).toMatchObject({ outputWrapped: true, outputSchema: { type: "object", properties: { result: { type: "array", items: { $ref: "#/$defs/Budget" } } }, required: ["result"], $defs: { Budget: { type: "object" } } } });
+    expect(none).toMatchObject({ outputWrapped: true, outputSchema: { type: "object", properties: { result: { type: "null" } }, required: ["result"], additionalProperties: false } });
+    expect(mixed!.outputSchema.properties).toEqual({ result: { anyOf: [{ type: "object", description: "HAL links", additionalProperties: { $ref: "#/$defs/Link" } }, { type: "null" }] } });
+    const validator = new AjvJsonSchemaValidator();
+    expect(validator.getValidator(none!.outputSchema)({ result: null }).valid).toBe(true);
+    expect(validator.getValidator(mixed!.outputSchema)({ result: { self: { href: "x" } } }).valid).toBe(true);
+    expect(validator.getValidator(mixed!.outputSchema)({ result: [] }).valid).toBe(false);
   });
 });

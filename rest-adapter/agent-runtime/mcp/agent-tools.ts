@@ -2,6 +2,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from "../../../li
 import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
 import type { Route } from "../../route-kit/route.ts";
 import { IDEMPOTENCY_KEY_ARGUMENT, properties, routeResolver, type RequestTarget, type ToolRoute } from "../../route-kit/tool-request.ts";
+import { toolInputSchema, toolOutput, type JsonSchema, type OutputSchema } from "./tool-schemas.ts";
 
 /** MCP tool annotations (hints for clients: which tools change things, and how). */
 export interface ToolAnnotations {
@@ -15,12 +16,16 @@ export interface ToolAnnotations {
 
 /**
  * An agent operation as a tool (MCP, chat): an AgentTool read (`access: "read"`, a GET) or an
- * AgentAction write (`access: "write"`), with the route it runs, its name, description and input
- * schema.
+ * AgentAction write (`access: "write"`), with the route it runs, its name, description, input
+ * schema and output schema.
  */
 export interface AgentTool extends RequestTarget {
   description: string;
-  inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
+  inputSchema: JsonSchema & { type: "object"; properties: Record<string, unknown>; required?: string[] };
+  /** what a success answers as MCP `structuredContent`, from the route's success responses (toolOutput) */
+  outputSchema: OutputSchema;
+  /** `structuredContent` is `{ result: body }`, not the body: some success answer of the route is not an object */
+  outputWrapped: boolean;
   /** a typical call's arguments (the route's agentExample) */
   example: Record<string, unknown>;
   scope: AgentTokenScope;
@@ -48,6 +53,7 @@ function tool(route: Route, scope: AgentTokenScope, access: "read" | "write", re
   const query = properties(route.query);
   const body = properties(route.body);
   const required = [...Object.keys(params.properties), ...query.required, ...body.required];
+  const output = toolOutput(route);
   const what =
     access === "read"
       ? `An AgentTool (reads, changes nothing); needs an agent token with the scope ${scope}.`
@@ -62,11 +68,13 @@ function tool(route: Route, scope: AgentTokenScope, access: "read" | "write", re
     ]
       .filter(Boolean)
       .join("\n\n"),
-    inputSchema: {
+    inputSchema: toolInputSchema({
       type: "object",
       properties: { ...params.properties, ...query.properties, ...body.properties, ...(access === "write" && { [IDEMPOTENCY_KEY_ARGUMENT]: IDEMPOTENCY_KEY_PROPERTY }) },
       ...(required.length > 0 && { required }),
-    },
+    }),
+    outputSchema: output.schema,
+    outputWrapped: output.wrapped,
     route,
     example: route.agentExample ?? {},
     scope,

@@ -3,6 +3,7 @@ import { CallToolRequestSchema, ErrorCode as McpErrorCode, ListToolsRequestSchem
 import { AppError } from "../../../lib/errors/app-error.ts";
 import type { AgentTokenScope } from "../../../lib/vocabulary/agents.ts";
 import type { AgentTool } from "./agent-tools.ts";
+import { RESULT_PROPERTY } from "./tool-schemas.ts";
 import { IDEMPOTENCY_KEY_ARGUMENT, ToolArgumentError, toolRequest, type ToolRequest } from "../../route-kit/tool-request.ts";
 import type { InListenerCaller } from "../../route-kit/in-listener.ts";
 
@@ -30,10 +31,11 @@ export const MCP_INSTRUCTIONS =
 export function listedTools(tools: readonly AgentTool[], scopes: readonly AgentTokenScope[]): Tool[] {
   return tools
     .filter((tool) => tool.access === "read" || scopes.includes(tool.scope))
-    .map(({ name, description, inputSchema, access, annotations }) => ({
+    .map(({ name, description, inputSchema, outputSchema, access, annotations }) => ({
       name,
       description,
       inputSchema: (access === "write" ? { ...inputSchema, required: [...(inputSchema.required ?? []), IDEMPOTENCY_KEY_ARGUMENT] } : inputSchema) as Tool["inputSchema"],
+      outputSchema,
       annotations,
     }));
 }
@@ -41,9 +43,10 @@ export function listedTools(tools: readonly AgentTool[], scopes: readonly AgentT
 /**
  * An MCP server offering the agent operations as tools: the AgentTool reads and the AgentAction
  * writes the caller's scopes cover (listedTools). A call is the route's REST request, after its
- * arguments are checked (toolRequest); it answers the REST body; a non-2xx answer (a scope
- * refusal, a missing object, a revoked token) or arguments refused before the call are a tool
- * error with the ProblemDetail, so the model reads why. Whether the caller may make a call is the
+ * arguments are checked (toolRequest); it answers the REST body, as text and as the
+ * `structuredContent` its outputSchema describes; a non-2xx answer (a scope refusal, a missing
+ * object, a revoked token) or arguments refused before the call are a tool error with the
+ * ProblemDetail as text only (an error need not meet the outputSchema), so the model reads why. Whether the caller may make a call is the
  * route's decision alone, listed or not.
  */
 export function createMcpServer(tools: readonly AgentTool[], call: InListenerCaller, options: McpServerOptions): Server {
@@ -72,12 +75,15 @@ export function createMcpServer(tools: readonly AgentTool[], call: InListenerCal
     }
     if (tool.access === "write" && options.propose && !(await options.scopes()).includes(tool.scope)) {
       const proposed = await options.propose(tool, toolCall);
+      // the proposal, not the route's answer: this token's tools/list never showed the tool, nor its outputSchema
       return { content: [{ type: "text", text: JSON.stringify(proposed) }], structuredContent: proposed };
     }
     const { status, body } = await call(toolCall);
     const text = JSON.stringify(body);
     if (status >= 400) return { isError: true, content: [{ type: "text", text }] };
-    return { content: [{ type: "text", text }], ...(body !== null && typeof body === "object" && !Array.isArray(body) && { structuredContent: body as Record<string, unknown> }) };
+    // what the tool's outputSchema describes (toolOutput): the body, or the body under `result` where the route may answer something else than an object
+    const structuredContent = tool.outputWrapped ? { [RESULT_PROPERTY]: body } : (body as Record<string, unknown>);
+    return { content: [{ type: "text", text }], structuredContent };
   });
   return server;
 }
