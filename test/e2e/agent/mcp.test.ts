@@ -149,6 +149,54 @@ describe("MCP over Streamable HTTP at /mcp", () => {
   });
 });
 
+describe("MCP output schemas", () => {
+  // Issue 32: every tool has an outputSchema, its route's success response schema; the SDK client
+  // checks each call's structuredContent against it (callTool throws on a mismatch, or on a success
+  // without structuredContent), and a tool error carries none. Free-form objects are additionalProperties.
+  it("gives every listed tool an object outputSchema the SDK client checks its calls against", async () => {
+    const { token } = await agentToken(["read:transactions", "read:balances", "write:strategies"]);
+    const client = await httpClient({ "x-platform-token": token });
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(30);
+    for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe("object");
+    expect(JSON.stringify(tools)).not.toContain("patternProperties");
+    const rule = tools.find((t) => t.name === "create_user_rule")!;
+    expect(rule.inputSchema.properties!.trigger).toEqual({ type: "object", additionalProperties: {} });
+    expect(rule.outputSchema).toMatchObject({ type: "object", properties: { trigger: { type: "object", additionalProperties: {} }, _links: { type: "object", additionalProperties: { $ref: "#/$defs/Link" } } } });
+
+    const call = async (name: string, args: Record<string, unknown> = {}) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+      // the REST body, as text and as structuredContent
+      expect(result.structuredContent, name).toEqual(text(result));
+      return result.structuredContent as Record<string, any>;
+    };
+    // every read that needs no argument: lists, the account view, the catalogue
+    const bare = tools.filter((t) => t.annotations?.readOnlyHint && !t.inputSchema.required?.length);
+    expect(bare.map((t) => t.name)).toEqual(expect.arrayContaining(["list_accounts", "list_transactions", "list_wallets", "list_strategies", "list_user_rules"]));
+    const answers = new Map<string, Record<string, any>>();
+    for (const tool of bare) answers.set(tool.name, await call(tool.name));
+    expect(answers.get("list_accounts")).toMatchObject({ _links: expect.any(Object) });
+    const [transaction] = answers.get("list_transactions")!.items;
+    expect(await call("get_transaction", { transaction_id: transaction.id })).toMatchObject({ id: transaction.id });
+    expect(await call("get_wallet", { wallet_id: user.wallet_id })).toMatchObject({ id: user.wallet_id });
+    expect(await call("list_wallet_assets", { wallet_id: user.wallet_id })).toMatchObject({ wallet_id: user.wallet_id, assets: [expect.any(Object)] });
+    const strategy = answers.get("list_strategies")!.items[0];
+    expect(await call("get_strategy", { strategy_id: strategy.id })).toMatchObject({ id: strategy.id });
+    // writes: made, read back, deleted
+    const made = await call("create_user_rule", { name: "checked output", trigger_type: "time_based", trigger: { cron: "0 9 * * *" }, action_type: "notification", action: { title: "x" }, idempotency_key: "mcp-output-1" });
+    expect(await call("get_user_rule", { rule_id: made.id })).toMatchObject({ id: made.id, trigger: { cron: "0 9 * * *" } });
+    expect(await call("delete_user_rule", { rule_id: made.id, idempotency_key: "mcp-output-2" })).toMatchObject({ id: made.id });
+
+    // errors are tool errors without structuredContent, which the client does not hold to the schema
+    const missing = await client.callTool({ name: "get_transaction", arguments: { transaction_id: "txn_missing" } });
+    expect([missing.isError, missing.structuredContent, text(missing).error_code]).toEqual([true, undefined, "TXN-404-001"]);
+    const invalid = await client.callTool({ name: "list_agent_tasks", arguments: { status: "bogus" } });
+    expect([invalid.isError, invalid.structuredContent, text(invalid).error_code]).toEqual([true, undefined, "GEN-422-001"]);
+    await client.close();
+  });
+});
+
 describe("MCP over stdio (npm run mcp)", () => {
   it("serves the same tools to a desktop client, relaying to the platform's /mcp with the token from the environment", async () => {
     const { token } = await agentToken(["read:transactions"]);
