@@ -1,5 +1,6 @@
 import { recordJobFailure, registerJobQueue } from "../metrics.ts";
 import type { Logger } from "../logger.ts";
+import { BackgroundRun, untraced } from "../tracing.ts";
 
 /** The slice of a Prisma client the queue needs; each subgraph passes its own client. */
 export interface RawSql {
@@ -20,6 +21,11 @@ export interface JobRow {
 export type JobOutcome = { outcome: "done" } | { outcome: "later"; afterMs: number };
 
 export interface JobHandler {
+  /**
+   * Runs the job, traced as one root span with its queries as children. A standing job's run is
+   * a poll: it is traced only from what it finds to do, which it runs through `tracedWork`
+   * (lib/tracing.ts), so a pass that finds nothing exports no span.
+   */
   run(job: JobRow): Promise<JobOutcome>;
   /** called once when a job has failed `max_attempts` times; records the failure in the domain */
   exhausted?(job: JobRow, error: unknown): Promise<void>;
@@ -188,7 +194,8 @@ export class JobQueue {
     this.nextPollAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
       this.nextPollAt = Infinity;
-      this.running = this.tick().then((delay) => {
+      // polls are not traced (an idle queue would export a root trace each); a job run that does work is (runOne)
+      this.running = untraced(() => this.tick()).then((delay) => {
         this.running = undefined;
         if (this.stopped) return;
         const woken = this.wakeAt - Date.now();
@@ -247,46 +254,66 @@ export class JobQueue {
   private async runOne(job: JobRow): Promise<void> {
     const handler = this.options.handlers[job.kind];
     const log = this.options.logger.child({ job_id: job.id, job_kind: job.kind, attempt: job.attempts });
+    const run = new BackgroundRun(`job ${job.kind}`, { "platform.job.queue": this.options.schema, "platform.job.id": job.id, "platform.job.kind": job.kind, "platform.job.attempt": job.attempts });
+    // a standing job runs again and again, mostly to find nothing: traced from the work it finds
+    const standing = this.options.standing?.includes(job.kind) ?? false;
+    let outcome: "done" | "later" | "retry" | "failed" = "failed";
+    let failure: unknown;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const result = await handler.run(job);
-      if (result.outcome === "done") {
-        // asked for again while it ran (request): queue it once more instead of ending
-        await this.options.db.$executeRawUnsafe(
-          `UPDATE ${this.table} SET status = CASE WHEN rerun THEN 'queued' ELSE 'succeeded' END, attempts = CASE WHEN rerun THEN 0 ELSE attempts END,
-             run_at = CASE WHEN rerun THEN now() ELSE run_at END, rerun = false, locked_until = NULL, updated_at = now() WHERE id = $1`,
-          job.id,
-        );
-      } else {
-        // waiting on the outside world is not a failed attempt
-        await this.options.db.$executeRawUnsafe(
-          `UPDATE ${this.table} SET status = 'queued', attempts = attempts - 1, rerun = false, run_at = now() + ($2 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
-          job.id,
-          String(result.afterMs),
-        );
-      }
+      const result = await (standing ? run.look(() => handler.run(job)) : run.work(() => handler.run(job)));
+      outcome = result.outcome;
+      await run.after(() => this.settle(job, result));
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      recordJobFailure(this.options.schema, job.kind, job.attempts >= job.max_attempts);
-      if (job.attempts >= job.max_attempts) {
-        log.error({ err: error }, "job failed for good");
-        await handler?.exhausted?.(job, error);
-        await this.options.db.$executeRawUnsafe(
-          `UPDATE ${this.table} SET status = CASE WHEN rerun THEN 'queued' ELSE 'failed' END, attempts = CASE WHEN rerun THEN 0 ELSE attempts END,
-             run_at = CASE WHEN rerun THEN now() ELSE run_at END, rerun = false, last_error = $2, locked_until = NULL, updated_at = now() WHERE id = $1`,
-          job.id,
-          message,
-        );
-      } else {
-        const delay = backoffMs(job.attempts);
-        log.warn({ err: error, retry_in_ms: delay }, "job failed, will retry");
-        await this.options.db.$executeRawUnsafe(
-          `UPDATE ${this.table} SET status = 'queued', rerun = false, last_error = $2, run_at = now() + ($3 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
-          job.id,
-          message,
-          String(delay),
-        );
-      }
+      failure = error;
+      outcome = job.attempts >= job.max_attempts ? "failed" : "retry";
+      await run.after(() => this.fail(job, handler, log, error));
+    } finally {
+      run.end({ "platform.job.outcome": outcome }, failure);
+    }
+  }
+
+  /** Records a run's outcome: the job ended, or waits for its next run. */
+  private async settle(job: JobRow, result: JobOutcome): Promise<void> {
+    if (result.outcome === "done") {
+      // asked for again while it ran (request): queue it once more instead of ending
+      await this.options.db.$executeRawUnsafe(
+        `UPDATE ${this.table} SET status = CASE WHEN rerun THEN 'queued' ELSE 'succeeded' END, attempts = CASE WHEN rerun THEN 0 ELSE attempts END,
+           run_at = CASE WHEN rerun THEN now() ELSE run_at END, rerun = false, locked_until = NULL, updated_at = now() WHERE id = $1`,
+        job.id,
+      );
+    } else {
+      // waiting on the outside world is not a failed attempt
+      await this.options.db.$executeRawUnsafe(
+        `UPDATE ${this.table} SET status = 'queued', attempts = attempts - 1, rerun = false, run_at = now() + ($2 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
+        job.id,
+        String(result.afterMs),
+      );
+    }
+  }
+
+  /** Records a failed run: tried again after a backoff, or failed for good after its last attempt. */
+  private async fail(job: JobRow, handler: JobHandler | undefined, log: Logger, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    recordJobFailure(this.options.schema, job.kind, job.attempts >= job.max_attempts);
+    if (job.attempts >= job.max_attempts) {
+      log.error({ err: error }, "job failed for good");
+      await handler?.exhausted?.(job, error);
+      await this.options.db.$executeRawUnsafe(
+        `UPDATE ${this.table} SET status = CASE WHEN rerun THEN 'queued' ELSE 'failed' END, attempts = CASE WHEN rerun THEN 0 ELSE attempts END,
+           run_at = CASE WHEN rerun THEN now() ELSE run_at END, rerun = false, last_error = $2, locked_until = NULL, updated_at = now() WHERE id = $1`,
+        job.id,
+        message,
+      );
+    } else {
+      const delay = backoffMs(job.attempts);
+      log.warn({ err: error, retry_in_ms: delay }, "job failed, will retry");
+      await this.options.db.$executeRawUnsafe(
+        `UPDATE ${this.table} SET status = 'queued', rerun = false, last_error = $2, run_at = now() + ($3 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
+        job.id,
+        message,
+        String(delay),
+      );
     }
   }
 }
