@@ -2,6 +2,7 @@ import { execute, print, type DocumentNode, type ExecutionResult, type GraphQLSc
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../auth/internal-principal.ts";
 import { isDatabaseUnavailable } from "../db/prisma-errors.ts";
 import { appError, catalogueErrorOf } from "../errors/app-error.ts";
+import { propagateUntraced } from "../tracing.ts";
 import { databaseUnavailable } from "./mask-error.ts";
 import type { RequestContext } from "./context.ts";
 import type { SubgraphName } from "./subgraph-registry.ts";
@@ -36,9 +37,12 @@ export class RemoteSubgraphTransport implements SubgraphTransport {
     if (query === undefined) this.sources.set(document, (query = print(document)));
     const body = JSON.stringify({ query, variables });
     const principal = signPrincipal(context.principal, { secret: this.secret, audience: this.audience, body });
+    const headers: Record<string, string> = { "content-type": "application/json", [PRINCIPAL_HEADER]: principal, "x-request-id": context.trace_id };
+    // a poll's question (an outbox pull) leaves no trace in the peer either
+    propagateUntraced(headers);
     const response = await fetch(this.url, {
       method: "POST",
-      headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: principal, "x-request-id": context.trace_id },
+      headers,
       body,
       signal: AbortSignal.timeout(10_000),
     });

@@ -1,6 +1,7 @@
 import type { AutomationFinance } from "../../../lib/automation-finance.ts";
 import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
+import { tracedWork } from "../../../lib/tracing.ts";
 import type { AgentsDb } from "../db.ts";
 import { balanceKey, balancesNeeded, reactToLedgerEvent, type EventBalances } from "./event-reactions.ts";
 
@@ -38,17 +39,21 @@ export function ledgerEventConsumer(options: { db: AgentsDb; finance: Pick<Autom
 
   async function pass(): Promise<JobOutcome> {
       const events = await finance.ledgerEvents(BATCH, "ledger-events");
-      for (const event of events) {
-        const id = BigInt(event.id);
-        if (await db.processedLedgerEvent.findUnique({ where: { event_id: id }, select: { event_id: true } })) continue;
-        const balances: EventBalances = new Map();
-        for (const { wallet_id, asset } of await balancesNeeded(db, event)) balances.set(balanceKey(wallet_id, asset), await finance.walletAvailable(event.user_id, wallet_id, asset, `ledger-event-${event.id}`));
-        await db.$transaction(async (tx) => {
-          const { count } = await tx.processedLedgerEvent.createMany({ data: [{ event_id: id }], skipDuplicates: true });
-          if (count === 1) await reactToLedgerEvent(tx, event, balances, new Date());
+      // a pass that finds no event was a poll, and polls are not traced
+      if (events.length > 0)
+        await tracedWork(async () => {
+          for (const event of events) {
+            const id = BigInt(event.id);
+            if (await db.processedLedgerEvent.findUnique({ where: { event_id: id }, select: { event_id: true } })) continue;
+            const balances: EventBalances = new Map();
+            for (const { wallet_id, asset } of await balancesNeeded(db, event)) balances.set(balanceKey(wallet_id, asset), await finance.walletAvailable(event.user_id, wallet_id, asset, `ledger-event-${event.id}`));
+            await db.$transaction(async (tx) => {
+              const { count } = await tx.processedLedgerEvent.createMany({ data: [{ event_id: id }], skipDuplicates: true });
+              if (count === 1) await reactToLedgerEvent(tx, event, balances, new Date());
+            });
+          }
+          await finance.acknowledge(events.map((event) => event.id), "ledger-events");
         });
-      }
-      await finance.acknowledge(events.map((event) => event.id), "ledger-events");
       // idle: forget the ids of events finance will not deliver again (acknowledged long ago)
       const at = now();
       if (events.length === 0 && at - prunedAt >= PRUNE_EVERY_MS) {

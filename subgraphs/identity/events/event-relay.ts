@@ -5,6 +5,7 @@ import type { OutboxEvent, OutboxSource, UserEnvironments } from "../../../lib/o
 import { newId } from "../../../lib/ids.ts";
 import { environmentId, orgEnvironmentOf } from "../../../lib/auth/orgid.ts";
 import { subscribesTo } from "../../../lib/contracts/events.ts";
+import { tracedWork } from "../../../lib/tracing.ts";
 import type { IdentityDb } from "../db.ts";
 
 type Tx = Parameters<Parameters<IdentityDb["$transaction"]>[0]>[0];
@@ -50,12 +51,16 @@ export function eventRelay(options: { db: IdentityDb; sources: readonly OutboxSo
   async function relay(source: OutboxSource): Promise<boolean> {
     const traceId = `event-relay-${source.producer}`;
     const events = await source.pull(BATCH, traceId);
-    const unplaced = [...new Set(events.filter((event) => event.environment_id === null).map((event) => event.user_id))];
-    const places = await environments(unplaced, traceId);
-    const rows = events.flatMap((event) => stored(event, event.environment_id ?? places.get(event.user_id) ?? null));
-    if (rows.length > 0) await db.$transaction((tx) => storeWithDeliveries(tx, rows));
-    await source.acknowledge(events.map((event) => event.id), traceId);
-    return events.length === BATCH;
+    // nothing to relay: the pull was a poll, and polls are not traced
+    if (events.length === 0) return false;
+    return tracedWork(async () => {
+      const unplaced = [...new Set(events.filter((event) => event.environment_id === null).map((event) => event.user_id))];
+      const places = await environments(unplaced, traceId);
+      const rows = events.flatMap((event) => stored(event, event.environment_id ?? places.get(event.user_id) ?? null));
+      if (rows.length > 0) await db.$transaction((tx) => storeWithDeliveries(tx, rows));
+      await source.acknowledge(events.map((event) => event.id), traceId);
+      return events.length === BATCH;
+    });
   }
 }
 

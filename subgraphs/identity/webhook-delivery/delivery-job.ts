@@ -2,6 +2,7 @@ import type { CardDataCipher } from "../../../lib/crypto/card-data-cipher.ts";
 import type { JobHandler, JobOutcome } from "../../../lib/jobs/job-queue.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { recordOutgoingWebhookAttempt } from "../../../lib/metrics.ts";
+import { tracedWork } from "../../../lib/tracing.ts";
 import { signStandardWebhook } from "../../../lib/webhooks/standard-webhooks.ts";
 import type { IdentityDb } from "../db.ts";
 import { envelope } from "../events/organisation-events.ts";
@@ -60,8 +61,10 @@ export function webhookDelivery(options: WebhookDeliveryOptions): JobHandler & {
   /** One pass: claims what is due and attempts it; answers how many were claimed. */
   async function deliverDue(): Promise<number> {
     const claimed = await db.$transaction((tx) => claim(tx, now()));
+    // nothing due: the claim was a poll, and polls are not traced
+    if (claimed.length === 0) return 0;
     // one delivery's trouble (the database away mid-attempt) leaves its claim to lapse; the others go on
-    await Promise.all(claimed.map((id) => attempt(id).catch((error: unknown) => logger.warn({ err: error, delivery_id: id }, "webhook delivery: attempt not recorded; retrying after the claim lapses"))));
+    await tracedWork(() => Promise.all(claimed.map((id) => attempt(id).catch((error: unknown) => logger.warn({ err: error, delivery_id: id }, "webhook delivery: attempt not recorded; retrying after the claim lapses")))));
     return claimed.length;
   }
 
