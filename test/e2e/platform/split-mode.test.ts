@@ -111,6 +111,14 @@ afterAll(async () => {
 });
 
 describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
+  it("idle, no service exports a span: the polls across services (the outbox relay's pulls, the ledger events) are traced in none (issue 32)", async () => {
+    // the start-up's health checks, exported within 200 ms, are behind us
+    await new Promise((r) => setTimeout(r, 1_000));
+    const mark = collector.spans.length;
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(collector.spans.slice(mark).map((span) => `${span.service}: ${span.name}`)).toEqual([]);
+  });
+
   it("creates and reads a user through the adapter", async () => {
     const jwt = await issuer.sign({ sub: "split-user" });
     const created = await fetch(`${adapterUrl}/v0/user/`, {
