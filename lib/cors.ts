@@ -36,13 +36,19 @@ export function corsOriginAllowed(origins: CorsOrigins, origin: string): boolean
   return origins.some((allowed) => (allowed.endsWith(":*") ? value === allowed.slice(0, -2) || (value.startsWith(allowed.slice(0, -1)) && /^\d{1,5}$/.test(value.slice(allowed.length - 1))) : value === allowed));
 }
 
-/** The request headers a listener's pages may send besides the safelisted ones: its credentials and every header the API reads. */
-export function corsAllowedHeaders(credentialHeaders: readonly string[]): string {
-  return [...credentialHeaders, "content-type", "idempotency-key", "x-timestamp-format", "traceparent", "tracestate", "x-request-id"].join(", ");
-}
+/** The request headers besides a listener's credentials that its pages may send: every other header the API reads. */
+export const CORS_REQUEST_HEADERS = ["Content-Type", "Idempotency-Key", "X-Timestamp-Format", "traceparent", "tracestate", "X-Request-Id"] as const;
 
 /** The response headers a page may read besides the safelisted ones (Content-Type, Cache-Control…). */
-export const CORS_EXPOSED_HEADERS = "retry-after, x-request-id, allow";
+export const CORS_RESPONSE_HEADERS = ["Retry-After", "X-Request-Id", "Allow"] as const;
+
+/** Access-Control-Allow-Headers: the listener's credential headers, then CORS_REQUEST_HEADERS. */
+export function corsAllowedHeaders(credentialHeaders: readonly string[]): string {
+  return [...credentialHeaders, ...CORS_REQUEST_HEADERS].map((name) => name.toLowerCase()).join(", ");
+}
+
+/** Access-Control-Expose-Headers. */
+export const CORS_EXPOSED_HEADERS = CORS_RESPONSE_HEADERS.map((name) => name.toLowerCase()).join(", ");
 
 /** Seconds a browser may keep a preflight's answer: Chromium's ceiling. Each answer is still checked against CORS_ORIGINS. */
 export const CORS_MAX_AGE_SECONDS = 7200;

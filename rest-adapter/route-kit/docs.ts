@@ -19,18 +19,14 @@ export function registerDocumentation(app: FastifyInstance, document: Record<str
   app.get("/openapi.json", { config }, async () => document);
   app.get("/docs", { config }, async (_request, reply) => reply.type("text/html; charset=utf-8").send(referencePage(title)));
   app.get("/docs/assets/:file", { config }, async (request, reply) => {
-    const asset = await swaggerAsset((request.params as { file: string }).file);
-    return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
+    return sendSwaggerAsset(reply, (request.params as { file: string }).file);
   });
   app.get("/errors/:code", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { code: string }).code, "/errors"));
   app.get("/docs/errors/:name", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { name: string }).name, "/docs/errors"));
   app.get("/errors", { config }, async (request, reply) => sendErrorIndex(request, reply, "/errors"));
   app.get("/docs/errors", { config }, async (request, reply) => sendErrorIndex(request, reply, "/docs/errors"));
   // browsers ask every page's origin for it
-  app.get("/favicon.ico", { config }, async (_request, reply) => {
-    const asset = await swaggerAsset("favicon-32x32.png");
-    return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
-  });
+  app.get("/favicon.ico", { config }, async (_request, reply) => sendSwaggerAsset(reply, "favicon-32x32.png"));
 }
 
 /** Documents are static and in memory: counting them per address (a database write with the shared store) would cost more than serving them. */
@@ -134,6 +130,12 @@ function referencePage(title: string): string {
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"><link rel="icon" href="/docs/assets/favicon-32x32.png"></head>
 <body><div id="swagger-ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/reference.js"></script></body></html>`;
+}
+
+/** One of swagger-ui-dist's files, cached by browsers for a day. */
+async function sendSwaggerAsset(reply: FastifyReply, file: string) {
+  const asset = await swaggerAsset(file);
+  return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
 }
 
 /** Outside the page so a Content-Security-Policy without 'unsafe-inline' scripts lets it run. */

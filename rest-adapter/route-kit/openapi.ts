@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { SPEC_VERSION } from "../../lib/contracts/api-version.ts";
+import { CORS_REQUEST_HEADERS, CORS_RESPONSE_HEADERS } from "../../lib/cors.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS } from "../../lib/idempotency.ts";
 import { errorDefinition, type ErrorCode } from "../../lib/errors/catalogue.ts";
@@ -282,14 +283,17 @@ export function documentServer(serverUrl: string): { url: string; description: s
   return { url: new URL(serverUrl).pathname.replace(/\/+$/, "") || "/", description: "This host: the address the document was read from" };
 }
 
+/** Header names as the description lists them: `A`, `B` and `C`. */
+const names = (headers: readonly string[]) => headers.map((name) => `\`${name}\``).join(", ").replace(/, ([^,]*)$/, " and $1");
+
 /** How a browser page of another origin calls the host (lib/cors.ts), for the document's description. */
 export function corsDescription(origins: readonly string[]): string {
   const allowed = origins.length > 0 ? `this deployment allows ${origins.map((origin) => `\`${origin}\``).join(", ")}` : "this deployment allows none";
   return (
     `Browsers: this host's own pages (\`/docs\`) need no CORS. A page of another origin may call it when \`CORS_ORIGINS\` lists that origin (${allowed}): ` +
     "a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) of a documented path is answered 204 without any credential, allowing the path's methods, " +
-    "the host's credential headers, `Content-Type`, `Idempotency-Key`, `X-Timestamp-Format`, `traceparent`, `tracestate` and `X-Request-Id`, for two hours; " +
-    "every answer to a listed origin carries `Access-Control-Allow-Origin` with that origin and exposes `Retry-After`, `X-Request-Id` and `Allow`. " +
+    `the host's credential headers, ${names(CORS_REQUEST_HEADERS)}, for two hours; ` +
+    `every answer to a listed origin carries \`Access-Control-Allow-Origin\` with that origin and exposes ${names(CORS_RESPONSE_HEADERS)}. ` +
     "Credentials are headers, never cookies, so no answer allows credentials. A request without `Origin` is answered exactly as without CORS."
   );
 }
