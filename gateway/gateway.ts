@@ -3,7 +3,7 @@ import { injectTraceContext } from "../lib/tracing.ts";
 import { metricsEnabled, recordGraphqlOperation } from "../lib/metrics.ts";
 import type { ApolloServerPlugin } from "@apollo/server";
 import { ApolloServer } from "@apollo/server";
-import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { createHash } from "node:crypto";
 import { getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../lib/auth/internal-principal.ts";
@@ -160,7 +160,9 @@ export class Gateway {
     });
     let instance: Gateway | undefined;
     const common = {
-      plugins: [ApolloServerPluginInlineTraceDisabled(), operationMetrics()],
+      // Apollo's landing page loads from its CDN, which the listeners' CSP blocks: browsers get
+      // GraphiQL from our own origin instead (gateway/graphql-ide.ts), or nothing in production
+      plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), operationMetrics()],
       includeStacktraceInErrorResponses: false,
       // bin/run.ts owns SIGINT/SIGTERM: Apollo's own handlers re-raise the signal after stopping
       // and held the process's graceful stop until SHUTDOWN_TIMEOUT_MS

@@ -11,6 +11,7 @@ import { graphqlBodyLimit, type GraphqlLimits } from "../lib/graphql/limits.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { Authenticator } from "./authenticate.ts";
+import { registerIdeAssets, sendIdePage, wantsIde } from "./graphql-ide.ts";
 import { requestCost } from "./request-cost.ts";
 import { requestPrincipal, type PrincipalRequest } from "./request-principal.ts";
 import type { ApolloServer } from "@apollo/server";
@@ -28,6 +29,8 @@ export interface GraphqlAppOptions {
   http?: HttpSettings;
   /** GRAPHQL_LIMITS: the document length is checked before anything parses it, and bounds the public body */
   limits: GraphqlLimits;
+  /** GRAPHQL_IDE (public listener only): GraphiQL for browsers on /graphql and /graphql/agent (gateway/graphql-ide.ts) */
+  ide?: boolean;
 }
 
 /** How a listener makes a request's principal (everything of PrincipalRequest but the headers and trace id it reads itself), and the client's User-Agent. */
@@ -59,7 +62,7 @@ export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<Fasti
  * counted on the signed client address, at one unit per request as there. Requests without any
  * credential are not counted again: the adapter, facing the client, counted them per address already.
  */
-export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "trustProxy"> & { internalSecret: string }): Promise<FastifyInstance> {
+export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "trustProxy" | "ide"> & { internalSecret: string }): Promise<FastifyInstance> {
   // the listener's 1 MiB, not the public body limit: the adapter's variables carry REST bodies (up to a route's bodyLimit)
   const app = createHttpServer(options.logger, { http: options.http, name: "gateway-internal" });
   keepBodyDigests(app);
@@ -75,8 +78,10 @@ function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identif
   answerGraphqlErrors(app);
   app.get("/health", async () => ({ status: "ok" }));
 
-  const handler = (server: ApolloServer<RequestContext>) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const handler = (server: ApolloServer<RequestContext>, path: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header("x-request-id", request.id);
+    // a page like /docs: no credential, never counted
+    if (options.ide && wantsIde(request)) return sendIdePage(reply, path);
     // like the body limit, before any credential or parse (the public listener's request cost parses mutations)
     const refused = refuseLongDocument(request, reply, options.limits);
     if (refused) return refused;
@@ -93,11 +98,12 @@ function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identif
     const client = { address: caller.client_address, ...(caller.user_agent !== undefined && { user_agent: caller.user_agent }) };
     return answerWithApollo(server, request, reply, { principal, trace_id: request.id, client });
   };
-  app.post("/graphql", handler(options.server));
-  app.get("/graphql", handler(options.server));
-  if (options.agentServer) {
-    app.post("/graphql/agent", handler(options.agentServer));
-    app.get("/graphql/agent", handler(options.agentServer));
-  }
+  const serve = (path: string, server: ApolloServer<RequestContext>) => {
+    app.post(path, handler(server, path));
+    app.get(path, handler(server, path));
+  };
+  serve("/graphql", options.server);
+  if (options.agentServer) serve("/graphql/agent", options.agentServer);
+  if (options.ide) registerIdeAssets(app);
   return app;
 }

@@ -65,7 +65,7 @@ export interface Config {
   environmentLimits: EnvironmentLimits;
   /** REGISTRATION_PROOF: where POST /v0/user/ demands proof of control of the address (lib/registration-proof.ts) */
   registrationProof: RegistrationProofPolicy;
-  /** GRAPHQL_LIMITS and GRAPHQL_INTROSPECTION (lib/graphql/limits.ts) */
+  /** GRAPHQL_LIMITS, GRAPHQL_INTROSPECTION and GRAPHQL_IDE (lib/graphql/limits.ts) */
   graphql: GraphqlLimitConfig;
   databaseUrl?: string;
   /** DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS: PostgreSQL's deadlines (lib/db/database-timeouts.ts) */

@@ -8,6 +8,8 @@
 //                           max_document_bytes is checked before anything parses a document, and
 //                           the public /graphql body may hold it and 32 KiB of variables (64 KiB).
 //   GRAPHQL_INTROSPECTION   true | false. Unset: false when NODE_ENV=production, true otherwise.
+//   GRAPHQL_IDE             true | false: GraphiQL for browsers on the public /graphql and
+//                           /graphql/agent (gateway/graphql-ide.ts). Unset: false when NODE_ENV=production, true otherwise.
 import {
   Kind,
   parse,
@@ -52,6 +54,7 @@ export interface GraphqlLimits {
 export interface GraphqlLimitConfig {
   limits: GraphqlLimits;
   introspection: boolean;
+  ide: boolean;
 }
 
 /**
@@ -94,16 +97,17 @@ function parseLimits(raw: string | undefined): GraphqlLimits {
   return limits;
 }
 
-function introspection(env: Env): boolean {
-  const raw = envText(env, "GRAPHQL_INTROSPECTION")?.toLowerCase();
+/** A switch for what helps a developer and tells an attacker about the API: off by default in production. */
+function developmentSwitch(env: Env, name: string): boolean {
+  const raw = envText(env, name)?.toLowerCase();
   if (raw === undefined) return envText(env, "NODE_ENV") !== "production";
   if (["1", "true", "yes", "on"].includes(raw)) return true;
   if (["0", "false", "no", "off"].includes(raw)) return false;
-  throw new ConfigError("GRAPHQL_INTROSPECTION", `expected true or false, got "${raw}"`);
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
 }
 
 export function loadGraphqlLimitConfig(env: Env): GraphqlLimitConfig {
-  return { limits: parseLimits(envText(env, "GRAPHQL_LIMITS")), introspection: introspection(env) };
+  return { limits: parseLimits(envText(env, "GRAPHQL_LIMITS")), introspection: developmentSwitch(env, "GRAPHQL_INTROSPECTION"), ide: developmentSwitch(env, "GRAPHQL_IDE") };
 }
 
 /** The armor rules report a validation error (400, GRAPHQL_VALIDATION_FAILED) rather than throw out of validate(). */

@@ -22,13 +22,16 @@ async function allRoutes(): Promise<OperationRoute[]> {
   return routes;
 }
 
-describe("GRAPHQL_LIMITS and GRAPHQL_INTROSPECTION", () => {
-  it("defaults to generous limits, introspection on outside production and off in production", () => {
-    expect(loadGraphqlLimitConfig({})).toEqual({ limits: DEFAULT_GRAPHQL_LIMITS, introspection: true });
+describe("GRAPHQL_LIMITS, GRAPHQL_INTROSPECTION and GRAPHQL_IDE", () => {
+  it("defaults to generous limits, introspection and the IDE on outside production and off in production", () => {
+    expect(loadGraphqlLimitConfig({})).toEqual({ limits: DEFAULT_GRAPHQL_LIMITS, introspection: true, ide: true });
     expect(loadGraphqlLimitConfig({ NODE_ENV: "test" }).introspection).toBe(true);
     expect(loadGraphqlLimitConfig({ NODE_ENV: "production" }).introspection).toBe(false);
     expect(loadGraphqlLimitConfig({ NODE_ENV: "production", GRAPHQL_INTROSPECTION: "true" }).introspection).toBe(true);
     expect(loadGraphqlLimitConfig({ GRAPHQL_INTROSPECTION: "off" }).introspection).toBe(false);
+    expect(loadGraphqlLimitConfig({ NODE_ENV: "production" }).ide).toBe(false);
+    expect(loadGraphqlLimitConfig({ NODE_ENV: "production", GRAPHQL_IDE: "true" })).toMatchObject({ ide: true, introspection: false });
+    expect(loadGraphqlLimitConfig({ GRAPHQL_IDE: "false" })).toMatchObject({ ide: false, introspection: true });
   });
 
   it("overrides single limits and keeps the others", () => {
@@ -47,8 +50,9 @@ describe("GRAPHQL_LIMITS and GRAPHQL_INTROSPECTION", () => {
     expect(() => loadGraphqlLimitConfig({ GRAPHQL_LIMITS: value })).toThrow(message);
   });
 
-  it("refuses a bad GRAPHQL_INTROSPECTION", () => {
+  it("refuses a bad GRAPHQL_INTROSPECTION or GRAPHQL_IDE", () => {
     expect(() => loadGraphqlLimitConfig({ GRAPHQL_INTROSPECTION: "maybe" })).toThrow(/GRAPHQL_INTROSPECTION: expected true or false/);
+    expect(() => loadGraphqlLimitConfig({ GRAPHQL_IDE: "maybe" })).toThrow(/GRAPHQL_IDE: expected true or false/);
   });
 });
 
