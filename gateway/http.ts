@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { keepBodyDigests, requestBodyDigest } from "../lib/auth/body-digest.ts";
 import { PRINCIPAL_HEADER, PrincipalVerifier } from "../lib/auth/internal-principal.ts";
+import type { ReplayStore } from "../lib/auth/replay-store.ts";
 import type { Principal } from "../lib/auth/principal.ts";
 import { AppError, appError } from "../lib/errors/app-error.ts";
 import { answerWithApollo, refuseLongDocument } from "../lib/graphql/apollo-http.ts";
@@ -57,24 +58,32 @@ export async function buildGraphqlApp(options: GraphqlAppOptions): Promise<Fasti
 /**
  * The gateway's internal listener (split mode, GATEWAY_INTERNAL_PORT, never published): only
  * requests the adapter signed for the gateway over their exact body, with the route's credential
- * mode and the client's address in the envelope. The forwarded credential headers then make the
+ * mode and the client's address in the envelope, each accepted once by all the gateway's replicas
+ * (`replays`). The forwarded credential headers then make the
  * principal by the same rule as the adapter's in-process client (gateway/request-principal.ts),
  * counted on the signed client address, at one unit per request as there. Requests without any
  * credential are not counted again: the adapter, facing the client, counted them per address already.
  */
-export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "trustProxy" | "ide"> & { internalSecret: string }): Promise<FastifyInstance> {
+export async function buildInternalGraphqlApp(options: Omit<GraphqlAppOptions, "trustProxy" | "ide"> & { internalSecret: string; replays: ReplayStore }): Promise<FastifyInstance> {
   // the listener's 1 MiB, not the public body limit: the adapter's variables carry REST bodies (up to a route's bodyLimit)
   const app = createHttpServer(options.logger, { http: options.http, name: "gateway-internal" });
   keepBodyDigests(app);
-  const verifier = new PrincipalVerifier(options.internalSecret, "gateway");
-  return graphqlRoutes(app, options, (request) => {
-    const signed = request.method === "POST" ? verifier.verify(request.headers[PRINCIPAL_HEADER] as string | undefined, requestBodyDigest(request)) : undefined;
+  const verifier = new PrincipalVerifier(options.internalSecret, "gateway", options.replays);
+  return graphqlRoutes(app, options, async (request) => {
+    const signed =
+      request.method === "POST"
+        ? await verifier.verify(request.headers[PRINCIPAL_HEADER] as string | undefined, requestBodyDigest(request)).catch((error: unknown) => {
+            // the replay store's database is down: nothing says the caller was wrong
+            options.logger.warn({ err: error }, "internal principal: the replay store failed");
+            throw appError("GEN-503-001");
+          })
+        : undefined;
     if (signed?.client_address === undefined || signed.credentials === undefined) throw appError("GEN-401-001");
     return { credentials: signed.credentials, client_address: signed.client_address, user_agent: signed.user_agent };
   });
 }
 
-function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identify: (request: FastifyRequest) => Caller): FastifyInstance {
+function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identify: (request: FastifyRequest) => Caller | Promise<Caller>): FastifyInstance {
   answerGraphqlErrors(app);
   app.get("/health", async () => ({ status: "ok" }));
 
@@ -88,7 +97,7 @@ function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identif
     let principal: Principal;
     let caller: Caller;
     try {
-      caller = identify(request);
+      caller = await identify(request);
       principal = await requestPrincipal(options.authenticator, { ...caller, headers: request.headers, trace_id: request.id });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

@@ -6,6 +6,7 @@ import { agentTokenUseRecorder } from "../gateway/agent-access.ts";
 import { createAuthenticator } from "../gateway/authenticate.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { buildGraphqlApp, buildInternalGraphqlApp } from "../gateway/http.ts";
+import { replayStoreFor, type ReplayStore } from "../lib/auth/replay-store.ts";
 import { SigningKey } from "../lib/auth/signing-key.ts";
 import { ConfigError, type Config } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/database.ts";
@@ -41,17 +42,21 @@ function requireInternalSecret(config: Config): string {
 
 /**
  * The gateway and the adapter have no database of their own; on the PostgreSQL store they open
- * one (DATABASE_URL) just for the shared rate-limit buckets.
+ * one (DATABASE_URL) for the shared rate-limit buckets, and the gateway on PostgreSQL for the
+ * principals its internal listener accepted (shared by its replicas, lib/auth/replay-store.ts).
  */
-async function edgeRateLimits(config: Config, logger: Logger): Promise<{ rateLimits: RateLimits; close: () => Promise<void> }> {
-  if (config.rateLimits.store !== "postgres") return { rateLimits: await rateLimitsFor(config), close: async () => {} };
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts });
+async function edgeState(name: "gateway" | "adapter", config: Config, logger: Logger): Promise<{ rateLimits: RateLimits; replays: ReplayStore; close: () => Promise<void> }> {
+  const needed = config.rateLimits.store === "postgres" || (name === "gateway" && config.databaseUrl !== undefined);
+  const database = needed ? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }) : undefined;
   const rateLimits = await rateLimitsFor(config, database, logger);
+  const replays = await replayStoreFor(name === "gateway" ? database : undefined);
   return {
     rateLimits,
+    replays,
     close: async () => {
       await rateLimits.limiter.close?.();
-      await database.close();
+      await replays.close?.();
+      await database?.close();
     },
   };
 }
@@ -100,10 +105,11 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
     await applyMigrations(database, migrationSets);
     const signingKey = await SigningKey.load(config.signingKey, config.dataDir);
     const rateLimits = await rateLimitsFor(config, database, logger);
+    const replays = await replayStoreFor(database);
     // its peers (identity asks users who owns a wallet) over HTTP, as itself, with signed internal principals
     const reach = (peer: SubgraphName) => new RemoteSubgraphTransport(subgraphUrl(config, peer), peer, internalSecret);
     const subgraph = await createSubgraph(subgraphName, { config, database, logger, signingKey, rateLimits }, reach);
-    const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, logger, http: config.http, limits: config.graphql.limits });
+    const { app, server } = await buildSubgraphApp(subgraph, { internalSecret, replays, logger, http: config.http, limits: config.graphql.limits });
     const url = await listen(app, { name: subgraphName, port, host: config.host, path: "/graphql" });
     subgraph.start();
     return {
@@ -113,12 +119,13 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
         await server.stop();
         await subgraph.stop();
         await rateLimits.limiter.close?.();
+        await replays.close?.();
         await database.close();
       },
     };
   }
 
-  const { rateLimits, close } = await edgeRateLimits(config, logger);
+  const { rateLimits, replays, close } = await edgeState(name, config, logger);
 
   if (name === "gateway") {
     if (config.authProviders.some((p) => p.name === "siwe" && !p.jwks_uri && !p.public_key) && !config.signingKey)
@@ -136,7 +143,7 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
     const app = await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy, http: config.http, limits: config.graphql.limits, ide: config.graphql.ide });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     // the adapter's way in (GATEWAY_URL): signed requests only, on the internal network alone
-    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticator, internalSecret, http: config.http, limits: config.graphql.limits });
+    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticator, internalSecret, replays, http: config.http, limits: config.graphql.limits });
     const internalUrl = await listen(internal, { name: "graphql-internal", port: config.gatewayInternalPort, host: config.host, path: "/graphql" });
     return {
       urls: [url, internalUrl],

@@ -3,7 +3,8 @@ import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/dis
 import type { FastifyInstance } from "fastify";
 import { keepBodyDigests, requestBodyDigest } from "../lib/auth/body-digest.ts";
 import { PRINCIPAL_HEADER, PrincipalVerifier } from "../lib/auth/internal-principal.ts";
-import { appError } from "../lib/errors/app-error.ts";
+import type { ReplayStore } from "../lib/auth/replay-store.ts";
+import { AppError, appError } from "../lib/errors/app-error.ts";
 import { answerWithApollo, refuseLongDocument } from "../lib/graphql/apollo-http.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import type { Subgraph } from "../lib/graphql/subgraph.ts";
@@ -16,14 +17,14 @@ import { maskError } from "../lib/graphql/mask-error.ts";
 /**
  * One subgraph served over HTTP (split mode). Only callers holding the internal secret (the
  * gateway) get in: the principal header is verified on every request (signed for this subgraph,
- * over this very body, fresh and not seen before), so a subgraph reached directly cannot be
- * fooled into acting for somebody, nor replay what it captured. What gets in meets the
+ * over this very body, fresh and not seen before by any replica of the subgraph: `replays`), so a
+ * subgraph reached directly cannot be fooled into acting for somebody, nor replay what it captured. What gets in meets the
  * gateway's depth, token and length limits (GRAPHQL_LIMITS) with room for the query planner's
  * additions (subgraphLimits).
  */
 export async function buildSubgraphApp(
   subgraph: Subgraph,
-  options: { internalSecret: string; logger: Logger; http?: HttpSettings; limits: GraphqlLimits },
+  options: { internalSecret: string; replays: ReplayStore; logger: Logger; http?: HttpSettings; limits: GraphqlLimits },
 ): Promise<{ app: FastifyInstance; server: ApolloServer<RequestContext> }> {
   const limits = subgraphLimits(options.limits);
   const server = new ApolloServer<RequestContext>({
@@ -41,12 +42,16 @@ export async function buildSubgraphApp(
   const app = createHttpServer(options.logger, { http: options.http, name: `subgraph-${subgraph.name}` });
   answerGraphqlErrors(app);
   keepBodyDigests(app);
-  const verifier = new PrincipalVerifier(options.internalSecret, subgraph.name);
+  const verifier = new PrincipalVerifier(options.internalSecret, subgraph.name, options.replays);
   app.get("/health", async () => ({ status: "ok", subgraph: subgraph.name }));
   app.post("/graphql", async (request, reply) => {
-    const verified = verifier.verify(request.headers[PRINCIPAL_HEADER] as string | undefined, requestBodyDigest(request));
-    if (!verified) {
-      const refused = appError("GEN-401-001");
+    const verified = await verifier.verify(request.headers[PRINCIPAL_HEADER] as string | undefined, requestBodyDigest(request)).catch((error: unknown) => {
+      // the replay store's database is down: nothing says the caller was wrong
+      options.logger.warn({ err: error }, "internal principal: the replay store failed");
+      return appError("GEN-503-001");
+    });
+    if (!verified || verified instanceof AppError) {
+      const refused = verified ?? appError("GEN-401-001");
       return reply.code(refused.status).send({ errors: [{ message: refused.detail, extensions: refused.extensions }] });
     }
     const tooLong = refuseLongDocument(request, reply, limits);

@@ -2,6 +2,7 @@ import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "
 import type { SubgraphName } from "../graphql/subgraph-registry.ts";
 import { isCredentialMode, type CredentialMode } from "./credential-mode.ts";
 import type { Principal } from "./principal.ts";
+import { MemoryReplayStore, type ReplayStore } from "./replay-store.ts";
 
 /** Header carrying a signed principal from one of our services to another (internal listeners only). */
 export const PRINCIPAL_HEADER = "x-internal-principal";
@@ -97,25 +98,26 @@ export function signPrincipal(principal: Principal, options: SignOptions): strin
 
 /**
  * Verifies signed principals at one internal listener: signed for this audience, over this body,
- * fresh, and not seen before (each `jti` is remembered for its lifetime, in this process).
+ * fresh, and not seen before (each `jti` is remembered for its lifetime in `replays`: this
+ * process's memory by default, PostgreSQL where replicas share the service, replay-store.ts).
  */
 export class PrincipalVerifier {
   private readonly key: Buffer;
-  /** jti → when it stops being acceptable anyway; insertion order is (nearly) expiry order */
-  private readonly seen = new Map<string, number>();
 
   constructor(
     secret: string,
     readonly audience: PrincipalAudience,
+    private readonly replays: ReplayStore = new MemoryReplayStore(),
   ) {
     this.key = audienceKey(secret, audience);
   }
 
   /**
    * The principal, or undefined when the header is absent, forged, for another audience, for
-   * another body (`digest`: bodyDigest of the bytes received), stale or replayed.
+   * another body (`digest`: bodyDigest of the bytes received), stale or replayed. Rejects when the
+   * replay store cannot tell (its database is down): the caller answers 503, not 401.
    */
-  verify(header: string | undefined, digest: Buffer, now = Date.now()): VerifiedPrincipal | undefined {
+  async verify(header: string | undefined, digest: Buffer, now = Date.now()): Promise<VerifiedPrincipal | undefined> {
     if (!header) return undefined;
     const [payload, signature, extra] = header.split(".");
     if (!payload || !signature || extra !== undefined) return undefined;
@@ -132,22 +134,12 @@ export class PrincipalVerifier {
     if (now - envelope.iat > PRINCIPAL_LIFETIME_MS || envelope.iat - now > CLOCK_SKEW_MS) return undefined;
     const signed = Buffer.from(String(envelope.body), "base64url");
     if (signed.length !== digest.length || !timingSafeEqual(signed, digest)) return undefined;
-    if (!this.firstUse(envelope.jti, envelope.iat + PRINCIPAL_LIFETIME_MS, now)) return undefined;
+    if (!(await this.replays.firstUse(envelope.jti, envelope.iat + PRINCIPAL_LIFETIME_MS, now))) return undefined;
     return {
       principal: envelope.principal,
       ...(typeof envelope.client_address === "string" && { client_address: envelope.client_address }),
       ...(typeof envelope.user_agent === "string" && { user_agent: envelope.user_agent }),
       ...(isCredentialMode(envelope.credentials) && { credentials: envelope.credentials }),
     };
-  }
-
-  private firstUse(jti: string, expiresAt: number, now: number): boolean {
-    for (const [old, expiry] of this.seen) {
-      if (expiry >= now) break;
-      this.seen.delete(old);
-    }
-    if (this.seen.has(jti)) return false;
-    this.seen.set(jti, expiresAt);
-    return true;
   }
 }

@@ -10,10 +10,11 @@ import type { Database, Queryable } from "./queryable.ts";
 /**
  * Every migration set under prisma/ (a set is a folder, named like the PostgreSQL schema it
  * owns): the subgraphs' (the registry's Prisma folders) plus shared infrastructure with its own
- * schema (`ratelimit`, the shared rate limiter's counters, lib/rate-limit). `npm run migrate`,
+ * schema (`ratelimit`, the shared rate limiter's counters, lib/rate-limit; `internal`, the internal
+ * listeners' used principals, lib/auth/replay-store.ts). `npm run migrate`,
  * `npm run migration:new` and the drift check cover all of them.
  */
-export const migrationSets: readonly string[] = [...SUBGRAPHS.map((s) => s.prismaFolder), "ratelimit"];
+export const migrationSets: readonly string[] = [...SUBGRAPHS.map((s) => s.prismaFolder), "ratelimit", "internal"];
 
 /** The migration sets one subgraph's service applies at start. */
 export function subgraphMigrationSets(names: readonly SubgraphName[]): string[] {

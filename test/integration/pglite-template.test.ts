@@ -71,7 +71,7 @@ describe("a new embedded database with its migrations from the template (issue 2
   it("starts with every migration applied and recorded as the runner records it, in memory and in a folder", async () => {
     const folder = await mkdtemp(join(tmpdir(), "pglite-template-"));
     folders.push(folder);
-    const sets = migrationSets.filter((set) => set !== "ratelimit");
+    const sets = migrationSets.filter((set) => set !== "ratelimit" && set !== "internal");
     for (const dataDir of ["memory://", folder]) {
       const database = await openDatabase({ dataDir, premigrated: sets });
       try {

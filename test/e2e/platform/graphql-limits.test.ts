@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInternalGraphqlApp } from "../../../gateway/http.ts";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../../../lib/auth/internal-principal.ts";
 import { ADAPTER_PRINCIPAL, type Principal } from "../../../lib/auth/principal.ts";
+import { MemoryReplayStore } from "../../../lib/auth/replay-store.ts";
 import { buildSubgraphApp } from "../../../subgraphs/http.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
@@ -168,7 +169,7 @@ describe("split mode's listeners apply the same limits (built here on the platfo
   });
 
   it("the gateway's internal listener: depth, tokens and length as on /graphql, with bodies as large as the adapter sends", async () => {
-    const app = await buildInternalGraphqlApp({ server: platform.gateway.server, logger, internalSecret: secret, authenticator: platform.gatewayClient.authenticator, limits: platform.config.graphql.limits });
+    const app = await buildInternalGraphqlApp({ server: platform.gateway.server, logger, internalSecret: secret, replays: new MemoryReplayStore(), authenticator: platform.gatewayClient.authenticator, limits: platform.config.graphql.limits });
     stops.push(() => app.close());
     const post = (payload: Record<string, unknown>) => signedPost(app, secret, "gateway", ADAPTER_PRINCIPAL, payload, true);
     expectError(await post({ query: ofTypes(200) }), "GRAPHQL_VALIDATION_FAILED", /depth limit of 21 exceeded, found 203/);
@@ -184,7 +185,7 @@ describe("split mode's listeners apply the same limits (built here on the platfo
 
   it("each subgraph's listener: depth, tokens and length, with room for the query planner's additions", async () => {
     for (const [name, subgraph] of Object.entries(platform.subgraphs)) {
-      const { app, server } = await buildSubgraphApp(subgraph, { internalSecret: secret, logger, limits: platform.config.graphql.limits });
+      const { app, server } = await buildSubgraphApp(subgraph, { internalSecret: secret, replays: new MemoryReplayStore(), logger, limits: platform.config.graphql.limits });
       stops.push(() => app.close(), () => server.stop());
       const post = (query: string) => signedPost(app, secret, name as PrincipalAudience, { kind: "internal", service: "gateway" }, { query });
       expectError(await post(ofTypes(200)), "GRAPHQL_VALIDATION_FAILED", /depth limit of 21 exceeded, found 203/);

@@ -6,6 +6,7 @@ import pino from "pino";
 import { createPublicClient, http, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInternalGraphqlApp } from "../../../gateway/http.ts";
+import { MemoryReplayStore } from "../../../lib/auth/replay-store.ts";
 import { listen } from "../../../lib/http.ts";
 import { HttpGatewayClient } from "../../../rest-adapter/route-kit/gateway-client.ts";
 import { buildRpcApp } from "../../../rest-adapter/hosts/rpc/app.ts";
@@ -383,7 +384,7 @@ describe("split mode: keys verified through the gateway's internal /graphql", ()
   let base: string;
   beforeAll(async () => {
     const internalSecret = randomBytes(32).toString("hex");
-    internal = await buildInternalGraphqlApp({ server: platform.gateway.server, logger: pino({ level: "silent" }), internalSecret, authenticator: platform.gatewayClient.authenticator, limits: platform.config.graphql.limits });
+    internal = await buildInternalGraphqlApp({ server: platform.gateway.server, logger: pino({ level: "silent" }), internalSecret, replays: new MemoryReplayStore(), authenticator: platform.gatewayClient.authenticator, limits: platform.config.graphql.limits });
     const gateway = new HttpGatewayClient(await listen(internal, { name: "graphql-internal", port: 0, host: "127.0.0.1", path: "/graphql" }), internalSecret);
     app = await buildRpcApp({
       gateway,
