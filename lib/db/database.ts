@@ -9,6 +9,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Client, Pool, PoolClient } from "pg";
 import { DEFAULT_DATABASE_TIMEOUTS, STATEMENT_GRACE_MS, type DatabaseTimeouts } from "./database-timeouts.ts";
 import { migrationScripts } from "./migrations.ts";
+import { checkChannel, PostgresListener } from "./notifications.ts";
 import { PGLITE_SETTINGS, pgliteTemplate, unpackTemplate } from "./pglite-template.ts";
 import { statementName } from "./prepared-statements.ts";
 import type { Database, Queryable } from "./queryable.ts";
@@ -70,6 +71,17 @@ async function openPGlite(dataDir: string, premigrated: readonly string[]): Prom
     kind: "pglite",
     ...onClient(client),
     adapter: () => adapter,
+    // one process owns the database: its own NOTIFYs reach it, after their transaction commits
+    listen(channel, handler) {
+      checkChannel(channel);
+      let stopped = false;
+      const unlisten = client.listen(channel, (payload) => handler(payload));
+      return () => {
+        if (stopped) return;
+        stopped = true;
+        void unlisten.then((stop) => stop()).catch(() => undefined);
+      };
+    },
     // PGlite is one connection: its transaction() holds every other query until it ends.
     transaction: (fn) => client.transaction((tx) => fn(onClient(tx))),
     close: () => client.close(),
@@ -111,6 +123,8 @@ async function openPostgres(connectionString: string, timeouts: DatabaseTimeouts
   // crashes the process. The pool discards the client and the next query reports the outage.
   pool.on("error", () => {});
   const unregister = registerPool(pool);
+  // LISTEN holds its connection for good: one outside the pool, without the statement deadlines
+  let listener: PostgresListener | undefined;
   // pg runs a statement without a name as unnamed (parsed and planned each time); the generator's
   // undefined for all but the marked statements keeps that
   const adapter = new PrismaPg(pool, { statementNameGenerator: statementName as (query: { sql: string }) => string });
@@ -147,6 +161,10 @@ async function openPostgres(connectionString: string, timeouts: DatabaseTimeouts
     kind: "postgres",
     ...onClient(pool),
     adapter: () => adapter,
+    listen(channel, handler) {
+      listener ??= new PostgresListener(() => new pg.Client(connection));
+      return listener.listen(channel, handler);
+    },
     async transaction(fn, options = {}) {
       if (options.unbounded) {
         const conn = new pg.Client(connection);
@@ -159,6 +177,7 @@ async function openPostgres(connectionString: string, timeouts: DatabaseTimeouts
     },
     async close() {
       unregister();
+      await listener?.close();
       await pool.end();
     },
   };

@@ -1,6 +1,7 @@
 // What a database is to its users (the subgraphs' clients, the migration runner, the rate-limit
 // store), apart from how database.ts opens one, so the runner does not import the opener it serves.
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import type { Notifications } from "./notifications.ts";
 
 export interface Queryable {
   /** raw parameterised query ($1, $2...) returning rows */
@@ -9,7 +10,8 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-export interface Database extends Queryable {
+/** `listen`: LISTEN/NOTIFY (notifications.ts), on a connection of its own on PostgreSQL. */
+export interface Database extends Queryable, Notifications {
   readonly kind: "pglite" | "postgres";
   /** a Prisma driver adapter factory to pass as `new PrismaClient({ adapter })`; all subgraph clients in one process share the same underlying PGlite instance or pg.Pool */
   adapter(): SqlDriverAdapterFactory;

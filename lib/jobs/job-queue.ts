@@ -1,6 +1,7 @@
 import { recordJobFailure, registerJobQueue } from "../metrics.ts";
 import type { Logger } from "../logger.ts";
 import { BackgroundRun, untraced } from "../tracing.ts";
+import type { Notifications } from "../db/notifications.ts";
 
 /** The slice of a Prisma client the queue needs; each subgraph passes its own client. */
 export interface RawSql {
@@ -41,9 +42,17 @@ export interface JobQueueOptions {
   pollMs?: number;
   /**
    * The longest an idle queue sleeps (default 10 s): between polls it sleeps until its next due
-   * job, and this bounds how late it sees a job another process enqueued without waking it.
+   * job, and this bounds how late it sees a job another process enqueued without waking it (its
+   * notification lost, or no `notifications`).
    */
   idleMs?: number;
+  /**
+   * The process's database's LISTEN (lib/db/database.ts): every enqueue and request NOTIFYs
+   * `jobs_<schema>` with the job's due time when its transaction commits, so the queues of every
+   * process on the database wake then, this process's included. Without it only this process's
+   * enqueues wake the queue.
+   */
+  notifications?: Notifications;
   batchSize?: number;
   /** how long a claimed job stays invisible to other workers before it counts as abandoned */
   leaseMs?: number;
@@ -52,6 +61,12 @@ export interface JobQueueOptions {
    * database, whichever process that is; their handlers answer `later` to run again.
    */
   standing?: readonly string[];
+  /**
+   * Standing jobs to run at once on a NOTIFY of another channel (channel → kind), e.g. the
+   * ledger-event consumer on finance's `finance_ledger_events`: the notification asks for the job
+   * (`request`), whose own NOTIFY wakes whichever process's queue is idle. Needs `notifications`.
+   */
+  standingWakeups?: Readonly<Record<string, string>>;
   /**
    * Claims only jobs of these kinds (default: every kind). Several queues on one table can split
    * its kinds, so one kind's slow runs (a webhook receiver taking its 10 s) do not hold up another's.
@@ -62,8 +77,18 @@ export interface JobQueueOptions {
 /** The jobs tables' own default for max_attempts. */
 const DEFAULT_MAX_ATTEMPTS = 8;
 
-/** The started queues of this process by schema, so an enqueue here wakes them (see `hint`). */
+/** The started queues of this process by schema that do not listen, so an enqueue here wakes them (see `hint`). */
 const started = new Map<string, Set<JobQueue>>();
+
+/** The channel an enqueue on `schema` NOTIFYs, its payload the job's due time in epoch ms. */
+export function jobsChannel(schema: string): string {
+  return `jobs_${schema}`;
+}
+
+/** A row written by the statement (RETURNING run_at) NOTIFYs the listening queues, on commit. */
+function notifying(schema: string, write: string): string {
+  return `WITH j AS (${write} RETURNING run_at) SELECT pg_notify('${jobsChannel(schema)}', (extract(epoch FROM j.run_at) * 1000)::bigint::text) FROM j`;
+}
 
 /**
  * How long to sleep after a poll: until the next job falls due (`dueInMs`, null when none is
@@ -94,6 +119,9 @@ export class JobQueue {
   private stopped = true;
   private standingMade = false;
   private unregisterMetrics: (() => void) | undefined;
+  private unlisten: (() => void) | undefined;
+  /** standing kinds being asked for (runStandingSoon); `again`: asked once more meanwhile */
+  private readonly standingRequests = new Map<string, { again: boolean }>();
 
   constructor(private readonly options: JobQueueOptions) {
     if (!/^[a-z_]+$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
@@ -103,7 +131,7 @@ export class JobQueue {
   /** Enqueue inside the caller's transaction (pass the transaction as `db`); one live job per key. */
   static async enqueue(db: RawSql, schema: string, job: { id: string; kind: string; key: string; payload: unknown; runAt?: Date; maxAttempts?: number }): Promise<void> {
     await db.$executeRawUnsafe(
-      `INSERT INTO "${schema}"."jobs" (id, kind, key, payload, run_at, max_attempts, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6, now()) ON CONFLICT (key) DO NOTHING`,
+      notifying(schema, `INSERT INTO "${schema}"."jobs" (id, kind, key, payload, run_at, max_attempts, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6, now()) ON CONFLICT (key) DO NOTHING`),
       job.id,
       job.kind,
       job.key,
@@ -122,14 +150,17 @@ export class JobQueue {
    */
   static async request(db: RawSql, schema: string, job: { id: string; kind: string; key: string; payload: unknown; runAt?: Date }): Promise<void> {
     await db.$executeRawUnsafe(
-      `INSERT INTO "${schema}"."jobs" AS j (id, kind, key, payload, run_at, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, now())
-       ON CONFLICT (key) DO UPDATE SET
-         payload = EXCLUDED.payload,
-         rerun = j.status = 'running',
-         run_at = CASE WHEN j.status = 'queued' THEN LEAST(j.run_at, EXCLUDED.run_at) WHEN j.status = 'running' THEN j.run_at ELSE EXCLUDED.run_at END,
-         attempts = CASE WHEN j.status IN ('succeeded', 'failed') THEN 0 ELSE j.attempts END,
-         status = CASE WHEN j.status = 'running' THEN 'running' ELSE 'queued' END,
-         updated_at = now()`,
+      notifying(
+        schema,
+        `INSERT INTO "${schema}"."jobs" AS job (id, kind, key, payload, run_at, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, now())
+         ON CONFLICT (key) DO UPDATE SET
+           payload = EXCLUDED.payload,
+           rerun = job.status = 'running',
+           run_at = CASE WHEN job.status = 'queued' THEN LEAST(job.run_at, EXCLUDED.run_at) WHEN job.status = 'running' THEN job.run_at ELSE EXCLUDED.run_at END,
+           attempts = CASE WHEN job.status IN ('succeeded', 'failed') THEN 0 ELSE job.attempts END,
+           status = CASE WHEN job.status = 'running' THEN 'running' ELSE 'queued' END,
+           updated_at = now()`,
+      ),
       job.id,
       job.kind,
       job.key,
@@ -140,7 +171,8 @@ export class JobQueue {
   }
 
   /**
-   * Tells this process's queues on `schema` that a job falls due at `runAt`, so they look then
+   * Tells this process's queues on `schema` that do not listen (the others hear the NOTIFY) that
+   * a job falls due at `runAt`, so they look then
    * instead of at the end of their idle sleep. It runs inside the enqueuing transaction: a job due
    * later is committed by the time they look; a job due now is woken again by its caller after
    * commit (`wake`), since a poll that ran before the commit did not see it.
@@ -152,7 +184,13 @@ export class JobQueue {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    started.set(this.options.schema, (started.get(this.options.schema) ?? new Set()).add(this));
+    const notifications = this.options.notifications;
+    // a notification carries the job's due time; none (the listener reconnected): look now
+    if (notifications) {
+      const stops = [notifications.listen(jobsChannel(this.options.schema), (runAt) => this.wake(runAt === undefined ? undefined : new Date(Number(runAt))))];
+      for (const [channel, kind] of Object.entries(this.options.standingWakeups ?? {})) stops.push(notifications.listen(channel, () => this.runStandingSoon(kind)));
+      this.unlisten = () => stops.forEach((stop) => stop());
+    } else started.set(this.options.schema, (started.get(this.options.schema) ?? new Set()).add(this));
     this.unregisterMetrics = registerJobQueue(this.options.schema, () => this.depth());
     this.schedule(0);
   }
@@ -171,9 +209,33 @@ export class JobQueue {
     else if (time < this.nextPollAt) this.schedule(time - Date.now());
   }
 
+  /**
+   * Asks for the standing job `kind` now (a notification said it has work), one request at a time:
+   * notifications arriving meanwhile make one more request after it, not one each.
+   */
+  private runStandingSoon(kind: string): void {
+    const pending = this.standingRequests.get(kind);
+    if (pending) {
+      pending.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.standingRequests.set(kind, state);
+    void untraced(async () => {
+      do {
+        state.again = false;
+        await JobQueue.request(this.options.db, this.options.schema, { id: `job_standing_${kind}`, kind, key: kind, payload: {} }).catch((error: unknown) =>
+          this.options.logger.warn({ err: error, job_kind: kind }, "job queue: a standing job could not be asked for; its next poll runs it"),
+        );
+      } while (state.again && !this.stopped);
+    }).finally(() => this.standingRequests.delete(kind));
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     started.get(this.options.schema)?.delete(this);
+    this.unlisten?.();
+    this.unlisten = undefined;
     this.unregisterMetrics?.();
     clearTimeout(this.timer);
     await this.running;
@@ -283,9 +345,9 @@ export class JobQueue {
         job.id,
       );
     } else {
-      // waiting on the outside world is not a failed attempt
+      // waiting on the outside world is not a failed attempt; asked for again while it ran (request): at once
       await this.options.db.$executeRawUnsafe(
-        `UPDATE ${this.table} SET status = 'queued', attempts = attempts - 1, rerun = false, run_at = now() + ($2 || ' milliseconds')::interval, locked_until = NULL, updated_at = now() WHERE id = $1`,
+        `UPDATE ${this.table} SET status = 'queued', attempts = attempts - 1, rerun = false, run_at = CASE WHEN rerun THEN now() ELSE now() + ($2 || ' milliseconds')::interval END, locked_until = NULL, updated_at = now() WHERE id = $1`,
         job.id,
         String(result.afterMs),
       );

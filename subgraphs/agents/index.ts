@@ -15,7 +15,7 @@ import { strategyRunKind } from "./tasks/strategy-run-kind.ts";
 import { taskRunner } from "./tasks/task-runner.ts";
 import type { AgentsServices } from "./services.ts";
 import { AgentsUser } from "./types/user.ts";
-import { ledgerEventConsumer, LEDGER_EVENTS_JOB } from "./automation/ledger-event-consumer.ts";
+import { ledgerEventConsumer, LEDGER_EVENTS_CHANNEL, LEDGER_EVENTS_JOB } from "./automation/ledger-event-consumer.ts";
 import { scheduleScanner, SCHEDULE_JOB } from "./automation/schedule-scanner.ts";
 import { transferKind } from "./tasks/transfer-kind.ts";
 import { UserRuleResolver, UserRulesFieldResolver } from "./rules/user-rule.resolver.ts";
@@ -37,8 +37,11 @@ export const agentsSubgraph = defineSubgraph({
       db,
       schema: "agents",
       logger: log,
+      notifications: database,
       leaseMs: config.jobLeaseMs,
       standing: [LEDGER_EVENTS_JOB, SCHEDULE_JOB],
+      // finance's ledger events NOTIFY when they commit: read at once where both share a database
+      standingWakeups: { [LEDGER_EVENTS_CHANNEL]: LEDGER_EVENTS_JOB },
       handlers: {
         [AGENT_TASK_JOB]: taskRunner({ db, kinds: taskKinds, logger: log }),
         [LEDGER_EVENTS_JOB]: ledgerEventConsumer({ db, finance, logger: log }),

@@ -37,7 +37,7 @@ export const financeSubgraph = defineSubgraph({
   services: ({ config, database, logger }, peers): FinanceServices => {
     const db = createFinanceDb(database);
     const goals = NO_GOALS;
-    const jobs = new JobQueue({ db, schema: "finance", logger: logger.child({ subgraph: "finance" }), leaseMs: config.jobLeaseMs, handlers: { [CHANGE_EVENTS_JOB]: changeEventsHandler([insightsSubscriber({ db, goals })]) } });
+    const jobs = new JobQueue({ db, schema: "finance", logger: logger.child({ subgraph: "finance" }), notifications: database, leaseMs: config.jobLeaseMs, handlers: { [CHANGE_EVENTS_JOB]: changeEventsHandler([insightsSubscriber({ db, goals })]) } });
     return {
       db,
       logger,

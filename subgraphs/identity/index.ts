@@ -41,7 +41,7 @@ export const identitySubgraph = defineSubgraph({
     const sources = OUTBOX_PRODUCERS.map((producer) => peerOutbox(producer, peers[producer]));
     const webhookSecretCipher = CardDataCipher.load(config.cardDataKey, config.dataDir);
     const delivery = webhookDelivery({ db, cipher: webhookSecretCipher, send: webhookSender(config.webhookUrlPolicy), logger: log });
-    const queue = { db, schema: "identity", logger: log, leaseMs: config.jobLeaseMs };
+    const queue = { db, schema: "identity", logger: log, leaseMs: config.jobLeaseMs, notifications: database };
     const relay = eventRelay({ db, sources, environments: peerUserEnvironments(peers.users), logger: log });
     const jobs = new JobQueue({ ...queue, kinds: [EVENT_RELAY_JOB], standing: [EVENT_RELAY_JOB], handlers: { [EVENT_RELAY_JOB]: relay } });
     // deliveries on a queue of their own (the same table): a pass waiting on a slow receiver (up to 10 s) does not hold up the relay

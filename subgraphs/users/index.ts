@@ -52,6 +52,7 @@ function usersServices(deps: UsersSubgraphDeps): UsersServices {
     db,
     schema: "users",
     logger: logger.child({ subgraph: "users" }),
+    notifications: deps.database,
     leaseMs: config.jobLeaseMs,
     handlers: { [SAFE_DEPLOYMENT_JOB]: safeDeploymentHandler(db, deployer) },
   });

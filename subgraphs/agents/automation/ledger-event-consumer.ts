@@ -7,6 +7,11 @@ import { balanceKey, balancesNeeded, reactToLedgerEvent, type EventBalances } fr
 
 /** The standing job that reads the ledger's outbox (one row, kept; it asks to run again after each pass). */
 export const LEDGER_EVENTS_JOB = "ledger_events";
+/**
+ * What finance NOTIFYs when ledger events commit (its migration ledger_events_notify): on one
+ * database the job runs at once; the poll (POLL_MS) stays for separate databases and lost notifications.
+ */
+export const LEDGER_EVENTS_CHANNEL = "finance_ledger_events";
 const BATCH = 100;
 const POLL_MS = 1000;
 const RETRY_MS = 5000;
