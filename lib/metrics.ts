@@ -214,7 +214,8 @@ export function recordCredentialVerification(outcome: string): void {
   if (enabled) credentialVerifications.inc({ outcome });
 }
 
-interface PoolStats {
+/** A database's connections, as pg.Pool counts them (PGlite's one connection is counted alike, lib/db/database.ts). */
+export interface PoolStats {
   totalCount: number;
   idleCount: number;
   waitingCount: number;
@@ -223,7 +224,7 @@ const pools = new Set<PoolStats>();
 
 new client.Gauge({
   name: "platform_db_pool_connections",
-  help: "PostgreSQL pool connections: total open, idle, and requests waiting for one",
+  help: "Database connections: total open, idle, and queries or transactions waiting for one (PostgreSQL: the pool's, up to 10; PGlite: its one connection)",
   labelNames: ["state"] as const,
   registers: [registry],
   collect() {

@@ -1,7 +1,7 @@
 // One database per process: embedded PGlite by default, PostgreSQL when DATABASE_URL is set.
 // Every subgraph's PrismaClient and the migration runner share the same PGlite instance or pg.Pool.
 // Each kind's driver loads only when it is the one configured (start-up time and memory).
-import { registerPool } from "../metrics.ts";
+import { registerPool, type PoolStats } from "../metrics.ts";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -59,6 +59,7 @@ async function openPGlite(dataDir: string, premigrated: readonly string[]): Prom
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const client = await PGlite.create(location, { postgresqlconf: PGLITE_SETTINGS, ...(inMemory && { loadDataDir: await pgliteTemplate(migrations) }) });
   const adapter = new PrismaPGlite(client);
+  const unregister = registerPool(pgliteConnection(client));
   const onClient = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       return (await c.query<T>(sql, params)).rows;
@@ -84,7 +85,45 @@ async function openPGlite(dataDir: string, premigrated: readonly string[]): Prom
     },
     // PGlite is one connection: its transaction() holds every other query until it ends.
     transaction: (fn) => client.transaction((tx) => fn(onClient(tx))),
-    close: () => client.close(),
+    async close() {
+      unregister();
+      await client.close();
+    },
+  };
+}
+
+/**
+ * PGlite's one connection as the pool gauge counts it: total 1 while open, idle while no query or
+ * transaction holds it, and waiting the calls queued behind the one that does. Every top-level
+ * query, exec and transaction (Prisma's adapter's too) runs under PGlite's transaction lock,
+ * `_runExclusiveTransaction`, which this counts around.
+ */
+function pgliteConnection(client: PGlite): PoolStats {
+  let inUse = 0;
+  let waiting = 0;
+  const runExclusive = client._runExclusiveTransaction.bind(client);
+  client._runExclusiveTransaction = <T>(fn: () => Promise<T>) => {
+    waiting++;
+    return runExclusive(async () => {
+      waiting--;
+      inUse++;
+      try {
+        return await fn();
+      } finally {
+        inUse--;
+      }
+    });
+  };
+  return {
+    get totalCount() {
+      return client.closed ? 0 : 1;
+    },
+    get idleCount() {
+      return client.closed || inUse > 0 ? 0 : 1;
+    },
+    get waitingCount() {
+      return waiting;
+    },
   };
 }
 
