@@ -8,6 +8,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -100,6 +101,19 @@ const sourceDirname = {
 };
 
 /**
+ * Apollo Gateway's node-fetch (through whatwg-url and tr46) requires Node's own `punycode`, which
+ * Node 22 and later warn about at every start (DEP0040) once it is bundled outside node_modules.
+ * The bundle takes the same code from npm instead, as Node's notice advises: `punycode.js`, the
+ * `punycode` package under a name no one mistakes for Node's (graphiql's markdown-it uses it too).
+ */
+const userlandPunycode = {
+  name: "userland-punycode",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?punycode$/ }, () => ({ path: createRequire(import.meta.url).resolve("punycode.js") }));
+  },
+};
+
+/**
  * graphql-js checks every `instanceOf` by class name as well unless NODE_ENV is `production`, to
  * warn about two copies of graphql in one process: about 4 % of a GraphQL request's CPU when
  * `npm start` runs without NODE_ENV. The bundle holds exactly one copy, so its check is the plain
@@ -176,7 +190,7 @@ export async function build() {
     sourcemap: "linked",
     sourcesContent: false,
     tsconfig: join(ROOT, "tsconfig.json"),
-    plugins: [graphqlSingleCopy, sourceDirname, lazyGatewayModules, packageSourceMapsDropped],
+    plugins: [graphqlSingleCopy, sourceDirname, lazyGatewayModules, userlandPunycode, packageSourceMapsDropped],
     // type-graphql's decorators need the metadata polyfill before any chunk's classes load, and
     // ESM evaluates a file's imports first, so every output file imports it at its head; the
     // bundled gateway is CommonJS, whose requires of external packages need a require

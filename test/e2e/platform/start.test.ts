@@ -73,6 +73,15 @@ describe("npm start (dist/start.js, the bundle of bin/start.ts)", () => {
     expect(performance.now() - signalled).toBeLessThan(1_000);
   });
 
+  it("loads none of Node's deprecated modules: punycode comes from npm, so Node 22 and later print no DEP0040 at start", async () => {
+    // Node 20 warns of it only with --pending-deprecation; 22 and later at every start
+    const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
+    const env = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --pending-deprecation`, DATA_DIR: "memory://", ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+    const started = await run(env, (out) => out.split("\n").filter((l) => l.includes("listening on")).length === 4);
+    expect(await started.stop()).toBe(0);
+    expect(started.stderr).not.toContain("DEP0040");
+  });
+
   it("stops on bad configuration with one line naming the variable", async () => {
     const result = await run({ DATA_DIR: "memory://", PORT: "eighty" }, () => false);
     expect(result.code).toBe(1);
