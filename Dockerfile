@@ -1,5 +1,6 @@
 # One image for every service; docker-compose.yml picks the service with the command.
-FROM node:20-bookworm-slim
+# Node 24, the newest LTS line package.json's engines admit (README, "Quick start")
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
