@@ -45,6 +45,8 @@ afterAll(async () => {
 describe(`the internal principals' replay store, shared by two replicas (${onPostgres ? "PostgreSQL" : "PGlite"})`, () => {
   it("split mode shares it on PostgreSQL, and keeps it in memory on PGlite (one process per database)", async () => {
     if (onPostgres) for (const store of stores) expect(store).toBeInstanceOf(PostgresReplayStore);
+    // unlogged: an insert's commit waits for no WAL flush
+    expect(await databases[0]!.query(`SELECT relpersistence FROM pg_class WHERE oid = 'internal.principal_uses'::regclass`)).toEqual([{ relpersistence: "u" }]);
     const embedded = await openDatabase({ dataDir: "memory://" });
     try {
       expect(await replayStoreFor(embedded)).toBeInstanceOf(MemoryReplayStore);
