@@ -12,6 +12,7 @@ import { appError } from "../lib/errors/app-error.ts";
 import { CompiledOperations } from "../lib/graphql/compiled-operation.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
 import { SingleFetchShortcut } from "./single-fetch.ts";
+import { KnownOperations } from "./known-operations.ts";
 import { reuseGatewayOperations } from "./operation-cache.ts";
 import { AgentGate, agentSurface, type AgentTokenUse } from "./agent-access.ts";
 import { agentToolSchema, startAgentToolServer } from "./agent-contract.ts";
@@ -130,6 +131,8 @@ export class Gateway {
     private readonly gateway: ApolloGateway,
     private readonly logger: Logger,
     private readonly graphql: GraphqlLimitConfig,
+    /** `/graphql`'s queries POSTed again, answered without Apollo Server's pipeline (gateway/known-operations.ts) */
+    readonly known: KnownOperations,
   ) {}
 
   static async start(options: GatewayOptions): Promise<Gateway> {
@@ -159,6 +162,7 @@ export class Gateway {
       await options.recordAgentTokenUse(use, traceId).catch((error: unknown) => options.logger.warn({ err: error, token_id: use.token_id }, "could not record an agent token use"));
     });
     let instance: Gateway | undefined;
+    const known = new KnownOperations((operation, variables, context) => instance!.execute(operation, operation.operationName, variables, context));
     const common = {
       // Apollo's landing page loads from its CDN, which the listeners' CSP blocks: browsers get
       // GraphiQL from our own origin instead (gateway/graphql-ide.ts), or nothing in production
@@ -174,6 +178,7 @@ export class Gateway {
     };
     const server = new ApolloServer<RequestContext>({
       ...common,
+      plugins: [...common.plugins, known.plugin()],
       introspection: options.graphql.introspection,
       // Apollo Server and the adapter both run operations through the shortcut's executor
       gateway: {
@@ -193,13 +198,14 @@ export class Gateway {
           gateway.onSchemaLoadOrUpdate((schemaContext) => {
             instance!.apiSchema = schemaContext.apiSchema;
             shortcut.schemaLoaded(schemaContext.apiSchema);
+            known.schemaLoaded();
             agentGate.schemaLoaded();
             callback(schemaContext);
           }),
         stop: () => gateway.stop(),
       },
     });
-    instance = new Gateway(server, gateway, options.logger, options.graphql);
+    instance = new Gateway(server, gateway, options.logger, options.graphql, known);
     await server.start();
     instance.agentServer = await startAgentToolServer(agentToolSchema(instance.apiSchema, surface), (requestContext) => instance!.executor(requestContext), common);
     return instance;
@@ -227,8 +233,19 @@ export class Gateway {
    * parse, validate and plugin pipeline is for HTTP clients and is skipped here.
    */
   async run(prepared: PreparedOperation, variables: Record<string, unknown>, context: RequestContext): Promise<ExecutionResult> {
+    const operationName = prepared.operation.name?.value;
+    if (!metricsEnabled()) return this.execute(prepared, operationName, variables, context);
+    // the adapter's in-process operations skip Apollo Server and its plugins: counted here
+    const started = performance.now();
+    const result = await this.execute(prepared, operationName, variables, context);
+    recordGraphqlOperation(operationName, prepared.operation.operation, !result.errors?.length, (performance.now() - started) / 1000);
+    return result;
+  }
+
+  /** An operation parsed and validated before, on the gateway's executor as Apollo Server hands it over. */
+  private async execute(prepared: PreparedOperation, operationName: string | undefined, variables: Record<string, unknown> | undefined, context: RequestContext): Promise<ExecutionResult> {
     const requestContext = {
-      request: { query: prepared.source, variables, operationName: prepared.operation.name?.value },
+      request: { query: prepared.source, variables, operationName },
       document: prepared.document,
       operation: prepared.operation,
       operationName: prepared.operation.name?.value ?? null,
@@ -238,12 +255,7 @@ export class Gateway {
       metrics: {},
       schema: this.apiSchema,
     };
-    if (!metricsEnabled()) return (await this.executor(requestContext as never)) as ExecutionResult;
-    // the adapter's in-process operations skip Apollo Server and its plugins: counted here
-    const started = performance.now();
-    const result = (await this.executor(requestContext as never)) as ExecutionResult;
-    recordGraphqlOperation(requestContext.operationName, prepared.operation.operation, !result.errors?.length, (performance.now() - started) / 1000);
-    return result;
+    return (await this.executor(requestContext as never)) as ExecutionResult;
   }
 
   async stop(): Promise<void> {

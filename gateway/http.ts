@@ -13,6 +13,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { TrustProxy } from "../lib/trust-proxy.ts";
 import type { Authenticator } from "./authenticate.ts";
 import { registerIdeAssets, sendIdePage, wantsIde } from "./graphql-ide.ts";
+import type { KnownOperations } from "./known-operations.ts";
 import { requestCost } from "./request-cost.ts";
 import { requestPrincipal, type PrincipalRequest } from "./request-principal.ts";
 import type { ApolloServer } from "@apollo/server";
@@ -32,6 +33,8 @@ export interface GraphqlAppOptions {
   limits: GraphqlLimits;
   /** GRAPHQL_IDE (public listener only): GraphiQL for browsers on /graphql and /graphql/agent (gateway/graphql-ide.ts) */
   ide?: boolean;
+  /** `server`'s queries POSTed again, answered without its pipeline (the gateway's `known`) */
+  known?: KnownOperations;
 }
 
 /** How a listener makes a request's principal (everything of PrincipalRequest but the headers and trace id it reads itself), and the client's User-Agent. */
@@ -87,7 +90,7 @@ function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identif
   answerGraphqlErrors(app);
   app.get("/health", async () => ({ status: "ok" }));
 
-  const handler = (server: ApolloServer<RequestContext>, path: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const handler = (server: ApolloServer<RequestContext>, path: string, known?: KnownOperations) => async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header("x-request-id", request.id);
     // a page like /docs: no credential, never counted
     if (options.ide && wantsIde(request)) return sendIdePage(reply, path);
@@ -105,13 +108,16 @@ function graphqlRoutes(app: FastifyInstance, options: GraphqlAppOptions, identif
       return reply.code(error.status).send({ errors: [{ message: error.detail, extensions: error.extensions }] });
     }
     const client = { address: caller.client_address, ...(caller.user_agent !== undefined && { user_agent: caller.user_agent }) };
-    return answerWithApollo(server, request, reply, { principal, trace_id: request.id, client });
+    const context = { principal, trace_id: request.id, client };
+    const answer = known && (await known.answer(request.body, request.headers.accept, context));
+    if (answer) return reply.headers(answer.headers).send(answer.body);
+    return answerWithApollo(server, request, reply, context);
   };
-  const serve = (path: string, server: ApolloServer<RequestContext>) => {
-    app.post(path, handler(server, path));
+  const serve = (path: string, server: ApolloServer<RequestContext>, known?: KnownOperations) => {
+    app.post(path, handler(server, path, known));
     app.get(path, handler(server, path));
   };
-  serve("/graphql", options.server);
+  serve("/graphql", options.server, options.known);
   if (options.agentServer) serve("/graphql/agent", options.agentServer);
   if (options.ide) registerIdeAssets(app);
   return app;

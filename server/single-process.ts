@@ -90,7 +90,7 @@ export async function startSingleProcess(config: Config, options: StartOptions =
     const listener = { gateway: gatewayClient, logger, docsUrl: config.docsUrl, rateLimits, trustProxy: config.trustProxy, corsOrigins: config.corsOrigins, http: config.http, checkResponses: options.checkResponses, observeProblems: options.observeProblems };
     const apps = {
       platform: await buildPlatformApp({ ...listener, baseUrl: config.publicBaseUrl, jwks: signingKey.jwks(), webhooks: platformWebhooks(config), sandbox: config.sandbox, assistant: assistantFor(config) }),
-      graphql: await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy, http: config.http, limits: config.graphql.limits, ide: config.graphql.ide }),
+      graphql: await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy, http: config.http, limits: config.graphql.limits, ide: config.graphql.ide, known: gateway.known }),
       identity: await buildIdentityApp({ ...listener, baseUrl: config.publicIdentityUrl, rpcUrl: config.publicRpcUrl, pintDomainSalt: config.pintDomainSalt, sandbox: config.sandbox }),
       rpc: await buildRpcApp({
         ...listener,

@@ -140,10 +140,10 @@ async function startServiceListeners(name: ServiceName, config: Config, env: Rec
       recordAgentTokenUse: agentTokenUseRecorder(new FederatedClient("agents", new RemoteSubgraphTransport(subgraphUrl(config, "agents"), "agents", internalSecret), "gateway")),
     });
     const authenticator = createAuthenticator({ config, signingKey, users: new RemoteSubgraphTransport(subgraphUrl(config, "users"), "users", internalSecret), identity: new RemoteSubgraphTransport(subgraphUrl(config, "identity"), "identity", internalSecret), agents: new RemoteSubgraphTransport(subgraphUrl(config, "agents"), "agents", internalSecret), rateLimits });
-    const app = await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy, http: config.http, limits: config.graphql.limits, ide: config.graphql.ide });
+    const app = await buildGraphqlApp({ server: gateway.server, agentServer: gateway.agentServer, logger, authenticator, trustProxy: config.trustProxy, http: config.http, limits: config.graphql.limits, ide: config.graphql.ide, known: gateway.known });
     const url = await listen(app, { name: "graphql", port: config.graphqlPort, host: config.host, path: "/graphql" });
     // the adapter's way in (GATEWAY_URL): signed requests only, on the internal network alone
-    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticator, internalSecret, replays, http: config.http, limits: config.graphql.limits });
+    const internal = await buildInternalGraphqlApp({ server: gateway.server, logger, authenticator, internalSecret, replays, http: config.http, limits: config.graphql.limits, known: gateway.known });
     const internalUrl = await listen(internal, { name: "graphql-internal", port: config.gatewayInternalPort, host: config.host, path: "/graphql" });
     return {
       urls: [url, internalUrl],

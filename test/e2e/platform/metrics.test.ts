@@ -67,6 +67,15 @@ describe("GET /metrics (METRICS_PORT)", () => {
     expect(sample(text, "platform_graphql_operations_total", { operation: "CurrentUser", type: "query", outcome: "ok" })).toBeGreaterThanOrEqual(1);
   });
 
+  it("counts a query POSTed again once per answer, though Apollo Server no longer runs it (gateway/known-operations.ts)", async () => {
+    const { jwt } = await platform.createUser();
+    const graphql = () => fetch(platform.urls.graphql, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": jwt }, body: JSON.stringify({ query: "query DashboardAgain { me { id } }" }) });
+    for (let run = 0; run < 3; run++) expect((await graphql()).status).toBe(200);
+    const text = await scrape();
+    expect(sample(text, "platform_graphql_operations_total", { operation: "DashboardAgain", type: "query", outcome: "ok" })).toBe(3);
+    expect(sample(text, "platform_graphql_operation_duration_seconds_count", { operation: "DashboardAgain" })).toBe(3);
+  });
+
   it("reports job queues, webhook outcomes, rate-limit refusals and the database pool", async () => {
     await platform.createUser();
     for (let i = 0; i < 4; i++) await platform.api("/v0/user/me", { jwt: "not-a-jwt" });
