@@ -78,6 +78,19 @@ export interface ListenerOptions {
   observeProblems?: (problem: ProblemDetail) => void;
 }
 
+/** The platform host's /openapi.json: its routes and webhook receivers (sandbox routes only in sandbox mode). */
+export function platformDocument(options: Pick<ListenerOptions, "baseUrl" | "docsUrl" | "corsOrigins">, routes: Route[], webhooks: WebhookReceiver[]): Record<string, unknown> {
+  return buildOpenApiDocument({
+    title: "Platform API",
+    description:
+      "The financial platform's API: end users' accounts and what they hold and do, from sign-up and KYC to cards, transactions and the agents that act for them, and the receivers of the providers' webhooks. Organisations, API keys and the outgoing events an organisation's webhook endpoints receive are documented by the identity host ({sis_url}/openapi.json, the events under `webhooks`).",
+    notes: [corsDescription(options.corsOrigins ?? [])],
+    serverUrl: options.baseUrl,
+    docsUrl: options.docsUrl,
+    routes: [...routes, ...webhooks.map(webhookDocumentation)],
+  });
+}
+
 /**
  * `jwks`: the public keys of the platform signing key, served at `/.well-known/jwks.json` (they
  * verify SIWE session tokens). `sandbox`: SANDBOX; without it the Sandbox-tagged routes do not
@@ -86,14 +99,7 @@ export interface ListenerOptions {
 export function buildPlatformApp(options: ListenerOptions & { jwks?: JSONWebKeySet; webhooks?: WebhookReceiver[]; sandbox?: boolean; assistant?: Assistant }): Promise<FastifyInstance> {
   const webhooks = options.webhooks ?? [];
   const routes = options.sandbox ? platformRoutes : platformRoutes.filter((route) => route.tag !== SANDBOX_TAG);
-  const document = buildOpenApiDocument({
-    title: "Platform API",
-    description:
-      "Users, KYC, wallets and onboarding of the financial platform (spec sections 2-5). The outgoing events an organisation's webhook endpoints receive are documented by the identity host ({sis_url}/openapi.json, under `webhooks`), beside the endpoints and the events API.\n\n" + corsDescription(options.corsOrigins ?? []),
-    serverUrl: options.baseUrl,
-    docsUrl: options.docsUrl,
-    routes: [...routes, ...webhooks.map(webhookDocumentation)],
-  });
+  const document = platformDocument(options, routes, webhooks);
   const [reads, writes] = [agentTools(routes), agentActions(routes)];
   // chat runs reads only; it may propose the agent writes, which the user confirms
   const services: ChatServices = { assistant: options.assistant ?? new OfflineAssistant(), tools: reads, actions: writes };

@@ -5,15 +5,21 @@ import { AppError } from "../../lib/errors/app-error.ts";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RETENTION_MS } from "../../lib/idempotency.ts";
 import { errorDefinition, type ErrorCode } from "../../lib/errors/catalogue.ts";
 import { jsonInvalid, MAX_JSON_DEPTH } from "../../lib/json-body.ts";
-import { renderProblem, type ProblemContext } from "./problem.ts";
+import { renderProblem, type ProblemContext, type ProblemDetail } from "./problem.ts";
 import { exampleRequest } from "./tool-request.ts";
-import { AGENT_ACTION_TAG, AGENT_TOOL_TAG, agentScopeOf, routeErrorCodes, SANDBOX_TAG, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
+import { AGENT_ACTION_TAG, AGENT_TOOL_TAG, agentScopeOf, routeErrorCodes, type Route, type RouteErrorFacts, type SecurityScheme } from "./route.ts";
 import { COMPONENTS } from "./components.ts";
+import { TAG_DESCRIPTIONS } from "./tags.ts";
 import { problemSchema } from "./schemas.ts";
 
 export interface OpenApiOptions {
   title: string;
+  /** what the host is: the first paragraph of `info.description`; a list of its tags follows, then `notes` */
   description: string;
+  /** paragraphs after the list of tags (CORS) */
+  notes?: string[];
+  /** tags of operations the caller adds to the document itself (the RPC host's), declared first */
+  tags?: string[];
   /** the host's public URL: the `type` URIs of the examples; the document's server is its path (documentServer) */
   serverUrl: string;
   routes: DocumentedRoute[];
@@ -163,8 +169,10 @@ function validationExample(route: DocumentedRoute): AppError {
 }
 
 /** One ProblemDetail example per code, keyed by the code, rendered as this host renders it. */
-function problemExamples(route: DocumentedRoute, codes: ErrorCode[], context: ProblemContext): Record<string, { summary: string; value: unknown }> {
-  const examples: Record<string, { summary: string; value: unknown }> = {};
+type ProblemExamples = Record<string, { summary: string; value: ProblemDetail }>;
+
+function problemExamples(route: DocumentedRoute, codes: ErrorCode[], context: ProblemContext): ProblemExamples {
+  const examples: ProblemExamples = {};
   for (const code of codes) {
     const error = code === "GEN-422-001" ? validationExample(route) : new AppError(code);
     examples[code] = { summary: errorDefinition(code).title, value: renderProblem(error, context) };
@@ -198,6 +206,10 @@ function bodyRules(route: DocumentedRoute): Map<number, string[]> {
   return rules;
 }
 
+/** An operation's Response Object, or a reference to a shared one (components/responses). */
+type Response = { description: string; content?: Record<string, { schema: Record<string, unknown>; examples?: ProblemExamples }>; headers?: Record<string, HeaderObject> };
+type Operation = { operationId: string; responses: Record<string, Response | { $ref: string }> };
+
 function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, "instance">) {
   const headers = [
     { name: "X-Timestamp-Format", in: "header", required: false, description: "Exactly `iso8601` (lower case) for ISO 8601 timestamps, `YYYY-MM-DDTHH:MM:SSZ` in UTC; any other value (`ISO8601` included) or none means epoch milliseconds, and is not rejected.", schema: { type: "string", examples: ["iso8601"] } },
@@ -205,7 +217,7 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
     ...(route.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ...(route.requestHeaders ?? []).map(({ schema, ...header }) => ({ ...header, in: "header", schema: schema ?? { type: "string" } })),
   ];
-  const responses: Record<string, unknown> = {};
+  const responses: Record<string, Response> = {};
   for (const [status, doc] of Object.entries(route.responses)) {
     responses[status] = { description: doc.description, ...(doc.schema && { content: { "application/json": { schema: jsonSchema(doc.schema) } } }) };
   }
@@ -219,13 +231,13 @@ function operation(route: DocumentedRoute, problemContext: Omit<ProblemContext, 
     responses[status] = {
       description: errorDescription(status, codes, rules.get(status)),
       content: {
-        "application/problem+json": { schema: jsonSchema(problemSchema(status)), examples: problemExamples(route, codes, { ...problemContext, instance: route.path }) },
+        "application/problem+json": { schema: jsonSchema(problemSchema(status)), examples: problemExamples(route, codes, { ...problemContext, instance: SHARED_INSTANCE }) },
       },
     };
   }
   for (const [status, response] of Object.entries(responses)) {
     const headers = responseHeaders(route, Number(status));
-    if (Object.keys(headers).length > 0) (response as { headers?: unknown }).headers = headers;
+    if (Object.keys(headers).length > 0) response.headers = headers;
   }
   return {
     operationId: route.operationId,
@@ -248,6 +260,8 @@ function webhookOperation(webhook: DocumentedWebhook) {
     parameters: webhook.headers.map((header) => ({ ...header, in: "header" })),
     requestBody: { required: true, content: { "application/json": { schema: jsonSchema(webhook.body) } } },
     responses: Object.fromEntries(Object.entries(webhook.responses).map(([status, description]) => [status, { description }])),
+    // the request is signed (its headers), not sent with a credential of a security scheme
+    security: [],
   };
 }
 
@@ -263,15 +277,6 @@ const SECURITY_SCHEMES: Record<SecurityScheme, Record<string, string>> = {
 
 /** The trace id shown in error examples (answers carry the request's own, also in `x-request-id`). */
 const EXAMPLE_TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
-
-/** The OpenAPI 3.1 document, generated from the same route tables that serve and validate. */
-const TAG_DESCRIPTIONS: Record<string, string> = {
-  [AGENT_TOOL_TAG]:
-    "Read-oriented operations meant for AI agents (spec 1), every one a GET that changes nothing: an agent token (`x-platform-token`, issued with POST /v0/agent/tokens) with the read scope an operation names may call it; the same token is refused everywhere else but the AgentAction operations (403 `AGT-403-002`). These are the tools the chat assistant and MCP offer every agent. Amounts are decimal strings, timestamps epoch milliseconds unless `X-Timestamp-Format: iso8601`.",
-  [AGENT_ACTION_TAG]:
-    "Writes an AI agent may make on its user's behalf, apart from the read-only AgentTool operations: only an agent token holding the write scope an operation names may call it (any other: 403 `AGT-403-001`), and MCP lists it only to such a token, as a tool that changes things (`readOnlyHint: false`; `destructiveHint` on deletes and cancels). Not part of the AgentTool contract (`/graphql/agent`).",
-  [SANDBOX_TAG]: "Sandbox mode only (`SANDBOX=true`): helpers that play external providers offline. They do not exist, and are not documented, outside sandbox mode.",
-};
 
 /**
  * The document's server: the public URL's path, relative to where the document was read. "Try it
@@ -298,10 +303,94 @@ export function corsDescription(origins: readonly string[]): string {
   );
 }
 
+/** The `instance` of the examples of a response several operations share: the path of whichever request was refused. */
+const SHARED_INSTANCE = "{path}";
+
+/** The response with its problem examples' `instance` set to `instance`, the original untouched. */
+function withInstance(response: Response, instance: string): Response {
+  const examples = response.content?.["application/problem+json"]?.examples;
+  if (!examples) return response;
+  const copy = structuredClone(response);
+  for (const example of Object.values(copy.content!["application/problem+json"]!.examples!)) example.value.instance = instance;
+  return copy;
+}
+
+/**
+ * Error responses that several operations answer alike (description, schema, headers and
+ * examples the same, the examples' `instance` apart) are written once under
+ * `components/responses` and referenced: repeated per operation, the same 401, 429 and 5xx
+ * answers were most of a document's bytes. One is named by its codes (`USR-401-001_USR-401-002`),
+ * and a second response with the same codes by the first operation answering it too. A response
+ * only one operation answers stays inline, its examples' `instance` the operation's path.
+ */
+function shareErrorResponses(paths: Record<string, Record<string, Operation>>): Record<string, Response> {
+  const answers = new Map<string, { response: Response; uses: { path: string; operation: Operation; status: string }[] }>();
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const operation of Object.values(methods)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!("description" in response) || !response.content?.["application/problem+json"]?.examples) continue;
+        const key = JSON.stringify(response);
+        const answer = answers.get(key) ?? { response, uses: [] };
+        answer.uses.push({ path, operation, status });
+        answers.set(key, answer);
+      }
+    }
+  }
+  const shared: Record<string, Response> = {};
+  for (const { response, uses } of answers.values()) {
+    if (uses.length === 1) {
+      const [{ path, operation, status }] = uses as [(typeof uses)[0]];
+      operation.responses[status] = withInstance(response, path);
+      continue;
+    }
+    const codes = Object.keys(response.content!["application/problem+json"]!.examples!).join("_");
+    const name = codes in shared ? `${codes}.${uses[0]!.operation.operationId}` : codes;
+    shared[name] = response;
+    for (const { operation, status } of uses) operation.responses[status] = { $ref: `#/components/responses/${name}` };
+  }
+  return shared;
+}
+
+type Schema = { [key: string]: unknown };
+
+/**
+ * A union with a `discriminator` lists its object types inline (TypeBox, titled by their GraphQL
+ * names), where a discriminator can only select named schemas: each member becomes a component
+ * under its title, the union refers to them, and the discriminator maps each member's value of
+ * the property to it. Every member must answer the property as a required constant.
+ */
+function nameDiscriminatedMembers(node: unknown, schemas: Record<string, unknown>): void {
+  if (Array.isArray(node)) return node.forEach((item) => nameDiscriminatedMembers(item, schemas));
+  if (typeof node !== "object" || node === null) return;
+  for (const value of Object.values(node)) nameDiscriminatedMembers(value, schemas);
+  const schema = node as Schema;
+  const discriminator = schema.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
+  const union = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  if (!discriminator || !union || discriminator.mapping) return;
+  const mapping: Record<string, string> = {};
+  union.forEach((member, index) => {
+    const name = member.title as string | undefined;
+    const value = (member.properties as Record<string, Schema> | undefined)?.[discriminator.propertyName]?.const;
+    if (!name || typeof value !== "string" || !(member.required as string[] | undefined)?.includes(discriminator.propertyName)) {
+      throw new Error(`a member of a union discriminated by ${discriminator.propertyName} needs a title and a required constant ${discriminator.propertyName}`);
+    }
+    if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(member)) throw new Error(`two components are named ${name}`);
+    schemas[name] = member;
+    mapping[value] = `#/components/schemas/${name}`;
+    union[index] = { $ref: mapping[value] };
+  });
+  discriminator.mapping = mapping;
+}
+
+/** The API's terms, in every document's `info`: the project grants no licence (SPDX has no id for that, hence a LicenseRef). */
+const LICENSE = { name: "Proprietary", identifier: "LicenseRef-Proprietary" };
+
+/** The OpenAPI 3.1 document, generated from the same route tables that serve and validate. */
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, Operation>> = {};
   const problemContext = { trace_id: EXAMPLE_TRACE_ID, base_url: options.serverUrl, docs_url: options.docsUrl ?? options.serverUrl, style: options.errorStyle ?? "platform" } as const;
   for (const route of options.routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, problemContext);
+  const responses = shareErrorResponses(paths);
   const used = new Set(options.routes.flatMap((r): SecurityScheme[] => (agentScopeOf(r) ? [...r.security, "AgentToken"] : r.security)));
   const schemas: Record<string, unknown> = {};
   for (const component of [...COMPONENTS, ...(options.schemas ?? [])]) {
@@ -311,15 +400,20 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     if (name in schemas) throw new Error(`two components are named ${name}`);
     schemas[name] = schema;
   }
+  const webhooks = options.webhooks?.length ? Object.fromEntries(options.webhooks.map((webhook) => [webhook.name, { post: webhookOperation(webhook) }])) : undefined;
+  for (const part of [paths, responses, webhooks, Object.values(schemas)]) nameDiscriminatedMembers(part, schemas);
+  const tags = [...new Set([...(options.tags ?? []), ...options.routes.flatMap(routeTags), ...(options.webhooks ?? []).map((webhook) => webhook.tag)])];
+  const covers = `Operations by tag: ${tags.join(", ").replace(/, ([^,]*)$/, " and $1")}.`;
   return {
     openapi: "3.1.0",
-    info: { title: options.title, version: SPEC_VERSION, description: options.description },
+    info: { title: options.title, version: SPEC_VERSION, description: [options.description, covers, ...(options.notes ?? [])].join("\n\n"), license: LICENSE },
     servers: [documentServer(options.serverUrl)],
-    tags: [...new Set([...options.routes.flatMap(routeTags), ...(options.webhooks ?? []).map((webhook) => webhook.tag)])].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
+    tags: tags.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
     paths,
-    ...(options.webhooks?.length && { webhooks: Object.fromEntries(options.webhooks.map((webhook) => [webhook.name, { post: webhookOperation(webhook) }])) }),
+    ...(webhooks && { webhooks }),
     components: {
       schemas,
+      ...(Object.keys(responses).length > 0 && { responses }),
       securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name as SecurityScheme))),
     },
   };

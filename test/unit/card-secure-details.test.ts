@@ -4,6 +4,7 @@ import { buildOpenApiDocument } from "../../rest-adapter/route-kit/openapi.ts";
 import { cardSecureDetailsRoutes } from "../../rest-adapter/routes/card-secure-details.ts";
 import { cardDetailsMessage } from "../../subgraphs/finance/cards/card-details-challenge.ts";
 import { revealRetryAfterSeconds } from "../../subgraphs/finance/cards/reveal-card-details.ts";
+import { responsesOf } from "../support/openapi-document.ts";
 
 const NOW = new Date("2026-11-23T12:00:00.000Z");
 const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
@@ -46,7 +47,7 @@ describe("the secure-details routes", () => {
   it("take a JWT only and document Cache-Control: no-store on every answer of the reveal", () => {
     for (const route of cardSecureDetailsRoutes) expect(route.security).toEqual(["PlatformJwt"]);
     const document = buildOpenApiDocument({ title: "t", description: "d", serverUrl: "https://api.example.com", routes: cardSecureDetailsRoutes }) as any;
-    const responses = document.paths["/v0/cards/{card_id}/secure-details"].post.responses as Record<string, { headers?: Record<string, { schema: unknown }> }>;
+    const responses = responsesOf(document, document.paths["/v0/cards/{card_id}/secure-details"].post) as Record<string, { headers?: Record<string, { schema: unknown }> }>;
     for (const status of ["200", "403", "404", "409", "429"]) expect(responses[status]!.headers?.["cache-control"]?.schema).toEqual({ type: "string", const: "no-store" });
     expect(document.paths["/v0/cards/{card_id}/secure-details/challenge"].post.responses["201"].headers).toBeUndefined();
   });

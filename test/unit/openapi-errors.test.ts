@@ -11,6 +11,7 @@ import { COMPONENTS } from "../../rest-adapter/route-kit/components.ts";
 import { problemSchema } from "../../rest-adapter/route-kit/schemas.ts";
 import { platformWebhooks } from "../../rest-adapter/webhooks/index.ts";
 import { webhookDocumentation } from "../../rest-adapter/webhooks/webhooks.ts";
+import { responsesOf } from "../support/openapi-document.ts";
 
 // ajv and ajv-formats are CommonJS with a default export
 const Ajv = AjvModule.default ?? AjvModule;
@@ -99,9 +100,10 @@ describe("error responses in the OpenAPI document", () => {
     for (const component of COMPONENTS) ajv.addSchema(component);
     const validators = new Map([422, 500].map((status) => [status, ajv.compile(problemSchema(status))]));
     for (const style of [{}, { errorStyle: "identity" as const, docsUrl: "http://docs.test" }]) {
-      for (const [path, methods] of Object.entries(document(everyRoute, style).paths)) {
+      const built = document(everyRoute, style);
+      for (const [path, methods] of Object.entries(built.paths)) {
         for (const [method, op] of Object.entries(methods)) {
-          for (const [status, response] of Object.entries(op.responses)) {
+          for (const [status, response] of Object.entries(responsesOf(built, op))) {
             expect(typeof response.description, `${method} ${path} ${status}`).toBe("string");
             const examples = response.content?.["application/problem+json"]?.examples ?? {};
             for (const [code, example] of Object.entries<{ value: { error_code: string; status: number } }>(examples)) {

@@ -6,6 +6,7 @@ import { sampleEventData } from "../../lib/contracts/event-samples.ts";
 import { identityRoutes } from "../../rest-adapter/hosts/identity.ts";
 import { buildOpenApiDocument } from "../../rest-adapter/route-kit/openapi.ts";
 import { eventPayloadComponents, outgoingEventWebhooks } from "../../rest-adapter/webhooks/outgoing-events.ts";
+import { refsIn, resolveRef } from "../support/openapi-document.ts";
 
 // ajv and ajv-formats are CommonJS with a default export
 const Ajv = AjvModule.default ?? AjvModule;
@@ -24,16 +25,6 @@ const document = buildOpenApiDocument({
 }) as any;
 
 const bodyOf = (type: string) => document.webhooks[type].post.requestBody.content["application/json"].schema;
-
-function refs(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) for (const item of value) refs(item, found);
-  else if (value && typeof value === "object")
-    for (const [key, item] of Object.entries(value)) {
-      if (key === "$ref" && typeof item === "string") found.push(item);
-      else refs(item, found);
-    }
-  return found;
-}
 
 function envelope(type: EventType, data: unknown) {
   return { id: "evt_01jz", type, api_version: document.info.version, created_at: 1_795_694_400_000, environment_id: "org_1:env_1", resource: { type: type.split(".")[0], id: "x_1" }, data };
@@ -61,7 +52,7 @@ describe("the identity document's webhooks", () => {
       if (type in EVENT_PAYLOADS) expect(document.components.schemas[data.$ref.replace("#/components/schemas/", "")], type).toBeDefined();
       else expect(data, type).toMatchObject({ type: "object", additionalProperties: true });
     }
-    for (const ref of refs(document)) expect(document.components.schemas[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
+    for (const ref of refsIn(document)) expect(resolveRef(document, ref), ref).toBeDefined();
   });
 
   it("refuses a payload schema named like another component, which would replace it", () => {

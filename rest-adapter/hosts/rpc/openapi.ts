@@ -128,20 +128,19 @@ function rpcOperation(options: RpcOpenApiOptions, withPathKey: boolean) {
 }
 
 export function buildRpcOpenApiDocument(options: RpcOpenApiOptions): Record<string, unknown> {
-  const base = buildOpenApiDocument({ title: "RPC host", description: description(options), serverUrl: options.rpcUrl, routes: healthRoutes }) as {
-    tags: unknown[];
+  const base = buildOpenApiDocument({ title: "RPC host", description: description(options), tags: ["JSON-RPC"], serverUrl: options.rpcUrl, routes: healthRoutes }) as {
     paths: Record<string, unknown>;
     components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
   };
   return {
     ...base,
-    tags: [{ name: "JSON-RPC" }, ...base.tags],
     paths: {
       "/v0/rpc/{chain_id}": { post: rpcOperation(options, false) },
       "/v0/rpc/{chain_id}/{key}": { post: rpcOperation(options, true) },
       ...base.paths,
     },
     components: {
+      ...base.components,
       schemas: { ...base.components.schemas, ...schemas },
       securitySchemes: {
         ...base.components.securitySchemes,

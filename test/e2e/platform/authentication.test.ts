@@ -10,6 +10,7 @@ import { webhookDocumentation } from "../../../rest-adapter/webhooks/webhooks.ts
 import { TestIssuer } from "../../support/jwt-issuer.ts";
 import { randomAddress, startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { registrationBody } from "../../support/registration.ts";
+import { resolveRef } from "../../support/openapi-document.ts";
 
 /**
  * One platform with several providers active at once:
@@ -520,7 +521,7 @@ describe("GET /openapi.json", () => {
     expect(document.paths["/v0/user/"].post.security).toEqual([{ PlatformJwt: [] }]);
   });
 
-  it("resolves every $ref to a component", async () => {
+  it("resolves every $ref to a component: a schema, or an error response operations share", async () => {
     const document = await (await platform.api("/openapi.json")).json();
     const refs: string[] = [];
     JSON.stringify(document, (key, value) => {
@@ -529,8 +530,8 @@ describe("GET /openapi.json", () => {
     });
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) {
-      expect(ref).toMatch(/^#\/components\/schemas\/\w+$/);
-      expect(document.components.schemas[ref.split("/").at(-1)!], ref).toBeDefined();
+      expect(ref).toMatch(/^#\/components\/(schemas\/\w+|responses\/[\w.-]+)$/);
+      expect(resolveRef(document, ref), ref).toBeDefined();
     }
   });
 });

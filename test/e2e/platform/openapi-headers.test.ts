@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformRoutes } from "../../../rest-adapter/hosts/platform.ts";
+import { responsesOf } from "../../support/openapi-document.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 // Issue 25 item 7: the headers the spec names in prose (Idempotency-Key, the webhook signature
@@ -73,7 +74,7 @@ describe("response headers", () => {
     let seen = 0;
     for (const [id, operation] of operations(documents[host])) {
       for (const status of ["429", "503"]) {
-        const response = operation.responses[status];
+        const response = responsesOf(documents[host], operation)[status];
         if (!response) continue;
         seen++;
         expect(response.headers?.["Retry-After"], `${id} ${status}`).toMatchObject({ required: true, schema: { type: "integer" } });
@@ -85,6 +86,6 @@ describe("response headers", () => {
   it("keeps a route's fixed headers beside Retry-After", () => {
     const secrets = operations(documents.platform).find(([, operation]) => operation.responses["200"]?.headers?.["cache-control"]);
     expect(secrets, "a route with cache-control: no-store").toBeDefined();
-    expect(Object.keys(secrets![1].responses["429"]!.headers!).sort()).toEqual(["Retry-After", "cache-control"]);
+    expect(Object.keys(responsesOf(documents.platform, secrets![1])["429"].headers).sort()).toEqual(["Retry-After", "cache-control"]);
   });
 });

@@ -7,6 +7,7 @@ import { recordMovement, type MovementInput } from "../../../subgraphs/finance/t
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { ensureAsset, userWithWallet } from "../../support/finance.ts";
 import { expectCredentialCases, type RouteCall } from "../../support/route-cases.ts";
+import { responsesOf } from "../../support/openapi-document.ts";
 
 // Issue 9, the ledger: sandbox deposits, GET /v0/transactions/{id}, Idempotency-Key, balances
 // computed in SQL, overdrafts refused and concurrent requests (on PostgreSQL in e2e-postgres).
@@ -231,7 +232,7 @@ describe("Idempotency-Key", () => {
     const operation = document.paths["/v0/sandbox/deposits"].post;
     expect(operation.tags).toEqual(["Sandbox"]);
     expect(operation.parameters.find((p: { name: string }) => p.name === "Idempotency-Key")).toMatchObject({ in: "header", required: false, schema: { maxLength: 255 } });
-    expect(operation.responses["422"].description).toContain("TXN-422-001");
+    expect(responsesOf(document, operation)["422"].description).toContain("TXN-422-001");
     expect(document.paths["/v0/transactions/{transaction_id}"].get.tags).toEqual(["Transactions", "AgentTool"]);
   });
 });
