@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { appError } from "../../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../../lib/errors/catalogue.ts";
 import type { RateLimitedBy } from "./route.ts";
+import { StaticBody } from "./static-body.ts";
 
 /**
  * What every listener documents about itself: `/openapi.json`, an interactive reference of it at
@@ -16,17 +17,19 @@ import type { RateLimitedBy } from "./route.ts";
  */
 export function registerDocumentation(app: FastifyInstance, document: Record<string, unknown>): void {
   const title = ((document.info as { title?: string } | undefined)?.title ?? "API") + " reference";
-  app.get("/openapi.json", { config }, async () => document);
+  // serialised once, compressed once per coding (StaticBody): the document is hundreds of kilobytes
+  const openapi = StaticBody.of("application/json; charset=utf-8", JSON.stringify(document));
+  app.get("/openapi.json", { config }, async (request, reply) => openapi.send(request, reply));
   app.get("/docs", { config }, async (_request, reply) => reply.type("text/html; charset=utf-8").send(referencePage(title)));
   app.get("/docs/assets/:file", { config }, async (request, reply) => {
-    return sendSwaggerAsset(reply, (request.params as { file: string }).file);
+    return sendSwaggerAsset(request, reply, (request.params as { file: string }).file);
   });
   app.get("/errors/:code", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { code: string }).code, "/errors"));
   app.get("/docs/errors/:name", { config }, async (request, reply) => sendErrorPage(request, reply, (request.params as { name: string }).name, "/docs/errors"));
   app.get("/errors", { config }, async (request, reply) => sendErrorIndex(request, reply, "/errors"));
   app.get("/docs/errors", { config }, async (request, reply) => sendErrorIndex(request, reply, "/docs/errors"));
   // browsers ask every page's origin for it
-  app.get("/favicon.ico", { config }, async (_request, reply) => sendSwaggerAsset(reply, "favicon-32x32.png"));
+  app.get("/favicon.ico", { config }, async (request, reply) => sendSwaggerAsset(request, reply, "favicon-32x32.png"));
 }
 
 /** Documents are static and in memory: counting them per address (a database write with the shared store) would cost more than serving them. */
@@ -132,14 +135,17 @@ function referencePage(title: string): string {
 <script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/reference.js"></script></body></html>`;
 }
 
-/** One of swagger-ui-dist's files, cached by browsers for a day. */
-async function sendSwaggerAsset(reply: FastifyReply, file: string) {
-  const asset = await swaggerAsset(file);
-  return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
+/** One of swagger-ui-dist's files (or the page's script), cached by browsers for a day; a file not in the list is a 404. */
+function sendSwaggerAsset(request: FastifyRequest, reply: FastifyReply, file: string) {
+  const asset = ASSETS.get(file);
+  if (!asset) throw appError("GEN-404-001", `No documentation asset ${file} exists.`);
+  return asset.send(request, reply);
 }
 
 /** Outside the page so a Content-Security-Policy without 'unsafe-inline' scripts lets it run. */
 const REFERENCE_SCRIPT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui", deepLinking: true, displayRequestDuration: true });\n`;
+
+const ASSET_CACHE = { "cache-control": "public, max-age=86400" };
 
 const ASSET_TYPES: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
@@ -148,17 +154,11 @@ const ASSET_TYPES: Record<string, string> = {
   "favicon-16x16.png": "image/png",
 };
 
-const assets = new Map<string, Promise<Buffer>>();
-
-async function swaggerAsset(file: string): Promise<{ type: string; body: Buffer | string }> {
-  if (file === "reference.js") return { type: "text/javascript; charset=utf-8", body: REFERENCE_SCRIPT };
-  const type = ASSET_TYPES[file];
-  if (!type) throw appError("GEN-404-001", `No documentation asset ${file} exists.`);
-  let body = assets.get(file);
-  if (!body) {
-    // read on first use: the 1.5 MB bundle costs nothing at start-up or for clients that never open /docs
-    body = readFile(join(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")), file));
-    assets.set(file, body);
-  }
-  return { type, body: await body };
-}
+/** Read on first use (the 1.7 MB bundle costs nothing at start-up or for clients that never open /docs), compressed once per coding, shared by every listener. */
+const ASSETS = new Map<string, StaticBody>([
+  ["reference.js", StaticBody.of("text/javascript; charset=utf-8", REFERENCE_SCRIPT, ASSET_CACHE)],
+  ...Object.entries(ASSET_TYPES).map(([file, type]): [string, StaticBody] => [
+    file,
+    new StaticBody(type, () => readFile(join(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")), file)), ASSET_CACHE),
+  ]),
+]);

@@ -1,8 +1,11 @@
+import { request } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../../../lib/errors/catalogue.ts";
 import { prefersHtml } from "../../../rest-adapter/route-kit/docs.ts";
 import { renderProblem } from "../../../rest-adapter/route-kit/problem.ts";
+import { refsIn, resolveRef } from "../../support/openapi-document.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
@@ -42,6 +45,83 @@ describe("the API reference at /docs", () => {
       expect(response.status, file).toBe(404);
       expect((await response.json()).error_code).toBe("GEN-404-001");
     }
+  });
+});
+
+/** A GET as sent, without fetch's own Accept-Encoding and decoding: the bytes and headers as answered. */
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+// Issue 32 item 4: /openapi.json was 1.58 MB, never compressed, and /docs took 5-9 s to load.
+describe("the documents and the reference's assets, compressed", () => {
+  it.each(["platform", "identity", "rpc"] as const)("%s: /openapi.json as is without Accept-Encoding, gzip or br when accepted, the same JSON each way", async (host) => {
+    const url = `${platform.urls[host]}/openapi.json`;
+    const identity = await rawGet(url);
+    expect(identity.status).toBe(200);
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.headers["content-type"]).toMatch(/^application\/json/);
+    expect(identity.headers.vary).toMatch(/Accept-Encoding/);
+    const document = JSON.parse(identity.body.toString("utf8"));
+    // lean: the platform's was 1.58 MB, 827 KB of it the same error responses per operation
+    expect(identity.body.length).toBeLessThan(host === "rpc" ? 60_000 : 950_000);
+    for (const ref of refsIn(document)) expect(resolveRef(document, ref), ref).toBeDefined();
+    expect(await (await fetch(url)).json()).toEqual(document);
+
+    const gzip = await rawGet(url, { "accept-encoding": "gzip" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gzip.headers.vary).toMatch(/Accept-Encoding/);
+    expect(JSON.parse(gunzipSync(gzip.body).toString("utf8"))).toEqual(document);
+    expect(gzip.body.length).toBeLessThan(identity.body.length / 4);
+    expect(Number(gzip.headers["content-length"])).toBe(gzip.body.length);
+
+    const br = await rawGet(url, { "accept-encoding": "gzip, deflate, br" });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(JSON.parse(brotliDecompressSync(br.body).toString("utf8"))).toEqual(document);
+    expect((await rawGet(url, { "accept-encoding": "identity" })).headers["content-encoding"]).toBeUndefined();
+    expect((await rawGet(url, { "accept-encoding": "gzip;q=0, br;q=0" })).body).toEqual(identity.body);
+
+    // each coding its own ETag; a cache holding one revalidates it with a 304 and no body
+    const etags = [identity, gzip, br].map((answer) => answer.headers.etag as string);
+    expect(new Set(etags).size).toBe(3);
+    const revalidated = await rawGet(url, { "accept-encoding": "gzip", "if-none-match": etags[1]! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect((await rawGet(url, { "accept-encoding": "gzip", "if-none-match": etags[0]! })).status).toBe(200);
+    // compressed once, then the same bytes for every request
+    expect((await rawGet(url, { "accept-encoding": "gzip" })).body).toEqual(gzip.body);
+  });
+
+  it("compresses Swagger UI's script and stylesheet, and leaves its icon and a small script as they are", async () => {
+    const base = `${platform.urls.platform}/docs/assets`;
+    for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"]) {
+      const plain = await rawGet(`${base}/${file}`);
+      const gzip = await rawGet(`${base}/${file}`, { "accept-encoding": "gzip" });
+      expect(gzip.headers["content-encoding"], file).toBe("gzip");
+      expect(gzip.headers["cache-control"], file).toBe("public, max-age=86400");
+      expect(gunzipSync(gzip.body).equals(plain.body), file).toBe(true);
+      expect(gzip.body.length, file).toBeLessThan(plain.body.length / 3);
+    }
+    for (const file of ["favicon-32x32.png", "reference.js"]) {
+      const answer = await rawGet(`${base}/${file}`, { "accept-encoding": "gzip, br" });
+      expect(answer.status, file).toBe(200);
+      expect(answer.headers["content-encoding"], file).toBeUndefined();
+    }
+  });
+
+  it("keeps CORS's Vary: Origin beside Accept-Encoding", async () => {
+    const answer = await rawGet(`${platform.urls.platform}/openapi.json`, { origin: "http://localhost:3000", "accept-encoding": "gzip" });
+    expect(answer.headers.vary).toMatch(/Origin/);
+    expect(answer.headers.vary).toMatch(/Accept-Encoding/);
   });
 });
 
