@@ -11,6 +11,7 @@ import { BoundedMap } from "../lib/bounded-map.ts";
 import { appError } from "../lib/errors/app-error.ts";
 import { CompiledOperations } from "../lib/graphql/compiled-operation.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
+import { parseVariablesAsSubgraphs } from "../lib/graphql/scalars.ts";
 import { SingleFetchShortcut } from "./single-fetch.ts";
 import { KnownOperations } from "./known-operations.ts";
 import { reuseGatewayOperations } from "./operation-cache.ts";
@@ -196,6 +197,7 @@ export class Gateway {
         },
         onSchemaLoadOrUpdate: (callback) =>
           gateway.onSchemaLoadOrUpdate((schemaContext) => {
+            parseVariablesAsSubgraphs(schemaContext.apiSchema);
             instance!.apiSchema = schemaContext.apiSchema;
             shortcut.schemaLoaded(schemaContext.apiSchema);
             known.schemaLoaded();

@@ -1,4 +1,4 @@
-import { GraphQLScalarType, Kind } from "graphql";
+import { GraphQLScalarType, isScalarType, Kind, type GraphQLSchema } from "graphql";
 
 /**
  * Instants cross GraphQL as epoch milliseconds (spec 2.1's default), so the REST adapter only
@@ -43,3 +43,17 @@ export const JSONScalar = new GraphQLScalarType<unknown, unknown>({
   serialize: (value) => value,
   parseValue: (value) => value,
 });
+
+/**
+ * Gives a schema built from the supergraph, whose custom scalars take any value, our scalars'
+ * variable parsing: the gateway then refuses a variable a subgraph would refuse before planning,
+ * 400 BAD_USER_INPUT from an operation's first run on, as the single-fetch shortcut answers
+ * (through the gateway a subgraph refused it, a 200 with an internal error). Literals and output
+ * stay the supergraph's: validation and the values the gateway passes through do not change.
+ */
+export function parseVariablesAsSubgraphs(schema: GraphQLSchema): void {
+  for (const scalar of [TimestampScalar, JSONObjectScalar, JSONScalar]) {
+    const type = schema.getType(scalar.name);
+    if (isScalarType(type)) type.parseValue = scalar.parseValue;
+  }
+}
