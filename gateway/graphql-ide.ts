@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { appError } from "../lib/errors/app-error.ts";
+import { StaticBody } from "../lib/static-body.ts";
 
 /**
  * GraphiQL for browsers on the public GraphQL listener (GRAPHQL_IDE): a GET to `/graphql` or
@@ -40,11 +41,13 @@ export function sendIdePage(reply: FastifyReply, endpoint: string): FastifyReply
 <script src="${IDE_ASSETS_PATH}/graphiql.min.js"></script><script src="${IDE_ASSETS_PATH}/ide.js"></script></body></html>`);
 }
 
-/** The IDE's files, cached by browsers for a day like /docs' (documents: never rate limited, no credential). */
+/** The IDE's files, cached by browsers for a day like /docs' and compressed like them (documents: never rate limited, no credential). */
 export function registerIdeAssets(app: FastifyInstance): void {
   app.get(`${IDE_ASSETS_PATH}/:file`, async (request, reply) => {
-    const asset = await ideAsset((request.params as { file: string }).file);
-    return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(asset.body);
+    const file = (request.params as { file: string }).file;
+    const asset = ASSETS.get(file);
+    if (!asset) throw appError("GEN-404-001", `No GraphQL IDE asset ${file} exists.`);
+    return asset.send(request, reply);
   });
 }
 
@@ -80,18 +83,14 @@ const FILES: Record<string, { package: string; path: string; type: string }> = {
   "react-dom.production.min.js": { package: "react-dom", path: "umd/react-dom.production.min.js", type: JAVASCRIPT },
 };
 
-const files = new Map<string, Promise<Buffer>>();
+const ASSET_CACHE = { "cache-control": "public, max-age=86400" };
 
-async function ideAsset(file: string): Promise<{ type: string; body: Buffer | string }> {
-  if (file === "ide.js") return { type: JAVASCRIPT, body: START_SCRIPT };
-  if (file === "ide.css") return { type: CSS, body: PAGE_STYLE };
-  const known = FILES[file];
-  if (!known) throw appError("GEN-404-001", `No GraphQL IDE asset ${file} exists.`);
-  let body = files.get(file);
-  if (!body) {
-    // read on first use: 1.3 MB that costs nothing to a listener no browser opens
-    body = readFile(join(dirname(createRequire(import.meta.url).resolve(`${known.package}/package.json`)), known.path));
-    files.set(file, body);
-  }
-  return { type: known.type, body: await body };
-}
+// each read on first use (1.3 MB that costs nothing to a listener no browser opens), compressed once per coding
+const ASSETS = new Map<string, StaticBody>([
+  ["ide.js", StaticBody.of(JAVASCRIPT, START_SCRIPT, ASSET_CACHE)],
+  ["ide.css", StaticBody.of(CSS, PAGE_STYLE, ASSET_CACHE)],
+  ...Object.entries(FILES).map(([file, known]): [string, StaticBody] => [
+    file,
+    new StaticBody(known.type, () => readFile(join(dirname(createRequire(import.meta.url).resolve(`${known.package}/package.json`)), known.path)), ASSET_CACHE),
+  ]),
+]);

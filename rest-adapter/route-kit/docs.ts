@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { appError } from "../../lib/errors/app-error.ts";
 import { ERROR_CATALOGUE, errorTypeName, type ErrorCode } from "../../lib/errors/catalogue.ts";
 import type { RateLimitedBy } from "./route.ts";
-import { StaticBody } from "./static-body.ts";
+import { StaticBody } from "../../lib/static-body.ts";
 
 /**
  * What every listener documents about itself: `/openapi.json`, an interactive reference of it at

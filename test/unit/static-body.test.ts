@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { negotiateCoding } from "../../rest-adapter/route-kit/static-body.ts";
+import { negotiateCoding } from "../../lib/static-body.ts";
 
 // The documents and Swagger UI's assets go out compressed to clients that accept it
 // (test/e2e/platform/docs.test.ts serves them); which coding an Accept-Encoding asks for:

@@ -84,6 +84,13 @@ describe("the GraphQL IDE", () => {
     expect(start).toContain("GraphiQL.createFetcher");
     expect(start).not.toMatch(/https?:|cdn/i);
     expect(bodies.get("/graphql/ide/graphiql.min.js")).toContain("GraphiQL");
+    // compressed and revalidated as /docs' assets are (lib/static-body.ts): fetch asks for gzip
+    const bundle = await fetch(origin(platform) + "/graphql/ide/graphiql.min.js");
+    expect(bundle.headers.get("content-encoding")).toMatch(/^(br|gzip)$/);
+    expect(bundle.headers.get("vary")).toMatch(/Accept-Encoding/);
+    expect(await bundle.text()).toBe(bodies.get("/graphql/ide/graphiql.min.js"));
+    const again = await fetch(origin(platform) + "/graphql/ide/graphiql.min.js", { headers: { "if-none-match": bundle.headers.get("etag")! } });
+    expect(again.status).toBe(304);
     // GraphiQL's stylesheet loads nothing: its fonts and images are data: URLs, which the CSP allows
     const urls = [...bodies.get("/graphql/ide/graphiql.min.css")!.matchAll(/url\(\s*["']?([^"')]+)/g)].map((match) => match[1]!);
     expect(urls.length).toBeGreaterThan(0);
