@@ -1,0 +1,169 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUBGRAPH_NAMES, SUBGRAPHS, type SubgraphName } from "../../../lib/graphql/subgraph-registry.ts";
+import { readSupergraph } from "../../../server/supergraph.ts";
+import { platformAuthenticator, principalSigning, socketAddress, startHiveGateway, type HiveGateway } from "../../support/hive-gateway.ts";
+import { TestIssuer } from "../../support/jwt-issuer.ts";
+import { freePort } from "../../support/platform.ts";
+import { registrationBody } from "../../support/registration.ts";
+import { freshDatabaseUrl } from "../../support/test-database.ts";
+
+// Issue 31: another router in front of the split-mode subgraphs. Hive Gateway's runtime with our
+// checked-in supergraph and one plugin (test/support/hive-gateway.ts: our authentication, the
+// principal signed per subgraph fetch) answers the GraphQL cases as our gateway does.
+
+const ROOT = join(import.meta.dirname, "..", "..", "..");
+const children: ChildProcess[] = [];
+const output: string[] = [];
+const internalSecret = randomBytes(32).toString("hex");
+let issuer: TestIssuer;
+let hive: HiveGateway;
+let hiveUrl: string;
+let ourUrl: string;
+const subgraphUrls = {} as Record<SubgraphName, string>;
+
+function startService(name: string, env: Record<string, string>): void {
+  const child = spawn(process.execPath, ["dist/service.js", name], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", INTERNAL_SECRET: internalSecret, HOST: "127.0.0.1", JWKS_ALLOW_LOOPBACK_HTTP: "true", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk) => output.push(`[${name}] ${chunk}`));
+  child.stderr!.on("data", (chunk) => output.push(`[${name}] ${chunk}`));
+  children.push(child);
+}
+
+async function waitFor(url: string, timeoutMs = 100_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up:\n${output.join("")}`);
+}
+
+beforeAll(async () => {
+  issuer = await TestIssuer.start();
+  const authProviders = JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]);
+  const ports: Record<string, number> = {};
+  for (const name of SUBGRAPH_NAMES) {
+    ports[name] = await freePort();
+    subgraphUrls[name] = `http://127.0.0.1:${ports[name]}/graphql`;
+  }
+  const urlVariables = Object.fromEntries(SUBGRAPHS.map(({ name, urlVariable }) => [urlVariable, subgraphUrls[name]]));
+  for (const name of SUBGRAPH_NAMES) {
+    const databaseUrl = await freshDatabaseUrl();
+    startService(name, { SUBGRAPH_PORT: String(ports[name]), DATA_DIR: "memory://", PUBLIC_BASE_URL: "http://public.invalid", ...urlVariables, ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
+  }
+  // our gateway on the same subgraphs, to compare answers with
+  const [graphqlPort, internalPort] = [await freePort(), await freePort()];
+  ourUrl = `http://127.0.0.1:${graphqlPort}/graphql`;
+  startService("gateway", { GRAPHQL_PORT: String(graphqlPort), GATEWAY_INTERNAL_PORT: String(internalPort), AUTH_PROVIDERS: authProviders, ...urlVariables });
+  // the subgraphs' readiness: /health on each (no principal needed)
+  for (const name of SUBGRAPH_NAMES) await waitFor(subgraphUrls[name].replace("/graphql", "/health"));
+  await waitFor(ourUrl.replace("/graphql", "/health"));
+  const env = { INTERNAL_SECRET: internalSecret, AUTH_PROVIDERS: authProviders, JWKS_ALLOW_LOOPBACK_HTTP: "true", DATA_DIR: "memory://" };
+  const authenticator = await platformAuthenticator(env, subgraphUrls);
+  hive = await startHiveGateway({ supergraph: readSupergraph(), subgraphUrls, plugins: [principalSigning({ authenticator, internalSecret, subgraphUrls, clientAddress: socketAddress })] });
+  hiveUrl = hive.url;
+}, 150_000);
+
+afterAll(async () => {
+  await hive?.stop();
+  for (const child of children) child.kill("SIGTERM");
+  await Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r)))));
+  await issuer?.stop();
+});
+
+async function post(url: string, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ query, variables }) });
+  return { status: response.status, body: (await response.json()) as { data?: Record<string, any> | null; errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[] } };
+}
+
+/** The same request to Hive Gateway and to ours. */
+async function both(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return { hive: await post(hiveUrl, query, variables, headers), ours: await post(ourUrl, query, variables, headers) };
+}
+
+const CREATE_USER = `mutation ($input: CreateUserInput!) { create_user(input: $input) { id status wallets { type is_primary } } }`;
+const ME = `{ me { id status wallets { id type address is_primary } pints { active_count } transactions { items { id } pagination { total } } widgets { id } } }`;
+const CREATE_WIDGET = `mutation ($input: CreateWidgetInput!) { create_widget(input: $input) { id type title position { x y w h } } }`;
+const WIDGET = `query ($id: ID!) { widget(id: $id) { id title } }`;
+
+/** A registered user: its JWT header, registered through `url`. */
+async function registered(url: string, subject: string): Promise<Record<string, string>> {
+  const jwt = await issuer.sign({ sub: subject });
+  const created = await post(url, CREATE_USER, { input: await registrationBody(jwt) }, { "x-platform-jwt": jwt });
+  expect(created.body.errors).toBeUndefined();
+  expect(created.body.data!.create_user).toMatchObject({ status: expect.any(String), wallets: expect.arrayContaining([{ type: "EOA", is_primary: true }]) });
+  return { "x-platform-jwt": jwt };
+}
+
+describe("Hive Gateway in front of the split-mode subgraphs (issue 31)", () => {
+  it("a mutation (registration) through Hive Gateway; the user reads the same across all four subgraphs through either gateway", async () => {
+    const alice = await registered(hiveUrl, "hive-alice");
+    const { hive: viaHive, ours } = await both(ME, {}, alice);
+    expect(viaHive.status).toBe(200);
+    expect(viaHive.body.errors).toBeUndefined();
+    expect(viaHive.body.data!.me).toMatchObject({ wallets: expect.arrayContaining([expect.objectContaining({ type: "EOA" })]), transactions: { items: [], pagination: { total: 0 } }, widgets: [] });
+    // the identity subgraph resolves pints to null outside an identity lookup: it answered, signed in, with no error
+    expect(viaHive.body.data!.me.pints).toBeNull();
+    expect(viaHive.body).toEqual(ours.body);
+  });
+
+  it("a mutation on another subgraph, and another user's object is an error, not data, through either gateway", async () => {
+    const alice = await registered(hiveUrl, "hive-alice-2");
+    const bob = await registered(ourUrl, "hive-bob");
+    const created = await post(hiveUrl, CREATE_WIDGET, { input: { type: "balance", title: "Mine", position: { x: 0, y: 0, w: 2, h: 1 } } }, alice);
+    expect(created.body.errors).toBeUndefined();
+    const widget = created.body.data!.create_widget;
+    expect(widget).toMatchObject({ type: "balance", title: "Mine", position: { x: 0, y: 0, w: 2, h: 1 } });
+    const own = await both(WIDGET, { id: widget.id }, alice);
+    expect(own.hive.body).toEqual({ data: { widget: { id: widget.id, title: "Mine" } } });
+    expect(own.ours.body).toEqual(own.hive.body);
+    const other = await both(WIDGET, { id: widget.id }, bob);
+    expect(other.hive.body.data).toBeNull();
+    expect(other.hive.body.errors).toHaveLength(1);
+    // the subgraph's error as it sent it: message, path and our error code
+    expect(other.hive.body.errors![0]).toMatchObject({ message: other.ours.body.errors![0]!.message, path: ["widget"], extensions: { error_code: other.ours.body.errors![0]!.extensions!.error_code } });
+    expect(other.ours.body.data).toBeNull();
+  });
+
+  it("refuses a credential that fails as our gateway does (401 before any subgraph runs); without any, the caller is anonymous", async () => {
+    const garbage = await both(ME, {}, { "x-platform-jwt": "garbage" });
+    expect(garbage.hive.status).toBe(401);
+    expect(garbage.hive.body).toEqual(garbage.ours.body);
+    expect(garbage.hive.body.errors![0]!.extensions!.error_code).toBe("USR-401-001");
+    const anonymous = await both(ME);
+    expect(anonymous.hive.body.data).toBeNull();
+    expect(anonymous.hive.body.errors![0]!.extensions!.error_code).toBe("USR-401-001");
+    expect(anonymous.hive.body.errors![0]!.extensions!.error_code).toBe(anonymous.ours.body.errors![0]!.extensions!.error_code);
+  });
+
+  it("keeps the supergraph's @inaccessible fields (the principal look-ups) out of its API", async () => {
+    const query = `{ _principal_for_pat(token: "x") { user_id } }`;
+    const { hive: viaHive, ours } = await both(query);
+    // a difference: a document that fails validation is 400 at ours, 200 at Hive Gateway for an application/json client (GraphQL over HTTP's legacy rule)
+    expect([viaHive.status, ours.status]).toEqual([200, 400]);
+    expect(viaHive.body.data).toBeUndefined();
+    expect(viaHive.body.errors![0]!.message).toMatch(/Cannot query field "_principal_for_pat" on type "Query"/);
+    expect(ours.body.errors![0]!.message).toMatch(/Cannot query field "_principal_for_pat" on type "Query"/);
+  });
+
+  it("a subgraph fetch without the signed principal is refused: the plugin is what lets Hive Gateway in", async () => {
+    const unsigned = await startHiveGateway({ supergraph: readSupergraph(), subgraphUrls, plugins: [] });
+    try {
+      const answer = await post(unsigned.url, `{ me { id } }`);
+      expect(answer.body.data?.me ?? null).toBeNull();
+      expect(answer.body.errors![0]!.extensions).toMatchObject({ error_code: "GEN-401-001" });
+    } finally {
+      await unsigned.stop();
+    }
+  });
+});
