@@ -129,10 +129,9 @@ describe("Hive Gateway in front of the split-mode subgraphs (issue 31)", () => {
     expect(own.ours.body).toEqual(own.hive.body);
     const other = await both(WIDGET, { id: widget.id }, bob);
     expect(other.hive.body.data).toBeNull();
-    expect(other.hive.body.errors).toHaveLength(1);
-    // the subgraph's error as it sent it: message, path and our error code
-    expect(other.hive.body.errors![0]).toMatchObject({ message: other.ours.body.errors![0]!.message, path: ["widget"], extensions: { error_code: other.ours.body.errors![0]!.extensions!.error_code } });
-    expect(other.ours.body.data).toBeNull();
+    expect(other.hive.body.errors![0]).toMatchObject({ path: ["widget"], extensions: { error_code: "WDG-404-001", serviceName: "agents" } });
+    // the subgraph's error as it sent it, the same at either gateway
+    expect(other.hive.body).toEqual(other.ours.body);
   });
 
   it("refuses a credential that fails as our gateway does (401 before any subgraph runs); without any, the caller is anonymous", async () => {
@@ -144,6 +143,15 @@ describe("Hive Gateway in front of the split-mode subgraphs (issue 31)", () => {
     expect(anonymous.hive.body.data).toBeNull();
     expect(anonymous.hive.body.errors![0]!.extensions!.error_code).toBe("USR-401-001");
     expect(anonymous.hive.body.errors![0]!.extensions!.error_code).toBe(anonymous.ours.body.errors![0]!.extensions!.error_code);
+  });
+
+  it("refuses agent tokens: our gateway alone narrows them to the AgentTool fields their scopes allow", async () => {
+    const alice = await registered(ourUrl, "hive-agent-owner");
+    const issued = await post(ourUrl, `mutation { create_agent_token(input: { name: "hive", scopes: ["read:balances"] }) { token } }`, {}, alice);
+    const token = issued.body.data!.create_agent_token.token as string;
+    const viaHive = await post(hiveUrl, `{ me { id wallets { id } } }`, {}, { "x-platform-token": token });
+    expect(viaHive.status).toBe(403);
+    expect(viaHive.body.errors![0]!.extensions!.error_code).toBe("AGT-403-001");
   });
 
   it("keeps the supergraph's @inaccessible fields (the principal look-ups) out of its API", async () => {
