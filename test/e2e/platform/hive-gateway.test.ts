@@ -162,6 +162,16 @@ describe("Hive Gateway in front of the split-mode subgraphs (issue 31)", () => {
     expect(viaHive.body.data).toBeUndefined();
     expect(viaHive.body.errors![0]!.message).toMatch(/Cannot query field "_principal_for_pat" on type "Query"/);
     expect(ours.body.errors![0]!.message).toMatch(/Cannot query field "_principal_for_pat" on type "Query"/);
+    expect((await post(hiveUrl, query, {}, { accept: "application/graphql-response+json" })).status).toBe(400);
+  });
+
+  it("answers the databases' health through the router, each subgraph its own, anonymous callers included", async () => {
+    const query = `{ health { users { status } finance { status } identity { status } agents { status } } }`;
+    const { hive: viaHive, ours } = await both(query);
+    expect(viaHive.body).toEqual({ data: { health: { users: { status: "ok" }, finance: { status: "ok" }, identity: { status: "ok" }, agents: { status: "ok" } } } });
+    expect(viaHive.body).toEqual(ours.body);
+    // Hive Gateway's own
+    for (const path of ["/healthcheck", "/readiness"]) expect((await fetch(hiveUrl.replace("/graphql", path))).status).toBe(200);
   });
 
   it("a subgraph fetch without the signed principal is refused: the plugin is what lets Hive Gateway in", async () => {
