@@ -1,0 +1,82 @@
+import { request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { freePort } from "./net.ts";
+
+// A load balancer in front of one tier's replicas for test/e2e/platform/replicas.test.ts, as small
+// as the rule it keeps: requests go round robin over the replicas; a replica that refuses the
+// connection (killed, restarting, or draining after SIGTERM: its listener is closed) has been sent
+// nothing, so the same request goes to the next one, whatever its method. Once a request was sent,
+// its outcome is unknown when the replica dies before answering: the client gets 502 (or a reset
+// when the answer had begun) and decides itself whether to retry (an idempotent request, or one
+// with an Idempotency-Key). Each request opens its own connection: no pooled socket of a dead
+// replica is reused.
+
+/** Hop-by-hop headers (RFC 9110 7.6.1) stay with their connection. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"]);
+
+export interface RoundRobin {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** requests sent on to another replica after one refused the connection */
+  redirected: number;
+  /** 502s answered: a replica failed after the request was sent, or every replica refused */
+  badGateway: number;
+  close(): Promise<void>;
+}
+
+function forwardHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+}
+
+/** A round robin on a free loopback port over the replicas listening on `upstreamPorts`. */
+export async function startRoundRobin(upstreamPorts: readonly number[]): Promise<RoundRobin> {
+  let next = 0;
+  const stats = { redirected: 0, badGateway: 0 };
+  const server: Server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const first = next++ % upstreamPorts.length;
+      const badGateway = () => {
+        stats.badGateway++;
+        if (outgoing.headersSent) outgoing.destroy();
+        else outgoing.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ status: 502, detail: "replica failed" }));
+      };
+      const attempt = (tried: number) => {
+        const port = upstreamPorts[(first + tried) % upstreamPorts.length]!;
+        let connected = false;
+        const upstream = httpRequest({ host: "127.0.0.1", port, method: incoming.method, path: incoming.url, headers: forwardHeaders(incoming.headers), agent: false }, (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, forwardHeaders(answer.headers));
+          answer.pipe(outgoing);
+          answer.on("error", () => outgoing.destroy());
+          answer.on("aborted", () => outgoing.destroy());
+        });
+        upstream.on("socket", (socket) => socket.once("connect", () => (connected = true)));
+        upstream.on("error", () => {
+          if (!connected && tried + 1 < upstreamPorts.length) {
+            stats.redirected++;
+            attempt(tried + 1);
+          } else badGateway();
+        });
+        upstream.end(body);
+      };
+      attempt(0);
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get redirected() {
+      return stats.redirected;
+    },
+    get badGateway() {
+      return stats.badGateway;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
