@@ -5,7 +5,7 @@ import { freePort } from "./net.ts";
 // as the rule it keeps: requests go round robin over the replicas; a replica that refuses the
 // connection (killed, restarting, or draining after SIGTERM: its listener is closed) has been sent
 // nothing, so the same request goes to the next one, whatever its method. Once a request was sent,
-// its outcome is unknown when the replica dies before answering: the client gets 502 (or a reset
+// its outcome is unknown when the replica dies before answering: the client gets a plain-text 502 (or a reset
 // when the answer had begun) and decides itself whether to retry (an idempotent request, or one
 // with an Idempotency-Key). Each request opens its own connection: no pooled socket of a dead
 // replica is reused.
@@ -40,7 +40,8 @@ export async function startRoundRobin(upstreamPorts: readonly number[]): Promise
       const badGateway = () => {
         stats.badGateway++;
         if (outgoing.headersSent) outgoing.destroy();
-        else outgoing.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ status: 502, detail: "replica failed" }));
+        // plain text, as load balancers answer it (Envoy's words): never mistaken for the service's own JSON
+        else outgoing.writeHead(502, { "content-type": "text/plain" }).end("upstream connect error or disconnect/reset before headers");
       };
       const attempt = (tried: number) => {
         const port = upstreamPorts[(first + tried) % upstreamPorts.length]!;
