@@ -38,6 +38,8 @@ export class PostgresListener implements Notifications {
   private retryMs = RECONNECT_MIN_MS;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** the connection's statements, one after another: pg warns of a query sent while another runs (pg 9 refuses it) */
+  private sent: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly newClient: () => Client,
@@ -55,7 +57,7 @@ export class PostgresListener implements Notifications {
     if (!set) {
       this.handlers.set(channel, (set = new Set()));
       const client = this.client;
-      if (client) client.query(`LISTEN ${channel}`).catch((error: unknown) => this.drop(client, error));
+      if (client) this.send(client, `LISTEN ${channel}`).catch((error: unknown) => this.drop(client, error));
     }
     set.add(handler);
     if (!this.client && !this.connecting && !this.timer) this.connect();
@@ -63,7 +65,7 @@ export class PostgresListener implements Notifications {
       set.delete(handler);
       if (set.size > 0 || this.handlers.get(channel) !== set) return;
       this.handlers.delete(channel);
-      this.client?.query(`UNLISTEN ${channel}`).catch(() => undefined);
+      if (this.client) this.send(this.client, `UNLISTEN ${channel}`).catch(() => undefined);
     };
   }
 
@@ -73,6 +75,12 @@ export class PostgresListener implements Notifications {
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
+  }
+
+  private send(client: Client, sql: string): Promise<unknown> {
+    const result = this.sent.then(() => client.query(sql));
+    this.sent = result.catch(() => undefined);
+    return result;
   }
 
   private connect(): void {

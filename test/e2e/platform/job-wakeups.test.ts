@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../../lib/db/database.ts";
 import { applyMigrations } from "../../../lib/db/migrations.ts";
+import pg from "pg";
+import { PostgresListener } from "../../../lib/db/notifications.ts";
 import { JobQueue, type JobOutcome } from "../../../lib/jobs/job-queue.ts";
 import { createLogger } from "../../../lib/logger.ts";
 import { createAgentsDb, type AgentsDb } from "../../../subgraphs/agents/db.ts";
@@ -101,6 +103,37 @@ describe(`job wake-ups across processes (${onPostgres ? "PostgreSQL" : "PGlite"}
     await until(() => runs.length === 2);
     expect(runs[1]!.at - heard).toBeLessThan(WITHIN_MS);
     await queue.stop();
+  });
+
+  it.runIf(onPostgres)("the listening connection sends one statement at a time: many LISTENs and UNLISTENs at once, no pg warning", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    const url = (await freshDatabaseUrl())!;
+    const listener = new PostgresListener(() => new pg.Client({ connectionString: url }));
+    try {
+      const heard: string[] = [];
+      const stops = [listener.listen("wake_a", (payload) => payload && heard.push(payload))];
+      while (!listener.connected) await new Promise((r) => setTimeout(r, 10));
+      // what a subgraph's queues do at start and at stop: several channels in one tick
+      stops.push(...["wake_b", "wake_c", "wake_d"].map((channel) => listener.listen(channel, (payload) => payload && heard.push(payload))));
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const deadline = Date.now() + WITHIN_MS;
+      while (heard.length < 4 && Date.now() < deadline) {
+        heard.length = 0;
+        for (const channel of ["wake_a", "wake_b", "wake_c", "wake_d"]) await client.query(`SELECT pg_notify('${channel}', '${channel}')`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await client.end();
+      expect(heard.sort()).toEqual(["wake_a", "wake_b", "wake_c", "wake_d"]);
+      for (const stop of stops) stop();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(warnings.map((warning) => warning.message)).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      await listener.close();
+    }
   });
 
   it("a ledger event finance commits runs the agents' standing consumer at once (one database)", async () => {
