@@ -81,7 +81,13 @@ export class HttpGatewayClient implements GatewayClient {
     } catch (error) {
       throw appError("GEN-502-001", "The GraphQL gateway could not be reached.", { cause: error });
     }
-    if (!response.headers.get("content-type")?.includes("json")) throw appError("GEN-502-001", `The GraphQL gateway answered ${response.status}.`);
-    return (await response.json()) as ExecutionResult;
+    const answer: unknown = response.headers.get("content-type")?.includes("json") ? await response.json().catch(() => undefined) : undefined;
+    // a proxy's own error in JSON (neither data nor errors) is the gateway not answering, as its HTML or text is
+    if (!isGraphqlAnswer(answer)) throw appError("GEN-502-001", `The GraphQL gateway answered ${response.status}.`);
+    return answer;
   }
+}
+
+function isGraphqlAnswer(answer: unknown): answer is ExecutionResult {
+  return typeof answer === "object" && answer !== null && ("data" in answer || Array.isArray((answer as { errors?: unknown }).errors));
 }
