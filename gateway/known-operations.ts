@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import { BREAK, visit, type DocumentNode, type ExecutionResult } from "graphql";
+import { Kind, type DocumentNode, type ExecutionResult } from "graphql";
+import { documentNames } from "../lib/graphql/document-names.ts";
 import { BoundedMap } from "../lib/bounded-map.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import { metricsEnabled, recordGraphqlOperation } from "../lib/metrics.ts";
@@ -107,15 +108,5 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Whether the document uses `@defer` or `@stream`, whose answers Apollo Server writes as multipart. */
 function deliversIncrementally(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Directive(node) {
-      if (node.name.value === "defer" || node.name.value === "stream") {
-        found = true;
-        return BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
+  return documentNames(document, Kind.DIRECTIVE, ["defer", "stream"]);
 }

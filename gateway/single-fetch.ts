@@ -1,5 +1,6 @@
 import type { ApolloGateway, Experimental_DidResolveQueryPlanCallback } from "@apollo/gateway";
-import { BREAK, getOperationAST, GraphQLError, isEnumType, validate, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { getOperationAST, GraphQLError, isEnumType, Kind, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { documentNames } from "../lib/graphql/document-names.ts";
 import { getVariableValues } from "graphql/execution/values.js";
 import { CompiledOperations } from "../lib/graphql/compiled-operation.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
@@ -92,17 +93,7 @@ function asGatewayError(error: GraphQLError, serviceName: string): GraphQLError 
 }
 
 function asksForIntrospection(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Field(node) {
-      if (node.name.value === "__schema" || node.name.value === "__type") {
-        found = true;
-        return BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
+  return documentNames(document, Kind.FIELD, ["__schema", "__type"]);
 }
 
 /** Every enum value the subgraph can answer is one the public API shows. */
