@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUBGRAPH_NAMES, SUBGRAPHS, type SubgraphName } from "../../../lib/graphql/subgraph-registry.ts";
 import { readSupergraph } from "../../../server/supergraph.ts";
@@ -8,45 +6,21 @@ import { platformAuthenticator, principalSigning, socketAddress, startHiveGatewa
 import { TestIssuer } from "../../support/jwt-issuer.ts";
 import { freePort } from "../../support/platform.ts";
 import { registrationBody } from "../../support/registration.ts";
+import { ServiceProcesses } from "../../support/service-processes.ts";
 import { freshDatabaseUrl } from "../../support/test-database.ts";
 
 // Issue 31: another router in front of the split-mode subgraphs. Hive Gateway's runtime with our
 // checked-in supergraph and one plugin (test/support/hive-gateway.ts: our authentication, the
 // principal signed per subgraph fetch) answers the GraphQL cases as our gateway does.
 
-const ROOT = join(import.meta.dirname, "..", "..", "..");
-const children: ChildProcess[] = [];
-const output: string[] = [];
 const internalSecret = randomBytes(32).toString("hex");
+const services = new ServiceProcesses(internalSecret, {}, 100_000);
 let issuer: TestIssuer;
 let hive: HiveGateway;
 let hiveUrl: string;
 let ourUrl: string;
 const subgraphUrls = {} as Record<SubgraphName, string>;
 
-function startService(name: string, env: Record<string, string>): void {
-  const child = spawn(process.execPath, ["dist/service.js", name], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn", INTERNAL_SECRET: internalSecret, HOST: "127.0.0.1", JWKS_ALLOW_LOOPBACK_HTTP: "true", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk) => output.push(`[${name}] ${chunk}`));
-  child.stderr!.on("data", (chunk) => output.push(`[${name}] ${chunk}`));
-  children.push(child);
-}
-
-async function waitFor(url: string, timeoutMs = 100_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up:\n${output.join("")}`);
-}
 
 beforeAll(async () => {
   issuer = await TestIssuer.start();
@@ -59,15 +33,15 @@ beforeAll(async () => {
   const urlVariables = Object.fromEntries(SUBGRAPHS.map(({ name, urlVariable }) => [urlVariable, subgraphUrls[name]]));
   for (const name of SUBGRAPH_NAMES) {
     const databaseUrl = await freshDatabaseUrl();
-    startService(name, { SUBGRAPH_PORT: String(ports[name]), DATA_DIR: "memory://", PUBLIC_BASE_URL: "http://public.invalid", ...urlVariables, ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
+    services.start(name, { SUBGRAPH_PORT: String(ports[name]), DATA_DIR: "memory://", PUBLIC_BASE_URL: "http://public.invalid", ...urlVariables, ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
   }
   // our gateway on the same subgraphs, to compare answers with
   const [graphqlPort, internalPort] = [await freePort(), await freePort()];
   ourUrl = `http://127.0.0.1:${graphqlPort}/graphql`;
-  startService("gateway", { GRAPHQL_PORT: String(graphqlPort), GATEWAY_INTERNAL_PORT: String(internalPort), AUTH_PROVIDERS: authProviders, ...urlVariables });
+  services.start("gateway", { GRAPHQL_PORT: String(graphqlPort), GATEWAY_INTERNAL_PORT: String(internalPort), AUTH_PROVIDERS: authProviders, ...urlVariables });
   // the subgraphs' readiness: /health on each (no principal needed)
-  for (const name of SUBGRAPH_NAMES) await waitFor(subgraphUrls[name].replace("/graphql", "/health"));
-  await waitFor(ourUrl.replace("/graphql", "/health"));
+  for (const name of SUBGRAPH_NAMES) await services.waitFor(subgraphUrls[name].replace("/graphql", "/health"));
+  await services.waitFor(ourUrl.replace("/graphql", "/health"));
   const env = { INTERNAL_SECRET: internalSecret, AUTH_PROVIDERS: authProviders, JWKS_ALLOW_LOOPBACK_HTTP: "true", DATA_DIR: "memory://" };
   const authenticator = await platformAuthenticator(env, subgraphUrls);
   hive = await startHiveGateway({ supergraph: readSupergraph(), subgraphUrls, plugins: [principalSigning({ authenticator, internalSecret, subgraphUrls, clientAddress: socketAddress })] });
@@ -76,8 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await hive?.stop();
-  for (const child of children) child.kill("SIGTERM");
-  await Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r)))));
+  await services.stop();
   await issuer?.stop();
 });
 

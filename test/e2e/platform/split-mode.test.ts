@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRINCIPAL_HEADER, signPrincipal, type PrincipalAudience } from "../../../lib/auth/internal-principal.ts";
 import type { CredentialMode } from "../../../lib/auth/credential-mode.ts";
@@ -11,10 +9,9 @@ import { freePort } from "../../support/platform.ts";
 import { registrationBody } from "../../support/registration.ts";
 import { freshDatabaseUrl } from "../../support/test-database.ts";
 import { startOtlpCollector } from "../../support/otlp-collector.ts";
+import { ServiceProcesses } from "../../support/service-processes.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..", "..");
-const children: ChildProcess[] = [];
-const output: string[] = [];
+let services: ServiceProcesses;
 let issuer: TestIssuer;
 let adapterUrl: string;
 let gatewayUrl: string;
@@ -33,35 +30,12 @@ function signedPost(principal: Principal, audience: PrincipalAudience, body: str
   return { method: "POST", headers: { "content-type": "application/json", [PRINCIPAL_HEADER]: header }, body };
 }
 
-function startService(name: string, env: Record<string, string>): void {
-  const child = spawn(process.execPath, ["dist/service.js", name], {
-    cwd: ROOT,
-    // the test issuer serves its JWKS over http on loopback
-    env: { ...process.env, LOG_LEVEL: "warn", INTERNAL_SECRET: internalSecret, HOST: "127.0.0.1", JWKS_ALLOW_LOOPBACK_HTTP: "true", OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "200", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk) => output.push(`[${name}] ${chunk}`));
-  child.stderr!.on("data", (chunk) => output.push(`[${name}] ${chunk}`));
-  children.push(child);
-}
-
-// six processes start at once (four migrating their databases): slow on a busy machine
-async function waitFor(url: string, timeoutMs = 150_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up:\n${output.join("")}`);
-}
 
 /** The split topology of docker-compose.yml as plain processes: four subgraphs, the gateway, the adapter. */
 beforeAll(async () => {
   collector = await startOtlpCollector();
+  // six processes start at once (four migrating their databases): slow on a busy machine, hence the default 150 s each
+  services = new ServiceProcesses(internalSecret, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "200" });
   issuer = await TestIssuer.start();
   const authProviders = JSON.stringify([{ name: "provider_a", issuer: issuer.issuer, jwks_uri: issuer.jwksUri }]);
   const subgraphPorts: Record<string, number> = {};
@@ -73,7 +47,7 @@ beforeAll(async () => {
   for (const name of SUBGRAPH_NAMES) {
     // each subgraph owns its data: its own database (PostgreSQL in e2e-postgres, in-memory PGlite otherwise)
     const databaseUrl = await freshDatabaseUrl();
-    startService(name, {
+    services.start(name, {
       SUBGRAPH_PORT: String(subgraphPorts[name]),
       DATA_DIR: "memory://",
       SAFE_DEPLOY_DELAY_MS: "0",
@@ -89,23 +63,22 @@ beforeAll(async () => {
   const [graphqlPort, gatewayInternalPort] = [await freePort(), await freePort()];
   gatewayUrl = `http://127.0.0.1:${graphqlPort}/graphql`;
   gatewayInternalUrl = `http://127.0.0.1:${gatewayInternalPort}/graphql`;
-  startService("gateway", {
+  services.start("gateway", {
     GRAPHQL_PORT: String(graphqlPort),
     GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
     RATE_LIMITS: JSON.stringify({ auth_failure_address: { limit: GATEWAY_AUTH_FAILURES } }),
     AUTH_PROVIDERS: authProviders,
     ...subgraphUrls,
   });
-  startService("adapter", { PORT: String(port), IDENTITY_PORT: String(identityPort), RPC_PORT: String(rpcPort), GATEWAY_URL: gatewayInternalUrl, PUBLIC_BASE_URL: adapterUrl, TRUST_PROXY: "loopback" });
-  for (const [name, port] of Object.entries(subgraphPorts)) await waitFor(`http://127.0.0.1:${port}/health`).catch((e) => Promise.reject(new Error(`${name}: ${e.message}`)));
-  await waitFor(gatewayUrl.replace("/graphql", "/health"));
-  await waitFor(gatewayInternalUrl.replace("/graphql", "/health"));
-  await waitFor(`${adapterUrl}/health`);
+  services.start("adapter", { PORT: String(port), IDENTITY_PORT: String(identityPort), RPC_PORT: String(rpcPort), GATEWAY_URL: gatewayInternalUrl, PUBLIC_BASE_URL: adapterUrl, TRUST_PROXY: "loopback" });
+  for (const [name, port] of Object.entries(subgraphPorts)) await services.waitFor(`http://127.0.0.1:${port}/health`).catch((e) => Promise.reject(new Error(`${name}: ${e.message}`)));
+  await services.waitFor(gatewayUrl.replace("/graphql", "/health"));
+  await services.waitFor(gatewayInternalUrl.replace("/graphql", "/health"));
+  await services.waitFor(`${adapterUrl}/health`);
 }, 300_000);
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGTERM");
-  await Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r)))));
+  await services?.stop();
   await issuer?.stop();
   await collector?.stop();
 });
@@ -336,7 +309,7 @@ describe("split mode: adapter → gateway → subgraphs over HTTP", () => {
 // last: it stops a subgraph process
 describe("split mode: a subgraph process down", () => {
   it("answers /health 503 naming the subgraph the gateway cannot reach, and the rest of the API keeps its own errors", async () => {
-    const finance = children[SUBGRAPH_NAMES.indexOf("finance")]!;
+    const finance = services.children[SUBGRAPH_NAMES.indexOf("finance")]!;
     finance.kill("SIGTERM");
     await new Promise((resolve) => (finance.exitCode !== null ? resolve(undefined) : finance.once("exit", resolve)));
     const health = await fetch(`${adapterUrl}/health`);
