@@ -52,13 +52,13 @@ export const KNOWN_ACCEPT_VALUES = new Map<string | undefined, string>([
  * whose read then runs again through Apollo Server, so only failing reads pay twice.
  */
 export class KnownOperations {
-  private known = new BoundedMap<string, KnownOperation>(KNOWN_OPERATIONS);
+  private readonly known = new BoundedMap<string, KnownOperation>(KNOWN_OPERATIONS);
 
   constructor(private readonly run: RunKnown) {}
 
   /** On every supergraph load: what was validated against the previous one no longer holds. */
   schemaLoaded(): void {
-    this.known = new BoundedMap(KNOWN_OPERATIONS);
+    this.known.clear();
   }
 
   /**
@@ -67,18 +67,18 @@ export class KnownOperations {
    * give no cache hints, so no answer may be cached): the answer the known path writes.
    */
   plugin(): ApolloServerPlugin<RequestContext> {
-    const known = (): BoundedMap<string, KnownOperation> => this.known;
+    const known = this.known;
     return {
       async requestDidStart({ request }) {
         if (request.http?.method !== "POST" || request.extensions != null) return;
         return {
           async willSendResponse({ source, document, operation, queryHash, response, overallCachePolicy }) {
-            if (operation?.operation !== "query" || !document || source === undefined || known().has(source)) return;
+            if (operation?.operation !== "query" || !document || source === undefined || known.has(source)) return;
             if (response.body.kind !== "single" || response.body.singleResult.errors || response.body.singleResult.data == null) return;
             // the cache-control plugin writes its `no-store` in this same hook, before or after this one
             const head = [...response.http.headers].filter(([name, value]) => name !== "cache-control" || value !== UNCACHEABLE);
             if ((response.http.status ?? 200) !== 200 || head.length > 0 || overallCachePolicy.policyIfCacheable() !== null || deliversIncrementally(document)) return;
-            known().set(source, { source, document, operation, queryHash: queryHash!, operationName: request.operationName });
+            known.set(source, { source, document, operation, queryHash: queryHash!, operationName: request.operationName });
           },
         };
       },
