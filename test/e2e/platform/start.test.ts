@@ -62,15 +62,16 @@ describe("npm start (dist/start.js, the bundle of bin/start.ts)", () => {
     }
   });
 
-  it("stops within a second of SIGTERM outside the test environment, exiting 0", async () => {
+  it("stops at once on SIGTERM outside the test environment, not at the drain bound, exiting 0", async () => {
     // Apollo Server listens for the termination signals itself unless NODE_ENV is "test"; its
     // handlers used to hold the graceful stop until SHUTDOWN_TIMEOUT_MS and exit 1
     const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
-    const env = { NODE_ENV: "development", DATA_DIR: "memory://", LOG_LEVEL: "info", ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+    // a drain bound far above the stop's own time: held until the bound, the stop would take 60 s
+    const env = { NODE_ENV: "development", DATA_DIR: "memory://", LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "60000", ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
     const started = await run(env, (out) => out.split("\n").filter((l) => l.includes("listening on")).length === 4);
     const signalled = performance.now();
     expect(await started.stop()).toBe(0);
-    expect(performance.now() - signalled).toBeLessThan(1_000);
+    expect(performance.now() - signalled).toBeLessThan(15_000);
   });
 
   it("loads none of Node's deprecated modules: punycode comes from npm, so Node 22 and later print no DEP0040 at start", async () => {
