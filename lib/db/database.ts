@@ -72,6 +72,10 @@ async function openPGlite(dataDir: string, premigrated: readonly string[]): Prom
     kind: "pglite",
     ...onClient(client),
     adapter: () => adapter,
+    async queryTyped<T>(sql: string, params: unknown[]) {
+      const result = await client.query<T>(sql, params);
+      return { rows: result.rows, types: result.fields.map((field) => field.dataTypeID) };
+    },
     // one process owns the database: its own NOTIFYs reach it, after their transaction commits
     listen(channel, handler) {
       checkChannel(channel);
@@ -200,6 +204,10 @@ async function openPostgres(connectionString: string, timeouts: DatabaseTimeouts
     kind: "postgres",
     ...onClient(pool),
     adapter: () => adapter,
+    async queryTyped<T>(sql: string, params: unknown[]) {
+      const result = await pool.query({ name: statementName({ sql }), text: sql, values: params });
+      return { rows: result.rows as T[], types: result.fields.map((field) => field.dataTypeID) };
+    },
     listen(channel, handler) {
       listener ??= new PostgresListener(() => new pg.Client(connection));
       return listener.listen(channel, handler);

@@ -16,6 +16,12 @@ export interface Database extends Queryable, Notifications {
   /** a Prisma driver adapter factory to pass as `new PrismaClient({ adapter })`; all subgraph clients in one process share the same underlying PGlite instance or pg.Pool */
   adapter(): SqlDriverAdapterFactory;
   /**
+   * `query` with the columns' type OIDs beside the rows; on PostgreSQL a statement marked PREPARED
+   * (prepared-statements.ts) runs under the name Prisma's adapter gives it. For a hot statement
+   * run outside Prisma's runtime (direct-query.ts).
+   */
+  queryTyped<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<{ rows: T[]; types: number[] }>;
+  /**
    * run `fn` on one connection inside BEGIN/COMMIT; rolled back when it throws. `unbounded`: on a
    * connection of its own without the deadlines (DatabaseTimeouts), for schema migrations, which
    * may rightly run long and wait for another instance's

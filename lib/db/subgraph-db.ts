@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { registerClient } from "./direct-query.ts";
 
 /** A generated Prisma client class (each subgraph has its own, from prisma/<folder>/schema.prisma). */
 type PrismaClientClass<Client> = new (options: { adapter: ReturnType<Database["adapter"]> }) => Client;
@@ -8,5 +9,8 @@ export type SubgraphTx<Client> = Omit<Client, "$connect" | "$disconnect" | "$on"
 
 /** A subgraph's Prisma client on the process's database (the shared PGlite instance or pg.Pool). */
 export function createSubgraphDb<Client>(database: Database, PrismaClient: PrismaClientClass<Client>): Client {
-  return new PrismaClient({ adapter: database.adapter() });
+  const client = new PrismaClient({ adapter: database.adapter() });
+  // its hot raw statements may then run on the database directly (direct-query.ts)
+  registerClient(client as object, database);
+  return client;
 }
