@@ -1,4 +1,5 @@
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../../../lib/contracts/transactions.ts";
+import { queryRows } from "../../../lib/db/direct-query.ts";
 import { PREPARED } from "../../../lib/db/prepared-statements.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
@@ -85,7 +86,8 @@ function viewOfItem(item: TransactionView): TransactionView {
  * One page of the user's feed: newest first by `timestamp`, then by id (unique), so walking the
  * pages while nothing changes yields every row once; on the (user_id, timestamp desc, id desc)
  * index. With `meta`, the filtered set's meta too, whose count is the total; the page, its
- * histories and the total or meta in one statement.
+ * histories and the total or meta in one statement, run on the database directly (queryRows: a
+ * page is one row with a large JSON column, which Prisma's runtime is slow to hand over).
  */
 export async function listTransactions(
   tx: FinanceTx,
@@ -98,10 +100,10 @@ export async function listTransactions(
   // limit: parsed once per connection and run on a generic plan, not planned each time
   const prepared = (sql: Prisma.Sql) => (offset === 0 && isUnfiltered(filter) ? Prisma.sql`${Prisma.raw(PREPARED)}${sql}` : sql);
   if (options.meta) {
-    const [row] = await tx.$queryRaw<(MetaRow & { items: TransactionView[] })[]>(prepared(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter))));
+    const [row] = await queryRows<MetaRow & { items: TransactionView[] }>(tx, prepared(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter))));
     const meta = metaView(row!);
     return { items: row!.items.map(viewOfItem), pagination: { limit, offset, total: meta.transaction_count }, meta };
   }
-  const [row] = await tx.$queryRaw<{ total: number; items: TransactionView[] }[]>(prepared(feedSql(where, limit, offset, feedCountSql(options.user_id, filter))));
+  const [row] = await queryRows<{ total: number; items: TransactionView[] }>(tx, prepared(feedSql(where, limit, offset, feedCountSql(options.user_id, filter))));
   return { items: row!.items.map(viewOfItem), pagination: { limit, offset, total: row!.total } };
 }
