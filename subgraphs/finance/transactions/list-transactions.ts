@@ -4,7 +4,7 @@ import { PREPARED } from "../../../lib/db/prepared-statements.ts";
 import { validationError } from "../../../lib/errors/app-error.ts";
 import { Prisma, type FinanceTx } from "../db.ts";
 import { isUnfiltered, transactionCondition, type TransactionFilterInput } from "./transaction-filter.ts";
-import type { TransactionView } from "./transaction-view.ts";
+import type { TransactionStatusChangeView, TransactionView } from "./transaction-view.ts";
 import { metaView, transactionMetaSql, type MetaRow, type TransactionMetaView } from "./transaction-meta.ts";
 import { filteredGroupsSql } from "./transaction-rollups.ts";
 
@@ -13,8 +13,19 @@ export interface PageInput {
   offset?: number | null;
 }
 
+/**
+ * A feed item as the statement builds it: a TransactionView with its instants as epoch ms, which
+ * the Timestamp scalar answers as they are (no Date made and read back per instant).
+ */
+export type FeedItemView = Omit<TransactionView, "timestamp" | "created_at" | "updated_at" | "status_history"> & {
+  timestamp: number;
+  created_at: number;
+  updated_at: number;
+  status_history: (Omit<TransactionStatusChangeView, "changed_at"> & { changed_at: number })[];
+};
+
 export interface TransactionPageView {
-  items: TransactionView[];
+  items: FeedItemView[];
   pagination: { limit: number; offset: number; total: number };
 }
 
@@ -73,15 +84,6 @@ export function feedSql(where: Prisma.Sql, limit: number, offset: number, counts
     FROM (${counts}) counts`;
 }
 
-/** A view of the feed's JSON: its instants as epoch ms become Dates (in place: the objects are the statement's own). */
-function viewOfItem(item: TransactionView): TransactionView {
-  item.timestamp = new Date(item.timestamp);
-  item.created_at = new Date(item.created_at);
-  item.updated_at = new Date(item.updated_at);
-  for (const change of item.status_history) change.changed_at = new Date(change.changed_at);
-  return item;
-}
-
 /**
  * One page of the user's feed: newest first by `timestamp`, then by id (unique), so walking the
  * pages while nothing changes yields every row once; on the (user_id, timestamp desc, id desc)
@@ -100,10 +102,10 @@ export async function listTransactions(
   // limit: parsed once per connection and run on a generic plan, not planned each time
   const prepared = (sql: Prisma.Sql) => (offset === 0 && isUnfiltered(filter) ? Prisma.sql`${Prisma.raw(PREPARED)}${sql}` : sql);
   if (options.meta) {
-    const [row] = await queryRows<MetaRow & { items: TransactionView[] }>(tx, prepared(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter))));
+    const [row] = await queryRows<MetaRow & { items: FeedItemView[] }>(tx, prepared(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter))));
     const meta = metaView(row!);
-    return { items: row!.items.map(viewOfItem), pagination: { limit, offset, total: meta.transaction_count }, meta };
+    return { items: row!.items, pagination: { limit, offset, total: meta.transaction_count }, meta };
   }
-  const [row] = await queryRows<{ total: number; items: TransactionView[] }>(tx, prepared(feedSql(where, limit, offset, feedCountSql(options.user_id, filter))));
-  return { items: row!.items.map(viewOfItem), pagination: { limit, offset, total: row!.total } };
+  const [row] = await queryRows<{ total: number; items: FeedItemView[] }>(tx, prepared(feedSql(where, limit, offset, feedCountSql(options.user_id, filter))));
+  return { items: row!.items, pagination: { limit, offset, total: row!.total } };
 }

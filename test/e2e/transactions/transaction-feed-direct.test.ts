@@ -5,6 +5,7 @@ import { applyMigrations } from "../../../lib/db/migrations.ts";
 import { createFinanceDb, Prisma, type FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { listTransactions } from "../../../subgraphs/finance/transactions/list-transactions.ts";
 import type { TransactionFilterInput } from "../../../subgraphs/finance/transactions/transaction-filter.ts";
+import { loadTransactions } from "../../../subgraphs/finance/transactions/transaction-view.ts";
 import { feedSeedStatements } from "../../support/feed-seed.ts";
 import { freshDatabaseUrl } from "../../support/test-database.ts";
 
@@ -71,6 +72,16 @@ describe("the feed's statement on the database directly", () => {
     const whole = await listTransactions(db, { user_id: USER, page: { limit: 100 }, meta: true });
     expect(whole.pagination.total).toBe(402);
     expect(whole.items.find((item) => item.id === "txn_dq_note")).toMatchObject({ note: "a note\nover two lines", merchant: { name: "Shop", mcc: null } });
+    // the items are the ORM's views of the rows, instants as the epoch ms the Timestamp scalar answers for a Date
+    const views = await loadTransactions(db, whole.items.map((item) => item.id));
+    const epochMs = views.map((view) => ({
+      ...view,
+      timestamp: view.timestamp.getTime(),
+      created_at: view.created_at.getTime(),
+      updated_at: view.updated_at.getTime(),
+      status_history: view.status_history.map((change) => ({ ...change, changed_at: change.changed_at.getTime() })),
+    }));
+    expect(whole.items).toEqual(epochMs);
   });
 
   it("is taken outside a transaction only, and refuses a column Prisma would read otherwise", async () => {
