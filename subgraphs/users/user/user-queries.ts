@@ -1,3 +1,5 @@
+import { queryRows } from "../../../lib/db/direct-query.ts";
+import { PREPARED } from "../../../lib/db/prepared-statements.ts";
 import type { UsersTx } from "../db.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { User, Wallet } from "../generated/prisma/client.ts";
@@ -29,12 +31,18 @@ export const LOADED_WALLETS = Symbol("listed wallets");
 const userColumns = Object.values(Prisma.UserScalarFieldEnum);
 const walletColumns = Object.values(Prisma.WalletScalarFieldEnum);
 // Prisma's `include` is two statements (relationJoins is off); this is one: a row per listed
-// wallet, or one row without a wallet. Every column of both models, so the rows are the models'
-const userWithWalletsSql = `SELECT ${userColumns.map((c) => `u."${c}"`).join(", ")}, ${walletColumns.map((c) => `w."${c}" AS "wallet.${c}"`).join(", ")}
+// wallet, or one row without a wallet. Every column of both models, so the rows are the models'.
+// It runs on the database directly (queryRows), as a prepared statement: its text never changes.
+// The one array column reads as JSON (queryRows takes no array type), the same list of strings.
+const userColumnsSql = userColumns.map((c) => (c === "onboarding_skipped_steps" ? `to_json(u."${c}") AS "${c}"` : `u."${c}"`));
+const userWithWalletsSql = [
+  `${PREPARED}SELECT ${userColumnsSql.join(", ")}, ${walletColumns.map((c) => `w."${c}" AS "wallet.${c}"`).join(", ")}
   FROM "users"."users" u
   LEFT JOIN "users"."wallets" w ON w."user_id" = u."id" AND w."deleted_at" IS NULL AND w."role" = '${LISTED_WALLETS.role}'
-  WHERE u."id" = $1
-  ORDER BY w."id"`;
+  WHERE u."id" = `,
+  `
+  ORDER BY w."id"`,
+];
 
 function columnsOf(row: Record<string, unknown>, columns: readonly string[], prefix: string): Record<string, unknown> {
   const model: Record<string, unknown> = {};
@@ -48,7 +56,7 @@ function columnsOf(row: Record<string, unknown>, columns: readonly string[], pre
  * Safe is among the listed wallets, so `safe_creation_status` costs nothing more.
  */
 export async function findUserWithWallets(db: UsersTx, userId: string, options: { safeCreationStatus: boolean }) {
-  const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(userWithWalletsSql, userId);
+  const rows = await queryRows<Record<string, unknown>>(db, new Prisma.Sql(userWithWalletsSql, [userId]));
   if (rows.length === 0) return null;
   const user = columnsOf(rows[0]!, userColumns, "") as User;
   const wallets = rows.filter((row) => row["wallet.id"] !== null).map((row) => columnsOf(row, walletColumns, "wallet.") as Wallet);
