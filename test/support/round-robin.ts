@@ -1,4 +1,4 @@
-import { request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { Agent, request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { freePort } from "./net.ts";
 
 // A load balancer in front of one tier's replicas for test/e2e/platform/replicas.test.ts, as small
@@ -7,8 +7,11 @@ import { freePort } from "./net.ts";
 // nothing, so the same request goes to the next one, whatever its method. Once a request was sent,
 // its outcome is unknown when the replica dies before answering: the client gets a plain-text 502 (or a reset
 // when the answer had begun) and decides itself whether to retry (an idempotent request, or one
-// with an Idempotency-Key). Each request opens its own connection: no pooled socket of a dead
-// replica is reused.
+// with an Idempotency-Key). Each request opens its own connection by default: no pooled socket of
+// a dead replica is reused. With `keepAlive` (bench/replicas.ts) each replica's connections stay
+// open for the next requests, as a production balancer keeps them: opening one per request made
+// the balancer the bottleneck of a throughput measurement. A request sent on a reused connection
+// has been sent, so its failure is a 502 like any other after sending.
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) stay with their connection. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"]);
@@ -27,9 +30,15 @@ function forwardHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 }
 
+export interface RoundRobinOptions {
+  /** reuse connections to the replicas (an http.Agent with keepAlive per replica) instead of one per request */
+  keepAlive?: boolean;
+}
+
 /** A round robin on a free loopback port over the replicas listening on `upstreamPorts`. */
-export async function startRoundRobin(upstreamPorts: readonly number[]): Promise<RoundRobin> {
+export async function startRoundRobin(upstreamPorts: readonly number[], options: RoundRobinOptions = {}): Promise<RoundRobin> {
   let next = 0;
+  const agents = options.keepAlive ? upstreamPorts.map(() => new Agent({ keepAlive: true })) : undefined;
   const stats = { redirected: 0, badGateway: 0 };
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
@@ -44,15 +53,17 @@ export async function startRoundRobin(upstreamPorts: readonly number[]): Promise
         else outgoing.writeHead(502, { "content-type": "text/plain" }).end("upstream connect error or disconnect/reset before headers");
       };
       const attempt = (tried: number) => {
-        const port = upstreamPorts[(first + tried) % upstreamPorts.length]!;
+        const replica = (first + tried) % upstreamPorts.length;
         let connected = false;
-        const upstream = httpRequest({ host: "127.0.0.1", port, method: incoming.method, path: incoming.url, headers: forwardHeaders(incoming.headers), agent: false }, (answer) => {
+        const agent = agents?.[replica] ?? false;
+        const upstream = httpRequest({ host: "127.0.0.1", port: upstreamPorts[replica]!, method: incoming.method, path: incoming.url, headers: forwardHeaders(incoming.headers), agent }, (answer) => {
           outgoing.writeHead(answer.statusCode ?? 502, forwardHeaders(answer.headers));
           answer.pipe(outgoing);
           answer.on("error", () => outgoing.destroy());
           answer.on("aborted", () => outgoing.destroy());
         });
-        upstream.on("socket", (socket) => socket.once("connect", () => (connected = true)));
+        // a pooled socket is connected already: it emits no "connect"
+        upstream.on("socket", (socket) => (socket.connecting ? socket.once("connect", () => (connected = true)) : (connected = true)));
         upstream.on("error", () => {
           if (!connected && tried + 1 < upstreamPorts.length) {
             stats.redirected++;
@@ -77,6 +88,7 @@ export async function startRoundRobin(upstreamPorts: readonly number[]): Promise
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        for (const agent of agents ?? []) agent.destroy();
         server.close(() => resolve());
       }),
   };
