@@ -31,7 +31,8 @@ import { build, isStale } from "../scripts/build.mjs";
  * rate-limit syncs, health), the CPU seconds of each group of processes over the measured
  * window (from /proc: the tiers' replicas, the balancers, PostgreSQL's postmaster and backends,
  * this process, which runs autocannon), and the statements PostgreSQL ran per request
- * (pg_stat_statements, loaded for the run), the internal principals' replay check's among them.
+ * (pg_stat_statements, loaded for the run), the internal principals' replay check's among them
+ * (how many, how many principals each, their share of PostgreSQL's execution time).
  * Prints Markdown tables for the README's "Running at scale". Bounded: loopback only, fixed
  * durations, 2 to 4 minutes in all.
  */
@@ -73,6 +74,8 @@ interface Statements {
   /** INSERTs into internal.principal_uses per request, and principals per INSERT (the batching) */
   replayInserts: number;
   principalsPerInsert: number;
+  /** the replay INSERTs' share of the time PostgreSQL spent executing statements */
+  replayTimeShare: number;
   /** the most frequent, per request */
   top: { query: string; perRequest: number }[];
 }
@@ -220,17 +223,19 @@ function cpuSnapshot(running: Running, cluster: PostgresCluster): Record<Group, 
 }
 
 async function statementsOf(sql: pg.Client, requests: number): Promise<Statements> {
-  const { rows } = await sql.query<{ query: string; calls: string; rows: string }>(
-    `SELECT query, calls, rows FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC`,
+  const { rows } = await sql.query<{ query: string; calls: string; rows: string; ms: number }>(
+    `SELECT query, calls, rows, total_exec_time AS ms FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC`,
   );
   const calls = (row: { calls: string }) => Number(row.calls);
   const replay = rows.filter((row) => row.query.includes(`"internal"."principal_uses"`) && row.query.trimStart().startsWith("INSERT"));
   const replayCalls = replay.reduce((sum, row) => sum + calls(row), 0);
   const replayRows = replay.reduce((sum, row) => sum + Number(row.rows), 0);
+  const ms = (some: typeof rows) => some.reduce((sum, row) => sum + row.ms, 0);
   return {
     all: rows.reduce((sum, row) => sum + calls(row), 0) / requests,
     replayInserts: replayCalls / requests,
     principalsPerInsert: replayRows / replayCalls,
+    replayTimeShare: ms(replay) / ms(rows),
     top: rows.slice(0, 6).map((row) => ({ query: row.query.replace(/\s+/g, " ").slice(0, 110), perRequest: calls(row) / requests })),
   };
 }
@@ -289,11 +294,11 @@ function printTables(runs: Measured[], startedAt: Date, load: number[]): void {
   }
   console.log(`\n(CPU: milliseconds per request of each group's processes over the measured window; the machine has ${navigatorCores()} cores, ${(DURATION_S * navigatorCores()).toFixed(0)} CPU seconds in a window)`);
   const cpuUsed = (run: Measured) => GROUPS.reduce((sum, group) => sum + run.cpu[group], 0);
-  console.log(`\n| topology | warm-up s | services' CPU when idle, ms/s | CPU seconds used in the ${DURATION_S} s window | statements per request | replay INSERTs per request | principals per INSERT |`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|`);
+  console.log(`\n| topology | warm-up s | services' CPU when idle, ms/s | CPU seconds used in the ${DURATION_S} s window | statements per request | replay INSERTs per request | principals per INSERT | replay INSERTs' share of statement time |`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
   for (const run of runs)
     console.log(
-      `| ${run.topology.name} | ${run.warmUpS.toFixed(1)} | ${(run.idle * 1000).toFixed(0)} | ${cpuUsed(run).toFixed(1)} | ${run.statements.all.toFixed(2)} | ${run.statements.replayInserts.toFixed(2)} | ${run.statements.principalsPerInsert.toFixed(2)} |`,
+      `| ${run.topology.name} | ${run.warmUpS.toFixed(1)} | ${(run.idle * 1000).toFixed(0)} | ${cpuUsed(run).toFixed(1)} | ${run.statements.all.toFixed(2)} | ${run.statements.replayInserts.toFixed(2)} | ${run.statements.principalsPerInsert.toFixed(2)} | ${(run.statements.replayTimeShare * 100).toFixed(0)} % |`,
     );
   const a = byName("A");
   const b = byName("B");
