@@ -115,6 +115,12 @@ describe("me and its wallets", () => {
     expect(wallets.map((wallet) => wallet.type)).toEqual(["EOA", "Safe", "Safe"]);
     expect(user.safe_creation_status).toBe("completed");
 
+    // inside an interactive transaction the statement runs through Prisma, with the same answer
+    statements = direct = 0;
+    const inTransaction = await db.$transaction((tx) => findUserWithWallets(tx, "usr_rows", { safeCreationStatus: true }));
+    expect(inTransaction).toStrictEqual({ ...user, [LOADED_WALLETS]: wallets });
+    expect(direct).toBe(0);
+
     const withoutStatus = (await findUserWithWallets(db, "usr_rows", { safeCreationStatus: false }))!;
     expect(withoutStatus.safe_creation_status).toBeUndefined();
     expect(await findUserWithWallets(db, "usr_none", { safeCreationStatus: false })).toBeNull();
