@@ -60,11 +60,18 @@ export function feedCountSql(userId: string, filter: TransactionFilterInput = {}
  * `counts`, a one-row statement over the same filters (the total, or the meta with its count):
  * the whole answer in one statement. Each row's item, its status history included, is kept by
  * triggers (migration feed_item), so the page copies 50 stored values instead of building them.
+ * `userOnly`: `where` is the user's alone, so the feed index yields the page's rows in order and
+ * the items are read with them (OFFSET 0: no row read for nothing).
  */
-export function feedSql(where: Prisma.Sql, limit: number, offset: number, counts: Prisma.Sql): Prisma.Sql {
-  // each page row's item is a subquery on the primary key, not a join: a join's plan depends on
-  // the page's size, which a prepared statement's generic plan does not know (it guesses 10 % of
-  // the user's rows and hash-joins the whole table)
+export function feedSql(where: Prisma.Sql, limit: number, offset: number, counts: Prisma.Sql, userOnly = false): Prisma.Sql {
+  if (userOnly && offset === 0)
+    return Prisma.sql`
+    SELECT counts.*, (SELECT coalesce(json_agg(page."feed_item" ORDER BY page."timestamp" DESC, page."id" DESC), '[]')
+      FROM (SELECT "id", "timestamp", "feed_item" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${Prisma.raw(String(limit))}) page) AS items
+    FROM (${counts}) counts`;
+  // otherwise each page row's item is a subquery on the primary key, not a join: a join's plan
+  // depends on the page's size, which a prepared statement's generic plan does not know (it
+  // guesses 10 % of the user's rows and hash-joins the whole table)
   return Prisma.sql`
     SELECT counts.*, (SELECT coalesce(json_agg((SELECT t."feed_item" FROM "finance"."transactions" t WHERE t."id" = page."id") ORDER BY page."timestamp" DESC, page."id" DESC), '[]')
       FROM (${feedPageSql(where, limit, offset)}) page) AS items
@@ -87,12 +94,13 @@ export async function listTransactions(
   const where = transactionCondition(options.user_id, filter);
   // the unfiltered first page (a dashboard's every visit) is a prepared statement, one text per
   // limit: parsed once per connection and run on a generic plan, not planned each time
-  const prepared = (sql: Prisma.Sql) => (offset === 0 && isUnfiltered(filter) ? Prisma.sql`${Prisma.raw(PREPARED)}${sql}` : sql);
+  const firstUnfiltered = offset === 0 && isUnfiltered(filter);
+  const prepared = (sql: Prisma.Sql) => (firstUnfiltered ? Prisma.sql`${Prisma.raw(PREPARED)}${sql}` : sql);
   if (options.meta) {
-    const [row] = await queryRows<MetaRow & { items: FeedItemView[] }>(tx, prepared(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter))));
+    const [row] = await queryRows<MetaRow & { items: FeedItemView[] }>(tx, prepared(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter), firstUnfiltered)));
     const meta = metaView(row!);
     return { items: row!.items, pagination: { limit, offset, total: meta.transaction_count }, meta };
   }
-  const [row] = await queryRows<{ total: number; items: FeedItemView[] }>(tx, prepared(feedSql(where, limit, offset, feedCountSql(options.user_id, filter))));
+  const [row] = await queryRows<{ total: number; items: FeedItemView[] }>(tx, prepared(feedSql(where, limit, offset, feedCountSql(options.user_id, filter), firstUnfiltered)));
   return { items: row!.items, pagination: { limit, offset, total: row!.total } };
 }

@@ -116,6 +116,16 @@ describe.skipIf(!onPostgres)("transaction feed query plans (PostgreSQL)", () => 
     for (const node of byId) expect(node["Actual Loops"]).toBeLessThanOrEqual(50);
   });
 
+  it("reads the unfiltered first page's stored items with its rows from the feed index: no lookup by id", async () => {
+    const sql = feedSql(transactionCondition("usr_plan_a"), 50, 0, transactionMetaSql("usr_plan_a"), true);
+    const [row] = await database.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values);
+    const planNodes = nodes(row!["QUERY PLAN"][0].Plan) as (PlanNode & { "Actual Loops": number; "Actual Rows": number })[];
+    expect(planNodes.filter((node) => node["Index Name"] === "transactions_pkey" || node["Relation Name"] === "transaction_status_history")).toEqual([]);
+    const page = planNodes.filter((node) => node["Node Type"] === "Index Scan" && node["Index Name"] === "transactions_user_id_timestamp_id_idx");
+    expect(page).toHaveLength(1);
+    expect(page[0]!["Actual Rows"]).toBe(50);
+  });
+
   it("aggregates meta in SQL: one row, whatever the number of transactions", async () => {
     const sql = transactionMetaSql("usr_plan_a");
     const rows = await database.query<{ transaction_count: number; categories: unknown[] }>(sql.text, sql.values);
