@@ -1,8 +1,9 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../../lib/db/database.ts";
 import { applyMigrations } from "../../../lib/db/migrations.ts";
 import { feedSeedStatements } from "../../support/feed-seed.ts";
-import { freshDatabaseUrl } from "../../support/test-database.ts";
+import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 // Issue 30: the feed copies each transaction's stored item (finance.transactions.feed_item), which
 // triggers keep in the statement of every write to the row or its status history. After every kind
@@ -25,6 +26,7 @@ const STALE = `
   WHERE t.feed_item IS NULL OR t.feed_item::text <> built.item
   ORDER BY t.id`;
 
+let url: string | undefined;
 let database: Database;
 
 async function stale(): Promise<string[]> {
@@ -43,7 +45,7 @@ async function item(id: string): Promise<{ status: string; note: string | null; 
 }
 
 beforeAll(async () => {
-  const url = await freshDatabaseUrl();
+  url = await freshDatabaseUrl();
   database = await openDatabase({ databaseUrl: url, dataDir: "memory://" });
   await applyMigrations(database, ["finance"]);
   // many rows and their histories, each in one statement (as the bench's seed and an import write them)
@@ -91,5 +93,31 @@ describe("stored feed items", () => {
     await write(`UPDATE finance.transactions SET status = 'failed', updated_at = now() WHERE user_id = '${USER}' AND status = 'pending'`);
     await write(`DELETE FROM finance.transaction_status_history WHERE transaction_id = 'txn_items_000000006'`);
     await write(`DELETE FROM finance.transactions WHERE id = 'txn_items_000000006'`);
+  });
+
+  // row locks and concurrent sessions are PostgreSQL's (PGlite has one connection)
+  it.skipIf(!onPostgres)("include a history row committed by a transaction another history write waited for", async () => {
+    const id = "txn_items_000000010";
+    const [first, second, prober] = [new pg.Client(url), new pg.Client(url), new pg.Client(url)];
+    await Promise.all([first.connect(), second.connect(), prober.connect()]);
+    try {
+      // the first writes a history row (its trigger locks the transaction's row) and holds it
+      await first.query("BEGIN");
+      await first.query(`INSERT INTO finance.transaction_status_history (transaction_id, "from", "to") VALUES ($1, 'completed', 'failed')`, [id]);
+      const secondPid = (await second.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      const written = second.query(`INSERT INTO finance.transaction_status_history (transaction_id, "from", "to") VALUES ($1, 'failed', 'completed')`, [id]);
+      // until the second's rebuild waits on the row
+      for (let waiting = false; !waiting; ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const [activity] = (await prober.query<{ wait_event_type: string | null }>("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [secondPid])).rows;
+        waiting = activity?.wait_event_type === "Lock";
+      }
+      await first.query("COMMIT");
+      await written;
+    } finally {
+      await Promise.all([first.end(), second.end(), prober.end()]);
+    }
+    expect((await item(id)).status_history.slice(-2)).toMatchObject([{ to: "failed" }, { to: "completed" }]);
+    expect(await stale()).toEqual([]);
   });
 });
