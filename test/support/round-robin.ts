@@ -30,9 +30,21 @@ function forwardHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 }
 
+/** A request a replica answered, as it was sent to it. */
+export interface Forwarded {
+  /** index into the upstream ports */
+  replica: number;
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
 export interface RoundRobinOptions {
   /** reuse connections to the replicas (an http.Agent with keepAlive per replica) instead of one per request */
   keepAlive?: boolean;
+  /** told of each request once a replica answers it (test/e2e/platform/hive-gateway.test.ts replays one at the other replica) */
+  onForward?: (forwarded: Forwarded) => void;
 }
 
 /** A round robin on a free loopback port over the replicas listening on `upstreamPorts`. */
@@ -56,7 +68,9 @@ export async function startRoundRobin(upstreamPorts: readonly number[], options:
         const replica = (first + tried) % upstreamPorts.length;
         let connected = false;
         const agent = agents?.[replica] ?? false;
-        const upstream = httpRequest({ host: "127.0.0.1", port: upstreamPorts[replica]!, method: incoming.method, path: incoming.url, headers: forwardHeaders(incoming.headers), agent }, (answer) => {
+        const headers = forwardHeaders(incoming.headers);
+        const upstream = httpRequest({ host: "127.0.0.1", port: upstreamPorts[replica]!, method: incoming.method, path: incoming.url, headers, agent }, (answer) => {
+          options.onForward?.({ replica, method: incoming.method ?? "GET", path: incoming.url ?? "/", headers, body });
           outgoing.writeHead(answer.statusCode ?? 502, forwardHeaders(answer.headers));
           answer.pipe(outgoing);
           answer.on("error", () => outgoing.destroy());

@@ -1,17 +1,23 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRINCIPAL_HEADER } from "../../../lib/auth/internal-principal.ts";
 import { SUBGRAPH_NAMES, SUBGRAPHS, type SubgraphName } from "../../../lib/graphql/subgraph-registry.ts";
 import { readSupergraph } from "../../../server/supergraph.ts";
 import { platformAuthenticator, principalSigning, socketAddress, startHiveGateway, type HiveGateway } from "../../support/hive-gateway.ts";
 import { TestIssuer } from "../../support/jwt-issuer.ts";
 import { freePort } from "../../support/platform.ts";
 import { registrationBody } from "../../support/registration.ts";
+import { startRoundRobin, type Forwarded, type RoundRobin } from "../../support/round-robin.ts";
 import { ServiceProcesses } from "../../support/service-processes.ts";
-import { freshDatabaseUrl } from "../../support/test-database.ts";
+import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 // Issue 31: another router in front of the split-mode subgraphs. Hive Gateway's runtime with our
 // checked-in supergraph and one plugin (test/support/hive-gateway.ts: our authentication, the
-// principal signed per subgraph fetch) answers the GraphQL cases as our gateway does.
+// principal signed per subgraph fetch) answers the GraphQL cases as our gateway does. On
+// PostgreSQL the users subgraph runs as two replicas on its one database behind a round robin
+// (test/support/round-robin.ts), the URL every caller has for it: Hive Gateway's fetches alternate
+// between them, and a principal one replica accepted is refused by the other (the replay store
+// they share, lib/auth/replay-store.ts). On PGlite a database has one process: one replica.
 
 const internalSecret = randomBytes(32).toString("hex");
 const services = new ServiceProcesses(internalSecret, {}, 100_000);
@@ -20,7 +26,11 @@ let hive: HiveGateway;
 let hiveUrl: string;
 let ourUrl: string;
 const subgraphUrls = {} as Record<SubgraphName, string>;
-
+const USERS_REPLICAS = onPostgres ? 2 : 1;
+const usersPorts: number[] = [];
+let usersBalancer: RoundRobin;
+/** what the users replicas answered, as the round robin sent it to them */
+const usersForwarded: Forwarded[] = [];
 
 beforeAll(async () => {
   issuer = await TestIssuer.start();
@@ -30,16 +40,23 @@ beforeAll(async () => {
     ports[name] = await freePort();
     subgraphUrls[name] = `http://127.0.0.1:${ports[name]}/graphql`;
   }
+  for (let i = 0; i < USERS_REPLICAS; i++) usersPorts.push(await freePort());
+  usersBalancer = await startRoundRobin(usersPorts, { keepAlive: true, onForward: (forwarded) => usersForwarded.push(forwarded) });
+  subgraphUrls.users = `${usersBalancer.url}/graphql`;
   const urlVariables = Object.fromEntries(SUBGRAPHS.map(({ name, urlVariable }) => [urlVariable, subgraphUrls[name]]));
-  for (const name of SUBGRAPH_NAMES) {
-    const databaseUrl = await freshDatabaseUrl();
-    services.start(name, { SUBGRAPH_PORT: String(ports[name]), DATA_DIR: "memory://", PUBLIC_BASE_URL: "http://public.invalid", ...urlVariables, ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
-  }
+  const subgraphEnv = (port: number, databaseUrl: string | undefined) => ({ SUBGRAPH_PORT: String(port), DATA_DIR: "memory://", PUBLIC_BASE_URL: "http://public.invalid", ...urlVariables, ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
+  const usersDatabaseUrl = await freshDatabaseUrl();
+  services.start("users", subgraphEnv(usersPorts[0]!, usersDatabaseUrl));
+  for (const name of SUBGRAPH_NAMES) if (name !== "users") services.start(name, subgraphEnv(ports[name]!, await freshDatabaseUrl()));
+  // the second users replica once the first has migrated their database
+  await services.waitFor(`http://127.0.0.1:${usersPorts[0]}/health`);
+  for (const port of usersPorts.slice(1)) services.start("users", subgraphEnv(port, usersDatabaseUrl));
   // our gateway on the same subgraphs, to compare answers with
   const [graphqlPort, internalPort] = [await freePort(), await freePort()];
   ourUrl = `http://127.0.0.1:${graphqlPort}/graphql`;
   services.start("gateway", { GRAPHQL_PORT: String(graphqlPort), GATEWAY_INTERNAL_PORT: String(internalPort), AUTH_PROVIDERS: authProviders, ...urlVariables });
   // the subgraphs' readiness: /health on each (no principal needed)
+  for (const port of usersPorts) await services.waitFor(`http://127.0.0.1:${port}/health`);
   for (const name of SUBGRAPH_NAMES) await services.waitFor(subgraphUrls[name].replace("/graphql", "/health"));
   await services.waitFor(ourUrl.replace("/graphql", "/health"));
   const env = { INTERNAL_SECRET: internalSecret, AUTH_PROVIDERS: authProviders, JWKS_ALLOW_LOOPBACK_HTTP: "true", DATA_DIR: "memory://" };
@@ -51,6 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await hive?.stop();
   await services.stop();
+  await usersBalancer?.close();
   await issuer?.stop();
 });
 
@@ -68,6 +86,13 @@ const CREATE_USER = `mutation ($input: CreateUserInput!) { create_user(input: $i
 const ME = `{ me { id status wallets { id type address is_primary } pints { active_count } transactions { items { id } pagination { total } } widgets { id } } }`;
 const CREATE_WIDGET = `mutation ($input: CreateWidgetInput!) { create_widget(input: $input) { id type title position { x y w h } } }`;
 const WIDGET = `query ($id: ID!) { widget(id: $id) { id title } }`;
+
+/** The principal signed into a forwarded request (the envelope's payload: internal-principal.ts signPrincipal). */
+function signedPrincipal(forwarded: Forwarded): { kind: string } {
+  const header = forwarded.headers[PRINCIPAL_HEADER];
+  if (typeof header !== "string") return { kind: "none" };
+  return (JSON.parse(Buffer.from(header.split(".")[0]!, "base64url").toString()) as { principal: { kind: string } }).principal;
+}
 
 /** A registered user: its JWT header, registered through `url`. */
 async function registered(url: string, subject: string): Promise<Record<string, string>> {
@@ -145,6 +170,25 @@ describe("Hive Gateway in front of the split-mode subgraphs (issue 31)", () => {
     expect(viaHive.body).toEqual(ours.body);
     // Hive Gateway's own
     for (const path of ["/healthcheck", "/readiness"]) expect((await fetch(hiveUrl.replace("/graphql", path))).status).toBe(200);
+  });
+
+  it.skipIf(!onPostgres)("the users replicas share the principals used: the one the plugin signed for a fetch, replayed at the other replica, is refused (PostgreSQL)", async () => {
+    const alice = await registered(hiveUrl, "hive-replay");
+    const from = usersForwarded.length;
+    const answer = await post(hiveUrl, `{ me { id status } }`, {}, alice);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data!.me).toMatchObject({ id: expect.any(String), status: expect.any(String) });
+    // that request's users fetch: the one carrying the plugin's principal for alice (the authenticator's own look-ups carry an internal one)
+    const fetches = usersForwarded.slice(from).filter((forwarded) => signedPrincipal(forwarded).kind === "user");
+    expect(fetches).toHaveLength(1);
+    const fetched = fetches[0]!;
+    const otherPort = usersPorts[(fetched.replica + 1) % USERS_REPLICAS]!;
+    const headers = Object.entries(fetched.headers).filter(([name]) => name !== "host" && name !== "content-length");
+    const replayed = await fetch(`http://127.0.0.1:${otherPort}${fetched.path}`, { method: fetched.method, headers: headers.map(([name, value]) => [name, String(value)]), body: fetched.body });
+    expect(replayed.status).toBe(401);
+    expect(((await replayed.json()) as { errors: { extensions: Record<string, unknown> }[] }).errors[0]!.extensions).toMatchObject({ error_code: "GEN-401-001" });
+    // Hive Gateway's fetches (and the authenticator's) went to both replicas
+    expect(new Set(usersForwarded.map((forwarded) => forwarded.replica))).toEqual(new Set([0, 1]));
   });
 
   it("a subgraph fetch without the signed principal is refused: the plugin is what lets Hive Gateway in", async () => {
