@@ -10,12 +10,22 @@ export const PREPARED = "/* prepared */ ";
  * every pooled connection); any text past them runs unnamed, as every other statement does.
  */
 const MAX_NAMED = 32;
-const names = new Map<string, string>();
+/**
+ * The named texts by length: each request builds its text anew, and a Map keyed by the text would
+ * hash all of it (some 3 kB for the feed) on every run; a comparison with the few texts of one
+ * length stops at the first differing character and is a plain memory compare when they match.
+ */
+const namesByLength = new Map<number, { sql: string; name: string }[]>();
+let named = 0;
 
 /** The name of `sql`'s prepared statement, or undefined (unnamed) when it is not marked PREPARED. */
 export function statementName({ sql }: { sql: string }): string | undefined {
   if (!sql.startsWith(PREPARED)) return undefined;
-  let name = names.get(sql);
-  if (name === undefined && names.size < MAX_NAMED) names.set(sql, (name = `prepared_${names.size}`));
-  return name;
+  const sameLength = namesByLength.get(sql.length);
+  if (sameLength) for (const entry of sameLength) if (entry.sql === sql) return entry.name;
+  if (named >= MAX_NAMED) return undefined;
+  const entry = { sql, name: `prepared_${named++}` };
+  if (sameLength) sameLength.push(entry);
+  else namesByLength.set(sql.length, [entry]);
+  return entry.name;
 }
