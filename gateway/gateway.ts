@@ -218,6 +218,11 @@ export class Gateway {
    * applies (so split mode, where the adapter goes through `/graphql`, runs it too); fails at
    * start-up, not per request.
    */
+  /** The public API's schema, as `prepare` validates against it. */
+  get schema(): GraphQLSchema {
+    return this.apiSchema;
+  }
+
   prepare(source: string): PreparedOperation {
     const document = parse(source);
     const errors = validate(this.apiSchema, document);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import FindMyWay from "find-my-way";
 import type { ValidateFunction } from "ajv";
+import { parse, type ExecutionResult } from "graphql";
 import { hasAnyHeader } from "../../lib/auth/credential-headers.ts";
 import { AppError, appError, isChosenRefusal, type ValidationItem } from "../../lib/errors/app-error.ts";
 import { createHttpServer, type BadUrlAnswer, type HttpSettings } from "../../lib/http.ts";
@@ -9,6 +10,7 @@ import type { TrustProxy } from "../../lib/trust-proxy.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { limit, type RateLimits } from "../../lib/rate-limit/rate-limits.ts";
 import type { GatewayClient, OperationHandle } from "./gateway-client.ts";
+import type { PreparedOperation } from "../../gateway/gateway.ts";
 import type { ErrorCode } from "../../lib/errors/catalogue.ts";
 import { routeBodyError } from "./body-errors.ts";
 import { registerDocumentation } from "./docs.ts";
@@ -31,7 +33,7 @@ import {
   type Route,
   type RouteRequest,
 } from "./route.ts";
-import { applyTimestampFormat, timestampFormat, type TimestampFormat } from "./timestamps.ts";
+import { answersInEpochMs, applyTimestampFormat, timestampFormat, type TimestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { jsonInvalid } from "../../lib/json-body.ts";
 import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../../lib/json-validation.ts";
@@ -90,6 +92,8 @@ interface CompiledRoute {
   queryNames: ReadonlySet<string>;
   /** where the route took each input field a domain validation item names */
   fieldPart: FieldPart;
+  /** a table route whose operation's data is already in epoch milliseconds, wherever the schema says it (answersInEpochMs) */
+  answersInEpochMs: boolean;
 }
 
 /** Only the documented query parameters: routes hand their query to the operation as a filter, where an unknown name would fail the variable. */
@@ -118,7 +122,10 @@ export function compileRoute(route: Route, gateway: GatewayClient): CompiledRout
   if (route.query) validators.query = compileValidator(route.query, "query");
   if (route.body && route.validateBody !== false) validators.body = compileValidator(route.body, "body");
   const queryNames = new Set(Object.keys((route.query as { properties?: object } | undefined)?.properties ?? {}));
-  return { route, ...(isOperationRoute(route) && { operation: gateway.prepare(route.operation) }), validators, queryNames, fieldPart: fieldPartOf(route) };
+  const operation = isOperationRoute(route) ? gateway.prepare(route.operation) : undefined;
+  const schema = gateway.schema?.();
+  const epochMs = operation !== undefined && schema !== undefined && answersInEpochMs(schema, "document" in operation ? (operation as PreparedOperation).document : parse(operation.source));
+  return { route, ...(operation && { operation }), validators, queryNames, fieldPart: fieldPartOf(route), answersInEpochMs: epochMs };
 }
 
 /**
@@ -146,6 +153,14 @@ export function validate(validators: CompiledRoute["validators"], parts: Partial
   }
   for (const part of ["path", "query", "body"] as const) items.push(...nulCharacterItems(parts[part], part));
   if (items.length > 0) throw new AppError("GEN-422-001", { validation: items });
+}
+
+/** `body` is the operation's `data` or one of its fields, untouched by the route's `result` (which may build an answer of its own instead). */
+function servedAsIs(body: unknown, data: ExecutionResult["data"]): boolean {
+  if (data == null) return false;
+  if (body === data) return true;
+  for (const key in data) if (data[key] === body) return true;
+  return false;
 }
 
 /** Fastify's own request errors (bad JSON, wrong media type, too large) in catalogue terms. */
@@ -299,8 +314,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     if (status === 204) return reply.code(204).send();
     const data = processChecks ? { ...result.data, process_checks: await processChecks } : result.data;
     let payload = route.result(data, routeRequest) as Record<string, unknown>;
+    // the epoch-ms pass would give back what it got: the answer is the operation's data or one of its fields as the gateway served them, and the schema types each timestamp a number
+    const asServed = validated.format === "epoch_ms" && compiled.answersInEpochMs && servedAsIs(payload, result.data);
     if (route.links) payload = { ...payload, _links: route.links(payload, { ...validated, base_url: options.baseUrl, rpc_url: options.rpcUrl ?? "", docs_url: options.docsUrl } as never) };
-    return reply.code(status).send(applyTimestampFormat(payload, validated.format));
+    return reply.code(status).send(asServed ? payload : applyTimestampFormat(payload, validated.format));
   };
 
   /**

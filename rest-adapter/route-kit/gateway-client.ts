@@ -1,4 +1,4 @@
-import type { ExecutionResult } from "graphql";
+import type { ExecutionResult, GraphQLSchema } from "graphql";
 import type { Authenticator } from "../../gateway/authenticate.ts";
 import type { Gateway, PreparedOperation } from "../../gateway/gateway.ts";
 import { requestPrincipal, type PrincipalRequest } from "../../gateway/request-principal.ts";
@@ -27,6 +27,8 @@ export interface GatewayClient {
   /** called once per route at start-up */
   prepare(source: string): OperationHandle;
   execute(request: GatewayRequest): Promise<ExecutionResult>;
+  /** the public API's schema, where this process holds it (in memory), for what routes can learn of their answers at start-up */
+  schema?(): GraphQLSchema;
 }
 
 
@@ -39,6 +41,10 @@ export class InProcessGatewayClient implements GatewayClient {
 
   prepare(source: string): PreparedOperation {
     return this.gateway.prepare(source);
+  }
+
+  schema(): GraphQLSchema {
+    return this.gateway.schema;
   }
 
   async execute(request: GatewayRequest): Promise<ExecutionResult> {

@@ -1,3 +1,5 @@
+import { getNamedType, isCompositeType, isScalarType, TypeInfo, visit, visitWithTypeInfo, BREAK, type DocumentNode, type GraphQLSchema } from "graphql";
+
 /**
  * Spec 2.1: fields ending in `_at`, plus `timestamp`, `period_start` and `period_end`, are epoch
  * milliseconds by default and `YYYY-MM-DDTHH:MM:SSZ` with `X-Timestamp-Format: iso8601`, in
@@ -60,4 +62,37 @@ export function applyTimestampFormat(body: unknown, format: TimestampFormat): un
     if (next !== value) (out ??= { ...record })[key] = next;
   }
   return out ?? body;
+}
+
+/** Scalars whose values are never objects and, at a timestamp field, never anything but numbers: the epoch-ms pass leaves them as they are. */
+const PLAIN_SCALARS = new Set(["String", "ID", "Boolean", "Int", "Float", "Timestamp"]);
+const NUMERIC_SCALARS = new Set(["Int", "Float", "Timestamp"]);
+
+/**
+ * Whether every answer of `document` comes out of `applyTimestampFormat(…, "epoch_ms")` as it went
+ * in, known from the schema once: each field answering under a timestamp name is a Timestamp (its
+ * scalar serialises to epoch milliseconds, null or NaN, none of which the pass changes), an Int or
+ * Float, or an object walked into, and no field is a free-form scalar (JSON, JSONObject), whose
+ * objects may hold any key. The pass then only walks (a feed page: a thousand objects).
+ */
+export function answersInEpochMs(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let keeps = true;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        const type = typeInfo.getType();
+        const named = type && getNamedType(type);
+        const timestamp = isTimestampField(node.alias?.value ?? node.name.value);
+        const fits = named !== undefined && named !== null && (isCompositeType(named) || (isScalarType(named) ? (timestamp ? NUMERIC_SCALARS : PLAIN_SCALARS).has(named.name) : !timestamp));
+        if (!fits) {
+          keeps = false;
+          return BREAK;
+        }
+        return undefined;
+      },
+    }),
+  );
+  return keeps;
 }

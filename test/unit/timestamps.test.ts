@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyTimestampFormat, formatIso8601, isTimestampField, timestampFormat } from "../../rest-adapter/route-kit/timestamps.ts";
+import { buildSchema, parse } from "graphql";
+import { answersInEpochMs, applyTimestampFormat, formatIso8601, isTimestampField, timestampFormat } from "../../rest-adapter/route-kit/timestamps.ts";
 
 const MS = Date.UTC(2024, 4, 1, 12, 34, 56, 789); // 2024-05-01T12:34:56.789Z
 const ISO = "2024-05-01T12:34:56Z";
@@ -101,5 +102,38 @@ describe("applyTimestampFormat", () => {
     expect(applyTimestampFormat(input, "iso8601")).toEqual([{ created_at: ISO }, 5, "x", null]);
     expect(input).toEqual(copy);
     expect(applyTimestampFormat(body, "epoch_ms")).toEqual(body);
+  });
+});
+
+describe("answersInEpochMs (the epoch-ms pass skipped where the schema makes it give back what it got)", () => {
+  const schema = buildSchema(`
+    scalar Timestamp
+    scalar JSON
+    enum Status { pending done }
+    type History { to: Status! changed_at: Timestamp! }
+    type Item { id: ID! status: Status! amount: String! created_at: Timestamp! expires_at: Timestamp count: Int! history: [History!]! label_at: String payload: JSON period: Period }
+    type Period { period_start: Timestamp! period_end: Float }
+    type Query { items: [Item!]! item: Item }
+  `);
+  const answers = (source: string) => answersInEpochMs(schema, parse(source));
+
+  it("holds when every timestamp-named field is a Timestamp or a number, at any depth, aliases and fragments included", () => {
+    expect(answers("{ items { id status amount created_at expires_at count __typename history { to changed_at } period { period_start period_end } } }")).toBe(true);
+    expect(answers("{ item { ...F } } fragment F on Item { updated_at: created_at history { ... on History { changed_at } } }")).toBe(true);
+    // a timestamp name given to a plain string field is what the pass would parse
+    expect(answers("{ item { timestamp: amount } }")).toBe(false);
+    expect(answers("{ item { created_at: status } }")).toBe(false);
+  });
+
+  it("fails for a string under a timestamp name and for free-form JSON, whose objects may hold any key", () => {
+    expect(answers("{ items { id label_at } }")).toBe(false);
+    expect(answers("{ items { id payload } }")).toBe(false);
+    expect(answers("{ item { ...F } } fragment F on Item { payload }")).toBe(false);
+  });
+
+  it("is right: where it holds, the pass gives back each value it got (Timestamp serialises to numbers or null)", () => {
+    const data = { items: [{ id: "1", status: "pending", amount: "2024-05-01T12:34:56Z", created_at: MS, expires_at: null, count: 3, history: [{ to: "done", changed_at: MS }], period: { period_start: MS, period_end: 1.5 } }] };
+    expect(answers("{ items { id status amount created_at expires_at count history { to changed_at } period { period_start period_end } } }")).toBe(true);
+    expect(applyTimestampFormat(data, "epoch_ms")).toBe(data);
   });
 });

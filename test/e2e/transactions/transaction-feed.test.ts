@@ -4,6 +4,9 @@ import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
 import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { ensureAsset, userWithWallet } from "../../support/finance.ts";
+import { parse } from "graphql";
+import { transactionRoutes } from "../../../rest-adapter/routes/transactions.ts";
+import { answersInEpochMs, applyTimestampFormat } from "../../../rest-adapter/route-kit/timestamps.ts";
 
 // Issue 9, the transaction feed: GET /v0/transactions (filters, pages, meta), amount_usd at the
 // price of its time, PATCH with merchant rules, and User.transactions through /graphql.
@@ -211,6 +214,25 @@ describe("GET /v0/transactions", () => {
     const body = await (await feed(A.jwt, "limit=1&meta=true", { "x-timestamp-format": "iso8601" })).json();
     expect(body.items[0].timestamp).toBe("2026-01-01T06:00:00Z");
     expect(body.items[0].status_history[0].changed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
+  it("answers each X-Timestamp-Format as the timestamp pass makes it, to the byte, though the route skips the epoch-ms pass", async () => {
+    const route = transactionRoutes.find((r) => r.operationId === "listTransactions")!;
+    expect(answersInEpochMs(platform.gateway.schema, parse(route.operation))).toBe(true);
+    const text = async (headers: Record<string, string>) => {
+      const response = await feed(A.jwt, "limit=3&meta=true", headers);
+      expect(response.status).toBe(200);
+      return { body: await response.text(), type: response.headers.get("content-type"), length: response.headers.get("content-length") };
+    };
+    const epoch = await text({});
+    const page = JSON.parse(epoch.body);
+    expect(page.items[0].timestamp).toBe(T0 + 6 * HOUR);
+    // the answer the pass would have made of the same page: the same bytes, headers alike
+    expect(epoch.body).toBe(JSON.stringify(applyTimestampFormat(page, "epoch_ms")));
+    for (const value of ["epoch_ms", "ISO8601", "iso"]) expect(await text({ "x-timestamp-format": value })).toEqual(epoch);
+    const iso = await text({ "x-timestamp-format": "iso8601" });
+    expect(iso.body).toBe(JSON.stringify(applyTimestampFormat(page, "iso8601")));
+    expect(iso.type).toBe(epoch.type);
   });
 
   it("shows a user without transactions an empty feed, and refuses a missing credential (401)", async () => {
