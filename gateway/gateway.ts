@@ -213,16 +213,16 @@ export class Gateway {
     return instance;
   }
 
-  /**
-   * Parses, validates and hashes an operation against the public API, within the limits `/graphql`
-   * applies (so split mode, where the adapter goes through `/graphql`, runs it too); fails at
-   * start-up, not per request.
-   */
   /** The public API's schema, as `prepare` validates against it. */
   get schema(): GraphQLSchema {
     return this.apiSchema;
   }
 
+  /**
+   * Parses, validates and hashes an operation against the public API, within the limits `/graphql`
+   * applies (so split mode, where the adapter goes through `/graphql`, runs it too); fails at
+   * start-up, not per request.
+   */
   prepare(source: string): PreparedOperation {
     const document = parse(source);
     const errors = validate(this.apiSchema, document);
