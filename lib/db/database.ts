@@ -11,6 +11,7 @@ import { DEFAULT_DATABASE_TIMEOUTS, STATEMENT_GRACE_MS, type DatabaseTimeouts } 
 import { migrationScripts } from "./migrations.ts";
 import { checkChannel, PostgresListener } from "./notifications.ts";
 import { PGLITE_SETTINGS, pgliteTemplate, unpackTemplate } from "./pglite-template.ts";
+import { PreparedQuery, type TypedRows } from "./prepared-query.ts";
 import { statementName } from "./prepared-statements.ts";
 import type { Database, Queryable } from "./queryable.ts";
 
@@ -205,8 +206,21 @@ async function openPostgres(connectionString: string, timeouts: DatabaseTimeouts
     ...onClient(pool),
     adapter: () => adapter,
     async queryTyped<T>(sql: string, params: unknown[]) {
-      const result = await pool.query({ name: statementName({ sql }), text: sql, values: params });
-      return { rows: result.rows as T[], types: result.fields.map((field) => field.dataTypeID) };
+      const name = statementName({ sql });
+      if (name === undefined) {
+        const result = await pool.query(sql, params);
+        return { rows: result.rows as T[], types: result.fields.map((field) => field.dataTypeID) };
+      }
+      // described once per connection, not on every execution (prepared-query.ts)
+      return new Promise<TypedRows<T>>((resolve, reject) => {
+        const query = new PreparedQuery<T>(name, sql, params, pg as unknown as ConstructorParameters<typeof PreparedQuery>[3]);
+        (pool.query as unknown as (query: PreparedQuery<T>, callback: (error: Error | undefined, result?: TypedRows<T>) => void) => void)(query, (error, result) => {
+          if (!error) return resolve(result!);
+          // the caller's stack, not the socket's (as pg's promise does)
+          Error.captureStackTrace(error);
+          reject(error);
+        });
+      });
     },
     listen(channel, handler) {
       listener ??= new PostgresListener(() => new pg.Client(connection));

@@ -1,0 +1,185 @@
+// A named prepared statement run on a pg connection without pg's per-execution description
+// (issue 30). pg sends Describe on every execution of a named statement, so PostgreSQL answers a
+// RowDescription each time and pg builds the column parsers and a row template anew (for the
+// user-with-wallets statement's ~40 columns, more CPU than decoding its rows). Here a connection
+// describes a statement once, the first time it runs there, and later executions send Bind,
+// Execute and Sync alone, decoding rows with the parsers and row builder of that description.
+// A description holds for the connection's life: PostgreSQL fails a named statement whose
+// result type would change ("cached plan must not change result type") rather than answer
+// another shape; any error forgets the connection's description, so the next run describes again.
+// The rows are pg's own: the same type parsers (pg.types: the pool sets no `types` of its own),
+// objects with the same keys in the same order.
+import type { Connection } from "pg";
+
+/** What pg's Connection gives a query to write with (pg/lib/connection.js) and where pg's Client keeps its named statements. */
+interface WireConnection {
+  parsedStatements: Record<string, string | undefined>;
+  submittedNamedStatements: Record<string, string | undefined>;
+  stream: { cork?(): void; uncork?(): void };
+  parse(config: { text: string; name: string }): void;
+  bind(config: { portal: string; statement: string; values: unknown[]; binary: boolean }): void;
+  describe(config: { type: "P"; name: string }): void;
+  execute(config: { portal: string }): void;
+  sync(): void;
+}
+
+interface FieldDescription {
+  name: string;
+  dataTypeID: number;
+  format: string;
+}
+
+type Parse = (value: unknown) => unknown;
+export interface TypeParsers {
+  getTypeParser(oid: number, format: "text" | "binary"): Parse;
+}
+
+export interface TypedRows<T> {
+  rows: T[];
+  /** the columns' type OIDs */
+  types: number[];
+}
+
+/** A statement's result as described: its columns' types and a function making a row of the raw values of a DataRow. */
+interface Shape {
+  readonly types: number[];
+  readonly build: (values: (string | null)[]) => unknown;
+}
+
+/** Each connection's described statements, by name; a connection the pool replaces takes its own with it. */
+const described = new WeakMap<object, Map<string, Shape>>();
+/** Shapes by their columns (names, types, formats): the same for a statement on every connection, so built once. */
+const shapes = new Map<string, Shape>();
+
+function shapeOf(fields: readonly FieldDescription[], parsers: TypeParsers): Shape {
+  const format = (field: FieldDescription) => (field.format === "binary" ? "binary" : "text");
+  const key = JSON.stringify(fields.map((field) => [field.name, field.dataTypeID, format(field)]));
+  let shape = shapes.get(key);
+  if (!shape) {
+    const parse = fields.map((field) => parsers.getTypeParser(field.dataTypeID, format(field)));
+    // An object literal of the columns in order: every row gets one hidden class, made in one
+    // step, where pg copies a template and assigns each column by name. Keys as JSON strings;
+    // `__proto__` computed, so it is an own property as in pg's rows, not the prototype. A
+    // repeated name keeps its first place and its last value, as in pg's rows.
+    const properties = fields.map((field, i) => {
+      const raw = format(field) === "binary" ? `Buffer.from(v[${i}])` : `v[${i}]`;
+      const key = field.name === "__proto__" ? `["__proto__"]` : JSON.stringify(field.name);
+      return `${key}: v[${i}] === null ? null : p[${i}](${raw})`;
+    });
+    const build = new Function("p", "Buffer", `"use strict"; return (v) => ({ ${properties.join(", ")} });`)(parse, Buffer) as Shape["build"];
+    shape = { types: fields.map((field) => field.dataTypeID), build };
+    shapes.set(key, shape);
+  }
+  return shape;
+}
+
+/**
+ * A pg Submittable (the interface pg-cursor uses) running the named statement `name` (text `text`)
+ * with `values`, for `pool.query(query, callback)`. Values are mapped as pg maps them (`prepareValue`).
+ */
+export class PreparedQuery<T> {
+  /** read by pg's Client: it records `text` as parsed under `name` on ParseComplete, and forgets an unfinished parse on an error */
+  readonly name: string;
+  readonly text: string;
+  /** set by pg's Client (from pool.query's callback) */
+  callback?: (error: Error | null, result?: TypedRows<T>) => void;
+  private readonly values: unknown[];
+  private readonly parsers: TypeParsers;
+  private readonly prepareValue: (value: unknown) => unknown;
+  private connection?: WireConnection;
+  private shape?: Shape;
+  /** the shape came from this execution's RowDescription, to remember when the execution succeeds */
+  private describedNow = false;
+  private readonly rows: T[] = [];
+  /** a row that failed to decode: reported when the statement ends, as pg does */
+  private failure?: unknown;
+
+  constructor(name: string, text: string, values: unknown[], pg: { types: TypeParsers; utils: { prepareValue(value: unknown): unknown } }) {
+    this.name = name;
+    this.text = text;
+    this.values = values;
+    this.parsers = pg.types;
+    this.prepareValue = pg.utils.prepareValue;
+  }
+
+  submit(pgConnection: Connection): Error | null {
+    const connection = pgConnection as unknown as WireConnection;
+    const previous = connection.parsedStatements[this.name] ?? connection.submittedNamedStatements[this.name];
+    if (previous !== undefined && previous !== this.text) return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
+    let values: unknown[];
+    try {
+      // before anything is written: a value pg cannot send fails the query alone
+      values = this.values.map(this.prepareValue);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+    this.connection = connection;
+    // parsed here before (by this or by Prisma's adapter, which names statements the same way) and described by this
+    this.shape = previous === undefined ? undefined : described.get(connection)?.get(this.name);
+    // one write for the whole exchange, as pg does
+    connection.stream.cork?.();
+    try {
+      if (previous === undefined) {
+        connection.parse({ text: this.text, name: this.name });
+        connection.submittedNamedStatements[this.name] = this.text;
+      }
+      connection.bind({ portal: "", statement: this.name, values, binary: false });
+      if (!this.shape) connection.describe({ type: "P", name: "" });
+      connection.execute({ portal: "" });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleRowDescription(message: { fields: FieldDescription[] }): void {
+    this.shape = shapeOf(message.fields, this.parsers);
+    this.describedNow = true;
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    if (this.failure !== undefined) return;
+    try {
+      // a guard for a server that is not the one that described the statement (a pooler re-preparing it after a migration): fail, forget, describe again
+      if (this.shape?.types.length !== message.fields.length) throw new Error(`prepared statement ${this.name}: a row of ${message.fields.length} columns, described with ${this.shape?.types.length}`);
+      this.rows.push(this.shape.build(message.fields) as T);
+    } catch (error) {
+      this.failure = error;
+    }
+  }
+
+  handleCommandComplete(): void {}
+
+  handleEmptyQuery(): void {}
+
+  /** never sent: every execution asks for all rows */
+  handlePortalSuspended(): void {}
+
+  handleError(error: Error): void {
+    this.forget();
+    const failure = this.failure;
+    this.failure = undefined;
+    this.callback?.(failure === undefined ? error : toError(failure));
+  }
+
+  handleReadyForQuery(): void {
+    if (this.failure !== undefined) return this.handleError(toError(this.failure));
+    const connection = this.connection!;
+    if (this.describedNow && this.shape && connection.parsedStatements[this.name] === this.text) {
+      let statements = described.get(connection);
+      if (!statements) described.set(connection, (statements = new Map()));
+      statements.set(this.name, this.shape);
+    }
+    this.callback?.(null, { rows: this.rows, types: this.shape?.types ?? [] });
+  }
+
+  /** An error may mean the statement changed or went: the next execution on this connection describes it again. */
+  private forget(): void {
+    if (this.connection) described.get(this.connection)?.delete(this.name);
+  }
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
