@@ -11,7 +11,8 @@ type KeyWhere = { user_id_key: { user_id: string; key: string } };
 export interface IdempotencyKeyTable<J> {
   createMany(args: { data: { user_id: string; key: string; request_hash: string }[]; skipDuplicates: true }): PromiseLike<{ count: number }>;
   findUnique(args: { where: KeyWhere }): PromiseLike<{ request_hash: string; response: unknown; created_at: Date } | null>;
-  update(args: { where: KeyWhere; data: { request_hash?: string; response?: J; created_at?: Date } }): PromiseLike<unknown>;
+  update(args: { where: KeyWhere; data: { request_hash?: string; response: J; created_at?: Date } }): PromiseLike<unknown>;
+  updateMany(args: { where: { user_id: string; key: string; created_at: { lte: Date } }; data: { request_hash: string; response: J; created_at: Date } }): PromiseLike<{ count: number }>;
 }
 
 export interface IdempotentTx<J> {
@@ -60,9 +61,18 @@ export function fromJsonSnapshot<T>(json: unknown): T {
   return revive(json, "") as T;
 }
 
+/** Keys created before this instant no longer answer: their key starts afresh. */
+function retentionCutoff(): Date {
+  return new Date(Date.now() - IDEMPOTENCY_KEY_RETENTION_MS);
+}
+
+function expired(row: { created_at: Date }): boolean {
+  return row.created_at <= retentionCutoff();
+}
+
 /** The key's live row: the stored response to answer again, or TXN-422-001 for the same key with another request; undefined when it starts afresh. */
 function answered<T>(row: { request_hash: string; response: unknown; created_at: Date } | null, request: IdempotentRequest<T>, key: string, requestHash: string): { response: T } | undefined {
-  if (!row || Date.now() - row.created_at.getTime() >= IDEMPOTENCY_KEY_RETENTION_MS) return undefined;
+  if (!row || expired(row)) return undefined;
   if (row.request_hash !== requestHash) throw appError("TXN-422-001", `The Idempotency-Key ${key} was used with a different request.`);
   return row.response === null ? undefined : { response: request.restore(row.response) };
 }
@@ -82,12 +92,23 @@ export async function runIdempotent<J, Tx extends IdempotentTx<J>, T>(db: Idempo
   const requestHash = idempotencyRequestHash(request.operation, request.args);
   const where = { user_id_key: { user_id: request.user_id, key } };
   return db.$transaction(async (tx) => {
-    const { count } = await tx.idempotencyKey.createMany({ data: [{ user_id: request.user_id, key, request_hash: requestHash }], skipDuplicates: true });
-    if (count === 0) {
-      const stored = answered(await tx.idempotencyKey.findUnique({ where }), request, key, requestHash);
+    for (;;) {
+      const { count } = await tx.idempotencyKey.createMany({ data: [{ user_id: request.user_id, key, request_hash: requestHash }], skipDuplicates: true });
+      if (count === 1) break;
+      const row = await tx.idempotencyKey.findUnique({ where });
+      const stored = answered(row, request, key, requestHash);
       if (stored) return stored.response;
-      // expired (or, defensively, never answered): the key starts afresh, the row locked by this update
-      await tx.idempotencyKey.update({ where, data: { request_hash: requestHash, response: dbNull, created_at: new Date() } });
+      const data = { request_hash: requestHash, response: dbNull, created_at: new Date() };
+      if (row && !expired(row)) {
+        // defensively, a row never answered: the key starts afresh, the row locked by this update
+        await tx.idempotencyKey.update({ where, data });
+        break;
+      }
+      // expired: the key starts afresh, but only while it is still expired. A concurrent retry of
+      // the same key that renewed it first (or a prune that deleted it) leaves nothing to update
+      // here: claim again, then wait on its row and answer what it stored, so the work runs once.
+      const renewed = await tx.idempotencyKey.updateMany({ where: { user_id: request.user_id, key, created_at: { lte: retentionCutoff() } }, data });
+      if (renewed.count === 1) break;
     }
     const result = await work(tx);
     await tx.idempotencyKey.update({ where, data: { response: request.snapshot(result) as J } });

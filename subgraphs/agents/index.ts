@@ -24,6 +24,7 @@ import { ConnectorResolver, UserConnectorsFieldResolver } from "./connectors/con
 import { SandboxExchange, SandboxExport } from "./connectors/connector-provider.ts";
 import { CardDataCipher } from "../../lib/crypto/card-data-cipher.ts";
 import { OutboxPeerResolver } from "./outbox/outbox-peer.resolver.ts";
+import { IDEMPOTENCY_KEY_PRUNE_JOB, idempotencyKeyPruner } from "../../lib/jobs/idempotency-key-prune.ts";
 
 export const agentsSubgraph = defineSubgraph({
   name: "agents",
@@ -39,13 +40,14 @@ export const agentsSubgraph = defineSubgraph({
       logger: log,
       notifications: database,
       leaseMs: config.jobLeaseMs,
-      standing: [LEDGER_EVENTS_JOB, SCHEDULE_JOB],
+      standing: [LEDGER_EVENTS_JOB, SCHEDULE_JOB, IDEMPOTENCY_KEY_PRUNE_JOB],
       // finance's ledger events NOTIFY when they commit: read at once where both share a database
       standingWakeups: { [LEDGER_EVENTS_CHANNEL]: LEDGER_EVENTS_JOB },
       handlers: {
         [AGENT_TASK_JOB]: taskRunner({ db, kinds: taskKinds, logger: log }),
         [LEDGER_EVENTS_JOB]: ledgerEventConsumer({ db, finance, logger: log }),
         [SCHEDULE_JOB]: scheduleScanner({ db, finance, logger: log }),
+        [IDEMPOTENCY_KEY_PRUNE_JOB]: idempotencyKeyPruner(db, "agents"),
       },
     });
     return {

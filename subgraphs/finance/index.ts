@@ -30,6 +30,7 @@ import { RampResolver } from "./ramps/ramp.resolver.ts";
 import { AgentsPeerResolver } from "./agents-peer/agents-peer.resolver.ts";
 import { OutboxPeerResolver } from "./outbox/outbox-peer.resolver.ts";
 import { sandboxWebhookSecret } from "../../lib/webhooks/sandbox-webhook-secret.ts";
+import { IDEMPOTENCY_KEY_PRUNE_JOB, idempotencyKeyPruner } from "../../lib/jobs/idempotency-key-prune.ts";
 
 export const financeSubgraph = defineSubgraph({
   name: "finance",
@@ -37,7 +38,15 @@ export const financeSubgraph = defineSubgraph({
   services: ({ config, database, logger }, peers): FinanceServices => {
     const db = createFinanceDb(database);
     const goals = NO_GOALS;
-    const jobs = new JobQueue({ db, schema: "finance", logger: logger.child({ subgraph: "finance" }), notifications: database, leaseMs: config.jobLeaseMs, handlers: { [CHANGE_EVENTS_JOB]: changeEventsHandler([insightsSubscriber({ db, goals })]) } });
+    const jobs = new JobQueue({
+      db,
+      schema: "finance",
+      logger: logger.child({ subgraph: "finance" }),
+      notifications: database,
+      leaseMs: config.jobLeaseMs,
+      standing: [IDEMPOTENCY_KEY_PRUNE_JOB],
+      handlers: { [CHANGE_EVENTS_JOB]: changeEventsHandler([insightsSubscriber({ db, goals })]), [IDEMPOTENCY_KEY_PRUNE_JOB]: idempotencyKeyPruner(db, "finance") },
+    });
     return {
       db,
       logger,

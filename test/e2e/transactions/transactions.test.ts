@@ -7,6 +7,7 @@ import { recordMovement, type MovementInput } from "../../../subgraphs/finance/t
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { ensureAsset, userWithWallet } from "../../support/finance.ts";
 import { expectCredentialCases, type RouteCall } from "../../support/route-cases.ts";
+import { IDEMPOTENCY_KEY_PRUNE_JOB, idempotencyKeyPruner, pruneIdempotencyKeys } from "../../../lib/jobs/idempotency-key-prune.ts";
 import { responsesOf } from "../../support/openapi-document.ts";
 
 // Issue 9, the ledger: sandbox deposits, GET /v0/transactions/{id}, Idempotency-Key, balances
@@ -198,6 +199,42 @@ describe("Idempotency-Key", () => {
     const retry = await deposit(jwt, { wallet_id, asset: "ETH", amount: "2" }, "key-expiring");
     expect(await retry.json()).toMatchObject({ amount: "2" });
     expect(await db.transaction.count({ where: { wallet_id } })).toBe(2);
+  });
+
+  it("turns concurrent retries of an expired key into one new movement with one answer", async () => {
+    const { id, jwt, wallet_id } = await userWithWallet(platform);
+    expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "1" }, "key-expired-concurrent")).status).toBe(201);
+    await db.idempotencyKey.update({ where: { user_id_key: { user_id: id, key: "key-expired-concurrent" } }, data: { created_at: new Date(Date.now() - 24 * 3_600_000 - 1_000) } });
+    const body = { wallet_id, asset: "ETH", amount: "0.75" };
+    const responses = await Promise.all(Array.from({ length: 8 }, () => deposit(jwt, body, "key-expired-concurrent")));
+    expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+    expect(await db.transaction.count({ where: { wallet_id } })).toBe(2);
+  });
+
+  it("prunes expired keys in batches, keeps live ones, and runs the prune as a standing job of finance", async () => {
+    const { id, jwt, wallet_id } = await userWithWallet(platform);
+    const keys = ["key-prune-old-1", "key-prune-old-2", "key-prune-live"];
+    for (const key of keys) expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "1" }, key)).status).toBe(201);
+    const age = (key: string, ms: number) => db.idempotencyKey.update({ where: { user_id_key: { user_id: id, key } }, data: { created_at: new Date(Date.now() - ms) } });
+    // far older than any other test's keys, so this test's prune is the only one that reaches them first
+    const now = new Date();
+    await age("key-prune-old-1", 100 * 86_400_000);
+    await age("key-prune-old-2", 100 * 86_400_000 - 1_000);
+    await age("key-prune-live", 24 * 3_600_000 - 60_000);
+    expect(await pruneIdempotencyKeys(db, "finance", new Date(now.getTime() - 98 * 86_400_000), 1)).toBe(1);
+    expect(await db.idempotencyKey.findUnique({ where: { user_id_key: { user_id: id, key: "key-prune-old-1" } } })).toBeNull();
+    expect(await db.idempotencyKey.findUnique({ where: { user_id_key: { user_id: id, key: "key-prune-old-2" } } })).not.toBeNull();
+
+    const pass = await idempotencyKeyPruner(db, "finance").run({ id: "job_test", kind: IDEMPOTENCY_KEY_PRUNE_JOB, key: IDEMPOTENCY_KEY_PRUNE_JOB, payload: {}, attempts: 1, max_attempts: 8 });
+    expect(pass).toMatchObject({ outcome: "later" });
+    expect((await db.idempotencyKey.findMany({ where: { user_id: id }, select: { key: true } })).map((row) => row.key)).toEqual(["key-prune-live"]);
+    // a pruned key is a new request; the live one still answers its first response
+    expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "2" }, "key-prune-old-2")).status).toBe(201);
+    expect((await deposit(jwt, { wallet_id, asset: "ETH", amount: "1" }, "key-prune-live")).status).toBe(201);
+    expect(await db.transaction.count({ where: { wallet_id } })).toBe(4);
+    expect(await db.job.findMany({ where: { kind: IDEMPOTENCY_KEY_PRUNE_JOB }, select: { key: true } })).toEqual([{ key: IDEMPOTENCY_KEY_PRUNE_JOB }]);
   });
 
   it("refuses a malformed key with GEN-422-001 at header.Idempotency-Key", async () => {
