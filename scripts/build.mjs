@@ -134,10 +134,12 @@ export const graphqlSingleCopy = {
 /**
  * Apollo Gateway requires, at load, what its usage reporting to Apollo needs (an OpenTelemetry
  * metrics SDK, four clouds' resource detectors, an OTLP exporter, the protobuf of query plan
- * traces) and its composition (for supergraph managers that compose at run time). None of it runs
- * here: gateway/gateway.ts sets APOLLO_TELEMETRY_DISABLED, inline traces are off, and the
- * supergraph is composed before it ships. Loading them was a tenth of the start-up and ~15 MB of
- * heap, so the gateway's requires of them become modules that load the real one on first use.
+ * traces, the incubating semantic conventions) and its composition (for supergraph managers that
+ * compose at run time). None of it runs here: gateway/gateway.ts sets APOLLO_TELEMETRY_DISABLED,
+ * inline traces are off, and the supergraph is composed before it ships. Loading them was a tenth
+ * of the start-up and ~17 MB of heap, so the gateway's requires of them become modules that load
+ * the real one on first use. So does its fetcher for remote subgraphs, make-fetch-happen (3.7 MB
+ * of heap), which only the gateway of the split topology constructs.
  */
 const GATEWAY_LAZY = new Set([
   "@apollo/composition",
@@ -149,20 +151,58 @@ const GATEWAY_LAZY = new Set([
   "@opentelemetry/resource-detector-aws",
   "@opentelemetry/resource-detector-gcp",
   "@opentelemetry/resource-detector-azure",
+  "@opentelemetry/semantic-conventions/incubating",
 ]);
 const lazyGatewayModules = {
   name: "lazy-gateway-modules",
   setup(build) {
     const inGateway = (path) => /node_modules[\\/]@apollo[\\/]gateway[\\/]/.test(path);
-    build.onResolve({ filter: /^@(opentelemetry|apollo)\// }, (args) => {
+    build.onResolve({ filter: /^(@(opentelemetry|apollo)\/|make-fetch-happen$)/ }, (args) => {
       if (args.namespace === "lazy") return { path: args.path, external: true };
-      if (inGateway(args.importer) && GATEWAY_LAZY.has(args.path)) return { path: args.path, namespace: "lazy" };
+      if (inGateway(args.importer) && (GATEWAY_LAZY.has(args.path) || args.path === "make-fetch-happen")) return { path: args.path, namespace: "lazy" };
       return undefined;
     });
     build.onLoad({ filter: /.*/, namespace: "lazy" }, (args) => ({
-      contents: `let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });`,
+      contents:
+        args.path === "make-fetch-happen"
+          ? // the module is a function (fetch, with .defaults()) that the gateway imports through TypeScript's
+            // __importDefault and __importStar, which read __esModule: an ES module whose default is that function
+            `let loaded; const load = () => (loaded ??= require("make-fetch-happen")); const lazy = new Proxy(function () {}, { apply: (_, self, args) => Reflect.apply(load(), self, args), get: (_, key) => (key === "__esModule" ? true : key === "default" ? lazy : load()[key]) }); module.exports = lazy;`
+          : `let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });`,
       loader: "js",
     }));
+    // The gateway's OpenTelemetry helpers read two names of the incubating semantic conventions (2.3 MiB
+    // of heap, 2,600 constants) at load; they are the installed package's own values, written in.
+    build.onLoad({ filter: /node_modules[\\/]@apollo[\\/]gateway[\\/]dist[\\/]utilities[\\/]opentelemetry\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const read = "incubating_1.ATTR_CLOUD_PROVIDER,\n    incubating_1.ATTR_CLOUD_PLATFORM,";
+      if (!source.includes(read)) throw new Error(`lazy-gateway-modules: ${args.path} no longer reads the cloud attributes as expected`);
+      const { ATTR_CLOUD_PROVIDER, ATTR_CLOUD_PLATFORM } = createRequire(args.path)("@opentelemetry/semantic-conventions/incubating");
+      return { contents: source.replace(read, `${JSON.stringify(ATTR_CLOUD_PROVIDER)}, ${JSON.stringify(ATTR_CLOUD_PLATFORM)},`), loader: "js" };
+    });
+  },
+};
+
+/**
+ * Prisma's generated clients import the query compiler's WebAssembly as a module whose one export is
+ * its base64 text (2.2 MB): an ES module stays loaded, so its source and its string held 4.7 MiB of
+ * heap for the life of the process, after the compiler was built from them once. The bundle reads
+ * the same text from the same file instead, and lets it go once the module is compiled.
+ */
+const prismaWasmUnretained = {
+  name: "prisma-wasm-unretained",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]generated[\\/]prisma[\\/]internal[\\/]class\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const imported = /await import\("(@prisma\/client\/runtime\/query_compiler_[a-z_]+\.[a-z]+\.wasm-base64\.mjs)"\)/;
+      const specifier = source.match(imported)?.[1];
+      if (!specifier) throw new Error(`prisma-wasm-unretained: ${args.path} no longer imports the compiler's base64 as expected`);
+      // the reading below takes what is between the first two double quotes: the module must be that one literal
+      const text = await readFile(createRequire(args.path).resolve(specifier), "utf8");
+      if (!/^const wasm = "[A-Za-z0-9+/=_-]+";\nexport \{ wasm \}\n?$/.test(text)) throw new Error(`prisma-wasm-unretained: ${specifier} is no longer one base64 literal`);
+      const read = `{ wasm: (await import("node:fs")).readFileSync(new URL(import.meta.resolve(${JSON.stringify(specifier)})), "utf8").split('"')[1] }`;
+      return { contents: source.replace(imported, read), loader: "ts" };
+    });
   },
 };
 
@@ -190,7 +230,7 @@ export async function build() {
     sourcemap: "linked",
     sourcesContent: false,
     tsconfig: join(ROOT, "tsconfig.json"),
-    plugins: [graphqlSingleCopy, sourceDirname, lazyGatewayModules, userlandPunycode, packageSourceMapsDropped],
+    plugins: [graphqlSingleCopy, prismaWasmUnretained, sourceDirname, lazyGatewayModules, userlandPunycode, packageSourceMapsDropped],
     // type-graphql's decorators need the metadata polyfill before any chunk's classes load, and
     // ESM evaluates a file's imports first, so every output file imports it at its head; the
     // bundled gateway is CommonJS, whose requires of external packages need a require

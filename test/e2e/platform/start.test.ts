@@ -83,6 +83,24 @@ describe("npm start (dist/start.js, the bundle of bin/start.ts)", () => {
     expect(started.stderr).not.toContain("DEP0040");
   });
 
+  it("loads none of what it never runs: the other database's driver, Apollo Gateway's usage reporting conventions and remote fetcher", async () => {
+    // Node's own debug log names every module file it loads, CommonJS (module) and ES modules (esm)
+    const ports = { PORT: await freePort(), GRAPHQL_PORT: await freePort(), IDENTITY_PORT: await freePort(), RPC_PORT: await freePort() };
+    const databaseUrl = await freshDatabaseUrl();
+    const env = { NODE_DEBUG: "module,esm", DATA_DIR: "memory://", ...(databaseUrl && { DATABASE_URL: databaseUrl }), ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+    const started = await run(env, (out) => out.split("\n").filter((l) => l.includes("listening on")).length === 4);
+    expect(await started.stop()).toBe(0);
+    const loaded = started.stderr;
+    // what the log must name, so that what it must not name is a finding: the database's driver, and
+    // a package the bundled gateway requires at load as it would those below were they not deferred
+    expect(loaded).toContain(databaseUrl ? "node_modules/pg/lib/index.js" : "@electric-sql/pglite");
+    expect(loaded).toContain("@opentelemetry/api");
+    if (databaseUrl) expect(loaded).not.toContain("@electric-sql/pglite");
+    // scripts/build.mjs defers them until the gateway first uses them, which it does not here
+    expect(loaded).not.toContain("make-fetch-happen");
+    expect(loaded).not.toContain("semantic-conventions/incubating");
+  });
+
   it("stops on bad configuration with one line naming the variable", async () => {
     const result = await run({ DATA_DIR: "memory://", PORT: "eighty" }, () => false);
     expect(result.code).toBe(1);
