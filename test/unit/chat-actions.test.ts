@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { CHAT_ACTION_STATUSES, type ChatActionStatus } from "../../lib/vocabulary/agents.ts";
-import { chatActionStatus, requireChatActionMove } from "../../subgraphs/agents/chat/chat-action-status.ts";
+import { CHAT_ACTION_RUN_MS, chatActionStatus, interruptedRun, requireChatActionMove } from "../../subgraphs/agents/chat/chat-action-status.ts";
 import { proposedAction } from "../../rest-adapter/agent-runtime/chat/proposals.ts";
 
 describe("a proposed chat action's life", () => {
@@ -29,6 +29,18 @@ describe("a proposed chat action's life", () => {
           expect((error as AppError).code).toBe("CHT-409-001");
         }
       }
+  });
+
+  it("takes a confirmed action unsettled a minute after its confirmation as interrupted, within a day of its proposal", () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const row = (status: string, decided: number | null, created = 120_000) => ({ status, decided_at: decided === null ? null : ago(decided), created_at: ago(created) });
+    expect(interruptedRun(row("confirmed", CHAT_ACTION_RUN_MS), now)).toBe(true);
+    expect(interruptedRun(row("confirmed", CHAT_ACTION_RUN_MS - 1), now)).toBe(false);
+    expect(interruptedRun(row("confirmed", null), now)).toBe(false);
+    for (const status of ["proposed", "completed", "failed", "declined"]) expect(interruptedRun(row(status, CHAT_ACTION_RUN_MS * 2), now), status).toBe(false);
+    expect(interruptedRun(row("confirmed", CHAT_ACTION_RUN_MS, 86_400_000 - CHAT_ACTION_RUN_MS - 1), now)).toBe(true);
+    expect(interruptedRun(row("confirmed", CHAT_ACTION_RUN_MS, 86_400_000 - CHAT_ACTION_RUN_MS), now)).toBe(false);
   });
 
   it("reads a proposal past its window as expired, which nothing can confirm", () => {

@@ -23,6 +23,7 @@ export const confirmChatActionRoute = defineComposedRoute({
   description: [
     `The assistant never writes on its own. A write it wants is stored as a proposal (\`GET /v0/chat/sessions/{session_id}/actions\`: its \`summary\` says what it does and, for money, what moves where; \`method\`, \`path\` and \`body\` are the exact request). Confirming runs exactly that request, with your credential (JWT or PAT with \`write\`; an agent token cannot confirm), once, within ${CHAT_ACTION_TTL_MS / 60_000} minutes of the proposal, with the action id as its \`Idempotency-Key\`.`,
     "Answers the action with the write's answer: `completed` and its `result` for a 2xx, `failed` with the write's ProblemDetail in `result` otherwise. Already confirmed or declined, or expired: 409 `CHT-409-001`; another session's or user's action: 404 `CHT-404-002`.",
+    "A confirmed action still without its answer a minute after the confirmation (its run was interrupted, e.g. by a restart) runs again on a new confirmation, with the same `Idempotency-Key`: a write that ran answers its first answer and is not made twice. That holds within a day of the proposal (the key's retention); later such an action stays `confirmed` (409).",
   ].join("\n\n"),
   security: ["PlatformJwt", "PlatformPat"],
   params: ActionId,

@@ -1,4 +1,5 @@
 import { appError } from "../../../lib/errors/app-error.ts";
+import { IDEMPOTENCY_KEY_RETENTION_MS } from "../../../lib/idempotency.ts";
 import type { ChatActionStatus } from "../../../lib/vocabulary/agents.ts";
 
 /**
@@ -24,4 +25,24 @@ export function chatActionStatus(row: { status: string; expires_at: Date }, now:
 export function requireChatActionMove(from: ChatActionStatus, to: ChatActionStatus): void {
   if (MOVES[from].includes(to)) return;
   throw appError("CHT-409-001", `The action is ${from}; it cannot become ${to}.`);
+}
+
+/**
+ * How long a confirmed action's run may take before a confirmation may run it again: longer than
+ * any write waits for its locks and runs (lib/db/with-idempotency.ts's TRANSACTION_OPTIONS).
+ */
+export const CHAT_ACTION_RUN_MS = 60_000;
+
+/**
+ * A confirmed action still unsettled past CHAT_ACTION_RUN_MS: its run was interrupted (the
+ * process stopped between the claim and the answer). Confirming it again runs its request again
+ * with the same Idempotency-Key, so the write happens at most once and the action gets its answer.
+ * Only while that key is surely kept: it was written after the proposal, and keys are kept
+ * IDEMPOTENCY_KEY_RETENTION_MS, so a day after the proposal (less a run) a write that ran could
+ * run again, and the action stays `confirmed` for good. Not a move: the action stays `confirmed`
+ * until an answer settles it.
+ */
+export function interruptedRun(row: { status: string; decided_at: Date | null; created_at: Date }, now: Date = new Date()): boolean {
+  if (row.status !== "confirmed" || row.decided_at === null) return false;
+  return now.getTime() - row.decided_at.getTime() >= CHAT_ACTION_RUN_MS && now.getTime() - row.created_at.getTime() < IDEMPOTENCY_KEY_RETENTION_MS - CHAT_ACTION_RUN_MS;
 }

@@ -3,7 +3,7 @@ import { CHAT_ACTION_TTL_MS } from "../../../lib/contracts/chat.ts";
 import { appError } from "../../../lib/errors/app-error.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { AgentsDb } from "../db.ts";
-import { chatActionStatus, requireChatActionMove } from "./chat-action-status.ts";
+import { chatActionStatus, interruptedRun, requireChatActionMove } from "./chat-action-status.ts";
 import { getChatSession } from "./chat-sessions.ts";
 
 export interface NewChatAction {
@@ -85,11 +85,19 @@ async function findChatAction(db: AgentsDb, options: { user_id: string; session_
 /**
  * The user's decision on a proposal: `confirmed` claims it (once: a guarded update, so two
  * confirmations never both run it) and answers the stored request for the adapter to run with
- * the user's credential; `declined` closes it. An expired or decided action is CHT-409-001.
+ * the user's credential; `declined` closes it. An expired or decided action is CHT-409-001, except
+ * a confirmed one whose run was interrupted (`interruptedRun`): confirming it again answers it to
+ * run again, with the same Idempotency-Key.
  */
 export async function decideChatAction(db: AgentsDb, options: { user_id: string; session_id: string; action_id: string; decision: "confirmed" | "declined"; now?: Date }) {
   const now = options.now ?? new Date();
   const row = await findChatAction(db, options);
+  if (options.decision === "confirmed" && interruptedRun(row, now)) {
+    // taken over by one confirmation (a guarded update), which runs the stored request again
+    const resumed = await db.chatAction.updateMany({ where: { id: row.id, status: "confirmed", decided_at: row.decided_at }, data: { decided_at: now } });
+    if (resumed.count !== 1) throw appError("CHT-409-001", "The action is being run by another request.");
+    return chatActionView(await db.chatAction.findUniqueOrThrow({ where: { id: row.id } }), now);
+  }
   requireChatActionMove(chatActionStatus(row, now), options.decision);
   const claimed = await db.chatAction.updateMany({ where: { id: row.id, status: "proposed", expires_at: { gt: now } }, data: { status: options.decision, decided_at: now } });
   if (claimed.count !== 1) throw appError("CHT-409-001", "The action was decided by another request a moment ago.");

@@ -178,3 +178,50 @@ describe("chat reads; the user decides", () => {
     expect(await rules()).toEqual(before);
   });
 });
+
+describe("a confirmation interrupted before its answer", () => {
+  const agentsDb = () => (platform.subgraphs.agents as any).services.db as import("../../../subgraphs/agents/db.ts").AgentsDb;
+  /** The action as a stop between the claim and the answer leaves it: confirmed, unsettled, `agoMs` ago. */
+  const interrupted = (id: string, agoMs: number) => agentsDb().chatAction.update({ where: { id }, data: { status: "confirmed", decided_at: new Date(Date.now() - agoMs) } });
+  const confirm = (session: string, id: string) => platform.api(`/v0/chat/sessions/${session}/actions/${id}/confirm`, { method: "POST", jwt: user.jwt });
+
+  it("runs again on a new confirmation when the write never ran: it runs once and the action completes", async () => {
+    const { session } = await turn();
+    const [rule] = (await (await platform.api(`/v0/chat/sessions/${session}/actions`, { jwt: user.jwt })).json()).items;
+    await interrupted(rule.id, 61_000);
+    const before = (await rules()).length;
+    const resumed = await confirm(session, rule.id);
+    expect(resumed.status).toBe(200);
+    expect(await resumed.json()).toMatchObject({ id: rule.id, status: "completed", result_status: 201, result: { name: "sweep" } });
+    expect(await rules()).toHaveLength(before + 1);
+    expect(await statusAndCode(await confirm(session, rule.id))).toEqual({ status: 409, code: "CHT-409-001" });
+  });
+
+  it("answers the first run's answer when the write ran but was not recorded: the write is not made twice", async () => {
+    const { session } = await turn();
+    const [rule] = (await (await platform.api(`/v0/chat/sessions/${session}/actions`, { jwt: user.jwt })).json()).items;
+    // the interrupted run got as far as the write, made with the action id as its Idempotency-Key
+    const written = await platform.api(rule.path, { method: rule.method, jwt: user.jwt, json: rule.body, headers: { "idempotency-key": rule.id } });
+    expect(written.status).toBe(201);
+    const first = await written.json();
+    await interrupted(rule.id, 61_000);
+    const before = (await rules()).length;
+    const resumed = await confirm(session, rule.id);
+    expect(resumed.status).toBe(200);
+    expect(await resumed.json()).toMatchObject({ id: rule.id, status: "completed", result_status: 201, result: { id: first.id, name: "sweep" } });
+    expect(await rules()).toHaveLength(before);
+  });
+
+  it("is 409 CHT-409-001 while the run may still be going, and a day after the proposal", async () => {
+    const { session } = await turn();
+    const [rule, task] = (await (await platform.api(`/v0/chat/sessions/${session}/actions`, { jwt: user.jwt })).json()).items;
+    await interrupted(rule.id, 5_000);
+    const before = { rules: (await rules()).length, tasks: (await tasks()).length };
+    expect(await statusAndCode(await confirm(session, rule.id))).toEqual({ status: 409, code: "CHT-409-001" });
+    // past the Idempotency-Key's day a write that ran could run again: the action stays as it is
+    await agentsDb().chatAction.update({ where: { id: task.id }, data: { created_at: new Date(Date.now() - 24 * 3_600_000 + 30_000) } });
+    await interrupted(task.id, 61_000);
+    expect(await statusAndCode(await confirm(session, task.id))).toEqual({ status: 409, code: "CHT-409-001" });
+    expect({ rules: (await rules()).length, tasks: (await tasks()).length }).toEqual(before);
+  });
+});
