@@ -56,7 +56,10 @@ function shapeOf(fields: readonly FieldDescription[], parsers: TypeParsers): Sha
   const key = JSON.stringify(fields.map((field) => [field.name, field.dataTypeID, format(field)]));
   let shape = shapes.get(key);
   if (!shape) {
-    const parse = fields.map((field) => parsers.getTypeParser(field.dataTypeID, format(field)));
+    const parse = fields.map((field) => {
+      const parser = parsers.getTypeParser(field.dataTypeID, format(field));
+      return field.dataTypeID === TIMESTAMPTZ && format(field) === "text" ? timestamptzParser(parser) : parser;
+    });
     // An object literal of the columns in order: every row gets one hidden class, made in one
     // step, where pg copies a template and assigns each column by name. Keys as JSON strings;
     // `__proto__` computed, so it is an own property as in pg's rows, not the prototype. A
@@ -71,6 +74,52 @@ function shapeOf(fields: readonly FieldDescription[], parsers: TypeParsers): Sha
     shapes.set(key, shape);
   }
   return shape;
+}
+
+const TIMESTAMPTZ = 1184;
+
+/** The digits of `text` from `start` to `end` as a number, or -1 where one is not a digit. */
+function digits(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * `parser` (pg's, postgres-date: a regular expression and several more per value) with a shortcut
+ * for what PostgreSQL writes in a UTC session, `YYYY-MM-DD HH:MM:SS[.ffffff]+00`, giving the same
+ * Date: the same Date.UTC, the milliseconds computed as postgres-date computes them. Anything
+ * else (another zone, BC, years before 100 or past 9999, infinity) goes to `parser`.
+ */
+export function timestamptzParser(parser: Parse): Parse {
+  return (value) => {
+    const text = value as string;
+    const length = text.length;
+    if (
+      (length === 22 || (length >= 24 && length <= 29 && text.charCodeAt(19) === 46 /* . */)) &&
+      text.charCodeAt(4) === 45 /* - */ &&
+      text.charCodeAt(7) === 45 &&
+      text.charCodeAt(10) === 32 /*   */ &&
+      text.charCodeAt(13) === 58 /* : */ &&
+      text.charCodeAt(16) === 58 &&
+      text.endsWith("+00")
+    ) {
+      const year = digits(text, 0, 4);
+      const month = digits(text, 5, 7);
+      const day = digits(text, 8, 10);
+      const hour = digits(text, 11, 13);
+      const minute = digits(text, 14, 16);
+      const second = digits(text, 17, 19);
+      const fraction = length === 22 ? 0 : digits(text, 20, length - 3);
+      if (year >= 100 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0 && fraction >= 0)
+        return new Date(Date.UTC(year, month - 1, day, hour, minute, second, length === 22 ? 0 : 1000 * parseFloat(text.slice(19, length - 3))));
+    }
+    return parser(value);
+  };
 }
 
 /**
