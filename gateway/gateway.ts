@@ -15,6 +15,7 @@ import { parseVariablesAsSubgraphs } from "../lib/graphql/scalars.ts";
 import { SingleFetchShortcut } from "./single-fetch.ts";
 import { KnownOperations } from "./known-operations.ts";
 import { reuseGatewayOperations } from "./operation-cache.ts";
+import { shapeResultsFaster } from "./result-shaping.ts";
 import { AgentGate, agentSurface, type AgentTokenUse } from "./agent-access.ts";
 import { agentToolSchema, startAgentToolServer } from "./agent-contract.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
@@ -141,6 +142,7 @@ export class Gateway {
     // a financial backend sends nothing anywhere unless its operator opts in
     process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
     reuseGatewayOperations();
+    shapeResultsFaster();
     const shortcut = new SingleFetchShortcut(Object.fromEntries(Object.entries(options.subgraphs).flatMap(([name, target]) => ("schema" in target ? [[name, target.schema]] : []))));
     const gateway = new ApolloGateway({
       supergraphSdl: options.supergraphSdl,
