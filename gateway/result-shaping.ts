@@ -10,7 +10,9 @@ type Condition = { arguments(): { if?: unknown } };
 
 // read once: each read through the package's index is a call to one of its re-export getters,
 // which were a quarter of the shaping's time
-const assert: (condition: unknown, message: string | (() => string)) => asserts condition = internals.assert;
+// its checks as `if (!ok) assert(false, message)`: Apollo's `assert(ok, () => message)` made a
+// closure (and a context for it) per check and value, most of the shaping's garbage
+const assert: (condition: unknown, message: string) => asserts condition = internals.assert;
 const {ERRORS, isCompositeType, isListType, isNonNullType, isObjectType, isSubtype, isValidLeafValue, typenameFieldName, Variable } = internals;
 
 /**
@@ -96,7 +98,7 @@ function ifValue(directive: Condition, variables: Record<string, unknown>): bool
   const condition = directive.arguments().if;
   if (condition instanceof Variable) {
     const value = variables[condition.name];
-    assert(value !== undefined && typeof value === "boolean", () => `Unexpected value ${value} for variable ${condition} of ${directive}`);
+    if (!(value !== undefined && typeof value === "boolean")) assert(false, `Unexpected value ${value} for variable ${condition} of ${directive}`);
     return value as boolean;
   }
   return condition as boolean;
@@ -141,7 +143,7 @@ function applySelectionSet(input: Output, selectionSet: SelectionSet, output: Ou
       if (isInvalid) return true;
     } else {
       const typename = input[typenameFieldName];
-      assert(!typename || typeof typename === "string", () => `Got unexpected value for __typename: ${typename}`);
+      if (!(!typename || typeof typename === "string")) assert(false, `Got unexpected value for __typename: ${typename}`);
       if (typeConditionApplies(parameters.schema, step.typeCondition, typename as string | undefined, parentType)) {
         if (applySelectionSet(input, step.selectionSet!, output, parameters, path, step.typeCondition ?? parentType)) return true;
       }
@@ -178,29 +180,30 @@ function updateOutputValue(outputValue: unknown, type: Type, inputValue: unknown
   }
   if (inputValue === null) return { updated: null };
   if (isListType(type)) {
-    assert(Array.isArray(inputValue), () => `Invalid non-list value ${inputValue} returned by subgraph for list type ${type}`);
-    assert(outputValue === undefined || Array.isArray(outputValue), () => `Invalid non-list value ${outputValue} returned by subgraph for list type ${type}`);
+    if (!Array.isArray(inputValue)) assert(false, `Invalid non-list value ${inputValue} returned by subgraph for list type ${type}`);
+    if (!(outputValue === undefined || Array.isArray(outputValue))) assert(false, `Invalid non-list value ${outputValue} returned by subgraph for list type ${type}`);
     const inputList = inputValue as unknown[];
     const outputList = outputValue === undefined ? new Array(inputList.length).fill(undefined) : (outputValue as unknown[]);
-    assert(inputList.length === outputList.length, () => `[${inputList}].length (${inputList.length}) !== [${outputList}].length (${outputList.length})`);
+    if (inputList.length !== outputList.length) assert(false, `[${inputList}].length (${inputList.length}) !== [${outputList}].length (${outputList.length})`);
     let shouldNullify = false;
     let hasErrors = false;
-    const updated = outputList.map((element, index) => {
+    const updated: unknown[] = [];
+    for (let index = 0; index < outputList.length; index++) {
       path.push(index);
-      const result = updateOutputValue(element, type.ofType, inputList[index], selectionSet, path, parameters, parentType);
+      const result = updateOutputValue(outputList[index], type.ofType, inputList[index], selectionSet, path, parameters, parentType);
       path.pop();
       shouldNullify ||= !!result.isInvalid;
       hasErrors ||= !!result.hasErrors;
-      return result.updated;
-    });
+      updated.push(result.updated);
+    }
     return { updated: shouldNullify ? null : updated, hasErrors };
   }
   if (isCompositeType(type)) {
-    assert(selectionSet, () => `Invalid empty selection set for composite type ${type}`);
-    assert(typeof inputValue === "object", () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type}`);
-    assert(outputValue === undefined || typeof outputValue === "object", () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type}`);
+    if (!selectionSet) assert(false, `Invalid empty selection set for composite type ${type}`);
+    if (typeof inputValue !== "object") assert(false, `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type}`);
+    if (!(outputValue === undefined || typeof outputValue === "object")) assert(false, `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type}`);
     const inputTypename = (inputValue as Output)[typenameFieldName];
-    assert(inputTypename === undefined || typeof inputTypename === "string", () => `Invalid non-string value ${inputTypename} for __typename at ${path}`);
+    if (!(inputTypename === undefined || typeof inputTypename === "string")) assert(false, `Invalid non-string value ${inputTypename} for __typename at ${path}`);
     let objectType: NamedType = type;
     if (inputTypename) {
       const typenameType = parameters.schema.type(inputTypename as string);
@@ -214,7 +217,7 @@ function updateOutputValue(outputValue: unknown, type: Type, inputValue: unknown
     const hasErrors = applySelectionSet(inputValue as Output, selectionSet!, outputObject, parameters, path, objectType);
     return { updated: hasErrors ? null : outputObject, hasErrors };
   }
-  assert(outputValue === undefined, () => `Excepted output to be undefined but got ${type} for type ${type}`);
+  if (outputValue !== undefined) assert(false, `Excepted output to be undefined but got ${type} for type ${type}`);
   const isValidValue = isValidLeafValue(parameters.schema, inputValue, type as globalThis.Parameters<typeof isValidLeafValue>[2]);
   if (!isValidValue) {
     parameters.errors.push(ERRORS.INVALID_GRAPHQL.err(`Invalid value found for ${pathLastElementDescription(path, type, parentType)}.`, { path: Array.from(path) }));
