@@ -44,9 +44,12 @@ const userWithWalletsSql = [
   ORDER BY w."id"`,
 ];
 
-function columnsOf(row: Record<string, unknown>, columns: readonly string[], prefix: string): Record<string, unknown> {
+// the rows' keys, made once: `prefix + column` per row and column made a new string to hash on every read
+const walletKeys = walletColumns.map((c) => `wallet.${c}`);
+
+function columnsOf(row: Record<string, unknown>, columns: readonly string[], keys: readonly string[]): Record<string, unknown> {
   const model: Record<string, unknown> = {};
-  for (const column of columns) model[column] = row[prefix + column];
+  for (let i = 0; i < columns.length; i++) model[columns[i]!] = row[keys[i]!];
   return model;
 }
 
@@ -58,8 +61,8 @@ function columnsOf(row: Record<string, unknown>, columns: readonly string[], pre
 export async function findUserWithWallets(db: UsersTx, userId: string, options: { safeCreationStatus: boolean }) {
   const rows = await queryRows<Record<string, unknown>>(db, new Prisma.Sql(userWithWalletsSql, [userId]));
   if (rows.length === 0) return null;
-  const user = columnsOf(rows[0]!, userColumns, "") as User;
-  const wallets = rows.filter((row) => row["wallet.id"] !== null).map((row) => columnsOf(row, walletColumns, "wallet.") as Wallet);
+  const user = columnsOf(rows[0]!, userColumns, userColumns) as User;
+  const wallets = rows.filter((row) => row["wallet.id"] !== null).map((row) => columnsOf(row, walletColumns, walletKeys) as Wallet);
   const primarySafe = wallets.find((wallet) => wallet.type === "Safe" && wallet.is_primary);
   return { ...user, safe_creation_status: options.safeCreationStatus ? (primarySafe?.safe_creation_status ?? null) : undefined, [LOADED_WALLETS]: wallets };
 }
