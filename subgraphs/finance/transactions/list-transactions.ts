@@ -91,16 +91,42 @@ export async function listTransactions(
 ): Promise<TransactionPageView & { meta?: TransactionMetaView }> {
   const { limit, offset } = pageBounds(options.page);
   const filter = options.filter ?? {};
-  const where = transactionCondition(options.user_id, filter);
   // the unfiltered first page (a dashboard's every visit) is a prepared statement, one text per
   // limit: parsed once per connection and run on a generic plan, not planned each time
   const firstUnfiltered = offset === 0 && isUnfiltered(filter);
-  const prepared = (sql: Prisma.Sql) => (firstUnfiltered ? Prisma.sql`${Prisma.raw(PREPARED)}${sql}` : sql);
   if (options.meta) {
-    const [row] = await queryRows<MetaRow & { items: FeedItemView[] }>(tx, prepared(feedSql(where, limit, offset, transactionMetaSql(options.user_id, filter), firstUnfiltered)));
+    const sql = firstUnfiltered ? firstPageSql(options.user_id, limit, true) : feedSql(transactionCondition(options.user_id, filter), limit, offset, transactionMetaSql(options.user_id, filter));
+    const [row] = await queryRows<MetaRow & { items: FeedItemView[] }>(tx, sql);
     const meta = metaView(row!);
     return { items: row!.items, pagination: { limit, offset, total: meta.transaction_count }, meta };
   }
-  const [row] = await queryRows<{ total: number; items: FeedItemView[] }>(tx, prepared(feedSql(where, limit, offset, feedCountSql(options.user_id, filter), firstUnfiltered)));
+  const sql = firstUnfiltered ? firstPageSql(options.user_id, limit, false) : feedSql(transactionCondition(options.user_id, filter), limit, offset, feedCountSql(options.user_id, filter));
+  const [row] = await queryRows<{ total: number; items: FeedItemView[] }>(tx, sql);
   return { items: row!.items, pagination: { limit, offset, total: row!.total } };
+}
+
+/** The unfiltered first page's prepared statement, with meta or with the total, as listTransactions composes it. */
+export function firstPageStatement(userId: string, limit: number, meta: boolean): Prisma.Sql {
+  const counts = meta ? transactionMetaSql(userId) : feedCountSql(userId);
+  return Prisma.sql`${Prisma.raw(PREPARED)}${feedSql(transactionCondition(userId), limit, 0, counts, true)}`;
+}
+
+/** firstPageStatement's text around its values, by limit and meta; null where a value is not the user's id. */
+const firstPageTexts = new Map<string, readonly string[] | null>();
+const SAMPLE_USER = "\u0000sample user";
+
+/**
+ * firstPageStatement, whose values are all the user's id: its pieces are kept, and each request
+ * puts its user's id between them instead of composing the dozen nested Prisma.sql pieces again
+ * (2 us against 0.2 us per request in a micro benchmark). At most two per page limit.
+ */
+export function firstPageSql(userId: string, limit: number, meta: boolean): Prisma.Sql {
+  const key = `${limit}:${meta}`;
+  let strings = firstPageTexts.get(key);
+  if (strings === undefined) {
+    const sample = firstPageStatement(SAMPLE_USER, limit, meta);
+    strings = sample.values.every((value) => value === SAMPLE_USER) ? sample.strings : null;
+    firstPageTexts.set(key, strings);
+  }
+  return strings ? new Prisma.Sql(strings, new Array<string>(strings.length - 1).fill(userId)) : firstPageStatement(userId, limit, meta);
 }
