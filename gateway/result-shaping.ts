@@ -13,7 +13,7 @@ type Condition = { arguments(): { if?: unknown } };
 // its checks as `if (!ok) assert(false, message)`: Apollo's `assert(ok, () => message)` made a
 // closure (and a context for it) per check and value, most of the shaping's garbage
 const assert: (condition: unknown, message: string) => asserts condition = internals.assert;
-const {ERRORS, isCompositeType, isListType, isNonNullType, isObjectType, isSubtype, isValidLeafValue, typenameFieldName, Variable } = internals;
+const { ERRORS, isCompositeType, isListType, isNonNullType, isObjectType, isSubtype, isValidLeafValue, typenameFieldName, Variable } = internals;
 
 /**
  * What the shaping needs of one selection, read from the operation's model once: the model's
