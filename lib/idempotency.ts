@@ -14,6 +14,11 @@ export const IDEMPOTENCY_KEY_ARG = "The Idempotency-Key: a retry with the same k
 /** How long a key answers with its first response; afterwards the same key starts a new request. */
 export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** Keys created at or before this instant no longer answer: their key starts afresh, and the row may be pruned. */
+export function idempotencyKeyCutoff(now: Date = new Date()): Date {
+  return new Date(now.getTime() - IDEMPOTENCY_KEY_RETENTION_MS);
+}
+
 /** The key itself, or a GEN-422-001 item at `loc` (the adapter's header.Idempotency-Key, a GraphQL write's idempotency_key). */
 export function requireIdempotencyKey(value: unknown, loc: (string | number)[]): string {
   if (typeof value !== "string" || !new RegExp(IDEMPOTENCY_KEY_PATTERN).test(value))

@@ -1,5 +1,5 @@
 import { appError } from "../errors/app-error.ts";
-import { idempotencyRequestHash, IDEMPOTENCY_KEY_RETENTION_MS, requireIdempotencyKey } from "../idempotency.ts";
+import { idempotencyKeyCutoff, idempotencyRequestHash, requireIdempotencyKey } from "../idempotency.ts";
 
 // The Idempotency-Key of money-moving POSTs and agent writes, kept by each subgraph in its own
 // `idempotency_keys` table (same columns: user_id, key, request_hash, response, created_at), in the
@@ -61,13 +61,8 @@ export function fromJsonSnapshot<T>(json: unknown): T {
   return revive(json, "") as T;
 }
 
-/** Keys created before this instant no longer answer: their key starts afresh. */
-function retentionCutoff(): Date {
-  return new Date(Date.now() - IDEMPOTENCY_KEY_RETENTION_MS);
-}
-
 function expired(row: { created_at: Date }): boolean {
-  return row.created_at <= retentionCutoff();
+  return row.created_at <= idempotencyKeyCutoff();
 }
 
 /** The key's live row: the stored response to answer again, or TXN-422-001 for the same key with another request; undefined when it starts afresh. */
@@ -107,7 +102,7 @@ export async function runIdempotent<J, Tx extends IdempotentTx<J>, T>(db: Idempo
       // expired: the key starts afresh, but only while it is still expired. A concurrent retry of
       // the same key that renewed it first (or a prune that deleted it) leaves nothing to update
       // here: claim again, then wait on its row and answer what it stored, so the work runs once.
-      const renewed = await tx.idempotencyKey.updateMany({ where: { user_id: request.user_id, key, created_at: { lte: retentionCutoff() } }, data });
+      const renewed = await tx.idempotencyKey.updateMany({ where: { user_id: request.user_id, key, created_at: { lte: idempotencyKeyCutoff() } }, data });
       if (renewed.count === 1) break;
     }
     const result = await work(tx);

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_RETENTION_MS } from "../idempotency.ts";
+import { idempotencyKeyCutoff } from "../idempotency.ts";
 import { tracedWork } from "../tracing.ts";
 import type { JobHandler, RawSql } from "./job-queue.ts";
 
@@ -16,20 +16,22 @@ const BATCH = 5_000;
  * never makes a write run twice or fail.
  */
 export async function pruneIdempotencyKeys(db: RawSql, schema: string, now = new Date(), batch = BATCH): Promise<number> {
-  const table = `"${schema}"."idempotency_keys"`;
-  const cutoff = new Date(now.getTime() - IDEMPOTENCY_KEY_RETENTION_MS);
-  return db.$executeRawUnsafe(`DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE created_at <= $1 ORDER BY created_at LIMIT $2))`, cutoff, batch);
+  const table = keysTable(schema);
+  return db.$executeRawUnsafe(`DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE created_at <= $1 ORDER BY created_at LIMIT $2))`, idempotencyKeyCutoff(now), batch);
+}
+
+function keysTable(schema: string): string {
+  return `"${schema}"."idempotency_keys"`;
 }
 
 export function idempotencyKeyPruner(db: RawSql, schema: string): JobHandler {
   return {
     async run() {
-      const [{ due }] = await db.$queryRawUnsafe<{ due: boolean }[]>(
-        `SELECT EXISTS (SELECT 1 FROM "${schema}"."idempotency_keys" WHERE created_at <= $1) AS due`,
-        new Date(Date.now() - IDEMPOTENCY_KEY_RETENTION_MS),
-      );
+      // a pass that finds nothing to delete stays untraced (lib/jobs/job-queue.ts: standing jobs)
+      const now = new Date();
+      const [{ due }] = await db.$queryRawUnsafe<{ due: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM ${keysTable(schema)} WHERE created_at <= $1) AS due`, idempotencyKeyCutoff(now));
       if (!due) return { outcome: "later", afterMs: PASS_MS };
-      const deleted = await tracedWork(() => pruneIdempotencyKeys(db, schema));
+      const deleted = await tracedWork(() => pruneIdempotencyKeys(db, schema, now));
       return { outcome: "later", afterMs: deleted >= BATCH ? 0 : PASS_MS };
     },
   };
