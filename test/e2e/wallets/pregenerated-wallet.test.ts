@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { UsersServices } from "../../../subgraphs/users/services.ts";
 import { signWalletClaim } from "../../../rest-adapter/webhooks/wallet-claim-signature.ts";
 import { startPostgresCluster } from "../../support/postgres.ts";
@@ -176,7 +176,14 @@ describe("/v0/wallets/pregenerated: security", () => {
 describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
   it("records the claim against the matching user, and nothing else", async () => {
     const { user, wallet } = await userWithPregeneratedWallet();
-    const before = await platform.api("/v0/user/me?expand=wallets,status_history", { jwt: user.jwt }).then((r) => r.json());
+    const me = () => platform.api("/v0/user/me?expand=wallets,status_history", { jwt: user.jwt }).then((r) => r.json());
+    // the registration's Safe deployment settles in the background first: a change of its own
+    // between the two reads is not the claim's (it raced this test on PostgreSQL)
+    const before = await vi.waitFor(async () => {
+      const read = await me();
+      expect(read.safe_creation_status).toBe("completed");
+      return read;
+    }, { timeout: 10_000, interval: 50 });
     const event = envelope(wallet.provider_wallet_id, wallet.address);
     const response = await deliver(platform, event);
     expect(response.status).toBe(200);
@@ -195,7 +202,7 @@ describe("POST /v0/webhooks/embedded-wallet/wallet-claimed", () => {
     const list = await (await platform.api("/v0/wallets/pregenerated", { jwt: user.jwt, headers: { "x-timestamp-format": "iso8601" } })).json();
     expect(new Date(list.items[0].claimed_at).toISOString()).toBe("2026-11-21T10:00:00.000Z");
     // the user, their wallets and status are untouched
-    const after = await platform.api("/v0/user/me?expand=wallets,status_history", { jwt: user.jwt }).then((r) => r.json());
+    const after = await me();
     expect({ ...after, updated_at: undefined }).toEqual({ ...before, updated_at: undefined });
   });
 
