@@ -12,17 +12,18 @@ import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 const USER = "usr_items";
 
-/** Every transaction whose stored item is missing or differs from a build from its row and history now. */
+/** Every transaction whose stored item is missing or differs from a build from its row and history now (in its wire form: migration feed_item_wire_form). */
 const STALE = `
   SELECT t.id FROM finance.transactions t
   CROSS JOIN LATERAL (SELECT row_to_json(item)::text AS item FROM (SELECT t."id", t."type", t."status", t."direction", trim_scale(t."amount")::text AS "amount",
-    CASE WHEN t."asset_symbol" IS NOT NULL THEN json_build_object('symbol', t."asset_symbol", 'decimals', t."decimals") END AS "asset", t."currency",
+    (SELECT row_to_json(a) FROM (SELECT t."asset_symbol" AS "symbol", t."decimals") a WHERE t."asset_symbol" IS NOT NULL) AS "asset", t."currency",
     trim_scale(t."amount_usd")::text AS "amount_usd", t."category", t."description",
-    CASE WHEN t."merchant_name" IS NOT NULL OR t."merchant_mcc" IS NOT NULL THEN json_build_object('name', t."merchant_name", 'mcc', t."merchant_mcc") END AS "merchant",
+    (SELECT row_to_json(m) FROM (SELECT t."merchant_name" AS "name", t."merchant_mcc" AS "mcc") m WHERE t."merchant_name" IS NOT NULL OR t."merchant_mcc" IS NOT NULL) AS "merchant",
     t."wallet_id", t."card_id", t."bank_account_id", t."counterparty", t."chain_id", t."tx_hash", t."note", floor(extract(epoch FROM t."timestamp") * 1000)::bigint AS "timestamp",
     floor(extract(epoch FROM t."created_at") * 1000)::bigint AS "created_at", floor(extract(epoch FROM t."updated_at") * 1000)::bigint AS "updated_at",
-    (SELECT coalesce(json_agg(json_build_object('from', h."from", 'to', h."to", 'changed_at', floor(extract(epoch FROM h."changed_at") * 1000)::bigint) ORDER BY h."id"), '[]')
-     FROM finance.transaction_status_history h WHERE h.transaction_id = t.id) AS "status_history") item) built
+    (SELECT coalesce('[' || string_agg(row_to_json(c)::text, ',' ORDER BY h.id) || ']', '[]')::json
+     FROM finance.transaction_status_history h CROSS JOIN LATERAL (SELECT h."from", h."to", floor(extract(epoch FROM h."changed_at") * 1000)::bigint AS "changed_at") c
+     WHERE h.transaction_id = t.id) AS "status_history") item) built
   WHERE t.feed_item IS NULL OR t.feed_item::text <> built.item
   ORDER BY t.id`;
 
