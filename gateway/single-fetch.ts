@@ -79,7 +79,10 @@ export class SingleFetchShortcut {
       const { errors } = getVariableValues(this.apiSchema!, operation.variableDefinitions, variableValues);
       if (errors) return { errors };
     }
-    const result = await route.operations.execute(document, request.operationName, variableValues, requestContext.context as RequestContext);
+    const context = requestContext.context as RequestContext;
+    const execute = () => route.operations.execute(document, request.operationName, variableValues, context);
+    // the subgraph's answer is the client's, path for path: resolvers may answer JSON text (lib/json-text.ts)
+    const result = await (context.json_text ? context.json_text.during(execute) : execute());
     if (!result.errors || !("data" in result)) return result;
     return { ...result, errors: result.errors.map((error) => asGatewayError(error, route.serviceName)) };
   }

@@ -1,4 +1,5 @@
 import type { Principal } from "../auth/principal.ts";
+import type { JsonTextAnswers } from "../json-text.ts";
 
 /** The end client as the listener facing it saw it (the address after TRUST_PROXY): audit trails record it. */
 export interface RequestClient {
@@ -11,4 +12,6 @@ export interface RequestContext {
   principal: Principal;
   trace_id: string;
   client?: RequestClient;
+  /** the caller writes JsonText: a resolver may offer a value as JSON text, where the executor runs it open to that (lib/json-text.ts) */
+  json_text?: JsonTextAnswers;
 }

@@ -36,6 +36,7 @@ import {
 import { answersInEpochMs, applyTimestampFormat, timestampFormat, type TimestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { jsonInvalid } from "../../lib/json-body.ts";
+import { JsonTextAnswers, stringifyJson } from "../../lib/json-text.ts";
 import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../../lib/json-validation.ts";
 import { CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, corsAllowedHeaders, corsOriginAllowed, type CorsOrigins } from "../../lib/cors.ts";
 
@@ -76,6 +77,9 @@ export interface HttpAppOptions {
   /** tests: every ProblemDetail this listener answers, so a suite can follow its `type` and `documentation` URIs */
   observeProblems?: (problem: ProblemDetail) => void;
 }
+
+/** Fastify's media type for an object it serialises, given to an answer written here as JSON text */
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /** A route's own codes for refusals made outside it (see Route.bodyError, Route.rateLimitError). */
 type RouteErrorCodes = { bodyError?: ErrorCode; rateLimitError?: ErrorCode };
@@ -299,6 +303,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     const idempotencyKey = request.headers[IDEMPOTENCY_KEY_HEADER];
     // /health also answers for this process's own stores (routes/health.ts), checked beside the subgraphs' own
     const processChecks = route.path === "/health" ? processHealthChecks(options.rateLimits) : undefined;
+    // JSON text is written as it is, unconverted: only where the answer keeps epoch milliseconds
+    const jsonText = route.jsonText && validated.format === "epoch_ms" && compiled.answersInEpochMs ? new JsonTextAnswers() : undefined;
     const result = await options.gateway.execute({
       operation: compiled.operation!,
       variables: {
@@ -308,6 +314,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
       headers: validated.credentials,
       credentials: route.security.length === 0 ? "none" : route.optionalSecurity ? "optional" : "required",
       ...validated.caller,
+      ...(jsonText && { json_text: jsonText }),
     });
     if (result.errors?.length) throw errorFromGraphQL(result.errors, compiled.fieldPart);
     const status = typeof route.status === "function" ? route.status(result.data) : (route.status ?? 200);
@@ -317,6 +324,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     // the epoch-ms pass would give back what it got: the answer is the operation's data or one of its fields as the gateway served them, and the schema types each timestamp a number
     const asServed = validated.format === "epoch_ms" && compiled.answersInEpochMs && servedAsIs(payload, result.data);
     if (route.links) payload = { ...payload, _links: route.links(payload, { ...validated, base_url: options.baseUrl, rpc_url: options.rpcUrl ?? "", docs_url: options.docsUrl } as never) };
+    if (jsonText?.used) return reply.code(status).type(JSON_TYPE).send(stringifyJson(payload));
     return reply.code(status).send(asServed ? payload : applyTimestampFormat(payload, validated.format));
   };
 

@@ -5,6 +5,7 @@ import { requestPrincipal, type PrincipalRequest } from "../../gateway/request-p
 import { PRINCIPAL_HEADER, signPrincipal } from "../../lib/auth/internal-principal.ts";
 import { ADAPTER_PRINCIPAL, ANONYMOUS } from "../../lib/auth/principal.ts";
 import { appError } from "../../lib/errors/app-error.ts";
+import type { JsonTextAnswers } from "../../lib/json-text.ts";
 
 /** An operation as the client keeps it between requests (parsed and validated where that is possible). */
 export type OperationHandle = PreparedOperation | { source: string };
@@ -20,6 +21,8 @@ export interface GatewayRequest extends Omit<PrincipalRequest, "cost" | "countAd
   variables: Record<string, unknown>;
   /** the client's User-Agent, handed to resolvers with its address (RequestContext.client) */
   user_agent?: string;
+  /** the answer may hold JSON text (RequestContext.json_text); a client that does not hand it on answers objects */
+  json_text?: JsonTextAnswers;
 }
 
 /** How the adapter reaches the gateway: in memory in one process, over HTTP in split mode. */
@@ -50,7 +53,7 @@ export class InProcessGatewayClient implements GatewayClient {
   async execute(request: GatewayRequest): Promise<ExecutionResult> {
     const principal = await requestPrincipal(this.authenticator, request);
     const client = { address: request.client_address, ...(request.user_agent !== undefined && { user_agent: request.user_agent }) };
-    return this.gateway.run(request.operation as PreparedOperation, request.variables, { principal, trace_id: request.trace_id, client });
+    return this.gateway.run(request.operation as PreparedOperation, request.variables, { principal, trace_id: request.trace_id, client, ...(request.json_text && { json_text: request.json_text }) });
   }
 }
 

@@ -149,6 +149,13 @@ export interface OperationRoute<P extends TSchema = TSchema, Q extends TSchema =
   /** picks the response body out of the operation's data */
   result: (data: D, request: RouteRequest<Static<P>, Static<Q>, Static<B>>) => R;
   status?: number | ((data: D) => number);
+  /**
+   * Resolvers may answer fields of the operation as JSON text (lib/json-text.ts), which the
+   * answer then writes unparsed: `result`, `status` and `links` read no value a resolver may so
+   * answer (the feed's `items`). Only for answers in epoch milliseconds (the text's format), in
+   * this process (split mode's answers come parsed).
+   */
+  jsonText?: boolean;
   /** `body`: what `result` made */
   links?: (body: R, context: LinkContext<Static<P>, Static<Q>, Static<B>>) => Links;
 }

@@ -51,7 +51,7 @@ export class BankAccountResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<TransactionPage> {
     const { user_id } = requireUser(ctx.principal, "read");
-    return feedPage(this.services, user_id, { ...filter, bank_account_id: account.id }, page, info);
+    return feedPage(this.services, user_id, { ...filter, bank_account_id: account.id }, page, info, ctx);
   }
 
   @Mutation(() => BankLinkToken, { description: "Starts linking: a short-lived token for the banking provider's widget." })

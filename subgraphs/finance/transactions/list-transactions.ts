@@ -56,7 +56,15 @@ export function feedCountSql(userId: string, filter: TransactionFilterInput = {}
 }
 
 /**
- * The page (`items`: the rows' stored feed items, one JSON array, timestamps as epoch ms) beside
+ * The page's stored items (`item`: a page row's) as the text of one JSON array, in page order, as
+ * JSON.stringify writes it (the items are stored so: migration feed_item_wire_form): text, not
+ * json, so the driver hands it over unparsed (a REST answer writes it as it is).
+ */
+const ITEMS_TEXT = (item: Prisma.Sql) =>
+  Prisma.sql`coalesce('[' || string_agg(coalesce(${item}::text, 'null'), ',' ORDER BY page."timestamp" DESC, page."id" DESC) || ']', '[]')`;
+
+/**
+ * The page (`items`: the rows' stored feed items, one JSON array's text, timestamps as epoch ms) beside
  * `counts`, a one-row statement over the same filters (the total, or the meta with its count):
  * the whole answer in one statement. Each row's item, its status history included, is kept by
  * triggers (migration feed_item), so the page copies 50 stored values instead of building them.
@@ -66,14 +74,14 @@ export function feedCountSql(userId: string, filter: TransactionFilterInput = {}
 export function feedSql(where: Prisma.Sql, limit: number, offset: number, counts: Prisma.Sql, userOnly = false): Prisma.Sql {
   if (userOnly && offset === 0)
     return Prisma.sql`
-    SELECT counts.*, (SELECT coalesce(json_agg(page."feed_item" ORDER BY page."timestamp" DESC, page."id" DESC), '[]')
+    SELECT counts.*, (SELECT ${ITEMS_TEXT(Prisma.sql`page."feed_item"`)}
       FROM (SELECT "id", "timestamp", "feed_item" FROM "finance"."transactions" WHERE ${where} ORDER BY "timestamp" DESC, "id" DESC LIMIT ${Prisma.raw(String(limit))}) page) AS items
     FROM (${counts}) counts`;
   // otherwise each page row's item is a subquery on the primary key, not a join: a join's plan
   // depends on the page's size, which a prepared statement's generic plan does not know (it
   // guesses 10 % of the user's rows and hash-joins the whole table)
   return Prisma.sql`
-    SELECT counts.*, (SELECT coalesce(json_agg((SELECT t."feed_item" FROM "finance"."transactions" t WHERE t."id" = page."id") ORDER BY page."timestamp" DESC, page."id" DESC), '[]')
+    SELECT counts.*, (SELECT ${ITEMS_TEXT(Prisma.sql`(SELECT t."feed_item" FROM "finance"."transactions" t WHERE t."id" = page."id")`)}
       FROM (${feedPageSql(where, limit, offset)}) page) AS items
     FROM (${counts}) counts`;
 }
@@ -83,12 +91,13 @@ export function feedSql(where: Prisma.Sql, limit: number, offset: number, counts
  * pages while nothing changes yields every row once; on the (user_id, timestamp desc, id desc)
  * index. With `meta`, the filtered set's meta too, whose count is the total; the page, its
  * histories and the total or meta in one statement, run on the database directly (queryRows: a
- * page is one row with a large JSON column, which Prisma's runtime is slow to hand over).
+ * page is one row with a large column, which Prisma's runtime is slow to hand over). The items
+ * come as the text of their JSON array (`items_text`), as JSON.stringify writes it.
  */
-export async function listTransactions(
+export async function listTransactionsText(
   tx: FinanceTx,
   options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null; meta?: boolean },
-): Promise<TransactionPageView & { meta?: TransactionMetaView }> {
+): Promise<{ items_text: string; pagination: TransactionPageView["pagination"]; meta?: TransactionMetaView }> {
   const { limit, offset } = pageBounds(options.page);
   const filter = options.filter ?? {};
   // the unfiltered first page (a dashboard's every visit) is a prepared statement, one text per
@@ -96,13 +105,22 @@ export async function listTransactions(
   const firstUnfiltered = offset === 0 && isUnfiltered(filter);
   if (options.meta) {
     const sql = firstUnfiltered ? firstPageSql(options.user_id, limit, true) : feedSql(transactionCondition(options.user_id, filter), limit, offset, transactionMetaSql(options.user_id, filter));
-    const [row] = await queryRows<MetaRow & { items: FeedItemView[] }>(tx, sql);
+    const [row] = await queryRows<MetaRow & { items: string }>(tx, sql);
     const meta = metaView(row!);
-    return { items: row!.items, pagination: { limit, offset, total: meta.transaction_count }, meta };
+    return { items_text: row!.items, pagination: { limit, offset, total: meta.transaction_count }, meta };
   }
   const sql = firstUnfiltered ? firstPageSql(options.user_id, limit, false) : feedSql(transactionCondition(options.user_id, filter), limit, offset, feedCountSql(options.user_id, filter));
-  const [row] = await queryRows<{ total: number; items: FeedItemView[] }>(tx, sql);
-  return { items: row!.items, pagination: { limit, offset, total: row!.total } };
+  const [row] = await queryRows<{ total: number; items: string }>(tx, sql);
+  return { items_text: row!.items, pagination: { limit, offset, total: row!.total } };
+}
+
+/** listTransactionsText with the items as objects. */
+export async function listTransactions(
+  tx: FinanceTx,
+  options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null; meta?: boolean },
+): Promise<TransactionPageView & { meta?: TransactionMetaView }> {
+  const { items_text, ...page } = await listTransactionsText(tx, options);
+  return { items: JSON.parse(items_text) as FeedItemView[], ...page };
 }
 
 /** The unfiltered first page's prepared statement, with meta or with the total, as listTransactions composes it. */
