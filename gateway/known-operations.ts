@@ -2,6 +2,7 @@ import type { ApolloServerPlugin } from "@apollo/server";
 import { Kind, type DocumentNode, type ExecutionResult } from "graphql";
 import { documentNames } from "../lib/graphql/document-names.ts";
 import { BoundedMap } from "../lib/bounded-map.ts";
+import { JsonTextAnswers, stringifyJson } from "../lib/json-text.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
 import { metricsEnabled, recordGraphqlOperation } from "../lib/metrics.ts";
 import type { PreparedOperation } from "./gateway.ts";
@@ -94,11 +95,14 @@ export class KnownOperations {
     const known = this.known.get(query);
     if (known === undefined || (operationName ?? undefined) !== known.operationName) return undefined;
     const started = performance.now();
-    const result = await this.run(known, (variables ?? undefined) as Record<string, unknown> | undefined, context);
+    // the answer is written here: resolvers may give values as JSON text (lib/json-text.ts), Apollo Server's run gets objects
+    const jsonText = new JsonTextAnswers();
+    const result = await this.run(known, (variables ?? undefined) as Record<string, unknown> | undefined, { ...context, json_text: jsonText });
     if (result.errors?.length || result.data == null) return undefined;
     if (metricsEnabled()) recordGraphqlOperation(known.operation.name?.value ?? known.operationName, "query", true, (performance.now() - started) / 1000);
     // Apollo Server's field order and its trailing newline (its prettyJSONStringify)
-    return { headers: { "cache-control": UNCACHEABLE, "content-type": contentType }, body: JSON.stringify({ data: result.data, extensions: result.extensions }) + "\n" };
+    const answer = { data: result.data, extensions: result.extensions };
+    return { headers: { "cache-control": UNCACHEABLE, "content-type": contentType }, body: (jsonText.used ? stringifyJson(answer) : JSON.stringify(answer)) + "\n" };
   }
 }
 
