@@ -12,7 +12,7 @@ import { appError } from "../lib/errors/app-error.ts";
 import { CompiledOperations } from "../lib/graphql/compiled-operation.ts";
 import { maskError } from "../lib/graphql/mask-error.ts";
 import { parseVariablesAsSubgraphs } from "../lib/graphql/scalars.ts";
-import { SingleFetchShortcut } from "./single-fetch.ts";
+import { SingleFetchShortcut, type GatewaySchemas } from "./single-fetch.ts";
 import { KnownOperations } from "./known-operations.ts";
 import { reuseGatewayOperations } from "./operation-cache.ts";
 import { shapeResultsFaster } from "./result-shaping.ts";
@@ -143,8 +143,11 @@ export class Gateway {
     process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
     reuseGatewayOperations();
     shapeResultsFaster();
-    const shortcut = new SingleFetchShortcut(Object.fromEntries(Object.entries(options.subgraphs).flatMap(([name, target]) => ("schema" in target ? [[name, target.schema]] : []))));
-    const gateway = new ApolloGateway({
+    const shortcut = new SingleFetchShortcut(
+      Object.fromEntries(Object.entries(options.subgraphs).flatMap(([name, target]) => ("schema" in target ? [[name, target.schema]] : []))),
+      () => gateway as unknown as ReturnType<GatewaySchemas>,
+    );
+    const gateway: ApolloGateway = new ApolloGateway({
       supergraphSdl: options.supergraphSdl,
       // the checked-in composition, validated when `npm run compose` composed it and checked to be
       // today's by test/integration/supergraph.test.ts; Apollo skips this in production too, and

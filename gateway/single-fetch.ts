@@ -4,13 +4,18 @@ import { documentNames } from "../lib/graphql/document-names.ts";
 import { getVariableValues } from "graphql/execution/values.js";
 import { CompiledOperations } from "../lib/graphql/compiled-operation.ts";
 import type { RequestContext } from "../lib/graphql/context.ts";
+import { executeLearntPlan, learntPlan, runsLeanNow, type LearntPlan } from "./plan-execution.ts";
 
 type Executor = ApolloGateway["executor"];
 type PlanResolved = Parameters<Experimental_DidResolveQueryPlanCallback>[0];
 type GatewayRequestContext = PlanResolved["requestContext"];
 
-/** How one operation of one document runs: straight on an in-process subgraph, or through the gateway. */
-type Route = { serviceName: string; operations: CompiledOperations } | null;
+/** How one operation of one document runs: straight on an in-process subgraph, its plan as learnt (gateway/plan-execution.ts), or through the gateway. */
+type Route = SingleRoute | { plan: LearntPlan } | null;
+type SingleRoute = { serviceName: string; operations: CompiledOperations };
+
+/** What the plans' execution reads of the gateway: its private fields, set on every supergraph load. */
+export type GatewaySchemas = () => Parameters<typeof learntPlan>[1];
 
 /**
  * Operations whose query plan is a single fetch from one in-process subgraph run straight on
@@ -33,7 +38,10 @@ export class SingleFetchShortcut {
   private apiSchema: GraphQLSchema | undefined;
   private eligible = new Map<string, { schema: GraphQLSchema; operations: CompiledOperations }>();
 
-  constructor(private readonly localSchemas: Record<string, GraphQLSchema>) {}
+  constructor(
+    private readonly localSchemas: Record<string, GraphQLSchema>,
+    private readonly gatewaySchemas: GatewaySchemas,
+  ) {}
 
   /** On every supergraph load: what was learnt of the previous one no longer holds. */
   schemaLoaded(apiSchema: GraphQLSchema): void {
@@ -47,20 +55,28 @@ export class SingleFetchShortcut {
   }
 
   /** The gateway's `experimental_didResolveQueryPlan`: called with the plan of every operation it runs. */
-  learn({ queryPlan, requestContext }: PlanResolved): void {
+  learn(resolved: PlanResolved): void {
+    const { queryPlan, requestContext } = resolved;
     const { document } = requestContext;
     let operations = this.routes.get(document);
     if (!operations) this.routes.set(document, (operations = new Map()));
     const name = requestContext.request.operationName ?? null;
-    if (!operations.has(name)) operations.set(name, this.routeOf(queryPlan, requestContext));
+    if (!operations.has(name)) operations.set(name, this.routeOf(queryPlan, requestContext) ?? this.planRoute(resolved));
   }
 
   /** The executor to hand Apollo Server and the adapter: the shortcut where it applies, else `executor`. */
   wrap(executor: Executor): Executor {
     return (requestContext) => {
       const route = this.routes.get(requestContext.document)?.get(requestContext.request.operationName ?? null);
+      if (route && "plan" in route) return runsLeanNow(requestContext) ? executeLearntPlan(route.plan, requestContext) : executor(requestContext);
       return route ? this.run(route, requestContext) : executor(requestContext);
     };
+  }
+
+  /** Any other plan runs on the lean execution of it, where it can. */
+  private planRoute(resolved: PlanResolved): Route {
+    const plan = learntPlan(resolved, this.gatewaySchemas());
+    return plan ? { plan } : null;
   }
 
   private routeOf(queryPlan: PlanResolved["queryPlan"], { document }: GatewayRequestContext): Route {
@@ -71,7 +87,7 @@ export class SingleFetchShortcut {
     return { serviceName: fetch.serviceName, operations: subgraph.operations };
   }
 
-  private async run(route: NonNullable<Route>, requestContext: GatewayRequestContext): Promise<ExecutionResult> {
+  private async run(route: SingleRoute, requestContext: GatewayRequestContext): Promise<ExecutionResult> {
     const { request, document } = requestContext;
     const variableValues = request.variables ?? {};
     const operation = getOperationAST(document, request.operationName);

@@ -1,0 +1,93 @@
+import executeQueryPlanModule from "@apollo/gateway/dist/executeQueryPlan.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { planExecution } from "../../../gateway/plan-execution.ts";
+import { sandboxDeposit, userWithWallet } from "../../support/finance.ts";
+import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
+
+// Plans over several subgraphs run on the gateway's lean execution of a learnt plan
+// (gateway/plan-execution.ts): each answer, errors and partial data included, is the same bytes
+// as with Apollo Gateway's own executor, through Apollo Server and the known path, and once
+// learnt the operation no longer goes through Apollo's executeQueryPlan.
+let platform: TestPlatform;
+let user: Awaited<ReturnType<typeof userWithWallet>>;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  user = await userWithWallet(platform);
+  for (const amount of ["1.5", "2"]) await sandboxDeposit(platform, user.jwt, user.wallet_id, "ETH", amount);
+});
+afterAll(() => platform?.stop());
+
+const THREE_SUBGRAPHS = `{ me { id status primary_eoa_address wallets { id address chain_id safe_creation_status } pints { active_count } transactions(page: { limit: 10 }) { items { id type direction amount currency status timestamp } pagination { total } } } }`;
+const SHAPED = `query Shaped($s: Boolean!) { me { __typename i: id ...U w: wallets @skip(if: $s) { id } transactions { __typename items { ... on Transaction { id amount } } } } } fragment U on User { status wallets { address } }`;
+const CONDITIONAL = `query Conditional($i: Boolean!) { me { id pints @include(if: $i) { active_count } t: transactions(page: { limit: 1 }) @skip(if: $i) { pagination { total } } } }`;
+// the finance fetch fails (limit 0 is refused): its error's path through _entities
+const FAILING = `{ me { id pints { active_count } transactions(page: { limit: 0 }) { pagination { total } } } }`;
+const INTROSPECTING = `{ __schema { queryType { name } } t: __type(name: "User") { name } me { __typename id pints { active_count } } }`;
+const BAD_VARIABLE = `query Bad($i: Boolean!) { me { id pints @include(if: $i) { active_count } } }`;
+
+/** Apollo's calls to executeQueryPlan while `run` runs. */
+async function executeQueryPlanCalls(run: () => Promise<unknown>): Promise<number> {
+  const installed = executeQueryPlanModule.executeQueryPlan;
+  let calls = 0;
+  executeQueryPlanModule.executeQueryPlan = (...args) => {
+    calls++;
+    return installed(...args);
+  };
+  try {
+    await run();
+  } finally {
+    executeQueryPlanModule.executeQueryPlan = installed;
+  }
+  return calls;
+}
+
+async function bodies(query: string, variables: Record<string, unknown>): Promise<string[]> {
+  const answers = [];
+  // Apollo Server's answer (learning the plan and the known query), then the known path's
+  for (let run = 0; run < 3; run++) {
+    const response = await fetch(platform.urls.graphql, { method: "POST", headers: { "content-type": "application/json", "x-platform-jwt": user.jwt }, body: JSON.stringify({ query, variables }) });
+    answers.push(`${response.status} ${await response.text()}`);
+  }
+  return answers;
+}
+
+it.each([
+  ["the three-subgraph query", THREE_SUBGRAPHS, {}, true],
+  ["aliases, fragments, @skip and __typename (skipped)", SHAPED, { s: true }, true],
+  ["aliases, fragments, @skip and __typename (not skipped)", SHAPED, { s: false }, true],
+  ["fetches under @include and @skip (included)", CONDITIONAL, { i: true }, true],
+  ["fetches under @include and @skip (skipped)", CONDITIONAL, { i: false }, true],
+  ["a failing entity fetch beside one that answers", FAILING, {}, true],
+  ["introspection beside entity fetches", INTROSPECTING, {}, true],
+  // refused by the variables' check before any plan runs, in both
+  ["a variable of the wrong type", BAD_VARIABLE, { i: "yes" }, false],
+])("%s: the same bytes as Apollo Gateway's executor gives", async (_name, query, variables, executesPlan) => {
+  await bodies(query, variables);
+  let ours: string[] = [];
+  expect(await executeQueryPlanCalls(async () => (ours = await bodies(query, variables)))).toBe(0);
+  planExecution.lean = false;
+  let apollo: string[] = [];
+  try {
+    expect((await executeQueryPlanCalls(async () => (apollo = await bodies(query, variables)))) > 0).toBe(executesPlan);
+  } finally {
+    planExecution.lean = true;
+  }
+  expect(ours).toEqual(apollo);
+});
+
+it("answers the three-subgraph query's data, and the failing fetch's error at its path", async () => {
+  const [three] = await bodies(THREE_SUBGRAPHS, {});
+  const { data, errors } = JSON.parse(three!.slice(4));
+  expect(errors).toBeUndefined();
+  expect(data.me.id).toBe(user.id);
+  expect(data.me.wallets.map((wallet: { id: number }) => wallet.id)).toContain(user.wallet_id);
+  expect(data.me.transactions.items).toHaveLength(2);
+  expect(data.me.transactions.pagination).toEqual({ total: 2 });
+  expect(data.me).toHaveProperty("pints");
+  const [failing] = await bodies(FAILING, {});
+  const answer = JSON.parse(failing!.slice(4));
+  expect(answer.errors).toEqual([expect.objectContaining({ path: ["me", "transactions"], extensions: expect.objectContaining({ serviceName: "finance" }) })]);
+  // User.transactions and Query.me are non-null: the null reaches the root, as Apollo's shaping makes it
+  expect(answer.data).toBeNull();
+});
