@@ -36,6 +36,15 @@ describe("parseJson", () => {
     expect(parseJson('{"a":1,"a":1}')).toEqual({ a: 1 });
   });
 
+  it("finds a repeated name however the text is spaced or what its strings hold (the native parser reads the rest)", () => {
+    expect(refusal(() => parseJson('{"a" : 1,\n "a"\t:2}')).message).toContain("'a'");
+    expect(refusal(() => parseJson('{"q":"x\\":{","q":"y"}')).message).toContain("'q'");
+    expect(refusal(() => parseJson('{"v":[{"k":1},{"k":2,"k":3}]}')).message).toContain("'k'");
+    const text = '{ "query" : "{ me { id } }", "variables" : { "a" : [ { "b" : "c:\\"d\\":" }, 1.5e3, null ] }, "s": "\\"x\\": 1" }';
+    expect(parseJson(text)).toEqual(JSON.parse(text));
+    expect(parseJson('{"1":1,"0":{"x":[]},"a":true}')).toEqual({ 0: { x: [] }, 1: 1, a: true });
+  });
+
   it(`refuses more than ${MAX_JSON_DEPTH} levels, counting objects and arrays but not brackets inside strings`, () => {
     expect(parseJson(nested(MAX_JSON_DEPTH))).toEqual(JSON.parse(nested(MAX_JSON_DEPTH)));
     expect(refusal(() => parseJson(nested(MAX_JSON_DEPTH + 1))).message).toMatch(/more than 64 levels/);
