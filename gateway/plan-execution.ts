@@ -84,8 +84,11 @@ function runsLean(node: PlanNode): boolean {
  * in the extensions).
  */
 export function runsLeanNow(requestContext: GatewayRequestContext): boolean {
-  return planExecution.lean && !tracingEnabled() && !requestContext.metrics?.captureTraces && !(process.env.NODE_ENV !== "production" && requestContext.request.http?.headers.get("Apollo-Query-Plan-Experimental"));
+  return planExecution.lean && !tracingEnabled() && !requestContext.metrics?.captureTraces && !(exposesPlans && requestContext.request.http?.headers.get("Apollo-Query-Plan-Experimental"));
 }
+
+/** As the gateway reads it, once (its `__exposeQueryPlanExperimental`): process.env is slow to read per request. */
+const exposesPlans = process.env.NODE_ENV !== "production";
 
 /**
  * Apollo Gateway's executor for an operation whose plan it resolved before, as the gateway
