@@ -17,7 +17,12 @@ export interface FeedSeed {
 
 const TWO_YEARS_MS = 730 * 86_400_000;
 
-/** The statements, in order: transactions, their status histories, their outbox events marked delivered. Values are literals checked here. */
+/**
+ * The statements, in order: transactions, their status histories, their outbox events marked
+ * delivered. Values are literals checked here. Where a ledger-event consumer runs (a started
+ * platform), run them in one transaction: committed one by one, the events are undelivered news
+ * between the first and the last.
+ */
 export function feedSeedStatements(seed: FeedSeed): string[] {
   const { user_id, count, wallet_ids, id_prefix } = seed;
   if (!/^[a-z0-9_]+$/i.test(user_id) || !/^[a-z0-9_]+$/i.test(id_prefix)) throw new Error("feed seed: ids must be [a-z0-9_]");
