@@ -1,4 +1,4 @@
-import internals, { type Operation, type Schema } from "@apollo/federation-internals";
+import internals, { type FieldSelection, type Operation, type Schema } from "@apollo/federation-internals";
 import type { Experimental_DidResolveQueryPlanCallback } from "@apollo/gateway";
 import dataRewrites from "@apollo/gateway/dist/dataRewrites.js";
 import executeQueryPlanModule from "@apollo/gateway/dist/executeQueryPlan.js";
@@ -118,7 +118,7 @@ export async function executeLearntPlan(plan: LearntPlan, requestContext: Gatewa
       operation: plan.operation,
       variables,
       input: unfilteredData,
-      introspectionHandling: (f) => executeIntrospection(operationContext.schema, f.expandFragments().toSelectionNode(), operationContext.operation.variableDefinitions, variables),
+      introspectionHandling: introspection(operationContext, variables),
     }));
     if (errors.length === 0 && postProcessingErrors.length > 0) return { extensions: { valueCompletion: postProcessingErrors }, data: data as Data };
   } catch (error) {
@@ -128,6 +128,14 @@ export async function executeLearntPlan(plan: LearntPlan, requestContext: Gatewa
     return { errors: [new GraphQLError("Unexpected error during query plan execution")] };
   }
   return errors.length === 0 ? { data: data as Data } : { errors, data: data as Data };
+}
+
+/**
+ * Answers `__schema` and `__type` selections (a function returned, not bound to a name: the
+ * bundle's keepNames would define a name on every request's closure otherwise).
+ */
+function introspection(operationContext: OperationContext, variables: Data | undefined): (selection: FieldSelection) => unknown {
+  return (selection) => executeIntrospection(operationContext.schema, selection.expandFragments().toSelectionNode(), operationContext.operation.variableDefinitions, variables);
 }
 
 interface PlanContext extends LearntPlan {
@@ -167,7 +175,7 @@ async function executeNode(context: PlanContext, node: PlanNode, cursor: Cursor 
 async function executeFetch(context: PlanContext, fetch: FetchNode, cursor: Cursor): Promise<void> {
   const service = context.serviceMap[fetch.serviceName];
   if (!service) throw new Error(`Couldn't find service with name "${fetch.serviceName}"`);
-  const entities = (Array.isArray(cursor.data) ? cursor.data.filter((value) => value !== null && value !== undefined) : [cursor.data]) as Data[];
+  const entities = (Array.isArray(cursor.data) ? cursor.data.filter(isPresent) : [cursor.data]) as Data[];
   if (entities.length < 1) return;
   const variables: Data = Object.create(null);
   if (fetch.variableUsages) {
@@ -176,46 +184,25 @@ async function executeFetch(context: PlanContext, fetch: FetchNode, cursor: Curs
       if (provided && Object.prototype.hasOwnProperty.call(provided, name) && typeof provided[name] !== "undefined") variables[name] = provided[name];
     }
   }
-  const send = async (sent: Data): Promise<Data | null | undefined> => {
-    const response = await service.process({
-      kind: "incoming operation" as never,
-      request: { query: fetch.operation, variables: sent, operationName: fetch.operationName, http: undefined },
-      incomingRequestContext: context.requestContext,
-      context: context.requestContext.context,
-      document: fetch.operationDocumentNode as DocumentNode,
-      pathInIncomingRequest: cursor.path,
-    });
-    if (response.errors) {
-      const errorPath = lazyErrorPath(fetch, cursor);
-      context.errors.push(...response.errors.map((error) => downstreamServiceError(error as GraphQLError, fetch.serviceName, errorPath)));
-      if (!response.extensions?.ftv1) {
-        const metrics = context.requestContext.metrics as { nonFtv1ErrorPaths?: { subgraph: string; path: unknown }[] };
-        const paths = response.errors.map((error) => ({ subgraph: fetch.serviceName, path: error.path }));
-        if (metrics.nonFtv1ErrorPaths) metrics.nonFtv1ErrorPaths.push(...paths);
-        else metrics.nonFtv1ErrorPaths = paths;
-      }
-    }
-    return response.data as Data | null | undefined;
-  };
   if (!fetch.requires) {
-    const received = await send(variables);
+    const received = await sendOperation(context, fetch, cursor, service, variables);
     if (received) applyRewrites(context.supergraphSchema, fetch.outputRewrites, received);
     for (const entity of entities) deepMerge(entity, received);
     return;
   }
   const representations: Data[] = [];
   const representationToEntity: number[] = [];
-  entities.forEach((entity, index) => {
-    const representation = executeSelectionSet(context.supergraphSchema, entity, fetch.requires!);
+  for (let index = 0; index < entities.length; index++) {
+    const representation = executeSelectionSet(context.supergraphSchema, entities[index]!, fetch.requires);
     if (representation && representation.__typename) {
       applyRewrites(context.supergraphSchema, fetch.inputRewrites, representation);
       representations.push(representation);
       representationToEntity.push(index);
     }
-  });
+  }
   if (representations.length < 1) return;
   if ("representations" in variables) throw new Error(`Variables cannot contain key "representations"`);
-  const received = await send({ ...variables, representations });
+  const received = await sendOperation(context, fetch, cursor, service, { ...variables, representations });
   if (!received) return;
   if (!(received._entities && Array.isArray(received._entities))) throw new Error(`Expected "data._entities" in response to be an array`);
   const receivedEntities = received._entities as (Data | null)[];
@@ -228,6 +215,33 @@ async function executeFetch(context: PlanContext, fetch: FetchNode, cursor: Curs
     applyRewrites(context.supergraphSchema, fetch.outputRewrites, receivedEntity as Data);
     deepMerge(entities[representationToEntity[i]!], receivedEntity);
   }
+}
+
+/** The gateway's sendOperation: one fetch on its service, its errors at their paths in the client's answer. */
+async function sendOperation(context: PlanContext, fetch: FetchNode, cursor: Cursor, service: ServiceMap[string], sent: Data): Promise<Data | null | undefined> {
+  const response = await service.process({
+    kind: "incoming operation" as never,
+    request: { query: fetch.operation, variables: sent, operationName: fetch.operationName, http: undefined },
+    incomingRequestContext: context.requestContext,
+    context: context.requestContext.context,
+    document: fetch.operationDocumentNode as DocumentNode,
+    pathInIncomingRequest: cursor.path,
+  });
+  if (response.errors) {
+    const errorPath = lazyErrorPath(fetch, cursor);
+    context.errors.push(...response.errors.map((error) => downstreamServiceError(error as GraphQLError, fetch.serviceName, errorPath)));
+    if (!response.extensions?.ftv1) {
+      const metrics = context.requestContext.metrics as { nonFtv1ErrorPaths?: { subgraph: string; path: unknown }[] };
+      const paths = response.errors.map((error) => ({ subgraph: fetch.serviceName, path: error.path }));
+      if (metrics.nonFtv1ErrorPaths) metrics.nonFtv1ErrorPaths.push(...paths);
+      else metrics.nonFtv1ErrorPaths = paths;
+    }
+  }
+  return response.data as Data | null | undefined;
+}
+
+function isPresent(value: unknown): boolean {
+  return value !== null && value !== undefined;
 }
 
 /** The gateway's makeLazyErrorPathGenerator. */
