@@ -30,4 +30,15 @@ describe("selectsField", () => {
     expect(seen("{ me { id friend { safe_creation_status } } }")).toBe(false);
     expect(seen("{ me { ...A } } fragment A on User { id ...A }")).toBe(false);
   });
+
+  it("answers each name of a document's field once walked, and another document's field by its own selection", () => {
+    const document = parse("{ me { id ...A } } fragment A on User { status }");
+    const asked: Record<string, boolean>[] = [];
+    const rootValue = { me: (_args: unknown, _ctx: unknown, info: GraphQLResolveInfo) => (asked.push({ status: selectsField(info, "status"), friend: selectsField(info, "friend") }), {}) };
+    for (let run = 0; run < 2; run++) expect(execute({ schema, document, rootValue })).not.toHaveProperty("errors");
+    expect(asked).toEqual([{ status: true, friend: false }, { status: true, friend: false }]);
+    // the same text parsed again: other nodes, walked again, with the same answers
+    expect(seen("{ me { id ...A } } fragment A on User { status }")).toBe(false);
+    expect(seen("{ me { id ...A } } fragment A on User { safe_creation_status }")).toBe(true);
+  });
 });
