@@ -13,6 +13,8 @@ import { describe, expect, it } from "vitest";
 const COPIED = [
   { file: "@apollo/gateway/dist/resultShaping.js", sha256: "eb49b81fe4ba3b7b44d24c6279d92aab2a148f89e93737a8671753156b1b8466", copy: "gateway/result-shaping.ts" },
   { file: "@apollo/gateway/dist/executeQueryPlan.js", sha256: "4e7a0dd67044022bdea7fe3a9be96a3a44d07bff9ea39d84d43320a744e8a5c7", copy: "gateway/plan-execution.ts" },
+  // ApolloGateway's executor, of which plan-execution.ts keeps the variables' check and when Apollo's own path must run (tracing, plans asked for)
+  { file: "@apollo/gateway/dist/index.js", sha256: "8e3c9d56e42cdb04e8ebe60622269ac87768965f14b669ef83c3cf44ed9d02b5", copy: "gateway/plan-execution.ts" },
 ];
 
 const require = createRequire(import.meta.url);
