@@ -90,14 +90,52 @@ export async function reactToLedgerEvent(tx: AgentsTx, event: LedgerEvent, balan
   }
 }
 
+/** What may react to a user's ledger events: their enabled strategies and their ledger-triggered rules, read once per batch. */
+export interface UserReactors {
+  strategies: { id: string; strategy_id: string; parameters: unknown }[];
+  rules: { trigger_type: string; enabled: boolean; trigger: unknown }[];
+}
+
+/** The reactors of each user (users without any are absent): two statements for a whole batch. */
+export async function reactorsOf(db: Pick<AgentsTx, "userStrategy" | "userRule">, userIds: readonly string[]): Promise<Map<string, UserReactors>> {
+  const reactors = new Map<string, UserReactors>();
+  const of = (userId: string) => reactors.get(userId) ?? reactors.set(userId, { strategies: [], rules: [] }).get(userId)!;
+  if (userIds.length === 0) return reactors;
+  const [strategies, rules] = await Promise.all([
+    db.userStrategy.findMany({ where: { user_id: { in: [...userIds] }, status: "enabled" }, select: { id: true, user_id: true, strategy_id: true, parameters: true } }),
+    db.userRule.findMany({ where: { user_id: { in: [...userIds] }, trigger_type: { in: ["transaction_received", "balance_threshold"] } }, select: { user_id: true, trigger_type: true, enabled: true, trigger: true } }),
+  ]);
+  for (const { user_id, ...strategy } of strategies) of(user_id).strategies.push(strategy);
+  for (const { user_id, ...rule } of rules) of(user_id).rules.push(rule);
+  return reactors;
+}
+
+/**
+ * Whether reactToLedgerEvent could do anything for the event: false only when it would queue no
+ * strategy run, fire no rule and move no threshold rule's side (none of them concerns the event),
+ * so the event needs nothing but to be recorded as processed.
+ */
+export function mayReact(event: LedgerEvent, reactors: UserReactors | undefined): boolean {
+  if (!reactors) return false;
+  const cause = event.payload.cause ?? null;
+  for (const strategy of reactors.strategies)
+    if (concerns(strategy.strategy_id, strategy.parameters as Record<string, unknown>, event) && decideReaction(cause, strategyLink(strategy.id), MONEY_MOVING_STRATEGIES.has(strategy.strategy_id)).allowed) return true;
+  for (const rule of reactors.rules) {
+    if (rule.trigger_type === "transaction_received" ? rule.enabled && matchesTransaction(rule.trigger as TriggerSettings<"transaction_received">, event) : thresholdConcerns(rule.trigger as TriggerSettings<"balance_threshold">, event)) return true;
+  }
+  return false;
+}
+
+/** A balance_threshold rule looks at the balance an event moved: its wallet and asset. */
+const thresholdConcerns = (trigger: TriggerSettings<"balance_threshold">, event: LedgerEvent) =>
+  event.payload.wallet_id !== null && trigger.wallet_id === event.payload.wallet_id && sameAsset(trigger.asset, unitOf(event));
+
 /** The (wallet, asset) balances an event's threshold rules need: read outside any transaction. */
-export async function balancesNeeded(tx: Pick<AgentsTx, "userRule">, event: LedgerEvent): Promise<{ wallet_id: number; asset: string }[]> {
-  if (event.payload.wallet_id === null) return [];
-  const rules = await tx.userRule.findMany({ where: { user_id: event.user_id, trigger_type: "balance_threshold" }, select: { trigger: true } });
+export function balancesNeeded(reactors: UserReactors | undefined, event: LedgerEvent): { wallet_id: number; asset: string }[] {
   const needed = new Map<string, { wallet_id: number; asset: string }>();
-  for (const { trigger } of rules) {
+  for (const { trigger_type, trigger } of reactors?.rules ?? []) {
     const settings = trigger as TriggerSettings<"balance_threshold">;
-    if (settings.wallet_id === event.payload.wallet_id && sameAsset(settings.asset, unitOf(event))) needed.set(balanceKey(settings.wallet_id, settings.asset), { wallet_id: settings.wallet_id, asset: settings.asset });
+    if (trigger_type === "balance_threshold" && thresholdConcerns(settings, event)) needed.set(balanceKey(settings.wallet_id, settings.asset), { wallet_id: settings.wallet_id, asset: settings.asset });
   }
   return [...needed.values()];
 }
