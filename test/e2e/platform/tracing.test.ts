@@ -9,6 +9,10 @@ let problemTrace: string;
 let continuedTrace: string;
 const CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CALLER_SPAN = "00f067aa0ba902b7";
+// a plan over the users and finance subgraphs, sent three times: the later runs are of a learnt
+// plan, which skips Apollo's executor only when tracing is off (gateway/plan-execution.ts)
+const FAN_OUT = `{ me { id pints { active_count } transactions(page: { limit: 1 }) { pagination { total } } } }`;
+const fanOutTraces = ["4bf92f3577b34da6a3ce929d0e0e4701", "4bf92f3577b34da6a3ce929d0e0e4702", "4bf92f3577b34da6a3ce929d0e0e4703"];
 
 beforeAll(async () => {
   collector = await startOtlpCollector();
@@ -18,6 +22,11 @@ beforeAll(async () => {
   expect(missing.status).toBe(404);
   problemTrace = missing.body.trace_id;
   continuedTrace = (await get(`${platform.urls.platform}/v0/wallets/999998`, { "x-platform-jwt": jwt, traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` })).body.trace_id;
+  for (const trace of fanOutTraces) {
+    const answer = await post(platform.urls.graphql, { query: FAN_OUT }, { "x-platform-jwt": jwt, traceparent: `00-${trace}-${CALLER_SPAN}-01` });
+    expect(answer.status).toBe(200);
+    expect(answer.body.errors).toBeUndefined();
+  }
   // stopping flushes the spans still batched
   await platform.stop();
 }, 120_000);
@@ -25,14 +34,22 @@ afterAll(() => collector?.stop());
 
 /** node:http, not fetch: this process traces its own fetches too, which would make the test a caller with a trace of its own. */
 function get(url: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  return send(url, "GET", headers);
+}
+
+function post(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  return send(url, "POST", { ...headers, "content-type": "application/json" }, JSON.stringify(body));
+}
+
+function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { headers }, (response) => {
+    const request = httpRequest(url, { method, headers }, (response) => {
       let text = "";
       response.on("data", (chunk) => (text += chunk));
       response.on("end", () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
     });
     request.on("error", reject);
-    request.end();
+    request.end(body);
   });
 }
 
@@ -55,6 +72,14 @@ describe("tracing (OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     for (const span of gateway) expect(ids.has(span.parentSpanId), span.name).toBe(true);
     expect(gateway.find((span) => span.name === "gateway.request")!.parentSpanId).toBe(server.spanId);
     expect(spans.filter((span) => span.name === "prisma:client:operation").map((span) => span.attributes.name)).toContain("Wallet.findFirst");
+  });
+
+  it("a repeated query over several subgraphs keeps the gateway's execution and fetch spans", () => {
+    for (const trace of fanOutTraces) {
+      const names = inTrace(trace).map((span) => span.name);
+      expect(names, trace).toContain("gateway.execute");
+      expect(names.filter((name) => name === "gateway.fetch").length, trace).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it("continues a caller's trace from traceparent", () => {
