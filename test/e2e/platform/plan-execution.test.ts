@@ -1,13 +1,16 @@
 import executeQueryPlanModule from "@apollo/gateway/dist/executeQueryPlan.js";
+import resultShaping from "@apollo/gateway/dist/resultShaping.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { planExecution } from "../../../gateway/plan-execution.ts";
+import { apolloComputeResponse } from "../../../gateway/result-shaping.ts";
 import { sandboxDeposit, userWithWallet } from "../../support/finance.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 
-// Plans over several subgraphs run on the gateway's lean execution of a learnt plan
-// (gateway/plan-execution.ts): each answer, errors and partial data included, is the same bytes
-// as with Apollo Gateway's own executor, through Apollo Server and the known path, and once
-// learnt the operation no longer goes through Apollo's executeQueryPlan.
+// The gateway's faster copies of Apollo Gateway's code answer as Apollo's own, byte for byte,
+// through Apollo Server and the known path: plans over several subgraphs run on the lean
+// execution of a learnt plan (gateway/plan-execution.ts; once learnt, the operation no longer
+// goes through Apollo's executeQueryPlan), and answers are shaped by the copy of computeResponse
+// (gateway/result-shaping.ts).
 let platform: TestPlatform;
 let user: Awaited<ReturnType<typeof userWithWallet>>;
 
@@ -74,6 +77,23 @@ it.each([
     planExecution.lean = true;
   }
   expect(ours).toEqual(apollo);
+});
+
+it.each([
+  ["the three-subgraph query", THREE_SUBGRAPHS, {}],
+  ["aliases, fragments, @skip and __typename (skipped)", SHAPED, { s: true }],
+  ["aliases, fragments, @skip and __typename (not skipped)", SHAPED, { s: false }],
+])("%s: the same bytes as Apollo's shaping gives", async (_name, query, variables) => {
+  const ours = await bodies(query, variables);
+  const installed = resultShaping.computeResponse;
+  resultShaping.computeResponse = apolloComputeResponse;
+  try {
+    expect(await bodies(query, variables)).toEqual(ours);
+  } finally {
+    resultShaping.computeResponse = installed;
+  }
+  for (const answer of ours) expect(answer.startsWith("200 ")).toBe(true);
+  expect(JSON.parse(ours[0]!.slice(4)).errors).toBeUndefined();
 });
 
 it("answers the three-subgraph query's data, and the failing fetch's error at its path", async () => {
