@@ -6,7 +6,7 @@ import { changeEventsHandler, CHANGE_EVENTS_JOB } from "../../subgraphs/finance/
 import { createFinanceDb, type FinanceDb } from "../../subgraphs/finance/db.ts";
 import { insightsSubscriber } from "../../subgraphs/finance/insights/compute-insights.ts";
 import { NO_GOALS } from "../../subgraphs/finance/insights/goal-progress.ts";
-import type { MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
+import { recordMovement, type MovementInput } from "../../subgraphs/finance/transactions/record-movement.ts";
 
 // What the finance subgraph's integration tests share: a migrated database of their own, the
 // change-events worker as the subgraph wires it, and the card purchase their insights come from.
@@ -46,4 +46,22 @@ export function cardPurchase(user_id: string, amount: string, timestamp: Date, e
     timestamp,
     ...extra,
   };
+}
+
+/** A movement booked directly in the ledger (any type, source, status, time), overdrafts allowed: a completed ETH deposit unless `input` says otherwise. */
+export function bookMovement(db: FinanceDb, user_id: string, wallet_id: number, { at, ...input }: Partial<MovementInput> & { at: number }) {
+  return db.$transaction((tx) =>
+    recordMovement(tx, {
+      user_id,
+      type: "deposit",
+      direction: "in",
+      status: "completed",
+      amount: "1",
+      unit: { asset_symbol: "ETH", decimals: 18 },
+      source: { kind: "wallet", id: wallet_id },
+      overdraft: "allow",
+      timestamp: new Date(at),
+      ...input,
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
-import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
+import type { MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
+import { bookMovement } from "../../support/finance-db.ts";
 import { transactionRoutes } from "../../../rest-adapter/routes/transactions.ts";
 import { TRANSACTION_FIELDS } from "../../../rest-adapter/resources/resources.generated.ts";
 import { applyTimestampFormat } from "../../../rest-adapter/route-kit/timestamps.ts";
@@ -24,22 +25,9 @@ const usd = { currency: "USD", decimals: 2 };
 
 type Query = Record<string, string | number | boolean>;
 
+/** A movement booked directly in the ledger (test/support/finance-db.ts): pending unless `input` says otherwise. */
 function seed(user_id: string, wallet_id: number, input: Partial<MovementInput> & { at: number }) {
-  const { at, ...rest } = input;
-  return db.$transaction((tx) =>
-    recordMovement(tx, {
-      user_id,
-      type: "deposit",
-      direction: "in",
-      status: "pending",
-      amount: "1",
-      unit: { asset_symbol: "ETH", decimals: 18 },
-      source: { kind: "wallet", id: wallet_id },
-      overdraft: "allow",
-      timestamp: new Date(at),
-      ...rest,
-    }),
-  );
+  return bookMovement(db, user_id, wallet_id, { status: "pending", ...input });
 }
 
 async function rest(jwt: string, query: Query, headers: Record<string, string> = {}) {

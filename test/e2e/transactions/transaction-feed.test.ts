@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FinanceDb } from "../../../subgraphs/finance/db.ts";
-import { recordMovement, type MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
+import type { MovementInput } from "../../../subgraphs/finance/transactions/record-movement.ts";
+import { bookMovement } from "../../support/finance-db.ts";
 import { startTestPlatform, type TestPlatform } from "../../support/platform.ts";
 import { ensureAsset, userWithWallet } from "../../support/finance.ts";
 import { parse } from "graphql";
@@ -20,23 +21,6 @@ const CARD = "crd_feed_test";
 
 type Seed = Partial<MovementInput> & { at: number };
 
-/** A movement booked directly in the ledger (any type, source, status, time), overdrafts allowed. */
-function seed(user_id: string, wallet_id: number, { at, ...input }: Seed) {
-  return db.$transaction((tx) =>
-    recordMovement(tx, {
-      user_id,
-      type: "deposit",
-      direction: "in",
-      status: "completed",
-      amount: "1",
-      unit: { asset_symbol: "ETH", decimals: 18 },
-      source: { kind: "wallet", id: wallet_id },
-      overdraft: "allow",
-      timestamp: new Date(at),
-      ...input,
-    }),
-  );
-}
 
 const usd = { currency: "USD", decimals: 2 };
 const card = { kind: "card", id: CARD } as const;
@@ -44,7 +28,7 @@ const card = { kind: "card", id: CARD } as const;
 /** Eight movements of one user: types, directions, sources, statuses, categories and two at the same instant. */
 async function seededUser() {
   const user = await userWithWallet(platform);
-  const s = (input: Seed) => seed(user.id, user.wallet_id, input);
+  const s = (input: Seed) => bookMovement(db, user.id, user.wallet_id, input);
   const rows = {
     deposit: await s({ at: T0, amount: "0.1", amount_usd: "0.1" }),
     restaurant: await s({ at: T0 + HOUR, type: "card_purchase", direction: "out", amount: "12.50", unit: usd, source: card, category: "restaurants", amount_usd: "12.5", merchant: { name: "Cafe Nero", mcc: "5814" } }),
@@ -78,8 +62,8 @@ beforeAll(async () => {
   A = await seededUser();
   // another user's movements at the same instants and amounts: never in A's feed or meta
   const other = await userWithWallet(platform);
-  await seed(other.id, other.wallet_id, { at: T0, amount: "0.1", amount_usd: "0.1" });
-  await seed(other.id, other.wallet_id, { at: T0 + HOUR, type: "card_purchase", direction: "out", amount: "1", unit: usd, source: { kind: "card", id: CARD }, category: "restaurants", amount_usd: "1" });
+  await bookMovement(db, other.id, other.wallet_id, { at: T0, amount: "0.1", amount_usd: "0.1" });
+  await bookMovement(db, other.id, other.wallet_id, { at: T0 + HOUR, type: "card_purchase", direction: "out", amount: "1", unit: usd, source: { kind: "card", id: CARD }, category: "restaurants", amount_usd: "1" });
 });
 afterAll(() => platform?.stop());
 
@@ -284,7 +268,7 @@ describe("amount_usd at the price of its time", () => {
 
   it("computes amount_usd from usd_price when the caller gives one", async () => {
     const { id, wallet_id } = await userWithWallet(platform);
-    const row = await seed(id, wallet_id, { at: T0, amount: "0.3", usd_price: "0.1", amount_usd: undefined });
+    const row = await bookMovement(db, id, wallet_id, { at: T0, amount: "0.3", usd_price: "0.1", amount_usd: undefined });
     expect(row.amount_usd).toBe("0.03");
   });
 });
@@ -294,7 +278,7 @@ describe("PATCH /v0/transactions/{transaction_id}", () => {
 
   it("sets the category and note, clears them with null, and leaves absent fields alone", async () => {
     const user = await userWithWallet(platform);
-    const row = await seed(user.id, user.wallet_id, { at: T0, type: "withdrawal", direction: "out", amount: "1" });
+    const row = await bookMovement(db, user.id, user.wallet_id, { at: T0, type: "withdrawal", direction: "out", amount: "1" });
     const response = await patch(user.jwt, row.id, { category: "travel", note: "train to Lyon" });
     expect(response.status).toBe(200);
     const body = await response.json();
@@ -309,7 +293,7 @@ describe("PATCH /v0/transactions/{transaction_id}", () => {
   it("refuses another user's transaction (TXN-404-001), bad input (422), no credential (401), a read-only PAT (403)", async () => {
     const owner = await userWithWallet(platform);
     const other = await userWithWallet(platform);
-    const row = await seed(owner.id, owner.wallet_id, { at: T0, type: "withdrawal", direction: "out", amount: "1" });
+    const row = await bookMovement(db, owner.id, owner.wallet_id, { at: T0, type: "withdrawal", direction: "out", amount: "1" });
     const hidden = await patch(other.jwt, row.id, { category: "travel" });
     expect(hidden.status).toBe(404);
     expect((await hidden.json()).error_code).toBe("TXN-404-001");
@@ -331,7 +315,7 @@ describe("PATCH /v0/transactions/{transaction_id}", () => {
     const user = await userWithWallet(platform);
     const other = await userWithWallet(platform);
     const purchase = (u: { id: string; wallet_id: number }, name: string, extra: Partial<Seed> = {}) =>
-      seed(u.id, u.wallet_id, { at: T0, type: "card_purchase", direction: "out", amount: "3", unit: usd, source: card, merchant: { name, mcc: "5814" }, ...extra });
+      bookMovement(db, u.id, u.wallet_id, { at: T0, type: "card_purchase", direction: "out", amount: "3", unit: usd, source: card, merchant: { name, mcc: "5814" }, ...extra });
     const first = await purchase(user, "Corner Coffee", { category: "restaurants" });
     expect((await patch(user.jwt, first.id, { category: "entertainment" })).status).toBe(200);
 
