@@ -53,7 +53,7 @@ export const transactionRoutes = [
     operation: `query ListTransactions($filter: TransactionFilter, $page: PageInput, $meta: Boolean!) { transactions(filter: $filter, page: $page) { ${TRANSACTION_PAGE_FIELDS} ${TRANSACTION_PAGE_EXPANSIONS} } }`,
     variables: ({ query: { limit, offset, meta, ...filter } }) => ({ filter, page: { limit, offset }, meta: meta ?? false }),
     result: (data) => data.transactions,
-    // the page's items come as the stored items' text (subgraphs/finance/transactions/user-transactions.resolver.ts)
+    // the page's items come as the stored items' text (subgraphs/finance/transactions/feed-page.ts)
     jsonText: true,
     links: (body, { base_url, query }) => pageLinks(href(base_url, "/v0/transactions"), query, body.pagination),
     responses: {

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, Field, FieldResolver, ID, Info, InputType, Mutation, Query, Resolver, Root } from "type-graphql";
 import { PageInput, TransactionFilter, TransactionPage } from "../types/transaction-page.ts";
-import { feedPage } from "../transactions/user-transactions.resolver.ts";
+import { feedPage } from "../transactions/feed-page.ts";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";

@@ -1,4 +1,5 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from "type-graphql";
 import { requireUser } from "../../../lib/auth/authorize.ts";
 import { AgentTool } from "../../../lib/graphql/agent-tag.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
@@ -6,7 +7,7 @@ import type { FinanceServices } from "../services.ts";
 import { Card, CardFundingSource, CardFundingSourceInput, CreateCardInput, UpdateCardInput } from "../types/card.ts";
 import { PageInput, TransactionFilter, TransactionPage } from "../types/transaction-page.ts";
 import { FinanceUser } from "../types/user.ts";
-import { listTransactions } from "../transactions/list-transactions.ts";
+import { feedPage } from "../transactions/feed-page.ts";
 import { setCardFunding } from "./card-funding.ts";
 import { getCard, listCards, type CardView } from "./card-view.ts";
 import { createCard } from "./create-card.ts";
@@ -88,10 +89,10 @@ export class CardResolver {
     @Arg("filter", () => TransactionFilter, { nullable: true }) filter: TransactionFilter | null,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<TransactionPage> {
     const { user_id } = requireUser(ctx.principal, "read");
-    const query = { user_id, filter: { ...filter, card_id: card.id } };
-    return { ...(await listTransactions(this.services.db, { ...query, page })), query } as unknown as TransactionPage;
+    return feedPage(this.services, user_id, { ...filter, card_id: card.id }, page, info, ctx);
   }
 
   private perform(ctx: RequestContext, id: string, action: "freeze" | "unfreeze" | "close"): Promise<unknown> {

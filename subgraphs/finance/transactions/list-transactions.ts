@@ -14,7 +14,7 @@ export interface PageInput {
 }
 
 /**
- * A feed item as the statement builds it: a TransactionView with its instants as epoch ms, which
+ * A feed item as stored and as the page's text holds it: a TransactionView with its instants as epoch ms, which
  * the Timestamp scalar answers as they are (no Date made and read back per instant).
  */
 export type FeedItemView = Omit<TransactionView, "timestamp" | "created_at" | "updated_at" | "status_history"> & {
@@ -24,9 +24,10 @@ export type FeedItemView = Omit<TransactionView, "timestamp" | "created_at" | "u
   status_history: (Omit<TransactionStatusChangeView, "changed_at"> & { changed_at: number })[];
 };
 
-export interface TransactionPageView {
-  items: FeedItemView[];
-  pagination: { limit: number; offset: number; total: number };
+export interface FeedPagination {
+  limit: number;
+  offset: number;
+  total: number;
 }
 
 /** The page asked for, within bounds (GEN-422-001 at limit or offset otherwise). */
@@ -97,7 +98,7 @@ export function feedSql(where: Prisma.Sql, limit: number, offset: number, counts
 export async function listTransactionsText(
   tx: FinanceTx,
   options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null; meta?: boolean },
-): Promise<{ items_text: string; pagination: TransactionPageView["pagination"]; meta?: TransactionMetaView }> {
+): Promise<{ items_text: string; pagination: FeedPagination; meta?: TransactionMetaView }> {
   const { limit, offset } = pageBounds(options.page);
   const filter = options.filter ?? {};
   // the unfiltered first page (a dashboard's every visit) is a prepared statement, one text per
@@ -114,16 +115,7 @@ export async function listTransactionsText(
   return { items_text: row!.items, pagination: { limit, offset, total: row!.total } };
 }
 
-/** listTransactionsText with the items as objects. */
-export async function listTransactions(
-  tx: FinanceTx,
-  options: { user_id: string; filter?: TransactionFilterInput | null; page?: PageInput | null; meta?: boolean },
-): Promise<TransactionPageView & { meta?: TransactionMetaView }> {
-  const { items_text, ...page } = await listTransactionsText(tx, options);
-  return { items: JSON.parse(items_text) as FeedItemView[], ...page };
-}
-
-/** The unfiltered first page's prepared statement, with meta or with the total, as listTransactions composes it. */
+/** The unfiltered first page's prepared statement, with meta or with the total, as listTransactionsText composes it. */
 export function firstPageStatement(userId: string, limit: number, meta: boolean): Prisma.Sql {
   const counts = meta ? transactionMetaSql(userId) : feedCountSql(userId);
   return Prisma.sql`${Prisma.raw(PREPARED)}${feedSql(transactionCondition(userId), limit, 0, counts, true)}`;

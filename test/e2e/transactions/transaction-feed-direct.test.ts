@@ -3,7 +3,7 @@ import { openDatabase, type Database } from "../../../lib/db/database.ts";
 import { queryRows } from "../../../lib/db/direct-query.ts";
 import { applyMigrations } from "../../../lib/db/migrations.ts";
 import { createFinanceDb, Prisma, type FinanceDb } from "../../../subgraphs/finance/db.ts";
-import { listTransactions } from "../../../subgraphs/finance/transactions/list-transactions.ts";
+import { listTransactionsText, type FeedItemView } from "../../../subgraphs/finance/transactions/list-transactions.ts";
 import type { TransactionFilterInput } from "../../../subgraphs/finance/transactions/transaction-filter.ts";
 import { loadTransactions } from "../../../subgraphs/finance/transactions/transaction-view.ts";
 import { feedSeedStatements } from "../../support/feed-seed.ts";
@@ -56,6 +56,12 @@ const FILTERS: TransactionFilterInput[] = [
   { category: "travel", period_start: new Date(NEWEST + 400 * DAY) },
 ];
 const PAGES = [undefined, { limit: 7 }, { limit: 20, offset: 35 }, { limit: 100, offset: 10_000 }];
+
+/** The page with its items' text parsed, as the feed's resolver answers objects. */
+async function listTransactions(...args: Parameters<typeof listTransactionsText>) {
+  const { items_text, ...page } = await listTransactionsText(...args);
+  return { items: JSON.parse(items_text) as FeedItemView[], ...page };
+}
 
 describe("the feed's statement on the database directly", () => {
   it("answers every page and meta exactly as through Prisma, on this database", async () => {
