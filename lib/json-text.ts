@@ -65,26 +65,79 @@ function graft(data: unknown, path: ResponsePath, value: JsonText): void {
 }
 
 /**
- * JSON.stringify's text of `value`, a JsonText written as its text wherever it is. Plain objects
- * and arrays are walked here (a JsonText answer is a page: the walk meets a handful of objects
- * beside it); anything else, a Date with its toJSON included, is JSON.stringify's.
+ * JSON.stringify's text of `value`, a JsonText written as its text wherever it is. The plain
+ * objects and arrays on the way to a JsonText are walked here; anything else, a Date with its
+ * toJSON included, is JSON.stringify's.
  */
 export function stringifyJson(value: unknown): string | undefined {
-  if (value instanceof JsonText) return value.text;
+  const pieces: string[] = [];
+  return addJson(value, pieces) ? pieces.join("") : undefined;
+}
+
+/**
+ * stringifyJson's text as UTF-8 bytes, each piece written once into one buffer. A string answer
+ * (a page's ~33 kB of stored items between a few small pieces) was copied three more times on its
+ * way out: flattened once for its Content-Length and again behind the HTTP head, then encoded for
+ * the socket; two of these copies, on the JS heap, were garbage at once.
+ */
+export function stringifyJsonBytes(value: unknown): Buffer {
+  const pieces: string[] = [];
+  if (!addJson(value, pieces)) throw new TypeError("stringifyJsonBytes: JSON has no text for this value");
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece);
+  const bytes = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const piece of pieces) offset += bytes.write(piece, offset);
+  return bytes;
+}
+
+/** Appends `value`'s JSON text to `pieces`: false, nothing appended, where JSON.stringify has none (undefined, a function). */
+function addJson(value: unknown, pieces: string[]): boolean {
+  if (value instanceof JsonText) {
+    pieces.push(value.text);
+    return true;
+  }
+  // what holds no JsonText (pagination, meta, links) is JSON.stringify's at once, natively
+  if (!holdsJsonText(value)) {
+    const text = JSON.stringify(value);
+    if (text === undefined) return false;
+    pieces.push(text);
+    return true;
+  }
   if (Array.isArray(value)) {
-    let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + (stringifyJson(value[i]) ?? "null");
-    return out + "]";
-  }
-  if (typeof value === "object" && value !== null && !("toJSON" in value) && isPlainObject(value)) {
-    let out = "";
-    for (const key of Object.keys(value)) {
-      const text = stringifyJson((value as Record<string, unknown>)[key]);
-      if (text !== undefined) out += (out === "" ? "" : ",") + JSON.stringify(key) + ":" + text;
+    pieces.push("[");
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) pieces.push(",");
+      if (!addJson(value[i], pieces)) pieces.push("null");
     }
-    return "{" + out + "}";
+    pieces.push("]");
+    return true;
   }
-  return JSON.stringify(value);
+  // a plain object
+  let separator = "{";
+  for (const key of Object.keys(value as object)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (holdsJsonText(item)) {
+      pieces.push(separator + JSON.stringify(key) + ":");
+      addJson(item, pieces);
+    } else {
+      const text = JSON.stringify(item);
+      if (text === undefined) continue;
+      pieces.push(separator + JSON.stringify(key) + ":" + text);
+    }
+    separator = ",";
+  }
+  pieces.push(separator === "{" ? "{}" : "}");
+  return true;
+}
+
+/** Whether `value` is a JsonText, or an array or plain object (without toJSON) with one inside: what stringifyJson walks. */
+function holdsJsonText(value: unknown): boolean {
+  if (value instanceof JsonText) return true;
+  if (Array.isArray(value)) return value.some(holdsJsonText);
+  if (typeof value !== "object" || value === null || "toJSON" in value || !isPlainObject(value)) return false;
+  for (const key in value) if (holdsJsonText((value as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 function isPlainObject(value: object): boolean {

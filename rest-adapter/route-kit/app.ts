@@ -36,7 +36,7 @@ import {
 import { answersInEpochMs, applyTimestampFormat, timestampFormat, type TimestampFormat } from "./timestamps.ts";
 import { ResponseChecker, type ResponseMismatchReport } from "./response-check.ts";
 import { jsonInvalid } from "../../lib/json-body.ts";
-import { JsonTextAnswers, stringifyJson } from "../../lib/json-text.ts";
+import { JsonTextAnswers, stringifyJsonBytes } from "../../lib/json-text.ts";
 import { compileValidator, nulCharacterItems, validationItems, type RequestPart } from "../../lib/json-validation.ts";
 import { CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, corsAllowedHeaders, corsOriginAllowed, type CorsOrigins } from "../../lib/cors.ts";
 
@@ -324,7 +324,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<FastifyInst
     // the epoch-ms pass would give back what it got: the answer is the operation's data or one of its fields as the gateway served them, and the schema types each timestamp a number
     const asServed = validated.format === "epoch_ms" && compiled.answersInEpochMs && servedAsIs(payload, result.data);
     if (route.links) payload = { ...payload, _links: route.links(payload, { ...validated, base_url: options.baseUrl, rpc_url: options.rpcUrl ?? "", docs_url: options.docsUrl } as never) };
-    if (jsonText?.used) return reply.code(status).type(JSON_TYPE).send(stringifyJson(payload));
+    if (jsonText?.used) return reply.code(status).type(JSON_TYPE).send(stringifyJsonBytes(payload));
     return reply.code(status).send(asServed ? payload : applyTimestampFormat(payload, validated.format));
   };
 

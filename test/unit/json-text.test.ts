@@ -1,6 +1,6 @@
 import { parse, type FieldNode, type OperationDefinitionNode } from "graphql";
 import { describe, expect, it } from "vitest";
-import { JsonText, JsonTextAnswers, selectsExactly, stringifyJson } from "../../lib/json-text.ts";
+import { JsonText, JsonTextAnswers, selectsExactly, stringifyJson, stringifyJsonBytes } from "../../lib/json-text.ts";
 
 function firstField(source: string): FieldNode {
   return (parse(source).definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
@@ -22,14 +22,28 @@ describe("stringifyJson", () => {
       [],
       {},
     ];
-    for (const value of values) expect(stringifyJson(value)).toBe(JSON.stringify(value));
+    for (const value of values) {
+      expect(stringifyJson(value)).toBe(JSON.stringify(value));
+      expect(stringifyJsonBytes(value).equals(Buffer.from(JSON.stringify(value)))).toBe(true);
+    }
     expect(stringifyJson(undefined)).toBeUndefined();
+    expect(() => stringifyJsonBytes(undefined)).toThrow(TypeError);
   });
 
   it("writes a JsonText's text where the value goes, at any depth", () => {
     const items = [{ id: "a", n: 1 }];
     const page = { items: new JsonText(JSON.stringify(items)), pagination: { total: 1 }, nested: [new JsonText("null"), { deep: new JsonText('{"x":[1,2]}') }] };
     expect(stringifyJson(page)).toBe(JSON.stringify({ items, pagination: { total: 1 }, nested: [null, { deep: { x: [1, 2] } }] }));
+    expect(stringifyJson(new JsonText("[1]"))).toBe("[1]");
+  });
+
+  it("writes the same text as UTF-8 bytes, multi-byte characters in a JsonText and around it included", () => {
+    const items = [{ id: "é", name: "東京 😀", note: "\u2028\u0001" }];
+    const page = { before: "ü", items: new JsonText(JSON.stringify(items)), after: { list: [new JsonText('"😀"'), undefined, () => 1], empty: {}, none: [] }, skipped: undefined };
+    const text = JSON.stringify({ before: "ü", items, after: { list: ["😀", null, null], empty: {}, none: [] } });
+    expect(stringifyJson(page)).toBe(text);
+    expect(stringifyJsonBytes(page).equals(Buffer.from(text, "utf8"))).toBe(true);
+    expect(stringifyJsonBytes(new JsonText("[]")).toString()).toBe("[]");
   });
 });
 
