@@ -13,7 +13,7 @@ type Condition = { arguments(): { if?: unknown } };
 // its checks as `if (!ok) assert(false, message)`: Apollo's `assert(ok, () => message)` made a
 // closure (and a context for it) per check and value, most of the shaping's garbage
 const assert: (condition: unknown, message: string) => asserts condition = internals.assert;
-const { ERRORS, isCompositeType, isListType, isNonNullType, isObjectType, isSubtype, isValidLeafValue, typenameFieldName, Variable } = internals;
+const { ERRORS, isCompositeType, isCustomScalarType, isLeafType, isListType, isNonNullType, isObjectType, isSubtype, isValidLeafValue, typenameFieldName, Variable } = internals;
 
 /**
  * What the shaping needs of one selection, read from the operation's model once: the model's
@@ -30,6 +30,10 @@ interface Step {
   introspection: boolean;
   selectionSet: SelectionSet | undefined;
   typeCondition: NamedType | undefined;
+  /** a scalar or enum field, nullable or not (not a list): its named type, which a value is checked against */
+  leaf: NamedType | undefined;
+  /** `leaf` is a custom scalar, which takes any value */
+  anyValue: boolean;
 }
 
 const steps = new WeakMap<SelectionSet, Step[]>();
@@ -42,9 +46,12 @@ function stepsOf(selectionSet: SelectionSet, schema: Shaping["schema"]): Step[] 
     const include = selection.element.appliedDirectivesOf(schema.includeDirective())[0] as unknown as Condition | undefined;
     if (selection.kind === "FieldSelection") {
       const field = selection.element;
-      return { selection, skip, include, field: true, responseName: field.responseName(), fieldName: field.name, type: field.definition.type!, introspection: field.definition.isSchemaIntrospectionField(), selectionSet: selection.selectionSet, typeCondition: undefined };
+      const type = field.definition.type!;
+      const named = isNonNullType(type) ? type.ofType : type;
+      const leaf = !selection.selectionSet && isLeafType(named) ? named : undefined;
+      return { selection, skip, include, field: true, responseName: field.responseName(), fieldName: field.name, type, introspection: field.definition.isSchemaIntrospectionField(), selectionSet: selection.selectionSet, typeCondition: undefined, leaf, anyValue: !!leaf && isCustomScalarType(leaf) };
     }
-    return { selection: selection as never, skip, include, field: false, responseName: "", fieldName: "", type: undefined as never, introspection: false, selectionSet: selection.selectionSet, typeCondition: selection.element.typeCondition };
+    return { selection: selection as never, skip, include, field: false, responseName: "", fieldName: "", type: undefined as never, introspection: false, selectionSet: selection.selectionSet, typeCondition: selection.element.typeCondition, leaf: undefined, anyValue: false };
   });
   steps.set(selectionSet, found);
   return found;
@@ -134,6 +141,13 @@ function applySelectionSet(input: Output, selectionSet: SelectionSet, output: Ou
           if (!isObjectType(type)) return true;
           output[responseName] = type.name;
         }
+        continue;
+      }
+      // a leaf met for the first time with a valid value is copied as updateOutputValue would
+      // (through its non-null wrapper to the leaf's check); a null, an invalid value (both errors
+      // where non-null) or a key met again take its path, as everything else does
+      if (step.leaf && outputValue === undefined && inputValue !== null && (step.anyValue || isValidLeafValue(parameters.schema, inputValue, step.leaf as never))) {
+        output[responseName] = inputValue;
         continue;
       }
       path.push(responseName);

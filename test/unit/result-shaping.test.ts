@@ -8,23 +8,24 @@ shapeResultsFaster();
 const schema = federation.buildSchema(`
   type Query { me: User node(id: ID!): Node search: [Result!]! users: [User] }
   interface Node { id: ID! }
-  type User implements Node { id: ID! name: String status: Status! friends: [User] best: User! }
+  type User implements Node { id: ID! name: String status: Status! friends: [User] best: User! age: Int score: Float flag: Boolean! any: JSON tags: [String!] }
+  scalar JSON
   type Org implements Node { id: ID! title: String }
   union Result = User | Org
   enum Status { A B }
 `);
 const QUERY = `query ($s: Boolean!, $i: Boolean = true) {
-  me { id __typename n: name name status friends { id status } best { id name } ...F @include(if: $i) x: __typename }
+  me { id __typename n: name name status friends { id status } best { id name } ...F @include(if: $i) x: __typename age score flag any tags }
   node(id: "1") { id ... on User { name } ... on Org { title } }
   search { __typename ... on User { id } ... on Org { title } }
   skipped: me @skip(if: $s) { id }
   __proto__: me { id toJSON: name }
   users { id best { id } }
 }
-fragment F on User { f: name friends { name } }`;
+fragment F on User { f: name friends { name } status age }`;
 const operation = federation.operationFromDocument(schema, parse(QUERY), { validate: false });
 
-const user = (id: string, extra: Record<string, unknown> = {}) => ({ __typename: "User", id, name: `n${id}`, n: `n${id}`, status: "A", f: `f${id}`, friends: [{ id: "f", status: "B", name: "nf" }, null], best: { id: "b", name: "nb" }, toJSON: "j", ...extra });
+const user = (id: string, extra: Record<string, unknown> = {}) => ({ __typename: "User", id, name: `n${id}`, n: `n${id}`, status: "A", f: `f${id}`, friends: [{ id: "f", status: "B", name: "nf" }, null], best: { id: "b", name: "nb" }, toJSON: "j", age: 41, score: 1.5, flag: true, any: { a: [1, "b"] }, tags: ["t"], ...extra });
 const input = (me: Record<string, unknown> | null, more: Record<string, unknown> = {}) => ({
   me,
   skipped: me,
@@ -67,6 +68,20 @@ describe("the gateway's result shaping", () => {
     ["a missing field reads as null", input(user("1", { name: undefined, friends: undefined })), { s: false }],
     ["an unknown __typename where non-null", input(user("1", { best: { __typename: "Nope", id: "b" } })), { s: false }],
     ["a null root field", input(null), { s: false }],
+    // the leaves' checks (isValidLeafValue), nullable and non-null
+    ["leaves of every kind, valid", input(user("1", { id: 7, age: -3, score: 2, any: "text", tags: [] })), { s: false }],
+    ["a string where an Int is", input(user("1", { age: "41" })), { s: false }],
+    ["a fraction where an Int is", input(user("1", { age: 1.5 })), { s: false }],
+    ["an integer beyond 32 bits where an Int is", input(user("1", { age: 2 ** 40 })), { s: false }],
+    ["a number where a String is", input(user("1", { name: 3 })), { s: false }],
+    ["a string where a Float is", input(user("1", { score: "1.5" })), { s: false }],
+    ["an infinite Float", input(user("1", { score: Infinity })), { s: false }],
+    ["a boolean where an ID is (non-null: bubbles up)", input(user("1", { id: true })), { s: false }],
+    ["a string where a non-null Boolean is", input(user("1", { flag: "yes" })), { s: false }],
+    ["a null where a non-null Boolean is", input(user("1", { flag: null })), { s: false }],
+    ["a fraction as an ID", input(user("1", { id: 1.5 })), { s: false }],
+    ["an object where a String is", input(user("1", { name: { a: 1 } })), { s: false }],
+    ["an invalid value in a list of leaves", input(user("1", { tags: ["t", 4, null] })), { s: false }],
   ])("%s: the same answer and errors as Apollo's", (_name, data, variables) => {
     const { ours, apollo } = both(withProto(data), variables);
     expect(ours).toEqual(apollo);
