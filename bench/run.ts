@@ -343,7 +343,7 @@ async function load(target: Parameters<typeof autocannon>[0], connections: numbe
 type Collections = Record<"minor" | "major", { count: number; ms: number; longest_ms: number }>;
 /** bench/server.ts's `/memory`: the process's memory, and its garbage collections so far */
 async function memoryOf(baseline: string) {
-  return (await (await fetch(`${baseline}/memory`)).json()) as { rss: number; heap_used: number; heap_total: number; external: number; array_buffers: number; spaces: Record<string, number>; max_rss: number; collections: Collections };
+  return (await (await fetch(`${baseline}/memory`)).json()) as { rss: number; rss_anon: number; rss_file: number; heap_used: number; heap_total: number; external: number; array_buffers: number; spaces: Record<string, number>; spaces_used: Record<string, number>; max_rss: number; collections: Collections };
 }
 const mib = (bytes = 0) => `${(bytes / 1048576).toFixed(0)} MiB`;
 
@@ -357,7 +357,7 @@ async function settledMemory(baseline: string): Promise<Pick<DatabaseRun, "rss_e
   const sample = () => memoryOf(baseline);
   const end = await sample();
   process.stderr.write(
-    `at the end of the load: RSS ${mib(end.rss)} (highest ${mib(end.max_rss)}), V8 heap ${mib(end.heap_total)} (new space ${mib(end.spaces.new_space)}, old space ${mib(end.spaces.old_space)}, used ${mib(end.heap_used)}), external ${mib(end.external)} (array buffers ${mib(end.array_buffers)}); longest pause: scavenge ${end.collections.minor.longest_ms.toFixed(0)} ms, major collection ${end.collections.major.longest_ms.toFixed(0)} ms\n`,
+    `at the end of the load: RSS ${mib(end.rss)} (highest ${mib(end.max_rss)}; anonymous ${mib(end.rss_anon)}, file-backed ${mib(end.rss_file)}), V8 heap ${mib(end.heap_total)} (new space ${mib(end.spaces.new_space)}, old space ${mib(end.spaces.old_space)} holding ${mib(end.spaces_used.old_space)}, code space ${mib(end.spaces.code_space)}, large objects ${mib(end.spaces.large_object_space)}, used ${mib(end.heap_used)}), external ${mib(end.external)} (array buffers ${mib(end.array_buffers)}); longest pause: scavenge ${end.collections.minor.longest_ms.toFixed(0)} ms, major collection ${end.collections.major.longest_ms.toFixed(0)} ms\n`,
   );
   let steady = end;
   for (let waited = 0; waited < STEADY_WINDOW_S; waited += 2) {

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { getHeapSpaceStatistics } from "node:v8";
@@ -47,9 +47,16 @@ baseline.get("/memory", async () => {
   const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   // what the RSS is made of: V8's heap by space (the young generation is new_space), and what
   // lives outside it (Buffers, WebAssembly memories)
-  const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
+  const statistics = getHeapSpaceStatistics();
+  const spaces = Object.fromEntries(statistics.map((s) => [s.space_name, s.space_size]));
+  // what each space holds (live objects and the garbage not yet collected)
+  const spaces_used = Object.fromEntries(statistics.map((s) => [s.space_name, s.space_used_size]));
+  // the RSS split (Linux): file-backed pages (the node binary's code and data) and anonymous ones
+  // (V8's heap, malloc's arenas, thread stacks)
+  const status = readFileSync("/proc/self/status", "utf8");
+  const statusBytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;
   // maxRSS: the highest RSS so far (the load's peak, where the end of it may fall after a collection)
-  return { rss, heap_used: heapUsed, heap_total: heapTotal, external, array_buffers: arrayBuffers, spaces, max_rss: process.resourceUsage().maxRSS * 1024, collections };
+  return { rss, rss_anon: statusBytes("RssAnon"), rss_file: statusBytes("RssFile"), heap_used: heapUsed, heap_total: heapTotal, external, array_buffers: arrayBuffers, spaces, spaces_used, max_rss: process.resourceUsage().maxRSS * 1024, collections };
 });
 baseline.post("/seed-feed", async (request) => {
   const started = performance.now();
