@@ -60,16 +60,25 @@ function shapeOf(fields: readonly FieldDescription[], parsers: TypeParsers): Sha
       const parser = parsers.getTypeParser(field.dataTypeID, format(field));
       return field.dataTypeID === TIMESTAMPTZ && format(field) === "text" ? timestamptzParser(parser) : parser;
     });
-    // An object literal of the columns in order: every row gets one hidden class, made in one
-    // step, where pg copies a template and assigns each column by name. Keys as JSON strings;
-    // `__proto__` computed, so it is an own property as in pg's rows, not the prototype. A
-    // repeated name keeps its first place and its last value, as in pg's rows.
-    const properties = fields.map((field, i) => {
+    // A constructor assigning the columns in order: every row gets one hidden class, where pg
+    // copies a template and assigns each column by name. Not an object literal: V8 may decide a
+    // literal's allocation site makes long-lived objects and allocate its rows in the old
+    // generation, where a finished request's row stays until a full collection and keeps its
+    // values (the feed's 32 kB page text) through every scavenge, promoted (issue 30); `new`
+    // has no allocation site. The prototype is Object.prototype, as pg's rows. `__proto__` is
+    // defined, so it is an own property as in pg's rows. A repeated name keeps its first place
+    // and its last value, as in pg's rows.
+    const assignments = fields.map((field, i) => {
       const raw = format(field) === "binary" ? `Buffer.from(v[${i}])` : `v[${i}]`;
-      const key = field.name === "__proto__" ? `["__proto__"]` : JSON.stringify(field.name);
-      return `${key}: v[${i}] === null ? null : p[${i}](${raw})`;
+      const value = `v[${i}] === null ? null : p[${i}](${raw})`;
+      return field.name === "__proto__"
+        ? `Object.defineProperty(this, "__proto__", { value: ${value}, writable: true, enumerable: true, configurable: true });`
+        : `this[${JSON.stringify(field.name)}] = ${value};`;
     });
-    const build = new Function("p", "Buffer", `"use strict"; return (v) => ({ ${properties.join(", ")} });`)(parse, Buffer) as Shape["build"];
+    const build = new Function("p", "Buffer", `"use strict"; function Row(v) { ${assignments.join(" ")} } Row.prototype = Object.prototype; return (v) => new Row(v);`)(
+      parse,
+      Buffer,
+    ) as Shape["build"];
     shape = { types: fields.map((field) => field.dataTypeID), build };
     shapes.set(key, shape);
   }
@@ -122,6 +131,14 @@ export function timestamptzParser(parser: Parse): Parse {
   };
 }
 
+/** A TypedRows made by `new`, not a literal that V8 may pretenure (see shapeOf): it holds the rows. */
+class TypedRowsResult<T> implements TypedRows<T> {
+  constructor(
+    readonly rows: T[],
+    readonly types: number[],
+  ) {}
+}
+
 /**
  * A pg Submittable (the interface pg-cursor uses) running the named statement `name` (text `text`)
  * with `values`, for `pool.query(query, callback)`. Values are mapped as pg maps them (`prepareValue`).
@@ -139,7 +156,8 @@ export class PreparedQuery<T> {
   private shape?: Shape;
   /** the shape came from this execution's RowDescription, to remember when the execution succeeds */
   private describedNow = false;
-  private readonly rows: T[] = [];
+  /** made by a builtin, not a literal: no allocation site for V8 to pretenure (see shapeOf) */
+  private readonly rows: T[] = Array.of<T>();
   /** a row that failed to decode: reported when the statement ends, as pg does */
   private failure?: unknown;
 
@@ -220,7 +238,7 @@ export class PreparedQuery<T> {
       if (!statements) described.set(connection, (statements = new Map()));
       statements.set(this.name, this.shape);
     }
-    this.callback?.(null, { rows: this.rows, types: this.shape?.types ?? [] });
+    this.callback?.(null, new TypedRowsResult(this.rows, this.shape?.types ?? []));
   }
 
   /** An error may mean the statement changed or went: the next execution on this connection describes it again. */
