@@ -93,16 +93,22 @@ export function stringifyJsonBytes(value: unknown): Buffer {
 
 /** Appends `value`'s JSON text to `pieces`: false, nothing appended, where JSON.stringify has none (undefined, a function). */
 function addJson(value: unknown, pieces: string[]): boolean {
-  if (value instanceof JsonText) {
-    pieces.push(value.text);
+  if (holdsJsonText(value)) {
+    addHolding(value, pieces);
     return true;
   }
   // what holds no JsonText (pagination, meta, links) is JSON.stringify's at once, natively
-  if (!holdsJsonText(value)) {
-    const text = JSON.stringify(value);
-    if (text === undefined) return false;
-    pieces.push(text);
-    return true;
+  const text = JSON.stringify(value);
+  if (text === undefined) return false;
+  pieces.push(text);
+  return true;
+}
+
+/** Appends the JSON text of `value`, which holdsJsonText has answered true for (so it is not checked again). */
+function addHolding(value: unknown, pieces: string[]): void {
+  if (value instanceof JsonText) {
+    pieces.push(value.text);
+    return;
   }
   if (Array.isArray(value)) {
     pieces.push("[");
@@ -111,7 +117,7 @@ function addJson(value: unknown, pieces: string[]): boolean {
       if (!addJson(value[i], pieces)) pieces.push("null");
     }
     pieces.push("]");
-    return true;
+    return;
   }
   // a plain object
   let separator = "{";
@@ -119,7 +125,7 @@ function addJson(value: unknown, pieces: string[]): boolean {
     const item = (value as Record<string, unknown>)[key];
     if (holdsJsonText(item)) {
       pieces.push(separator + JSON.stringify(key) + ":");
-      addJson(item, pieces);
+      addHolding(item, pieces);
     } else {
       const text = JSON.stringify(item);
       if (text === undefined) continue;
@@ -128,7 +134,6 @@ function addJson(value: unknown, pieces: string[]): boolean {
     separator = ",";
   }
   pieces.push(separator === "{" ? "{}" : "}");
-  return true;
 }
 
 /** Whether `value` is a JsonText, or an array or plain object (without toJSON) with one inside: what stringifyJson walks. */
