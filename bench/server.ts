@@ -5,6 +5,7 @@ import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf
 import { getHeapSpaceStatistics } from "node:v8";
 import Fastify from "fastify";
 import { loadConfig } from "../lib/config.ts";
+import { applyHeapGrowth } from "../lib/heap-growth.ts";
 import { createLogger } from "../lib/logger.ts";
 import { startSingleProcess } from "../server/single-process.ts";
 import { findUser } from "../subgraphs/users/user/user-queries.ts";
@@ -16,7 +17,10 @@ import { gatewayComparisonRoutes } from "./gateways.ts";
 // Prisma directly (no adapter, gateway or GraphQL), runs an operation through either of two
 // federation executors (bench/gateways.ts), answers the process's memory for the report, and
 // seeds the feed case (the child owns the database: PGlite lives in its memory).
-const platform = await startSingleProcess(loadConfig(), { logger: createLogger("silent") });
+// the heap's growth too, as bin/run.ts sets it (BENCH_NODE_FLAGS=--heap-growing-percent=… overrides it)
+const config = loadConfig();
+applyHeapGrowth(config.heapGrowingPercent);
+const platform = await startSingleProcess(config, { logger: createLogger("silent") });
 const { db } = (platform.subgraphs.users as unknown as { services: UsersServices }).services;
 
 // BENCH_HEAP_SAMPLING=<file>: V8's sampling heap profile of what the loads allocated that outlived

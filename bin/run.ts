@@ -2,6 +2,7 @@ import cluster from "node:cluster";
 import { reportReady } from "../lib/cluster-worker.ts";
 import { ConfigError, loadConfig, type Config } from "../lib/config.ts";
 import { MigrationError } from "../lib/db/migrations.ts";
+import { applyHeapGrowth } from "../lib/heap-growth.ts";
 import { stopWhenParentExits } from "../lib/parent-process.ts";
 import { runPrimary } from "../server/workers.ts";
 
@@ -15,6 +16,7 @@ export async function run(main: (config: Config) => Promise<{ stop(): Promise<vo
   let running: { stop(): Promise<void>; shutdownTimeoutMs?: number };
   try {
     const config = load();
+    applyHeapGrowth(config.heapGrowingPercent);
     if (config.workers > 1 && cluster.isPrimary) return await runPrimary(config);
     running = await main(config);
   } catch (error) {

@@ -144,6 +144,8 @@ export interface Config {
   otlpEndpoint?: string;
   /** WORKERS: processes serving the same ports (server/workers.ts); 1: this process serves */
   workers: number;
+  /** HEAP_GROWING_PERCENT (lib/heap-growth.ts): V8's old-generation growth between full collections; 0: V8's own */
+  heapGrowingPercent: number;
 }
 
 
@@ -421,6 +423,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox,
     sandboxIssuer,
     workers: workers(env, databaseUrl, rateLimits),
+    heapGrowingPercent: nonNegativeInt(env, "HEAP_GROWING_PERCENT", 50),
     jobLeaseMs: Math.max(1_000, nonNegativeInt(env, "JOB_LEASE_MS", 60_000)),
     shutdownTimeoutMs: nonNegativeInt(env, "SHUTDOWN_TIMEOUT_MS", 15_000),
     ...(envText(env, "METRICS_PORT") !== undefined && { metricsPort: port(env, "METRICS_PORT", 0) }),
