@@ -61,8 +61,11 @@ function columnsOf(row: Record<string, unknown>, columns: readonly string[], key
 export async function findUserWithWallets(db: UsersTx, userId: string, options: { safeCreationStatus: boolean }) {
   const rows = await queryRows<Record<string, unknown>>(db, new Prisma.Sql(userWithWalletsSql, [userId]));
   if (rows.length === 0) return null;
-  const user = columnsOf(rows[0]!, userColumns, userColumns) as User;
   const wallets = rows.filter((row) => row["wallet.id"] !== null).map((row) => columnsOf(row, walletColumns, walletKeys) as Wallet);
   const primarySafe = wallets.find((wallet) => wallet.type === "Safe" && wallet.is_primary);
-  return { ...user, safe_creation_status: options.safeCreationStatus ? (primarySafe?.safe_creation_status ?? null) : undefined, [LOADED_WALLETS]: wallets };
+  // the answer made once, its keys in the order `{ ...user, safe_creation_status, [LOADED_WALLETS] }` gives them
+  const user = columnsOf(rows[0]!, userColumns, userColumns) as User & { safe_creation_status: string | null | undefined; [LOADED_WALLETS]: Wallet[] };
+  user.safe_creation_status = options.safeCreationStatus ? (primarySafe?.safe_creation_status ?? null) : undefined;
+  user[LOADED_WALLETS] = wallets;
+  return user;
 }
