@@ -126,6 +126,26 @@ describe.skipIf(!onPostgres)("transaction feed query plans (PostgreSQL)", () => 
     expect(page[0]!["Actual Rows"]).toBe(50);
   });
 
+  it("joins the page's items in the order the page's plan reads them: no sort, no ordered aggregate (issue 30)", async () => {
+    for (const sql of [
+      feedSql(transactionCondition("usr_plan_a"), 10, 0, feedCountSql("usr_plan_a"), true),
+      feedSql(transactionCondition("usr_plan_a"), 50, 5000, transactionMetaSql("usr_plan_a")),
+      feedSql(transactionCondition("usr_plan_a", { category: "groceries" }), 50, 0, transactionMetaSql("usr_plan_a", { category: "groceries" })),
+    ]) {
+      const [row] = await database.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (VERBOSE, FORMAT JSON) ${sql.text}`, sql.values);
+      const planNodes = nodes(row!["QUERY PLAN"][0].Plan) as (PlanNode & { Output?: string[]; "Sort Key"?: string[] })[];
+      // (meta's groups are sorted by their keys)
+      expect(planNodes.filter((node) => node["Node Type"] === "Sort" && node["Sort Key"]?.some((key) => key.includes("timestamp")))).toEqual([]);
+      // of the items: PostgreSQL 15 sorts an aggregate's ORDER BY input on every execution, whatever order it comes in
+      expect(planNodes.filter((node) => node["Node Type"] === "Aggregate" && node.Output?.some((output) => output.includes("feed_item") && output.includes("ORDER BY")))).toEqual([]);
+      const [page] = await database.query<{ items: string }>(sql.text, sql.values);
+      const items = JSON.parse(page!.items) as { id: string; timestamp: number }[];
+      expect(items.length).toBeGreaterThan(0);
+      // newest first, then by id
+      for (let i = 1; i < items.length; i++) expect(items[i - 1]!.timestamp > items[i]!.timestamp || (items[i - 1]!.timestamp === items[i]!.timestamp && items[i - 1]!.id > items[i]!.id)).toBe(true);
+    }
+  });
+
   it("aggregates meta in SQL: one row, whatever the number of transactions", async () => {
     const sql = transactionMetaSql("usr_plan_a");
     const rows = await database.query<{ transaction_count: number; categories: unknown[] }>(sql.text, sql.values);
