@@ -21,25 +21,29 @@ const COUNTED_USD = Prisma.sql`sum(usd) FILTER (WHERE "status" <> 'failed')`;
 /**
  * The meta query of `userId`'s transactions passing `filter`, from the filtered set's aggregates
  * (filteredGroupsSql: rollups and edge rows, or the rows): groups per direction and category,
- * then the totals and the spending per category from them.
+ * then the totals and the spending per category from them. `spent`, the spending's sum (each
+ * percentage's divisor), is taken with the totals in one pass over the groups, not by a window
+ * over the spending rows: one plan node and one CTE fewer per execution (issue 30).
  */
 export function transactionMetaSql(userId: string, filter: TransactionFilterInput = {}): Prisma.Sql {
   return Prisma.sql`
     WITH parts AS (${filteredGroupsSql(userId, filter)}), groups AS (
       SELECT "direction", category, sum(n) AS n, min(earliest) AS earliest, max(latest) AS latest, ${COUNTED_USD} AS usd
       FROM parts GROUP BY 1, 2
-    ), spending AS (
-      SELECT category, usd AS total, round(usd * 100 / sum(usd) OVER (), 2) AS percentage FROM groups WHERE "direction" = 'out' AND usd > 0
     ), totals AS (
       SELECT coalesce(sum(n), 0)::int AS transaction_count, min(earliest) AS earliest, max(latest) AS latest,
-        coalesce(sum(usd) FILTER (WHERE "direction" = 'in'), 0) AS gross_in, coalesce(sum(usd) FILTER (WHERE "direction" = 'out'), 0) AS gross_out
+        coalesce(sum(usd) FILTER (WHERE "direction" = 'in'), 0) AS gross_in, coalesce(sum(usd) FILTER (WHERE "direction" = 'out'), 0) AS gross_out,
+        sum(usd) FILTER (WHERE ${SPENDING}) AS spent
       FROM groups
     )
     SELECT transaction_count, earliest, latest, trim_scale(gross_in)::text AS gross_in, trim_scale(gross_out)::text AS gross_out, trim_scale(gross_in - gross_out)::text AS net,
-      (SELECT coalesce(json_agg(json_build_object('category', category, 'total_amount', trim_scale(total)::text, 'percentage_of_total', percentage::text) ORDER BY total DESC, category), '[]')
-       FROM spending) AS categories
+      (SELECT coalesce(json_agg(json_build_object('category', category, 'total_amount', trim_scale(usd)::text, 'percentage_of_total', round(usd * 100 / spent, 2)::text) ORDER BY usd DESC, category), '[]')
+       FROM groups WHERE ${SPENDING}) AS categories
     FROM totals`;
 }
+
+/** A group that is spending: money out, of a positive USD value. */
+const SPENDING = Prisma.sql`"direction" = 'out' AND usd > 0`;
 
 /** A row of transactionMetaSql. */
 export type MetaRow = { transaction_count: number; earliest: Date | null; latest: Date | null; gross_in: string; gross_out: string; net: string; categories: { category: SpendingCategory; total_amount: string; percentage_of_total: string }[] };
