@@ -1,5 +1,5 @@
 // A named prepared statement run on a pg connection without pg's per-execution description
-// (issue 30). pg sends Describe on every execution of a named statement, so PostgreSQL answers a
+// (issue 30), in a batch of such executions (statement-pipeline.ts). pg sends Describe on every execution of a named statement, so PostgreSQL answers a
 // RowDescription each time and pg builds the column parsers and a row template anew (for the
 // user-with-wallets statement's ~40 columns, more CPU than decoding its rows). Here a connection
 // describes a statement once, the first time it runs there, and later executions send Bind,
@@ -140,14 +140,15 @@ class TypedRowsResult<T> implements TypedRows<T> {
 }
 
 /**
- * A pg Submittable (the interface pg-cursor uses) running the named statement `name` (text `text`)
- * with `values`, for `pool.query(query, callback)`. Values are mapped as pg maps them (`prepareValue`).
+ * One execution of the named statement `name` (text `text`) with `values`, run in a
+ * StatementBatch (statement-pipeline.ts), which ends the batch's statements with one Sync and
+ * hands each its messages in order. Values are mapped as pg maps them (`prepareValue`).
  */
 export class PreparedQuery<T> {
-  /** read by pg's Client: it records `text` as parsed under `name` on ParseComplete, and forgets an unfinished parse on an error */
+  /** read by pg's Client through the batch: it records `text` as parsed under `name` on ParseComplete, and forgets an unfinished parse on an error */
   readonly name: string;
   readonly text: string;
-  /** set by pg's Client (from pool.query's callback) */
+  /** called once: with the rows when the statement completes, or with its error */
   callback?: (error: Error | null, result?: TypedRows<T>) => void;
   private readonly values: unknown[];
   private readonly parsers: TypeParsers;
@@ -156,10 +157,13 @@ export class PreparedQuery<T> {
   private shape?: Shape;
   /** the shape came from this execution's RowDescription, to remember when the execution succeeds */
   private describedNow = false;
+  /** this execution wrote the statement's Parse */
+  private parsing = false;
   /** made by a builtin, not a literal: no allocation site for V8 to pretenure (see shapeOf) */
-  private readonly rows: T[] = Array.of<T>();
+  private rows: T[] = Array.of<T>();
   /** a row that failed to decode: reported when the statement ends, as pg does */
   private failure?: unknown;
+  private settled = false;
 
   constructor(name: string, text: string, values: unknown[], pg: { types: TypeParsers; utils: { prepareValue(value: unknown): unknown } }) {
     this.name = name;
@@ -169,35 +173,45 @@ export class PreparedQuery<T> {
     this.prepareValue = pg.utils.prepareValue;
   }
 
-  submit(pgConnection: Connection): Error | null {
+  /**
+   * Writes Parse (the first time on this connection), Bind, Describe (unless described here
+   * before) and Execute, without Sync. A value pg cannot send fails this execution alone, before
+   * anything is written: the error is returned.
+   */
+  write(pgConnection: Connection): Error | null {
     const connection = pgConnection as unknown as WireConnection;
     const previous = connection.parsedStatements[this.name] ?? connection.submittedNamedStatements[this.name];
     if (previous !== undefined && previous !== this.text) return new Error(`Prepared statements must be unique - '${this.name}' was used for a different statement`);
     let values: unknown[];
     try {
-      // before anything is written: a value pg cannot send fails the query alone
       values = this.values.map(this.prepareValue);
     } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
+      return toError(error);
     }
     this.connection = connection;
     // parsed here before (by this or by Prisma's adapter, which names statements the same way) and described by this
     this.shape = previous === undefined ? undefined : described.get(connection)?.get(this.name);
-    // one write for the whole exchange, as pg does
-    connection.stream.cork?.();
-    try {
-      if (previous === undefined) {
-        connection.parse({ text: this.text, name: this.name });
-        connection.submittedNamedStatements[this.name] = this.text;
-      }
-      connection.bind({ portal: "", statement: this.name, values, binary: false });
-      if (!this.shape) connection.describe({ type: "P", name: "" });
-      connection.execute({ portal: "" });
-      connection.sync();
-    } finally {
-      connection.stream.uncork?.();
+    this.describedNow = false;
+    this.parsing = previous === undefined;
+    if (this.parsing) {
+      connection.parse({ text: this.text, name: this.name });
+      connection.submittedNamedStatements[this.name] = this.text;
     }
+    connection.bind({ portal: "", statement: this.name, values, binary: false });
+    if (!this.shape) connection.describe({ type: "P", name: "" });
+    connection.execute({ portal: "" });
     return null;
+  }
+
+  /**
+   * The batch stopped before this execution ran (an earlier statement failed, and PostgreSQL
+   * skips to the Sync): a Parse it wrote never happened, so it is not left recorded as submitted.
+   */
+  skipped(): void {
+    if (this.parsing && this.connection?.submittedNamedStatements[this.name] === this.text) delete this.connection.submittedNamedStatements[this.name];
+    this.parsing = false;
+    this.rows = Array.of<T>();
+    this.failure = undefined;
   }
 
   handleRowDescription(message: { fields: FieldDescription[] }): void {
@@ -216,22 +230,11 @@ export class PreparedQuery<T> {
     }
   }
 
-  handleCommandComplete(): void {}
-
-  handleEmptyQuery(): void {}
-
-  /** never sent: every execution asks for all rows */
-  handlePortalSuspended(): void {}
-
-  handleError(error: Error): void {
-    this.forget();
-    const failure = this.failure;
-    this.failure = undefined;
-    this.callback?.(failure === undefined ? error : toError(failure));
-  }
-
-  handleReadyForQuery(): void {
-    if (this.failure !== undefined) return this.handleError(toError(this.failure));
+  /** CommandComplete (or EmptyQueryResponse): all its rows are here. */
+  complete(): void {
+    if (this.failure !== undefined) return this.fail(toError(this.failure));
+    if (this.settled) return;
+    this.settled = true;
     const connection = this.connection!;
     if (this.describedNow && this.shape && connection.parsedStatements[this.name] === this.text) {
       let statements = described.get(connection);
@@ -242,8 +245,11 @@ export class PreparedQuery<T> {
   }
 
   /** An error may mean the statement changed or went: the next execution on this connection describes it again. */
-  private forget(): void {
+  fail(error: Error): void {
+    if (this.settled) return;
+    this.settled = true;
     if (this.connection) described.get(this.connection)?.delete(this.name);
+    this.callback?.(error);
   }
 }
 

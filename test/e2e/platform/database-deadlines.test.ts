@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, QUERY_READ_TIMEOUT, type Database } from "../../../lib/db/database.ts";
+import { PREPARED } from "../../../lib/db/prepared-statements.ts";
 import { isDatabaseUnavailable } from "../../../lib/db/prisma-errors.ts";
 import { startPostgresCluster, type PostgresCluster } from "../../support/postgres.ts";
 import { onPostgres } from "../../support/test-database.ts";
@@ -50,12 +51,19 @@ describe.skipIf(!onPostgres)("database deadlines (PostgreSQL)", () => {
   it("a frozen server is given up on after the grace, its connection closed rather than reused, and all works again once it thaws", async () => {
     // open connections in the pool, so the frozen server gets statements on them, not only connection attempts
     await Promise.all(Array.from({ length: 4 }, () => db.query("SELECT pg_sleep(0.05)")));
+    // and the statement pipeline's (statement-pipeline.ts), which the PREPARED statements take
+    const prepared = `${PREPARED}SELECT $1::int AS n`;
+    await Promise.all(Array.from({ length: 4 }, (_, i) => db.queryTyped(prepared, [i])));
     const adapter = await db.adapter().connect();
     const tx = await adapter.startTransaction();
     cluster.freeze();
     try {
-      const [plain, inTransaction] = await Promise.all([failure(db.query("SELECT 1")), failure(db.transaction((tx) => tx.query("SELECT 1")))]);
-      for (const { error, ms } of [plain, inTransaction]) {
+      const [plain, inTransaction, ...pipelined] = await Promise.all([
+        failure(db.query("SELECT 1")),
+        failure(db.transaction((tx) => tx.query("SELECT 1"))),
+        ...Array.from({ length: 6 }, (_, i) => failure(db.queryTyped(prepared, [i]))),
+      ]);
+      for (const { error, ms } of [plain, inTransaction, ...pipelined]) {
         expect(isDatabaseUnavailable(error), String(error)).toBe(true);
         // a statement's deadline, or a connection's: never the two (a ROLLBACK queued behind the hung statement)
         expect(ms).toBeLessThan(Math.max(gaveUpAfterMs, timeouts.connectMs) + 500);
@@ -76,6 +84,8 @@ describe.skipIf(!onPostgres)("database deadlines (PostgreSQL)", () => {
     // thawed, it answers again: nothing needs a restart
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => db.query<{ n: number }>("SELECT $1::int AS n", [i])));
     expect(answers.map(([row]) => row!.n)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    const preparedAnswers = await Promise.all(Array.from({ length: 12 }, (_, i) => db.queryTyped<{ n: number }>(prepared, [i])));
+    expect(preparedAnswers.map(({ rows: [row] }) => row!.n)).toEqual(Array.from({ length: 12 }, (_, i) => i));
     await adapter.dispose();
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../../lib/db/database.ts";
 import { PreparedQuery, type TypedRows } from "../../../lib/db/prepared-query.ts";
 import { PREPARED } from "../../../lib/db/prepared-statements.ts";
+import { StatementBatch } from "../../../lib/db/statement-pipeline.ts";
 import { freshDatabaseUrl, onPostgres } from "../../support/test-database.ts";
 
 // Issue 30: a statement marked PREPARED runs through lib/db/prepared-query.ts on PostgreSQL,
@@ -79,9 +80,11 @@ describe.skipIf(!onPostgres)("PreparedQuery on one pg connection (PostgreSQL)", 
   afterAll(() => client?.end());
 
   function run(name: string, text: string, values: unknown[]): Promise<TypedRows<unknown>> {
-    return new Promise((resolve, reject) =>
-      client.query(new PreparedQuery(name, text, values, pg as never) as never, ((error: Error | null, result: TypedRows<unknown>) => (error ? reject(error) : resolve(result))) as never),
-    );
+    return new Promise((resolve, reject) => {
+      const query = new PreparedQuery(name, text, values, pg as never);
+      query.callback = (error, result) => (error ? reject(error) : resolve(result!));
+      client.query(new StatementBatch([query], (error) => error instanceof pg.DatabaseError, () => reject(new Error("nothing to retry in a batch of one"))) as never);
+    });
   }
   async function described<T>(work: () => Promise<T>): Promise<{ result: T; descriptions: number }> {
     const before = descriptions;
