@@ -15,7 +15,7 @@
 // by the unverified claims inside them: anyone can write a JWT naming someone else's `iss` and
 // `sub`, so keying failures by claims would let an attacker lock a user out with garbage tokens,
 // while a hash of the exact credential only ever slows down that credential.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { CREDENTIAL_HEADERS, firstHeader, type CredentialHeaders } from "../lib/auth/credential-headers.ts";
 import { BoundedMap } from "../lib/bounded-map.ts";
 import { recordCredentialVerification } from "../lib/metrics.ts";
@@ -30,7 +30,12 @@ export function presentedCredential(headers: CredentialHeaders): string | undefi
     if (value !== undefined) parts.push(`${name}:${value.trim()}`);
   }
   if (parts.length === 0) return undefined;
-  return createHash("sha256").update(parts.join("\n")).digest("base64url").slice(0, 32);
+  return hash("sha256", parts.join("\n"), "base64url").slice(0, 32);
+}
+
+/** Whether presentedCredential names something, without hashing it. */
+export function presentsCredential(headers: CredentialHeaders): boolean {
+  return CREDENTIAL_HEADERS.some((name) => firstHeader(headers, name) !== undefined);
 }
 
 /** How a verification attempt ended, for the budgets. */

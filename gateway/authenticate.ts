@@ -12,7 +12,7 @@ import { AppError, appError } from "../lib/errors/app-error.ts";
 import type { ErrorCode } from "../lib/errors/catalogue.ts";
 import type { RateLimitRuleName } from "../lib/rate-limit/config.ts";
 import { limit, type RateLimits } from "../lib/rate-limit/rate-limits.ts";
-import { AuthFailureBudgets, presentedCredential } from "./auth-failures.ts";
+import { AuthFailureBudgets, presentedCredential, presentsCredential } from "./auth-failures.ts";
 import { IdentityEnvironmentResolver, type EnvironmentResolver } from "./environments.ts";
 import { FederatedClient, type SubgraphTransport } from "../lib/graphql/federated-client.ts";
 
@@ -116,7 +116,7 @@ export class Authenticator {
   async authenticate(headers: CredentialHeaders, traceId: string, request: AuthenticateRequest): Promise<Principal> {
     const principal = await this.verify(headers, traceId, request);
     const rateLimits = this.options.rateLimits;
-    if (rateLimits && (request.countAddress || presentedCredential(headers) !== undefined)) {
+    if (rateLimits && (request.countAddress || presentsCredential(headers))) {
       const buckets = rateLimitBuckets(principal) ?? [{ key: `ip:${request.clientAddress}`, rule: "ip" as const }];
       for (const bucket of buckets) await limit(rateLimits, bucket.key, bucket.rule, request.cost);
     }

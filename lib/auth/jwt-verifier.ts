@@ -1,5 +1,5 @@
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, importJWK, importSPKI, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey, type CryptoKey, type JWSHeaderParameters } from "jose";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { BoundedMap } from "../bounded-map.ts";
 import type { AuthProviderConfig } from "../config.ts";
 import { appError } from "../errors/app-error.ts";
@@ -51,7 +51,7 @@ class VerifiedJwtCache {
   constructor(private readonly clock: () => number) {}
 
   static digest(token: string): string {
-    return createHash("sha256").update(token).digest("base64url");
+    return hash("sha256", token, "base64url");
   }
 
   get(digest: string): VerifiedJwt | undefined {

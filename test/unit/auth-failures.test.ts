@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AuthFailureBudgets, KNOWN_GOOD_MS } from "../../gateway/auth-failures.ts";
+import { AuthFailureBudgets, KNOWN_GOOD_MS, presentedCredential, presentsCredential } from "../../gateway/auth-failures.ts";
 import { AppError } from "../../lib/errors/app-error.ts";
 import { MemoryRateLimiter } from "../../lib/rate-limit/memory-rate-limiter.ts";
 import { DEFAULT_RATE_LIMITS } from "../../lib/rate-limit/config.ts";
@@ -87,3 +87,29 @@ describe("AuthFailureBudgets", () => {
     for (let i = 0; i < 10; i++) expect(await attempt(b, "10.0.0.5", "expired0", "expired")).toBeUndefined();
   });
 });
+
+describe("presentedCredential", () => {
+  it("names the credential headers as sent, one hash per set of values, and presentsCredential says whether it names any", () => {
+    const cases: Record<string, string | string[] | undefined>[] = [
+      {},
+      { accept: "application/json" },
+      { "x-platform-jwt": "a.b.c" },
+      { "x-platform-jwt": " a.b.c " },
+      { "x-platform-jwt": "a.b.d" },
+      { "x-platform-orgid": "org_1:env_1" },
+      { authorization: "Bearer key" },
+      { "x-platform-pint-token": "p.i.nt" },
+      { "x-platform-jwt": ["a.b.c", "other"] },
+      { "x-platform-jwt": undefined },
+    ];
+    const names = cases.map(presentedCredential);
+    cases.forEach((headers, i) => expect(presentsCredential(headers), JSON.stringify(headers)).toBe(names[i] !== undefined));
+    expect(names.filter((name) => name !== undefined)).toHaveLength(7);
+    // spaces around a value are not another credential, another value is; an array's first value counts
+    expect(names[3]).toBe(names[2]);
+    expect(names[8]).toBe(names[2]);
+    expect(new Set([names[2], names[4], names[5], names[6], names[7]]).size).toBe(5);
+    expect(names[2]).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+});
+
