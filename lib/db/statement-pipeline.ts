@@ -136,17 +136,17 @@ export class StatementPipeline {
   private pending: { query: Query; since: number }[] = [];
   private scheduled = false;
   private closed = false;
-  private readonly sweeper: NodeJS.Timeout;
+  /** armed only while statements wait: an idle process is not woken */
+  private sweeper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: PipelineOptions) {
-    this.sweeper = setInterval(() => this.sweep(), Math.max(10, options.waitMs / 4)).unref();
-  }
+  constructor(private readonly options: PipelineOptions) {}
 
   run<T>(query: PreparedQuery<T>): Promise<TypedRows<T>> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error("the database is closed"));
       query.callback = (error, result) => (error ? reject(error) : resolve(result!));
       this.pending.push({ query: query as Query, since: Date.now() });
+      this.sweeper ??= setTimeout(this.sweep, Math.max(10, this.options.waitMs / 4)).unref();
       this.schedule();
     });
   }
@@ -165,7 +165,7 @@ export class StatementPipeline {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.sweeper);
+    clearTimeout(this.sweeper);
     for (const { query } of this.pending.splice(0)) query.fail(new Error("the database is closed"));
     await Promise.all([...this.live.keys()].map((client) => client.end().catch(() => undefined)));
   }
@@ -231,11 +231,14 @@ export class StatementPipeline {
     this.schedule();
   }
 
-  private sweep(): void {
+  private readonly sweep = (): void => {
+    this.sweeper = undefined;
     const oldest = Date.now() - this.options.waitMs;
-    if (!this.pending.some((waiting) => waiting.since <= oldest)) return;
-    const late = this.pending.filter((waiting) => waiting.since <= oldest);
-    this.pending = this.pending.filter((waiting) => waiting.since > oldest);
-    for (const { query } of late) query.fail(new Error(WAIT_TIMEOUT));
-  }
+    if (this.pending.some((waiting) => waiting.since <= oldest)) {
+      const late = this.pending.filter((waiting) => waiting.since <= oldest);
+      this.pending = this.pending.filter((waiting) => waiting.since > oldest);
+      for (const { query } of late) query.fail(new Error(WAIT_TIMEOUT));
+    }
+    if (this.pending.length > 0 && !this.closed) this.sweeper = setTimeout(this.sweep, Math.max(10, this.options.waitMs / 4)).unref();
+  };
 }
