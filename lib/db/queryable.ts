@@ -16,9 +16,11 @@ export interface Database extends Queryable, Notifications {
   /** a Prisma driver adapter factory to pass as `new PrismaClient({ adapter })`; all subgraph clients in one process share the same underlying PGlite instance or pg.Pool */
   adapter(): SqlDriverAdapterFactory;
   /**
-   * `query` with the columns' type OIDs beside the rows; on PostgreSQL a statement marked PREPARED
-   * (prepared-statements.ts) runs under the name Prisma's adapter gives it. For a hot statement
-   * run outside Prisma's runtime (direct-query.ts).
+   * `query` with the columns' type OIDs beside the rows, for a hot read run outside Prisma's
+   * runtime (direct-query.ts). Reads only: on PostgreSQL a statement marked PREPARED
+   * (prepared-statements.ts) runs under the name Prisma's adapter gives it, pipelined with others
+   * in one implicit transaction (statement-pipeline.ts), where a write could be rolled back after
+   * it was answered.
    */
   queryTyped<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<{ rows: T[]; types: number[] }>;
   /**
