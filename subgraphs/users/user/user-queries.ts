@@ -69,3 +69,32 @@ export async function findUserWithWallets(db: UsersTx, userId: string, options: 
   user[LOADED_WALLETS] = wallets;
   return user;
 }
+
+const listedWalletsSql = [
+  `${PREPARED}SELECT ${walletColumns.map((c) => `"${c}"`).join(", ")}
+  FROM "users"."wallets"
+  WHERE "user_id" = `,
+  ` AND "deleted_at" IS NULL AND "role" = '${LISTED_WALLETS.role}'
+    AND (`,
+  `::int[] IS NULL OR "id" = ANY(`,
+  `::int[]))
+    AND (`,
+  `::int IS NULL OR "chain_id" = `,
+  `::int)
+    AND (`,
+  `::text IS NULL OR "type" = `,
+  `::text)
+  ORDER BY "id"`,
+];
+
+/**
+ * The user's listed wallets (`LISTED_WALLETS`, by id), as `db.wallet.findMany` reads them, in one
+ * prepared statement run on the database directly (queryRows): `GET /v0/wallets` and the
+ * `wallets` query. Unset filters are nulls in the same text, so one statement serves them all.
+ * `walletIds`: an agent's wallet scope; `type`: "EOA" or "Safe".
+ */
+export async function listWallets(db: UsersTx, userId: string, filters: { walletIds?: readonly number[]; chainId?: number | null; type?: "EOA" | "Safe" } = {}): Promise<Wallet[]> {
+  const values = [userId, filters.walletIds ? [...filters.walletIds] : null, filters.walletIds ? [...filters.walletIds] : null, filters.chainId ?? null, filters.chainId ?? null, filters.type ?? null, filters.type ?? null];
+  return queryRows<Wallet>(db, new Prisma.Sql(listedWalletsSql, values));
+}
+

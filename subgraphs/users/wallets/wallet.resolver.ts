@@ -5,7 +5,7 @@ import { requireUser } from "../../../lib/auth/authorize.ts";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
 import type { WalletRole, WalletType } from "../../../lib/vocabulary/wallets.ts";
 import type { UsersServices } from "../services.ts";
-import { LISTED_WALLETS } from "../user/user-queries.ts";
+import { listWallets } from "../user/user-queries.ts";
 import { WalletRoleEnum, WalletTypeEnum } from "../types/enums.ts";
 import { Wallet } from "../types/wallet.ts";
 import { proveWalletAddress } from "./address-proof.ts";
@@ -81,16 +81,7 @@ export class WalletResolver {
     @Arg("is_eoa", () => Boolean, { nullable: true }) isEoa?: boolean | null,
   ): Promise<unknown[]> {
     const { user_id, wallet_ids } = requireUser(ctx.principal, "read");
-    return this.services.db.wallet.findMany({
-      where: {
-        user_id,
-        ...LISTED_WALLETS,
-        ...(wallet_ids && { id: { in: [...wallet_ids] } }),
-        ...(chainId != null && { chain_id: chainId }),
-        ...(isEoa != null && { type: isEoa ? "EOA" : "Safe" }),
-      },
-      orderBy: { id: "asc" },
-    });
+    return listWallets(this.services.db, user_id, { ...(wallet_ids && { walletIds: wallet_ids }), chainId, ...(isEoa != null && { type: isEoa ? "EOA" : "Safe" }) });
   }
 
   @AgentTool("read:balances")

@@ -2,7 +2,7 @@ import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import { execute, parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SigningKey } from "../../../lib/auth/signing-key.ts";
-import type { UserPrincipal } from "../../../lib/auth/principal.ts";
+import type { Principal, UserPrincipal } from "../../../lib/auth/principal.ts";
 import { loadConfig } from "../../../lib/config.ts";
 import { openDatabase, type Database } from "../../../lib/db/database.ts";
 import { applyMigrations } from "../../../lib/db/migrations.ts";
@@ -11,7 +11,7 @@ import { createLogger } from "../../../lib/logger.ts";
 import { rateLimitsFor } from "../../../lib/rate-limit/rate-limits.ts";
 import { usersSubgraph } from "../../../subgraphs/users/index.ts";
 import type { UsersServices } from "../../../subgraphs/users/services.ts";
-import { findUser, findUserWithWallets, LISTED_WALLETS, LOADED_WALLETS } from "../../../subgraphs/users/user/user-queries.ts";
+import { findUser, findUserWithWallets, listWallets, LISTED_WALLETS, LOADED_WALLETS } from "../../../subgraphs/users/user/user-queries.ts";
 import { freshDatabaseUrl } from "../../support/test-database.ts";
 
 // Issue 30, performance: the users subgraph's `me` reads the user and its wallets in one SQL
@@ -99,6 +99,13 @@ async function me(user_id: string, selection: string) {
   return { data: (result.data as any).me, statements, direct };
 }
 
+async function query(user_id: string, source: string, principalOf: (user_id: string) => Principal = principal) {
+  statements = direct = 0;
+  const result = await execute({ schema: users.schema, document: parse(source), contextValue: { principal: principalOf(user_id), trace_id: "t" } });
+  expect(result.errors).toBeUndefined();
+  return { data: result.data as any, statements, direct };
+}
+
 describe("me and its wallets", () => {
   it("reads the user and its listed wallets as Prisma does: every column, the same values and types", async () => {
     await seedUser("usr_rows", [
@@ -154,3 +161,51 @@ describe("me and its wallets", () => {
     expect(await me("usr_one", "safe_creation_status")).toEqual({ statements: 2, direct: 0, data: { safe_creation_status: "processing" } });
   });
 });
+
+describe("the wallets list", () => {
+  it("reads the listed wallets as Prisma's findMany does, for every combination of filters", async () => {
+    await seedUser("usr_list", [
+      { type: "EOA", chain_id: 84532, is_primary: true },
+      { type: "Safe", chain_id: 84532, is_primary: true, safe_creation_status: "completed" },
+      { type: "EOA", role: "signer", chain_id: 84532 },
+      { type: "Safe", chain_id: 1, safe_creation_status: "failed" },
+      { type: "EOA", chain_id: 1 },
+      { type: "EOA", chain_id: 1, deleted: true },
+    ]);
+    await seedUser("usr_other", [{ type: "EOA", chain_id: 1 }]);
+    const db = users.services.db;
+    const all = await db.wallet.findMany({ where: { user_id: "usr_list", ...LISTED_WALLETS }, orderBy: { id: "asc" } });
+    expect(all).toHaveLength(4);
+    const someIds = [all[1]!.id, all[3]!.id, (await db.wallet.findFirstOrThrow({ where: { user_id: "usr_other" } })).id];
+    for (const walletIds of [undefined, someIds, []])
+      for (const chainId of [undefined, null, 1, 84532, 10])
+        for (const type of [undefined, "EOA", "Safe"] as const) {
+          const expected = await db.wallet.findMany({
+            where: { user_id: "usr_list", ...LISTED_WALLETS, ...(walletIds && { id: { in: walletIds } }), ...(chainId != null && { chain_id: chainId }), ...(type && { type }) },
+            orderBy: { id: "asc" },
+          });
+          expect(await listWallets(db, "usr_list", { ...(walletIds && { walletIds }), chainId, ...(type && { type }) }), JSON.stringify({ walletIds, chainId, type })).toStrictEqual(expected);
+        }
+    expect(await listWallets(db, "usr_nobody")).toEqual([]);
+  });
+
+  it("answers the wallets query in one statement outside Prisma's runtime, within an agent's wallet scope", async () => {
+    await seedUser("usr_query", [
+      { type: "EOA", chain_id: 84532, is_primary: true },
+      { type: "Safe", chain_id: 84532, is_primary: true, safe_creation_status: "processing" },
+    ]);
+    const listed = await query("usr_query", "{ wallets { id chain_id safe_creation_status } }");
+    expect(listed).toMatchObject({ statements: 1, direct: 1 });
+    expect(listed.data.wallets.map((wallet: { chain_id: number; safe_creation_status: string | null }) => [wallet.chain_id, wallet.safe_creation_status])).toEqual([
+      [84532, null],
+      [84532, "processing"],
+    ]);
+    expect((await query("usr_query", "{ wallets(is_eoa: false) { safe_creation_status } }")).data.wallets).toEqual([{ safe_creation_status: "processing" }]);
+    expect((await query("usr_query", "{ wallets(chain_id: 1) { id } }")).data.wallets).toEqual([]);
+    // an agent scoped to one wallet sees that one only
+    const [eoa] = listed.data.wallets as { id: number }[];
+    const scoped = (user_id: string): Principal => ({ kind: "agent", token_id: "agt_1", user_id, environment_id: "default", scopes: ["read:balances"], wallet_ids: [eoa!.id] });
+    expect((await query("usr_query", "{ wallets { id } }", scoped)).data.wallets).toEqual([{ id: eoa!.id }]);
+  });
+});
+
