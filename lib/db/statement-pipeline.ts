@@ -146,7 +146,7 @@ export class StatementPipeline {
       if (this.closed) return reject(new Error("the database is closed"));
       query.callback = (error, result) => (error ? reject(error) : resolve(result!));
       this.pending.push({ query: query as Query, since: Date.now() });
-      this.sweeper ??= setTimeout(this.sweep, Math.max(10, this.options.waitMs / 4)).unref();
+      this.armSweeper();
       this.schedule();
     });
   }
@@ -199,6 +199,7 @@ export class StatementPipeline {
   private requeue(queries: Query[]): void {
     const now = Date.now();
     this.pending.unshift(...queries.map((query) => ({ query, since: now })));
+    this.armSweeper();
     this.schedule();
   }
 
@@ -231,6 +232,10 @@ export class StatementPipeline {
     this.schedule();
   }
 
+  private armSweeper(): void {
+    if (!this.closed) this.sweeper ??= setTimeout(this.sweep, Math.max(10, this.options.waitMs / 4)).unref();
+  }
+
   private readonly sweep = (): void => {
     this.sweeper = undefined;
     const oldest = Date.now() - this.options.waitMs;
@@ -239,6 +244,6 @@ export class StatementPipeline {
       this.pending = this.pending.filter((waiting) => waiting.since > oldest);
       for (const { query } of late) query.fail(new Error(WAIT_TIMEOUT));
     }
-    if (this.pending.length > 0 && !this.closed) this.sweeper = setTimeout(this.sweep, Math.max(10, this.options.waitMs / 4)).unref();
+    if (this.pending.length > 0) this.armSweeper();
   };
 }
