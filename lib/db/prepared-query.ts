@@ -1,9 +1,10 @@
 // A named prepared statement run on a pg connection without pg's per-execution description
-// (issue 30), in a batch of such executions (statement-pipeline.ts). pg sends Describe on every execution of a named statement, so PostgreSQL answers a
-// RowDescription each time and pg builds the column parsers and a row template anew (for the
-// user-with-wallets statement's ~40 columns, more CPU than decoding its rows). Here a connection
-// describes a statement once, the first time it runs there, and later executions send Bind,
-// Execute and Sync alone, decoding rows with the parsers and row builder of that description.
+// (issue 30), in a batch of such executions (statement-pipeline.ts). pg sends Describe on every
+// execution of a named statement, so PostgreSQL answers a RowDescription each time and pg builds
+// the column parsers and a row template anew (for the user-with-wallets statement's ~40 columns,
+// more CPU than decoding its rows). Here a connection describes a statement once, the first time
+// it runs there, and later executions send Bind and Execute alone (the batch ends with its Sync),
+// decoding rows with the parsers and row builder of that description.
 // A description holds for the connection's life: PostgreSQL fails a named statement whose
 // result type would change ("cached plan must not change result type") rather than answer
 // another shape; any error forgets the connection's description, so the next run describes again.
@@ -15,12 +16,10 @@ import type { Connection } from "pg";
 interface WireConnection {
   parsedStatements: Record<string, string | undefined>;
   submittedNamedStatements: Record<string, string | undefined>;
-  stream: { cork?(): void; uncork?(): void };
   parse(config: { text: string; name: string }): void;
   bind(config: { portal: string; statement: string; values: unknown[]; binary: boolean }): void;
   describe(config: { type: "P"; name: string }): void;
   execute(config: { portal: string }): void;
-  sync(): void;
 }
 
 interface FieldDescription {

@@ -112,4 +112,3 @@ describe("presentedCredential", () => {
     expect(names[2]).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 });
-

@@ -97,4 +97,3 @@ export async function listWallets(db: UsersTx, userId: string, filters: { wallet
   const values = [userId, filters.walletIds ? [...filters.walletIds] : null, filters.walletIds ? [...filters.walletIds] : null, filters.chainId ?? null, filters.chainId ?? null, filters.type ?? null, filters.type ?? null];
   return queryRows<Wallet>(db, new Prisma.Sql(listedWalletsSql, values));
 }
-

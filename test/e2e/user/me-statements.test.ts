@@ -208,4 +208,3 @@ describe("the wallets list", () => {
     expect((await query("usr_query", "{ wallets { id } }", scoped)).data.wallets).toEqual([{ id: eoa!.id }]);
   });
 });
-
