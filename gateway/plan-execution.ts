@@ -7,7 +7,9 @@ import deepMergeModule from "@apollo/gateway/dist/utilities/deepMerge.js";
 import { evaluateCondition, getResponseName, type FetchNode, type PlanNode, type QueryPlanSelectionNode } from "@apollo/query-planner";
 import { executeSync, GraphQLError, Kind, OperationTypeNode, visit, type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLSchema, type VariableDefinitionNode } from "graphql";
 import { getVariableValues } from "graphql/execution/values.js";
+import type { RequestContext } from "../lib/graphql/context.ts";
 import { tracingEnabled } from "../lib/tracing.ts";
+import { shapesJsonText } from "./result-shaping.ts";
 
 type PlanResolved = Parameters<Experimental_DidResolveQueryPlanCallback>[0];
 type GatewayRequestContext = PlanResolved["requestContext"];
@@ -32,6 +34,11 @@ export interface LearntPlan {
   serviceMap: ServiceMap;
   operation: Operation;
   supergraphSchema: GraphQLSchema;
+  /**
+   * The in-process subgraphs whose answers may hold JSON text (lib/json-text.ts) when the client
+   * writes it: their enums hold no value the API hides, whose check the shaping skips for a text.
+   */
+  textServices: ReadonlySet<string>;
 }
 
 /** Tests compare with the gateway's own execution by turning this off. */
@@ -49,7 +56,7 @@ const { generateHydratedPaths } = executeQueryPlanModule;
  * for a plan it does not run (a subscription or @defer, which the gateway refuses its own way), or
  * an operation Apollo cannot model (the gateway answers its error on every request).
  */
-export function learntPlan({ queryPlan, serviceMap, operationContext }: PlanResolved, gateway: { apiSchema: Schema; supergraphSchema: GraphQLSchema }): LearntPlan | undefined {
+export function learntPlan({ queryPlan, serviceMap, operationContext }: PlanResolved, gateway: { apiSchema: Schema; supergraphSchema: GraphQLSchema }, textServices: ReadonlySet<string>): LearntPlan | undefined {
   if (!queryPlan.node || queryPlan.node.kind === "Subscription" || !runsLean(queryPlan.node)) return undefined;
   let operation: Operation;
   try {
@@ -58,7 +65,7 @@ export function learntPlan({ queryPlan, serviceMap, operationContext }: PlanReso
   } catch {
     return undefined;
   }
-  return { queryPlan, operationContext, serviceMap, operation, supergraphSchema: gateway.supergraphSchema };
+  return { queryPlan, operationContext, serviceMap, operation, supergraphSchema: gateway.supergraphSchema, textServices };
 }
 
 function runsLean(node: PlanNode): boolean {
@@ -217,16 +224,23 @@ async function executeFetch(context: PlanContext, fetch: FetchNode, cursor: Curs
   }
 }
 
-/** The gateway's sendOperation: one fetch on its service, its errors at their paths in the client's answer. */
+/**
+ * The gateway's sendOperation: one fetch on its service, its errors at their paths in the
+ * client's answer. Where the client writes JSON text and the shaping takes it, an in-process
+ * subgraph's resolvers may answer values as text (lib/json-text.ts), each fetch at its own paths.
+ */
 async function sendOperation(context: PlanContext, fetch: FetchNode, cursor: Cursor, service: ServiceMap[string], sent: Data): Promise<Data | null | undefined> {
-  const response = await service.process({
+  const requestContext = context.requestContext.context as RequestContext;
+  const texts = requestContext.json_text && context.textServices.has(fetch.serviceName) && shapesJsonText() ? requestContext.json_text.forFetch() : undefined;
+  const options: Parameters<typeof service.process>[0] = {
     kind: "incoming operation" as never,
     request: { query: fetch.operation, variables: sent, operationName: fetch.operationName, http: undefined },
     incomingRequestContext: context.requestContext,
-    context: context.requestContext.context,
+    context: texts ? { ...requestContext, json_text: texts } : requestContext,
     document: fetch.operationDocumentNode as DocumentNode,
     pathInIncomingRequest: cursor.path,
-  });
+  };
+  const response = await (texts ? texts.during(() => service.process(options)) : service.process(options));
   if (response.errors) {
     const errorPath = lazyErrorPath(fetch, cursor);
     context.errors.push(...response.errors.map((error) => downstreamServiceError(error as GraphQLError, fetch.serviceName, errorPath)));

@@ -1,6 +1,7 @@
 import internals, { type FieldSelection, type NamedType, type Operation, type SelectionSet, type Type } from "@apollo/federation-internals";
 import resultShaping from "@apollo/gateway/dist/resultShaping.js";
 import type { GraphQLError } from "graphql";
+import { JsonText } from "../lib/json-text.ts";
 
 type Shape = typeof resultShaping.computeResponse;
 type Shaping = { schema: ReturnType<Operation["schema"]>; variables: Record<string, unknown>; errors: GraphQLError[]; introspectionHandling: (selection: FieldSelection) => unknown };
@@ -84,6 +85,14 @@ export function shapeResultsFaster(): void {
   resultShaping.computeResponse = computeResponse;
 }
 
+/**
+ * Whether the installed shaping is this one, which takes JSON text in the subgraphs' answers
+ * (lib/json-text.ts): the plan's fetches offer it only then (a test puts Apollo's back).
+ */
+export function shapesJsonText(): boolean {
+  return resultShaping.computeResponse === computeResponse;
+}
+
 /** What the package's function was, for tests comparing the two. */
 export const apolloComputeResponse: Shape = resultShaping.computeResponse;
 
@@ -128,12 +137,12 @@ function applySelectionSet(input: Output, selectionSet: SelectionSet, output: Ou
     if ((step.skip && ifValue(step.skip, parameters.variables)) || (step.include && !ifValue(step.include, parameters.variables))) continue;
     if (step.field) {
       const responseName = step.responseName;
-      const outputValue = output[responseName];
+      let outputValue = output[responseName];
       if (step.introspection) {
         if (outputValue === undefined) output[responseName] = parameters.introspectionHandling(step.selection);
         continue;
       }
-      let inputValue = (hasOwn.call(input, responseName) ? input[responseName] : undefined) ?? null;
+      let inputValue: unknown = (hasOwn.call(input, responseName) ? input[responseName] : undefined) ?? null;
       if (step.fieldName === typenameFieldName) {
         if (outputValue === undefined) {
           if (inputValue === null && responseName !== typenameFieldName) inputValue = input[typenameFieldName] ?? null;
@@ -150,6 +159,16 @@ function applySelectionSet(input: Output, selectionSet: SelectionSet, output: Ou
         output[responseName] = inputValue;
         continue;
       }
+      if (inputValue instanceof JsonText) {
+        // a list of objects with exactly the leaves selected here, in order, is the answer as it is
+        if (outputValue === undefined && answersText(step, inputValue, parameters)) {
+          output[responseName] = inputValue;
+          continue;
+        }
+        inputValue = JSON.parse(inputValue.text) as unknown;
+      }
+      // the same key selected again (through a fragment) where a text answered it: its objects, to merge into
+      if (outputValue instanceof JsonText) outputValue = output[responseName] = JSON.parse(outputValue.text) as unknown;
       path.push(responseName);
       const { updated, isInvalid } = updateOutputValue(outputValue, step.type, inputValue, step.selectionSet, path, parameters, parentType);
       output[responseName] = updated;
@@ -164,6 +183,24 @@ function applySelectionSet(input: Output, selectionSet: SelectionSet, output: Ou
     }
   }
   return false;
+}
+
+/**
+ * Whether `text` answers `step` as the shaping would copy it: a list of objects each with
+ * exactly `text.keys`, and the step's selection those leaves in that order, each plainly (no
+ * alias, condition or fragment); a non-null leaf holds its value in the stored text, and the
+ * subgraph's enums are the API's (PlanContext.textServices), so no value is checked here.
+ */
+function answersText(step: Step, text: JsonText, parameters: Shaping): boolean {
+  const keys = text.keys;
+  if (!keys || !step.selectionSet || !isListType(isNonNullType(step.type) ? step.type.ofType : step.type)) return false;
+  const inner = stepsOf(step.selectionSet, parameters.schema);
+  if (inner.length !== keys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const leaf = inner[i]!;
+    if (!leaf.field || !leaf.leaf || leaf.skip || leaf.include || leaf.introspection || leaf.responseName !== keys[i] || leaf.fieldName !== keys[i]) return false;
+  }
+  return true;
 }
 
 function pathLastElementDescription(path: (string | number)[], currentType: Type, parentType: NamedType): string {

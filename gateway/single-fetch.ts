@@ -75,7 +75,7 @@ export class SingleFetchShortcut {
 
   /** Any other plan runs on the lean execution of it, where it can. */
   private planRoute(resolved: PlanResolved): Route {
-    const plan = learntPlan(resolved, this.gatewaySchemas());
+    const plan = learntPlan(resolved, this.gatewaySchemas(), new Set(this.eligible.keys()));
     return plan ? { plan } : null;
   }
 

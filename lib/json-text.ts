@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Kind, type FieldNode, type SelectionSetNode } from "graphql";
 
 /**
@@ -5,7 +6,22 @@ import { Kind, type FieldNode, type SelectionSetNode } from "graphql";
  * (and so the REST adapter's answers) writes `text` where the value goes, unparsed.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /**
+     * Set where the text is a list of objects each with exactly these leaf fields, in this order
+     * (a page's items cut from the stored ones): the gateway's shaping takes the text as it is
+     * where the client's selection there is the same, and parses it elsewhere (gateway/result-shaping.ts).
+     */
+    readonly keys?: readonly string[],
+  ) {}
+
+  /** In stringifyJson, its marker; anywhere else, the value its text is (as JSON.stringify would write it). */
+  toJSON(): unknown {
+    if (met === undefined) return JSON.parse(this.text);
+    met.push(this);
+    return MARKER + (met.length - 1);
+  }
 }
 
 /** A response path, as graphql's `pathToArray` gives it. */
@@ -15,32 +31,49 @@ export type ResponsePath = readonly (string | number)[];
  * Answers resolvers give as JSON text instead of objects (issue 30: a REST feed page's fifty
  * stored items, ~33 kB, were parsed, walked by the executor into new objects and stringified
  * again, unchanged). One per operation run, in its context (RequestContext.json_text), put there
- * by a client that writes JsonText (the REST adapter, for a route that declares `jsonText`).
+ * by a client that writes JsonText (the REST adapter, for a route that declares `jsonText`; the
+ * gateway's known queries, gateway/known-operations.ts).
  *
- * It is open only while an executor whose answer is the subgraph's own, path for path, runs the
- * operation (`during`: the gateway's single-fetch shortcut); there a resolver may `offer` the
- * value at a path as text and answer a placeholder (an empty list), and `during` puts each text
- * into the data at its path as a JsonText. Elsewhere (the Apollo Gateway's fetches, whose paths
- * are the gateway's to map) `offer` refuses and resolvers answer objects.
+ * It is open only while an in-process subgraph runs an operation and its answer is then handed
+ * on whole (`during`): the gateway's single-fetch shortcut, whose answer is the client's path for
+ * path, and each fetch of a plan on the gateway's lean execution (`forFetch`), whose answer the
+ * gateway merges into the client's by reference. There a resolver may `offer` the value at a path
+ * as text and answer a placeholder (an empty list), and `during` puts each text into the data at
+ * its path as a JsonText. Elsewhere (Apollo Gateway's own executor, a subgraph in another
+ * process) `offer` refuses and resolvers answer objects.
  */
 export class JsonTextAnswers {
   private open = false;
-  private readonly texts = new Map<string, { path: ResponsePath; text: string }>();
+  private grafted = false;
+  private readonly texts = new Map<string, { path: ResponsePath; text: string; keys: readonly string[] | undefined }>();
+
+  /** `parent`: the operation's answers, for those of one of its fetches (forFetch) */
+  constructor(private readonly parent?: JsonTextAnswers) {}
 
   /**
-   * A resolver's offer of the value at `path` (a field it answers) as `text`: true, it answers
-   * an empty list there instead, which `during` replaces; false, it answers objects.
+   * The answers of one fetch of this operation's plan (gateway/plan-execution.ts): offered at the
+   * fetch's own paths and put into its answer, which the gateway merges into the client's; this
+   * operation's `used` then tells its writer so.
    */
-  offer(path: ResponsePath, text: string): boolean {
+  forFetch(): JsonTextAnswers {
+    return new JsonTextAnswers(this);
+  }
+
+  /**
+   * A resolver's offer of the value at `path` (a field it answers) as `text` (with `keys`: see
+   * JsonText): true, it answers an empty list there instead, which `during` replaces; false, it
+   * answers objects.
+   */
+  offer(path: ResponsePath, text: string, keys?: readonly string[]): boolean {
     if (!this.open) return false;
     // an operation run again (graphql-js after graphql-jit) offers the same path again
-    this.texts.set(path.join("\u0000"), { path, text });
+    this.texts.set(path.join("\u0000"), { path, text, keys });
     return true;
   }
 
-  /** Whether some value of the data is a JsonText. */
+  /** Whether some value of the data, or of a fetch's merged into it, is a JsonText. */
   get used(): boolean {
-    return this.texts.size > 0;
+    return this.grafted;
   }
 
   /** Runs `execute` open to offers, then puts each offered text at its path in the data. */
@@ -52,8 +85,14 @@ export class JsonTextAnswers {
     } finally {
       this.open = false;
     }
-    for (const { path, text } of this.texts.values()) graft(result.data, path, new JsonText(text));
+    for (const { path, text, keys } of this.texts.values()) graft(result.data, path, new JsonText(text, keys));
+    if (this.texts.size > 0) this.markGrafted();
     return result;
+  }
+
+  private markGrafted(): void {
+    this.grafted = true;
+    this.parent?.markGrafted();
   }
 }
 
@@ -65,13 +104,17 @@ function graft(data: unknown, path: ResponsePath, value: JsonText): void {
 }
 
 /**
- * JSON.stringify's text of `value`, a JsonText written as its text wherever it is. The plain
- * objects and arrays on the way to a JsonText are walked here; anything else, a Date with its
- * toJSON included, is JSON.stringify's.
+ * JSON.stringify's text of `value`, a JsonText written as its text wherever it is: the whole
+ * value is JSON.stringify's, natively, each JsonText written there as a marker (its toJSON), then
+ * each marker is replaced with its text. A walk of the objects on the way to each text cost
+ * three times the native writing of the three-subgraph query's answer (issue 30). The marker
+ * holds this process's random nonce, which no data can hold (it never leaves the process); where
+ * a marker is not found as written (a toJSON that stringifies on its own), each JsonText is written
+ * as the value its text is.
  */
 export function stringifyJson(value: unknown): string | undefined {
-  const pieces: string[] = [];
-  return addJson(value, pieces) ? pieces.join("") : undefined;
+  const pieces = jsonPieces(value);
+  return pieces === undefined ? undefined : pieces.length === 1 ? pieces[0] : pieces.join("");
 }
 
 /**
@@ -81,8 +124,8 @@ export function stringifyJson(value: unknown): string | undefined {
  * the socket; two of these copies, on the JS heap, were garbage at once.
  */
 export function stringifyJsonBytes(value: unknown): Buffer {
-  const pieces: string[] = [];
-  if (!addJson(value, pieces)) throw new TypeError("stringifyJsonBytes: JSON has no text for this value");
+  const pieces = jsonPieces(value);
+  if (pieces === undefined) throw new TypeError("stringifyJsonBytes: JSON has no text for this value");
   let length = 0;
   for (const piece of pieces) length += Buffer.byteLength(piece);
   const bytes = Buffer.allocUnsafe(length);
@@ -91,63 +134,34 @@ export function stringifyJsonBytes(value: unknown): Buffer {
   return bytes;
 }
 
-/** Appends `value`'s JSON text to `pieces`: false, nothing appended, where JSON.stringify has none (undefined, a function). */
-function addJson(value: unknown, pieces: string[]): boolean {
-  if (holdsJsonText(value)) {
-    addHolding(value, pieces);
-    return true;
-  }
-  // what holds no JsonText (pagination, meta, links) is JSON.stringify's at once, natively
-  const text = JSON.stringify(value);
-  if (text === undefined) return false;
-  pieces.push(text);
-  return true;
-}
+/** The JsonTexts JSON.stringify met, in the order it wrote them, while jsonPieces runs it; undefined otherwise. */
+let met: JsonText[] | undefined;
+const MARKER = `\u0000${randomBytes(16).toString("hex")}:`;
+/** The marker as JSON.stringify writes it, without its closing quote (the JsonText's index and the quote follow) */
+const WRITTEN_MARKER = JSON.stringify(MARKER).slice(0, -1);
 
-/** Appends the JSON text of `value`, which holdsJsonText has answered true for (so it is not checked again). */
-function addHolding(value: unknown, pieces: string[]): void {
-  if (value instanceof JsonText) {
-    pieces.push(value.text);
-    return;
+/** stringifyJson's text in pieces: what JSON.stringify wrote between the JsonTexts, and their texts. */
+function jsonPieces(value: unknown): string[] | undefined {
+  const texts: JsonText[] = [];
+  met = texts;
+  let written: string | undefined;
+  try {
+    written = JSON.stringify(value);
+  } finally {
+    met = undefined;
   }
-  if (Array.isArray(value)) {
-    pieces.push("[");
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) pieces.push(",");
-      if (!addJson(value[i], pieces)) pieces.push("null");
-    }
-    pieces.push("]");
-    return;
+  if (written === undefined || texts.length === 0) return written === undefined ? undefined : [written];
+  const pieces: string[] = [];
+  let at = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const marker = `${WRITTEN_MARKER}${i}"`;
+    const found = written.indexOf(marker, at);
+    if (found < 0) return [JSON.stringify(value)];
+    pieces.push(written.slice(at, found), texts[i]!.text);
+    at = found + marker.length;
   }
-  // a plain object
-  let separator = "{";
-  for (const key of Object.keys(value as object)) {
-    const item = (value as Record<string, unknown>)[key];
-    if (holdsJsonText(item)) {
-      pieces.push(separator + JSON.stringify(key) + ":");
-      addHolding(item, pieces);
-    } else {
-      const text = JSON.stringify(item);
-      if (text === undefined) continue;
-      pieces.push(separator + JSON.stringify(key) + ":" + text);
-    }
-    separator = ",";
-  }
-  pieces.push(separator === "{" ? "{}" : "}");
-}
-
-/** Whether `value` is a JsonText, or an array or plain object (without toJSON) with one inside: what stringifyJson walks. */
-function holdsJsonText(value: unknown): boolean {
-  if (value instanceof JsonText) return true;
-  if (Array.isArray(value)) return value.some(holdsJsonText);
-  if (typeof value !== "object" || value === null || "toJSON" in value || !isPlainObject(value)) return false;
-  for (const key in value) if (holdsJsonText((value as Record<string, unknown>)[key])) return true;
-  return false;
-}
-
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  pieces.push(written.slice(at));
+  return pieces;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { projection, projectStoredItems } from "../../subgraphs/finance/transactions/feed-page.ts";
+import { projection, projectStoredItems, storedItemsText } from "../../subgraphs/finance/transactions/feed-page.ts";
 
 // Issue 30: a page's items selecting only leaves of the stored item are parsed from those values'
 // text alone. Each must be what JSON.parse of the whole text gives for those keys, or undefined
@@ -95,5 +95,37 @@ describe("projectStoredItems", () => {
     // spacing where the projection takes nothing changes nothing
     const spacedHistory = text.replace("}]}", "} ]}");
     expect(projectStoredItems(spacedHistory, keys)).toEqual(pick(JSON.parse(spacedHistory), keys.keys));
+  });
+});
+
+describe("storedItemsText", () => {
+  // what a GraphQL executor writes for items selecting these leaves: each item's keys in selection order
+  const written = (text: string, selected: readonly string[]) => JSON.stringify(pick(JSON.parse(text), selected));
+
+  it("writes the selected leaves of each item, in selection order, as JSON.stringify writes the parsed items", () => {
+    const text = JSON.stringify(ITEMS);
+    const selections = [
+      ["id", "type", "direction", "amount", "currency", "status", "timestamp"],
+      ["timestamp", "id"],
+      ["note", "description", "counterparty"],
+      ["updated_at", "amount_usd", "chain_id", "bank_account_id"],
+    ];
+    for (const selected of selections) expect(storedItemsText(text, projection(selected), selected)).toBe(written(text, selected));
+    expect(storedItemsText("[]", projection(["id"]), ["id"])).toBe("[]");
+  });
+
+  it("writes a string with an escape as JSON.stringify would, whatever escapes the stored text used", () => {
+    // PostgreSQL's json may escape what JSON.stringify writes as it is
+    const text = JSON.stringify([item("txn_1", { note: "a/b é" })]).replace("a/b é", "a\\/b \\u00e9");
+    expect(JSON.parse(text)[0].note).toBe("a/b é");
+    expect(storedItemsText(text, projection(["note", "id"]), ["note", "id"])).toBe('[{"note":"a/b é","id":"txn_1"}]');
+  });
+
+  it("answers undefined where a key is not the projection's or the text is not in the stored form", () => {
+    const text = JSON.stringify(ITEMS);
+    expect(storedItemsText(text, projection(["id"]), ["id", "amount"])).toBeUndefined();
+    expect(storedItemsText(text, projection(["id", "asset"]), ["id", "asset"])).toBeUndefined();
+    expect(storedItemsText(text.replace('{"id":"txn_2"', '{"id" : "txn_2"'), projection(["id"]), ["id"])).toBeUndefined();
+    expect(storedItemsText(JSON.stringify([...ITEMS, null]), projection(["id"]), ["id"])).toBeUndefined();
   });
 });

@@ -37,6 +37,27 @@ describe("stringifyJson", () => {
     expect(stringifyJson(new JsonText("[1]"))).toBe("[1]");
   });
 
+  it("writes a JsonText in a class instance, a shaped object and one whose toJSON stringifies on its own", () => {
+    const Shaped = function Shaped() {} as unknown as new () => Record<string, unknown>;
+    Shaped.prototype = Object.create(null);
+    const shaped = Object.assign(new Shaped(), { items: new JsonText('[{"id":"a"}]'), total: 1 });
+    class Page {
+      constructor(readonly items: JsonText) {}
+    }
+    // a toJSON writing its own JSON: the marker it holds is escaped again, so the texts are written as values
+    const ownWriter = { toJSON: () => JSON.stringify({ inner: new JsonText("[1]") }) };
+    const value = { shaped, page: new Page(new JsonText("[2]")), own: ownWriter, last: new JsonText('"end"') };
+    const expected = JSON.stringify({ shaped: { items: [{ id: "a" }], total: 1 }, page: { items: [2] }, own: JSON.stringify({ inner: [1] }), last: "end" });
+    expect(stringifyJson(value)).toBe(expected);
+    expect(stringifyJsonBytes(value).toString()).toBe(expected);
+  });
+
+  it("writes a JsonText outside stringifyJson as the value its text is, and data shaped like a marker as it is", () => {
+    expect(JSON.stringify({ items: new JsonText('[{"id":"a"}]') })).toBe('{"items":[{"id":"a"}]}');
+    const lookalike = { note: "\u00000123456789abcdef0123456789abcdef:0", items: new JsonText("[3]") };
+    expect(stringifyJson(lookalike)).toBe(JSON.stringify({ note: lookalike.note, items: [3] }));
+  });
+
   it("writes the same text as UTF-8 bytes, multi-byte characters in a JsonText and around it included", () => {
     const items = [{ id: "é", name: "東京 😀", note: "\u2028\u0001" }];
     const page = { before: "ü", items: new JsonText(JSON.stringify(items)), after: { list: [new JsonText('"😀"'), undefined, () => 1], empty: {}, none: [] }, skipped: undefined };

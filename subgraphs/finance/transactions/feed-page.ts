@@ -1,7 +1,7 @@
 import { getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, Kind, parse, type FieldNode, type GraphQLResolveInfo, type OperationDefinitionNode } from "graphql";
 import { pathToArray } from "graphql/jsutils/Path.js";
 import type { RequestContext } from "../../../lib/graphql/context.ts";
-import { selectsExactly } from "../../../lib/json-text.ts";
+import { selectsExactly, type JsonTextAnswers } from "../../../lib/json-text.ts";
 import type { FinanceServices } from "../services.ts";
 import type { PageInput, TransactionFilter, TransactionPage } from "../types/transaction-page.ts";
 import { listTransactionsText } from "./list-transactions.ts";
@@ -45,21 +45,28 @@ const STORED_LEAVES = new Map(
   }),
 );
 
-/**
- * The stored keys, in stored order, that the page's items select when they select only leaves of
- * the stored item, as plain fields (the executor reads no other key of an item), with the text
- * around each value; undefined otherwise (a fragment, an object field such as asset, items
- * selected twice).
- */
-function selectedLeaves(info: GraphQLResolveInfo): Projection | undefined {
-  if (info.fieldNodes.length !== 1) return undefined;
-  const field = info.fieldNodes[0]!;
-  let projection = projectionsByField.get(field);
-  if (projection === undefined) projectionsByField.set(field, (projection = projectionOf(field) ?? null));
-  return projection ?? undefined;
+/** What a page field's items select, read once per field node: how to parse them, how to write them as text. */
+interface ItemsSelection {
+  /**
+   * The stored keys, in stored order, that the items select when they select only leaves of the
+   * stored item, as plain fields (the executor reads no other key of an item), with the text
+   * around each value; undefined otherwise (a fragment, an object field such as asset, items
+   * selected twice).
+   */
+  projection: Projection | undefined;
+  /** The leaves a text of the items answers (plainLeavesOf), or undefined. */
+  text: LeavesAsText | undefined;
 }
 
-const projectionsByField = new WeakMap<FieldNode, Projection | null>();
+function itemsSelection(info: GraphQLResolveInfo): ItemsSelection | undefined {
+  if (info.fieldNodes.length !== 1) return undefined;
+  const field = info.fieldNodes[0]!;
+  let known = itemsSelections.get(field);
+  if (known === undefined) itemsSelections.set(field, (known = { projection: projectionOf(field), text: plainLeavesOf(field) }));
+  return known;
+}
+
+const itemsSelections = new WeakMap<FieldNode, ItemsSelection>();
 
 /** The leaves a projection keeps (`keys`, in stored order), each between `,"key":` and the next stored key's `,"next":`. */
 export interface Projection {
@@ -88,44 +95,125 @@ function projectionOf(page: FieldNode): Projection | undefined {
   return projection(wanted);
 }
 
+/** The stored leaves a page's items select, as a text of them answers them (storedItemsText). */
+interface LeavesAsText {
+  projection: Projection;
+  /** in selection order */
+  selected: readonly string[];
+}
+
+/**
+ * The leaves the page's items select when their answer can be the stored values' text alone:
+ * `items` selected once, directly, plainly (no alias or directive, as the text's path is
+ * `items`), and under it only leaves of the stored item, each once and plainly (no alias,
+ * directive, fragment or __typename): the executor would write exactly these keys, in this order.
+ */
+function plainLeavesOf(page: FieldNode): LeavesAsText | undefined {
+  const selections = page.selectionSet?.selections ?? [];
+  if (selections.some((node) => node.kind !== Kind.FIELD)) return undefined;
+  const items = (selections as FieldNode[]).filter((node) => node.name.value === "items" || node.alias?.value === "items");
+  if (items.length !== 1 || items[0]!.alias || items[0]!.directives?.length) return undefined;
+  const selected: string[] = [];
+  for (const node of items[0]!.selectionSet?.selections ?? []) {
+    if (node.kind !== Kind.FIELD || node.alias || node.directives?.length || node.arguments?.length) return undefined;
+    if (!STORED_LEAVES.has(node.name.value) || selected.includes(node.name.value)) return undefined;
+    selected.push(node.name.value);
+  }
+  return selected.length > 0 ? { projection: projection(selected), selected } : undefined;
+}
+
+/**
+ * Offers the page's items to the caller as JSON text, where they are selected as stored (the
+ * stored text) or as plain stored leaves (storedItemsText, with its keys: the gateway's shaping
+ * takes such a text as it is where the client selected the same); false, they are answered as objects.
+ */
+function offersItemsText(answers: JsonTextAnswers, info: GraphQLResolveInfo, itemsText: string): boolean {
+  const path = [...pathToArray(info.path), "items"];
+  if (storedItemsField(info) !== undefined) return answers.offer(path, itemsText);
+  const leaves = itemsSelection(info)?.text;
+  const text = leaves && storedItemsText(itemsText, leaves.projection, leaves.selected);
+  return text !== undefined && answers.offer(path, text, leaves!.selected);
+}
+
 /**
  * The items of a page's text (stored items as JSON.stringify writes them: migration
  * feed_item_wire_form), each with only the projection's keys, made from their values' text
  * alone: JSON.parse of the whole text was 3 to 5 % of the three-subgraph query's server CPU, for
- * 7 of 22 keys (issue 30); this takes half its time or less. A value's text runs from its
- * `,"key":` to the next stored key's, which JSON writes only as structure (a quote inside a
- * string is escaped, and no nested object has a top-level key's name); an item ends where its
- * status history does, at its first `]}` (its changes hold no text), and the next begins right
- * after. undefined (parse it all) where the text is not exactly so: an item spaced otherwise, a null.
+ * 7 of 22 keys (issue 30); this takes half its time or less. undefined (parse it all) where the
+ * text is not exactly so (eachStoredItem).
  */
-export function projectStoredItems(text: string, { keys, starts, ends }: Projection): unknown[] | undefined {
-  if (text === "[]") return [];
-  if (text.charCodeAt(0) !== OPEN_BRACKET) return undefined;
+export function projectStoredItems(text: string, projection: Projection): unknown[] | undefined {
   const items: Record<string, unknown>[] = [];
+  const { keys } = projection;
+  const walked = eachStoredItem(text, projection, (bounds) => {
+    const item: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) item[keys[i]!] = jsonValue(text, bounds[2 * i]!, bounds[2 * i + 1]!);
+    items.push(item);
+  });
+  return walked ? items : undefined;
+}
+
+/**
+ * The text of the list `JSON.stringify` writes for the items of a page's text, each with only
+ * the keys the selection asks for, in its order (`selected`: a GraphQL executor writes an
+ * object's fields so), cut from the stored values' text: what a page's items answer when they
+ * select only leaves of the stored item (issue 30: the three-subgraph query's ten items were
+ * parsed, copied by the subgraph's executor, merged and copied again by the gateway, then
+ * stringified). A string with an escape is written again by JSON.stringify, so the text is
+ * JSON.stringify's whatever escapes the store chose. undefined where eachStoredItem is.
+ */
+export function storedItemsText(text: string, projection: Projection, selected: readonly string[]): string | undefined {
+  const order = selected.map((key) => projection.keys.indexOf(key));
+  if (order.some((at) => at < 0)) return undefined;
+  const heads = selected.map((key, j) => `${j === 0 ? "{" : ","}${JSON.stringify(key)}:`);
+  let out = "[";
+  const walked = eachStoredItem(text, projection, (bounds) => {
+    if (out.length > 1) out += ",";
+    for (let j = 0; j < order.length; j++) {
+      const value = text.slice(bounds[2 * order[j]!]!, bounds[2 * order[j]! + 1]!);
+      out += heads[j]! + (value.includes("\\") ? JSON.stringify(JSON.parse(value)) : value);
+    }
+    out += order.length === 0 ? "{}" : "}";
+  });
+  return walked ? out + "]" : undefined;
+}
+
+/**
+ * Calls `onItem` with each item's values' bounds (the projection's keys in stored order, a
+ * start and an end each) in the page's text. A value's text runs from its `,"key":` to the next
+ * stored key's, which JSON writes only as structure (a quote inside a string is escaped, and no
+ * nested object has a top-level key's name); an item ends where its status history does, at its
+ * first `]}` (its changes hold no text), and the next begins right after. false where the text is
+ * not exactly so: an item spaced otherwise, a null.
+ */
+function eachStoredItem(text: string, { keys, starts, ends }: Projection, onItem: (bounds: readonly number[]) => void): boolean {
+  if (text === "[]") return true;
+  if (text.charCodeAt(0) !== OPEN_BRACKET) return false;
+  const bounds = new Array<number>(2 * keys.length);
   let start = 1;
   while (text.startsWith(ITEM_START, start)) {
     const history = text.indexOf(HISTORY, start);
     const close = history < 0 ? -1 : text.indexOf("]}", history + HISTORY.length);
     // no other item's start inside this one (an item written otherwise would be taken for part of it)
     const other = text.indexOf('{"id"', start + 1);
-    if (close < 0 || (other >= 0 && other < close)) return undefined;
-    const item: Record<string, unknown> = {};
+    if (close < 0 || (other >= 0 && other < close)) return false;
     let at = start;
     for (let i = 0; i < keys.length; i++) {
       // the item's `{"id":` is as long as `,"id":`
       const from = i === 0 && keys[0] === "id" ? start : text.indexOf(starts[i]!, at);
       const to = from < 0 ? -1 : text.indexOf(ends[i]!, from + starts[i]!.length);
-      if (to < 0 || to > history) return undefined;
-      item[keys[i]!] = jsonValue(text, from + starts[i]!.length, to);
+      if (to < 0 || to > history) return false;
+      bounds[2 * i] = from + starts[i]!.length;
+      bounds[2 * i + 1] = to;
       at = to;
     }
-    items.push(item);
+    onItem(bounds);
     const after = text.charCodeAt(close + 2);
-    if (after === CLOSE_BRACKET && close + 3 === text.length) return items;
-    if (after !== COMMA) return undefined;
+    if (after === CLOSE_BRACKET && close + 3 === text.length) return true;
+    if (after !== COMMA) return false;
     start = close + 3;
   }
-  return undefined;
+  return false;
 }
 
 /** The value JSON.parse gives for `text` from `from` to `to`: a string without escapes is the text between its quotes. */
@@ -148,8 +236,9 @@ const CLOSE_BRACKET = 93;
 
 /**
  * One page of `userId`'s feed; with meta, when the query selects it, in the same statement (its
- * count is the total). The items are parsed from their stored text, unless the caller takes the
- * text as it is (lib/json-text.ts: the REST adapter) and the query selects them as stored.
+ * count is the total). The items are parsed from their stored text, unless the caller takes
+ * JSON text (lib/json-text.ts: the REST adapter, the gateway's known queries) and the query
+ * selects them as stored or as plain stored leaves (offersItemsText).
  */
 export async function feedPage(
   services: FinanceServices,
@@ -162,8 +251,8 @@ export async function feedPage(
 ): Promise<TransactionPage> {
   const query = { user_id: userId, filter: walletIds ? { ...filter, wallet_ids: walletIds } : filter };
   const { items_text, meta, pagination } = await listTransactionsText(services.db, { ...query, page, meta: selectsMeta(info) });
-  const asText = context.json_text !== undefined && storedItemsField(info) !== undefined && context.json_text.offer([...pathToArray(info.path), "items"], items_text);
-  const projected = asText ? undefined : selectedLeaves(info);
+  const asText = context.json_text !== undefined && offersItemsText(context.json_text, info, items_text);
+  const projected = asText ? undefined : itemsSelection(info)?.projection;
   const items = asText ? [] : ((projected && projectStoredItems(items_text, projected)) ?? JSON.parse(items_text));
   return { items, pagination, query, meta_view: meta } as unknown as TransactionPage;
 }
