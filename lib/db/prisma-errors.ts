@@ -14,11 +14,12 @@ const UNAVAILABLE_SQLSTATE = /^(08\w{3}|57P0[123]|53300|57014|55P03|25P03)$/;
 const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 /**
  * The same in the words drivers use when there is no SQLSTATE: pg (its query_timeout passing
- * included), Prisma's driver adapters and transactions (one that could not start within its
- * maxWait, or outlived its timeout), Node's sockets.
+ * included, and its connectionTimeoutMillis: "timeout expired", a connection the statement
+ * pipeline opens to a frozen server), Prisma's driver adapters and transactions (one that could
+ * not start within its maxWait, or outlived its timeout), Node's sockets.
  */
 const UNAVAILABLE_TEXT =
-  /Code: `(08\w{3}|57P0[123]|53300|57014|55P03|25P03)`|ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|connection error|is not queryable|Query read timeout|Can't reach database server|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed|Server has closed the connection|Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
+  /Code: `(08\w{3}|57P0[123]|53300|57014|55P03|25P03)`|ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated|connection error|is not queryable|Query read timeout|timeout expired|Can't reach database server|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed|Server has closed the connection|Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
 
 /**
  * Whether `test` holds for the error or anything it wraps: drivers and the gateway wrap what the

@@ -23,6 +23,9 @@ describe("isDatabaseUnavailable", () => {
     // pg's query_timeout (a frozen server), and what is queued behind on the connection it closes
     expect(isDatabaseUnavailable(new Error("Invalid `db.user.findUnique()` invocation:\n\nQuery read timeout"))).toBe(true);
     expect(isDatabaseUnavailable(new Error("Client was closed and is not queryable"))).toBe(true);
+    // pg's connect timeout: the statement pipeline opening a connection to a frozen server
+    expect(isDatabaseUnavailable(new Error("timeout expired"))).toBe(true);
+    expect(isDatabaseUnavailable(new GraphQLError("timeout expired", { originalError: new Error("timeout expired") }))).toBe(true);
     // Prisma's interactive transactions: no connection within maxWait, or outliving their timeout
     expect(isDatabaseUnavailable(new Error("Transaction API error: Unable to start a transaction in the given time."))).toBe(true);
     expect(isDatabaseUnavailable(new Error("Transaction API error: Transaction already closed: A query cannot be executed on an expired transaction. The timeout for this transaction was 5000 ms, however 5012 ms passed since the start of the transaction."))).toBe(true);

@@ -69,6 +69,14 @@ describe.skipIf(!onPostgres)("database deadlines (PostgreSQL)", () => {
         expect(ms).toBeLessThan(Math.max(gaveUpAfterMs, timeouts.connectMs) + 500);
       }
 
+      // the pipeline's connections are gone: the next statements open new ones, which the frozen
+      // server accepts and never answers (pg's connect timeout, "timeout expired")
+      const reopened = await Promise.all(Array.from({ length: 3 }, (_, i) => failure(db.queryTyped(prepared, [i]))));
+      for (const { error, ms } of reopened) {
+        expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+        expect(ms).toBeLessThan(timeouts.connectMs + 1_000);
+      }
+
       // Prisma's path: its transaction's connection gives up on the statement and is closed at once, so
       // the ROLLBACK Prisma sends next fails now instead of waiting out its own deadline behind it
       const hung = await failure(tx.queryRaw({ sql: "SELECT 1", args: [], argTypes: [] }));
