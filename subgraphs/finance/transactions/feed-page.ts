@@ -96,10 +96,22 @@ function projectionOf(page: FieldNode): Projection | undefined {
 }
 
 /** The stored leaves a page's items select, as a text of them answers them (storedItemsText). */
-interface LeavesAsText {
+export interface LeavesAsText {
   projection: Projection;
   /** in selection order */
   selected: readonly string[];
+  /** each selected key's place in the projection's (stored) order */
+  order: readonly number[];
+  /** what each selected key's value follows in an item's text: `{"key":`, then `,"key":` */
+  heads: readonly string[];
+}
+
+/** The text form of items selecting these stored leaves, in this order; undefined where one is not a leaf of the stored item. */
+export function leavesAsText(selected: readonly string[]): LeavesAsText | undefined {
+  const chosen = projection(selected);
+  const order = selected.map((key) => chosen.keys.indexOf(key));
+  if (order.some((at) => at < 0)) return undefined;
+  return { projection: chosen, selected, order, heads: selected.map((key, j) => `${j === 0 ? "{" : ","}${JSON.stringify(key)}:`) };
 }
 
 /**
@@ -119,7 +131,7 @@ function plainLeavesOf(page: FieldNode): LeavesAsText | undefined {
     if (!STORED_LEAVES.has(node.name.value) || selected.includes(node.name.value)) return undefined;
     selected.push(node.name.value);
   }
-  return selected.length > 0 ? { projection: projection(selected), selected } : undefined;
+  return selected.length > 0 ? leavesAsText(selected) : undefined;
 }
 
 /**
@@ -131,7 +143,7 @@ function offersItemsText(answers: JsonTextAnswers, info: GraphQLResolveInfo, ite
   const path = [...pathToArray(info.path), "items"];
   if (storedItemsField(info) !== undefined) return answers.offer(path, itemsText);
   const leaves = itemsSelection(info)?.text;
-  const text = leaves && storedItemsText(itemsText, leaves.projection, leaves.selected);
+  const text = leaves && storedItemsText(itemsText, leaves);
   return text !== undefined && answers.offer(path, text, leaves!.selected);
 }
 
@@ -155,17 +167,14 @@ export function projectStoredItems(text: string, projection: Projection): unknow
 
 /**
  * The text of the list `JSON.stringify` writes for the items of a page's text, each with only
- * the keys the selection asks for, in its order (`selected`: a GraphQL executor writes an
- * object's fields so), cut from the stored values' text: what a page's items answer when they
+ * the keys the selection asks for, in its order (`LeavesAsText.selected`: a GraphQL executor
+ * writes an object's fields so; its order and heads are worked out once per selection), cut from the stored values' text: what a page's items answer when they
  * select only leaves of the stored item (issue 30: the three-subgraph query's ten items were
  * parsed, copied by the subgraph's executor, merged and copied again by the gateway, then
  * stringified). A string with an escape is written again by JSON.stringify, so the text is
  * JSON.stringify's whatever escapes the store chose. undefined where eachStoredItem is.
  */
-export function storedItemsText(text: string, projection: Projection, selected: readonly string[]): string | undefined {
-  const order = selected.map((key) => projection.keys.indexOf(key));
-  if (order.some((at) => at < 0)) return undefined;
-  const heads = selected.map((key, j) => `${j === 0 ? "{" : ","}${JSON.stringify(key)}:`);
+export function storedItemsText(text: string, { projection, order, heads }: LeavesAsText): string | undefined {
   let out = "[";
   const walked = eachStoredItem(text, projection, (bounds) => {
     if (out.length > 1) out += ",";
