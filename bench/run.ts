@@ -41,7 +41,9 @@ import { build, isStale } from "../scripts/build.mjs";
  * BENCH_DURATION_S (10 per target, after a 2 s warm-up), BENCH_ONLY (parts of the target names, comma-separated:
  * a target runs when its name holds one),
  * BENCH_FEED_ROWS (issue 30's one-connection feed target: BENCH_DATABASE=postgres BENCH_FEED_ROWS=1000000
- * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node; --trace-gc's lines go to stderr), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_HEAP_SAMPLING=<file> (its sampling heap profile of what outlived a scavenge, bench/server.ts), BENCH_OTEL=1 (tracing on,
+ * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node; --trace-gc's lines go to stderr), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_HEAP_SAMPLING=<file> (its sampling heap profile of what outlived a scavenge, bench/server.ts; with BENCH_HEAP_ALL=1,
+ * of all it allocated), BENCH_FANOUT_QUERY (another query for the three-subgraph targets, to measure one fetch's share by
+ * leaving its field out: their ratios then are not issue 30's), BENCH_OTEL=1 (tracing on,
  * every span exported to a local sink), BENCH_JSON=<path> (the figures as JSON).
  * Bounded: loopback only, fixed durations.
  */
@@ -211,7 +213,7 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
     const walletList = walletRoutes(generated).find((route) => route.operationId === "listWallets")!;
     const noInput = { params: {}, query: {}, body: undefined, headers: {} } as never;
     const feedQuery = `{ transactions(page: { limit: 50 }) { items { ${TRANSACTION_FIELDS} } pagination { limit offset total } meta { transaction_count date_range { earliest latest } cashflow { gross_in gross_out net } categories { category total_amount percentage_of_total } } } }`;
-    const threeSubgraphs = `{ me { id status primary_eoa_address wallets { id address chain_id safe_creation_status } pints { active_count } transactions(page: { limit: 10 }) { items { id type direction amount currency status timestamp } pagination { total } } } }`;
+    const threeSubgraphs = process.env.BENCH_FANOUT_QUERY ?? `{ me { id status primary_eoa_address wallets { id address chain_id safe_creation_status } pints { active_count } transactions(page: { limit: 10 }) { items { id type direction amount currency status timestamp } pagination { total } } } }`;
     const executor = (path: string) => ({ ...graphql(threeSubgraphs), url: `${server.baseline}/gateways/${path}`, sameDataAs: "three subgraphs: GraphQL" });
     const targets: { name: string; url: string; method: "GET" | "POST"; headers: Record<string, string>; body?: string; sameDataAs?: string }[] = [
       { name: "user: REST", ...rest("/v0/user/me") },

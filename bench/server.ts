@@ -24,7 +24,8 @@ const platform = await startSingleProcess(config, { logger: createLogger("silent
 const { db } = (platform.subgraphs.users as unknown as { services: UsersServices }).services;
 
 // BENCH_HEAP_SAMPLING=<file>: V8's sampling heap profile of what the loads allocated that outlived
-// a scavenge (promoted to the old generation, or still live at the end), from the end of the
+// a scavenge (promoted to the old generation, or still live at the end; BENCH_HEAP_ALL=1: all they
+// allocated, scavenged or not, where a request's allocation comes from), from the end of the
 // seeding to the exit, written as JSON (Chrome DevTools opens it as a .heapprofile)
 const heapSampling = process.env.BENCH_HEAP_SAMPLING ? new Session() : undefined;
 heapSampling?.connect();
@@ -75,7 +76,7 @@ baseline.post("/seed-feed", async (request) => {
   await platform.database.exec(`VACUUM ANALYZE "finance"."transactions"`);
   await platform.database.exec(`VACUUM ANALYZE "finance"."transaction_status_history"`);
   await platform.database.exec(`VACUUM ANALYZE "finance"."transaction_rollups"`);
-  await heapSampling?.post("HeapProfiler.startSampling", { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+  await heapSampling?.post("HeapProfiler.startSampling", { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_ALL === "1" });
   return { kind: platform.database.kind, ms: performance.now() - started };
 });
 gatewayComparisonRoutes(baseline, platform);

@@ -109,6 +109,10 @@ describe("storedItemsText", () => {
       ["timestamp", "id"],
       ["note", "description", "counterparty"],
       ["updated_at", "amount_usd", "chain_id", "bank_account_id"],
+      // keys stored one after the other, in that order, are one piece of the text; those before the free texts are found from an item's start, the others back from its end
+      ["amount_usd", "category", "description", "id", "type", "status", "tx_hash", "note", "timestamp", "created_at", "updated_at"],
+      ["description", "wallet_id", "card_id", "bank_account_id", "counterparty", "chain_id"],
+      ["updated_at", "created_at", "timestamp", "note"],
     ];
     for (const selected of selections) expect(storedItemsText(text, leavesAsText(selected)!)).toBe(written(text, selected));
     expect(storedItemsText("[]", leavesAsText(["id"])!)).toBe("[]");
@@ -119,6 +123,8 @@ describe("storedItemsText", () => {
     const text = JSON.stringify([item("txn_1", { note: "a/b é" })]).replace("a/b é", "a\\/b \\u00e9");
     expect(JSON.parse(text)[0].note).toBe("a/b é");
     expect(storedItemsText(text, leavesAsText(["note", "id"])!)).toBe('[{"note":"a/b é","id":"txn_1"}]');
+    // the same value inside a piece of several keys
+    expect(storedItemsText(text, leavesAsText(["tx_hash", "note", "timestamp"])!)).toBe('[{"tx_hash":null,"note":"a/b é","timestamp":1767225600123}]');
   });
 
   it("answers undefined where a key is not a stored leaf or the text is not in the stored form", () => {
@@ -128,5 +134,13 @@ describe("storedItemsText", () => {
     expect(leavesAsText(["id", "asset"])).toBeUndefined();
     expect(storedItemsText(text.replace('{"id":"txn_2"', '{"id" : "txn_2"'), leavesAsText(["id"])!)).toBeUndefined();
     expect(storedItemsText(JSON.stringify([...ITEMS, null]), leavesAsText(["id"])!)).toBeUndefined();
+    // a key missing from one item is not taken from the item before or after it
+    const missing = (key: string) => JSON.stringify([item("txn_1"), { ...item("txn_2"), [key]: undefined }, item("txn_3")]);
+    for (const key of ["type", "currency", "description", "note", "timestamp", "updated_at"]) {
+      expect(storedItemsText(missing(key), leavesAsText(["id", "type", "currency", "note", "timestamp", "updated_at", "description"])!)).toBeUndefined();
+      expect(projectStoredItems(missing(key), projection([key]))).toBeUndefined();
+    }
+    // an item without its status history is not taken for part of the next one
+    expect(storedItemsText(JSON.stringify([{ ...item("txn_1"), status_history: undefined }, item("txn_2")]), leavesAsText(["id", "timestamp"])!)).toBeUndefined();
   });
 });

@@ -36,6 +36,9 @@ function storedItemsField(info: GraphQLResolveInfo): FieldNode | undefined {
   return items.length === 1 && !items[0]!.alias && !items[0]!.directives?.length && selectsExactly(items[0]!, STORED_ITEM) ? items[0] : undefined;
 }
 
+/** A stored item's top-level keys, in stored order */
+const STORED_ORDER = STORED_ITEM.selections.map((node) => (node as FieldNode).name.value);
+
 /** A stored item's top-level keys whose values are leaves (no selection under them), each with the key stored after it. */
 const STORED_LEAVES = new Map(
   STORED_ITEM.selections.flatMap((node, i) => {
@@ -73,11 +76,18 @@ export interface Projection {
   keys: readonly string[];
   starts: readonly string[];
   ends: readonly string[];
+  /** whether each key is stored right after the one before it: its start is where that one's value ends, found without a search */
+  follows: readonly boolean[];
+  /** the first of the keys stored after the free texts' start (`description`), found searching back from an item's end */
+  tail: number;
 }
 
 export function projection(keys: readonly string[]): Projection {
   const ordered = [...STORED_LEAVES.keys()].filter((key) => keys.includes(key));
-  return { keys: ordered, starts: ordered.map((key) => `,"${key}":`), ends: ordered.map((key) => `,"${STORED_LEAVES.get(key)!}":`) };
+  const ends = ordered.map((key) => `,"${STORED_LEAVES.get(key)!}":`);
+  const starts = ordered.map((key) => `,"${key}":`);
+  const tail = ordered.findIndex((key) => STORED_ORDER.indexOf(key) >= STORED_ORDER.indexOf("description"));
+  return { keys: ordered, starts, ends, follows: starts.map((start, i) => i > 0 && ends[i - 1] === start), tail: tail < 0 ? ordered.length : tail };
 }
 
 function projectionOf(page: FieldNode): Projection | undefined {
@@ -100,10 +110,13 @@ export interface LeavesAsText {
   projection: Projection;
   /** in selection order */
   selected: readonly string[];
-  /** each selected key's place in the projection's (stored) order */
-  order: readonly number[];
-  /** what each selected key's value follows in an item's text: `{"key":`, then `,"key":` */
-  heads: readonly string[];
+  /**
+   * The selection cut into runs of keys stored one right after the other in the same order, each
+   * a piece of an item's stored text from its first key's `"key":` to its last value's end:
+   * `first` and `last` are places in the projection's (stored) order, `head` what the piece
+   * follows in the answer (`{` for the first run, then `,`).
+   */
+  runs: readonly { first: number; last: number; head: string }[];
 }
 
 /** The text form of items selecting these stored leaves, in this order; undefined where one is not a leaf of the stored item. */
@@ -111,7 +124,13 @@ export function leavesAsText(selected: readonly string[]): LeavesAsText | undefi
   const chosen = projection(selected);
   const order = selected.map((key) => chosen.keys.indexOf(key));
   if (order.some((at) => at < 0)) return undefined;
-  return { projection: chosen, selected, order, heads: selected.map((key, j) => `${j === 0 ? "{" : ","}${JSON.stringify(key)}:`) };
+  const runs: { first: number; last: number; head: string }[] = [];
+  order.forEach((at, j) => {
+    const run = runs[runs.length - 1];
+    if (run && run.last + 1 === at && chosen.follows[at]) run.last = at;
+    else runs.push({ first: at, last: at, head: j === 0 ? "{" : "," });
+  });
+  return { projection: chosen, selected, runs };
 }
 
 /**
@@ -167,60 +186,84 @@ export function projectStoredItems(text: string, projection: Projection): unknow
 
 /**
  * The text of the list `JSON.stringify` writes for the items of a page's text, each with only
- * the keys the selection asks for, in its order (`LeavesAsText.selected`: a GraphQL executor
- * writes an object's fields so; its order and heads are worked out once per selection), cut from the stored values' text: what a page's items answer when they
- * select only leaves of the stored item (issue 30: the three-subgraph query's ten items were
- * parsed, copied by the subgraph's executor, merged and copied again by the gateway, then
- * stringified). A string with an escape is written again by JSON.stringify, so the text is
- * JSON.stringify's whatever escapes the store chose. undefined where eachStoredItem is.
+ * the keys the selection asks for, in its order (a GraphQL executor writes an object's fields
+ * so), cut from the stored values' text: what a page's items answer when they select only leaves
+ * of the stored item (issue 30: the three-subgraph query's ten items were parsed, copied by the
+ * subgraph's executor, merged and copied again by the gateway, then stringified). Keys stored
+ * one after the other in the selection's order are one piece of the stored text (`runs`). A
+ * string with an escape is written again by JSON.stringify, so the text is JSON.stringify's
+ * whatever escapes the store chose. undefined where eachStoredItem is.
  */
-export function storedItemsText(text: string, { projection, order, heads }: LeavesAsText): string | undefined {
+export function storedItemsText(text: string, { projection, runs }: LeavesAsText): string | undefined {
+  const { starts } = projection;
   let out = "[";
   const walked = eachStoredItem(text, projection, (bounds) => {
     if (out.length > 1) out += ",";
-    for (let j = 0; j < order.length; j++) {
-      const value = text.slice(bounds[2 * order[j]!]!, bounds[2 * order[j]! + 1]!);
-      out += heads[j]! + (value.includes("\\") ? JSON.stringify(JSON.parse(value)) : value);
+    for (let r = 0; r < runs.length; r++) {
+      const { first, last, head } = runs[r]!;
+      const piece = text.slice(bounds[2 * first]! - starts[first]!.length + 1, bounds[2 * last + 1]!);
+      out += head + (piece.includes("\\") ? escapedAgain(text, bounds, starts, first, last) : piece);
     }
-    out += order.length === 0 ? "{}" : "}";
+    out += runs.length === 0 ? "{}" : "}";
   });
   return walked ? out + "]" : undefined;
+}
+
+/** A run's piece with each value JSON.stringify's text of it (a value with an escape is written again). */
+function escapedAgain(text: string, bounds: readonly number[], starts: readonly string[], first: number, last: number): string {
+  let piece = "";
+  for (let i = first; i <= last; i++) {
+    const value = text.slice(bounds[2 * i]!, bounds[2 * i + 1]!);
+    piece += (i === first ? starts[i]!.slice(1) : starts[i]!) + (value.includes("\\") ? JSON.stringify(JSON.parse(value)) : value);
+  }
+  return piece;
 }
 
 /**
  * Calls `onItem` with each item's values' bounds (the projection's keys in stored order, a
  * start and an end each) in the page's text. A value's text runs from its `,"key":` to the next
  * stored key's, which JSON writes only as structure (a quote inside a string is escaped, and no
- * nested object has a top-level key's name); an item ends where its status history does, at its
- * first `]}` (its changes hold no text), and the next begins right after. false where the text is
- * not exactly so: an item spaced otherwise, a null.
+ * nested object has a top-level key's name); an item's `{"id"` is written nowhere else, so it
+ * bounds the item before; an item ends where its status history does, at its first `]}` (its
+ * changes hold no text), and the next begins right after. The keys stored before the free texts
+ * (`Projection.tail`) are found searching on from the item's start, the others searching back from
+ * its status history: each search runs over a few keys, not over the texts. false where the text
+ * is not exactly so: an item spaced otherwise, a null.
  */
-function eachStoredItem(text: string, { keys, starts, ends }: Projection, onItem: (bounds: readonly number[]) => void): boolean {
+function eachStoredItem(text: string, { keys, starts, ends, follows, tail }: Projection, onItem: (bounds: readonly number[]) => void): boolean {
   if (text === "[]") return true;
   if (text.charCodeAt(0) !== OPEN_BRACKET) return false;
   const bounds = new Array<number>(2 * keys.length);
   let start = 1;
   while (text.startsWith(ITEM_START, start)) {
-    const history = text.indexOf(HISTORY, start);
-    const close = history < 0 ? -1 : text.indexOf("]}", history + HISTORY.length);
-    // no other item's start inside this one (an item written otherwise would be taken for part of it)
-    const other = text.indexOf('{"id"', start + 1);
-    if (close < 0 || (other >= 0 && other < close)) return false;
+    const next = text.indexOf('{"id"', start + 1);
+    const history = text.lastIndexOf(HISTORY, next < 0 ? text.length : next);
+    const close = history <= start ? -1 : text.indexOf("]}", history + HISTORY.length);
+    // the item is its keys, its status history and then `,` and the next item or `]` and the end
+    const last = next < 0 && close >= 0 && close + 3 === text.length && text.charCodeAt(close + 2) === CLOSE_BRACKET;
+    if (close < 0 || !(last || (next === close + 3 && text.charCodeAt(close + 2) === COMMA))) return false;
     let at = start;
-    for (let i = 0; i < keys.length; i++) {
+    for (let i = 0; i < tail; i++) {
       // the item's `{"id":` is as long as `,"id":`
-      const from = i === 0 && keys[0] === "id" ? start : text.indexOf(starts[i]!, at);
+      const from = i === 0 && keys[0] === "id" ? start : follows[i] ? at : text.indexOf(starts[i]!, at);
       const to = from < 0 ? -1 : text.indexOf(ends[i]!, from + starts[i]!.length);
       if (to < 0 || to > history) return false;
       bounds[2 * i] = from + starts[i]!.length;
       bounds[2 * i + 1] = to;
       at = to;
     }
+    let before = history;
+    for (let i = keys.length - 1; i >= tail; i--) {
+      const to = i + 1 < keys.length && follows[i + 1] ? before : text.lastIndexOf(ends[i]!, before);
+      const from = to < 0 ? -1 : text.lastIndexOf(starts[i]!, to - 1);
+      if (from < at) return false;
+      bounds[2 * i] = from + starts[i]!.length;
+      bounds[2 * i + 1] = to;
+      before = from;
+    }
     onItem(bounds);
-    const after = text.charCodeAt(close + 2);
-    if (after === CLOSE_BRACKET && close + 3 === text.length) return true;
-    if (after !== COMMA) return false;
-    start = close + 3;
+    if (last) return true;
+    start = next;
   }
   return false;
 }
