@@ -81,6 +81,7 @@ describe("projectStoredItems", () => {
       text.replace('{"id":"txn_2"', '{"id" : "txn_2"'),
       text.replace(',"timestamp":1767225600123', ',"timestamp" : 1767225600123'),
       text.replace('"status_history":[]', '"status_history" : []'),
+      text.replace('}]},{"id":"txn_2"', '}]};{"id":"txn_2"'),
       text.replace(/]$/, " ]"),
       ` ${text}`,
       JSON.stringify([null, ...ITEMS]),

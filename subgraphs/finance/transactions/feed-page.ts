@@ -36,9 +36,6 @@ function storedItemsField(info: GraphQLResolveInfo): FieldNode | undefined {
   return items.length === 1 && !items[0]!.alias && !items[0]!.directives?.length && selectsExactly(items[0]!, STORED_ITEM) ? items[0] : undefined;
 }
 
-/** A stored item's top-level keys, in stored order */
-const STORED_ORDER = STORED_ITEM.selections.map((node) => (node as FieldNode).name.value);
-
 /** A stored item's top-level keys whose values are leaves (no selection under them), each with the key stored after it. */
 const STORED_LEAVES = new Map(
   STORED_ITEM.selections.flatMap((node, i) => {
@@ -47,6 +44,9 @@ const STORED_LEAVES = new Map(
     return field.selectionSet || !next ? [] : [[field.name.value, next.name.value] as const];
   }),
 );
+
+/** The stored leaves from the free texts on (`description`): found searching back from an item's end. */
+const TAIL_LEAVES = new Set([...STORED_LEAVES.keys()].slice([...STORED_LEAVES.keys()].indexOf("description")));
 
 /** What a page field's items select, read once per field node: how to parse them, how to write them as text. */
 interface ItemsSelection {
@@ -86,7 +86,7 @@ export function projection(keys: readonly string[]): Projection {
   const ordered = [...STORED_LEAVES.keys()].filter((key) => keys.includes(key));
   const ends = ordered.map((key) => `,"${STORED_LEAVES.get(key)!}":`);
   const starts = ordered.map((key) => `,"${key}":`);
-  const tail = ordered.findIndex((key) => STORED_ORDER.indexOf(key) >= STORED_ORDER.indexOf("description"));
+  const tail = ordered.findIndex((key) => TAIL_LEAVES.has(key));
   return { keys: ordered, starts, ends, follows: starts.map((start, i) => i > 0 && ends[i - 1] === start), tail: tail < 0 ? ordered.length : tail };
 }
 
@@ -239,9 +239,10 @@ function eachStoredItem(text: string, { keys, starts, ends, follows, tail }: Pro
     const next = text.indexOf('{"id"', start + 1);
     const history = text.lastIndexOf(HISTORY, next < 0 ? text.length : next);
     const close = history <= start ? -1 : text.indexOf("]}", history + HISTORY.length);
+    if (close < 0) return false;
     // the item is its keys, its status history and then `,` and the next item or `]` and the end
-    const last = next < 0 && close >= 0 && close + 3 === text.length && text.charCodeAt(close + 2) === CLOSE_BRACKET;
-    if (close < 0 || !(last || (next === close + 3 && text.charCodeAt(close + 2) === COMMA))) return false;
+    const last = next < 0 && close + 3 === text.length && text.charCodeAt(close + 2) === CLOSE_BRACKET;
+    if (!last && !(next === close + 3 && text.charCodeAt(close + 2) === COMMA)) return false;
     let at = start;
     for (let i = 0; i < tail; i++) {
       // the item's `{"id":` is as long as `,"id":`
