@@ -26,9 +26,7 @@ export default defineConfig({
           provide: {},
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // files run side by side, as in the other projects: each takes a database of its own from
-          // the one cluster (test-database.ts); one at a time, on a machine four times slower than
-          // usual, the suite had no room left in CI's 90 minutes (README, issue 30's twelfth round)
+          fileParallelism: false,
         },
       },
     ],
