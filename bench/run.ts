@@ -38,7 +38,8 @@ import { build, isStale } from "../scripts/build.mjs";
  * bundle `npm start` runs (dist/bench-server.js: the platform plus the baseline listener).
  *
  * BENCH_DATABASE (pglite, postgres, or both comma-separated), BENCH_CONNECTIONS ("1,32"),
- * BENCH_DURATION_S (10 per target, after a 2 s warm-up), BENCH_ONLY (parts of the target names, comma-separated:
+ * BENCH_DURATION_S (10 per target), BENCH_WARM_UP_S (2: the load before each target's, not measured; on a slow machine
+ * V8 still compiles the served paths for some 10 s of load, on threads that share the cores), BENCH_ONLY (parts of the target names, comma-separated:
  * a target runs when its name holds one),
  * BENCH_FEED_ROWS (issue 30's one-connection feed target: BENCH_DATABASE=postgres BENCH_FEED_ROWS=1000000
  * BENCH_ONLY=feed BENCH_CONNECTIONS=1), BENCH_COLD_START=0 (skips the cold starts), BENCH_NODE_FLAGS (more flags for the server's node; --trace-gc's lines go to stderr), BENCH_CPU_PROF=<dir> (the server's V8 CPU profile), BENCH_HEAP_SAMPLING=<file> (its sampling heap profile of what outlived a scavenge, bench/server.ts; with BENCH_HEAP_ALL=1,
@@ -49,6 +50,7 @@ import { build, isStale } from "../scripts/build.mjs";
  */
 const ROOT = join(import.meta.dirname, "..");
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const WARM_UP_S = Number(process.env.BENCH_WARM_UP_S ?? 2);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "1,32").split(",").map(Number);
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const DATABASES = (process.env.BENCH_DATABASE ?? (postgresInstalled() ? "pglite,postgres" : "pglite")).split(",") as Kind[];
@@ -243,9 +245,9 @@ async function runOn(kind: Kind, cluster: PostgresCluster | undefined, issuer: T
           const expected = target.sameDataAs && answers.get(target.sameDataAs);
           if (expected && !isDeepStrictEqual(body.data, expected)) throw new Error(`${target.name} answered ${JSON.stringify(body.data)}, ${target.sameDataAs} ${JSON.stringify(expected)}`);
         }
-        // a short warm-up so JIT and caches do not count against the first target
+        // a warm-up so JIT and caches do not count against the first target
         const { sameDataAs: _compared, ...request } = target;
-        await load(request, connections, 2);
+        await load(request, connections, WARM_UP_S);
         const before = (await memoryOf(server.baseline)).collections;
         const loadStartUs = Number(process.hrtime.bigint() / 1000n);
         const figures = await load(request, connections, DURATION_S);
@@ -442,7 +444,7 @@ function ratiosOf(run: DatabaseRun): Ratio[] {
 function printTables(runs: DatabaseRun[]): Ratio[] {
   const columns = runs.flatMap((run) => Object.keys(run.results).map((connections) => ({ run, connections: Number(connections) })));
   const names = [...new Set(columns.flatMap(({ run, connections }) => Object.keys(run.results[connections]!)))];
-  console.log(`\nreq/s · p50 ms · p99 ms (${DURATION_S} s per target after a 2 s warm-up; one run: compare ratios, not absolute numbers)\n`);
+  console.log(`\nreq/s · p50 ms · p99 ms (${DURATION_S} s per target after a ${WARM_UP_S} s warm-up; one run: compare ratios, not absolute numbers)\n`);
   console.log(`| target | ${columns.map(({ run, connections }) => `${run.database === "postgres" ? "PostgreSQL" : "PGlite"}, ${connections} conn`).join(" | ")} |`);
   console.log(`|---|${columns.map(() => "---:").join("|")}|`);
   for (const name of names) {
